@@ -1,0 +1,39 @@
+import { ConfigError } from "../config/config.js";
+import { SeedError } from "../seed/validate.js";
+import { UsageError } from "./options.js";
+import { SEED_HELP, seed } from "./seed.js";
+import { SERVE_HELP, serve } from "./serve.js";
+
+const COMMANDS: Readonly<Record<string, { run: (args: readonly string[]) => Promise<void>; help: string; summary: string }>> = {
+  serve: { run: serve, help: SERVE_HELP, summary: "start the HTTP server (loads the demo workspace on first start)" },
+  seed: { run: seed, help: SEED_HELP, summary: "load a workspace description (JSON) into the database" },
+};
+
+const HELP = `Usage: kairan <command> [options]
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, command]) => `  ${name.padEnd(8)} ${command.summary}`)
+  .join("\n")}
+
+Run 'kairan <command> --help' for a command's options.`;
+
+/** The command line: dispatches to a command; bad input is one clear message and exit status 2. */
+export async function main(argv: readonly string[]): Promise<void> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") return void console.log(HELP);
+  const command = COMMANDS[name];
+  if (!command) return fail(`unknown command "${name}"\n\n${HELP}`);
+  try {
+    await command.run(args);
+  } catch (error) {
+    if (error instanceof UsageError) return fail(`${error.message}\n\n${command.help}`);
+    if (error instanceof ConfigError || error instanceof SeedError) return fail(error.message);
+    throw error;
+  }
+}
+
+function fail(message: string): void {
+  console.error(`kairan: ${message}`);
+  process.exitCode = 2;
+}

@@ -1,0 +1,47 @@
+import { readFile } from "node:fs/promises";
+import { systemClock } from "../clock.js";
+import { loadConfig } from "../config/config.js";
+import { loadSeed } from "../seed/load.js";
+import { SeedError, validateSeed } from "../seed/validate.js";
+import { openStore } from "../store/open.js";
+import { SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, configFlags, parseCommand } from "./options.js";
+
+/** Usage of `kairan seed`. */
+export const SEED_HELP = `Usage: kairan seed FILE [options]
+
+Loads a workspace description (JSON, see operations.md) into the configured database in one
+transaction, and prints a JSON object mapping every ref to the identifier it got. An invalid
+file is reported with the path of each problem, and nothing is written.
+
+${SERVER_OPTIONS_HELP}`;
+
+/** `kairan seed FILE`. @throws UsageError, SeedError, ConfigError */
+export async function seed(args: readonly string[]): Promise<void> {
+  const { values, positionals } = parseCommand(args, SERVER_OPTIONS);
+  if (values.help) return void console.log(SEED_HELP);
+  const [file, ...extra] = positionals;
+  if (file === undefined || extra.length > 0) throw new UsageError("kairan seed takes exactly one FILE");
+  const config = loadConfig(configFlags(values));
+  const parsed = validateSeed(await readJson(file));
+  const store = await openStore(config.store);
+  try {
+    await store.migrate();
+    console.log(JSON.stringify(await loadSeed(store, parsed, systemClock)));
+  } finally {
+    await store.close();
+  }
+}
+
+async function readJson(file: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new SeedError([`${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? "error"})`]);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new SeedError([`${file}: not valid JSON (${(error as Error).message})`]);
+  }
+}

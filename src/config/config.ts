@@ -1,0 +1,123 @@
+import { resolve } from "node:path";
+import { z } from "zod";
+
+/** Where rows live: the embedded SQLite file in the data directory, or a PostgreSQL server. */
+export type StoreConfig =
+  | { readonly kind: "sqlite"; readonly file: string }
+  | { readonly kind: "postgres"; readonly url: string };
+
+/** The whole configuration of a server process, validated once and frozen. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** SQLite database (when used) and stored files. */
+  readonly dataDir: string;
+  readonly store: StoreConfig;
+  /** `{base_url}` when set; otherwise the listening address is used. */
+  readonly publicUrl: string | undefined;
+  readonly demo: boolean;
+  readonly locale: "ja" | "en";
+  readonly logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+}
+
+/** Command-line values, as strings, before validation (undefined = not given). */
+export interface ConfigFlags {
+  readonly port?: string | undefined;
+  readonly host?: string | undefined;
+  readonly data?: string | undefined;
+  readonly database?: string | undefined;
+  readonly publicUrl?: string | undefined;
+  readonly noDemo?: boolean | undefined;
+  readonly locale?: string | undefined;
+  readonly logLevel?: string | undefined;
+}
+
+/** Every configuration problem at once, one line each. */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid configuration:\n  ${problems.join("\n  ")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Each field with the option and environment variable that set it, for messages and --help. */
+export const CONFIG_SOURCES = {
+  port: { flag: "--port", env: "KAIRAN_PORT" },
+  host: { flag: "--host", env: "KAIRAN_HOST" },
+  dataDir: { flag: "--data", env: "KAIRAN_DATA_DIR" },
+  databaseUrl: { flag: "--database", env: "KAIRAN_DATABASE_URL" },
+  publicUrl: { flag: "--public-url", env: "KAIRAN_PUBLIC_URL" },
+  demo: { flag: "--no-demo", env: "KAIRAN_DEMO" },
+  locale: { flag: "--locale", env: "KAIRAN_LOCALE" },
+  logLevel: { flag: "--log-level", env: "KAIRAN_LOG_LEVEL" },
+} as const;
+
+const httpUrl = z
+  .string()
+  .url("must be an absolute http(s) URL")
+  .refine((value) => /^https?:\/\//i.test(value), "must start with http:// or https://")
+  .transform((value) => value.replace(/\/+$/, ""));
+
+const schema = z.object({
+  port: z.coerce.number().int("must be an integer").min(0).max(65535, "must be 0-65535").default(8080),
+  host: z.string().min(1, "must not be empty").default("127.0.0.1"),
+  dataDir: z.string().min(1, "must not be empty").default("./data"),
+  databaseUrl: z
+    .string()
+    .refine((value) => /^postgres(ql)?:\/\//.test(value), "must be a postgres:// URL")
+    .optional(),
+  publicUrl: httpUrl.optional(),
+  demo: z.enum(["0", "1", "true", "false"], { message: "must be 0 or 1" }).default("1"),
+  locale: z.enum(["ja", "en"], { message: "must be ja or en" }).default("ja"),
+  logLevel: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { message: "must be a pino level" })
+    .default("info"),
+});
+
+/**
+ * Reads flags over environment over defaults, validates everything, and returns a frozen Config.
+ * This is the only place that reads the environment.
+ * @throws ConfigError listing every bad value
+ */
+export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.env): Config {
+  const raw = {
+    port: flags.port ?? env.KAIRAN_PORT,
+    host: flags.host ?? env.KAIRAN_HOST,
+    dataDir: flags.data ?? env.KAIRAN_DATA_DIR,
+    databaseUrl: flags.database ?? env.KAIRAN_DATABASE_URL,
+    publicUrl: flags.publicUrl ?? env.KAIRAN_PUBLIC_URL,
+    demo: flags.noDemo ? "0" : env.KAIRAN_DEMO,
+    locale: flags.locale ?? env.KAIRAN_LOCALE,
+    logLevel: flags.logLevel ?? env.KAIRAN_LOG_LEVEL,
+  };
+  const parsed = schema.safeParse(emptyToUndefined(raw));
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const key = String(issue.path[0]) as keyof typeof CONFIG_SOURCES;
+        const source = CONFIG_SOURCES[key];
+        return `${source.flag} / ${source.env}: ${issue.message} (got ${JSON.stringify(raw[key])})`;
+      }),
+    );
+  }
+  const value = parsed.data;
+  const dataDir = resolve(value.dataDir);
+  return Object.freeze({
+    port: value.port,
+    host: value.host,
+    dataDir,
+    store: value.databaseUrl
+      ? { kind: "postgres", url: value.databaseUrl }
+      : { kind: "sqlite", file: resolve(dataDir, "kairan.sqlite") },
+    publicUrl: value.publicUrl,
+    demo: value.demo === "1" || value.demo === "true",
+    locale: value.locale,
+    logLevel: value.logLevel,
+  } satisfies Config);
+}
+
+function emptyToUndefined<T extends Record<string, string | undefined>>(raw: T): T {
+  const out: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(raw)) out[key] = value === "" ? undefined : value;
+  return out as T;
+}

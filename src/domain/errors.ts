@@ -1,0 +1,68 @@
+/**
+ * Named domain errors. Services and rules throw these; `http/errors.ts` is the one table that maps
+ * each kind to an HTTP status. `code` is the stable machine name clients see in `<error code=...>`.
+ */
+
+/** The categories the HTTP edge knows how to answer (decisions.md §2). */
+export type ErrorKind =
+  | "invalid"
+  | "unauthenticated"
+  | "forbidden"
+  | "not_found"
+  | "method_not_allowed"
+  | "conflict"
+  | "too_large"
+  | "unsupported_media_type"
+  | "too_many_requests";
+
+/** Base of every error a client may see; the message is for a person and names the field. */
+export abstract class DomainError extends Error {
+  abstract readonly kind: ErrorKind;
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Input that breaks a rule of the specification: a missing or too long field, a bad parameter. */
+export class ValidationError extends DomainError {
+  readonly kind = "invalid";
+}
+
+/** No credentials, or credentials that do not identify a user. */
+export class AuthenticationError extends DomainError {
+  readonly kind = "unauthenticated";
+}
+
+/** Authenticated, but the application's level or the user's membership does not allow this. */
+export class ForbiddenError extends DomainError {
+  readonly kind = "forbidden";
+}
+
+/** The target group, item or comment does not exist. */
+export class NotFoundError extends DomainError {
+  readonly kind = "not_found";
+}
+
+/** The item is held by someone else (a topic's edit lease). */
+export class ConflictError extends DomainError {
+  readonly kind = "conflict";
+}
+
+/** A body or file beyond its size limit. */
+export class TooLargeError extends DomainError {
+  readonly kind = "too_large";
+}
+
+/** A POST body whose type this endpoint does not read. */
+export class UnsupportedMediaTypeError extends DomainError {
+  readonly kind = "unsupported_media_type";
+}
+
+/** A method the endpoint does not have. */
+export class MethodNotAllowedError extends DomainError {
+  readonly kind = "method_not_allowed";
+}

@@ -1,0 +1,35 @@
+import { ForbiddenError } from "./errors.js";
+
+/** A group: the unit of membership, with a board, tasks, files and members. */
+export interface Group {
+  readonly id: number;
+  readonly name: string;
+  readonly summary: string;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** A user's joined membership in a group. */
+export interface Membership {
+  readonly id: number;
+  readonly groupId: number;
+  readonly userId: number;
+  readonly manager: boolean;
+  readonly notify: boolean;
+  readonly joinedAt: number;
+}
+
+/** A group with the caller's membership in it (what authorization needs). */
+export interface GroupAccess {
+  readonly group: Group;
+  readonly membership: Membership;
+}
+
+/**
+ * Asserts a membership exists.
+ * @throws ForbiddenError GROUP_NOT_JOINED
+ */
+export function requireMembership(membership: Membership | undefined): asserts membership is Membership {
+  // The message names nothing of the group: a non-member learns no title or id from it.
+  if (!membership) throw new ForbiddenError("GROUP_NOT_JOINED", "You are not a member of this group.");
+}

@@ -1,0 +1,95 @@
+/**
+ * The only code that knows the identifier grammar of the interface:
+ * `GROUP,1:12`, `GROUP,1:12,BOARD,1:345`, `GROUP,1:12,BOARD,1:345,COMMENT,3`, `GROUP,1:12,TASK,1:3`,
+ * `GROUP,1:12,CABINET,1:4`. Numbers are `1:<n>` pairs; comment parts are plain numbers.
+ * Elsewhere the code holds plain numeric ids and asks this module for the wire form.
+ */
+
+/** The kinds of group content that can carry comments, likes and favorites. */
+export type ContentKind = "BOARD" | "TASK" | "CABINET";
+
+/** A topic, task or file of a group. */
+export interface ContentRef {
+  readonly kind: ContentKind;
+  readonly groupId: number;
+  readonly id: number;
+}
+
+/** A parsed item identifier. `foreign` is a well-formed id of a kind this server does not hold. */
+export type ItemRef =
+  | { readonly kind: "GROUP"; readonly groupId: number }
+  | ContentRef
+  | { readonly kind: "COMMENT"; readonly parent: ContentRef; readonly number: number }
+  | { readonly kind: "foreign"; readonly segments: readonly string[] };
+
+const PAIR = /^1:([1-9][0-9]{0,14})$/;
+const PLAIN = /^[1-9][0-9]{0,14}$/;
+const CONTENT_KINDS: ReadonlySet<string> = new Set<ContentKind>(["BOARD", "TASK", "CABINET"]);
+const FOREIGN_KINDS: ReadonlySet<string> = new Set(["MYPAGE", "MESSAGE", "MP_SCHEDULE", "GW_SCHEDULE"]);
+const PAIR_SHAPE = /^[0-9]+:[0-9]+$/;
+
+/** `12` -> `1:12`. */
+export function formatPair(id: number): string {
+  return `1:${id}`;
+}
+
+/** `1:12` -> 12; anything else (other shard, zero, junk) -> undefined. */
+export function parsePair(text: string): number | undefined {
+  const match = PAIR.exec(text.trim());
+  return match ? Number(match[1]) : undefined;
+}
+
+/** The `group` query parameter: the bare pair `1:12`, or `GROUP,1:12`. */
+export function parseGroupParameter(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (trimmed.startsWith("GROUP,")) {
+    const ref = parseItemId(trimmed);
+    return ref?.kind === "GROUP" ? ref.groupId : undefined;
+  }
+  return parsePair(trimmed);
+}
+
+/** `GROUP,1:12`. */
+export function formatGroupId(groupId: number): string {
+  return `GROUP,${formatPair(groupId)}`;
+}
+
+/** `GROUP,1:12,BOARD,1:345` and the like. */
+export function formatContentId(ref: ContentRef): string {
+  return `${formatGroupId(ref.groupId)},${ref.kind},${formatPair(ref.id)}`;
+}
+
+/** `<parent id>,COMMENT,3`. */
+export function formatCommentId(parent: ContentRef, number: number): string {
+  return `${formatContentId(parent)},COMMENT,${number}`;
+}
+
+/** Parses an item identifier; undefined when it is not of the grammar at all. */
+export function parseItemId(text: string): ItemRef | undefined {
+  const segments = text.trim().split(",");
+  if (segments[0] !== "GROUP") return parseForeign(segments);
+  const groupId = parsePair(segments[1] ?? "");
+  if (groupId === undefined) return undefined;
+  if (segments.length === 2) return { kind: "GROUP", groupId };
+  const kind = segments[2] ?? "";
+  if (!CONTENT_KINDS.has(kind)) return parseForeign(segments);
+  const id = parsePair(segments[3] ?? "");
+  if (id === undefined) return undefined;
+  const content: ContentRef = { kind: kind as ContentKind, groupId, id };
+  if (segments.length === 4) return content;
+  if (segments.length === 6 && segments[4] === "COMMENT" && PLAIN.test(segments[5] ?? "")) {
+    return { kind: "COMMENT", parent: content, number: Number(segments[5]) };
+  }
+  return undefined;
+}
+
+/** Ids of the original service's other areas (personal pages, schedules): valid, never ours. */
+function parseForeign(segments: readonly string[]): ItemRef | undefined {
+  if (segments.length < 2 || segments.length % 2 !== 0) return undefined;
+  for (let i = 0; i < segments.length; i += 2) {
+    const kind = segments[i] ?? "";
+    if (!(FOREIGN_KINDS.has(kind) || kind === "GROUP" || CONTENT_KINDS.has(kind))) return undefined;
+    if (!PAIR_SHAPE.test(segments[i + 1] ?? "")) return undefined;
+  }
+  return { kind: "foreign", segments };
+}

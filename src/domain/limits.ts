@@ -1,0 +1,18 @@
+/** Every number the interface specification and decisions.md fix, named once. */
+export const LIMITS = {
+  topicTitleMaxChars: 200,
+  topicBodyMaxChars: 20_000,
+  commentMaxChars: 20_000,
+  filesPerComment: 10,
+  fileMaxBytes: 25 * 1024 * 1024,
+  multipartMaxBytes: 50 * 1024 * 1024,
+  confirmPerRequest: 100,
+  pageSizeDefault: 20,
+  pageSizeMax: 100,
+  historyEntries: 5,
+  termMaxDays: 365,
+  /** XML bodies: far above the largest legal entry (20,000 characters of 4 bytes each). */
+  xmlBodyMaxBytes: 1024 * 1024,
+  /** Edit lease on a topic (decisions.md §5). */
+  editLeaseMs: 10 * 60 * 1000,
+} as const;

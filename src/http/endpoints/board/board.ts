@@ -1,0 +1,54 @@
+import type { FastifyInstance } from "fastify";
+import { requireAccess } from "../../../domain/access.js";
+import { boardFeed, commentWriteFeed, deletedTopicFeed } from "../../../present/board.js";
+import { addComment } from "../../../services/comment.js";
+import {
+  createTopic,
+  deleteTopic,
+  getTopic,
+  listTopics,
+  releaseEditLease,
+  takeEditLease,
+  updateTopic,
+} from "../../../services/topic.js";
+import { type Context, authenticateRequest, sendFeed, viewerOf } from "../../context.js";
+import type { QueryValues } from "../../query.js";
+import { registerEndpoint } from "../../route.js";
+import { readXmlBody } from "../../xml-body.js";
+import { readBoardQuery, readBoardWrite } from "./board.request.js";
+
+/** `GET|POST /api/board/V2`: topics of a group's board. */
+export function registerBoard(app: FastifyInstance, context: Context): void {
+  const { store, clock } = context;
+  registerEndpoint(app, "/api/board/V2", {
+    async GET(request, reply) {
+      const actor = await authenticateRequest(context, request);
+      const input = readBoardQuery(request.query as QueryValues);
+      requireAccess(actor, input.embedComments ? "comments" : "read");
+      const view = input.kind === "one" ? await getTopic(store, actor, input) : await listTopics(store, actor, input);
+      return sendFeed(reply, boardFeed(context.baseUrl(), viewerOf(actor), view, clock.now()));
+    },
+    async POST(request, reply) {
+      const actor = await authenticateRequest(context, request);
+      const input = readBoardWrite(readXmlBody(request), request.query as QueryValues);
+      requireAccess(actor, "write");
+      const baseUrl = context.baseUrl();
+      const viewer = viewerOf(actor);
+      switch (input.op) {
+        case "create":
+          return sendFeed(reply, boardFeed(baseUrl, viewer, await createTopic(store, actor, input, clock), clock.now()));
+        case "update":
+          return sendFeed(reply, boardFeed(baseUrl, viewer, await updateTopic(store, actor, input, clock), clock.now()));
+        case "delete":
+          return sendFeed(reply, deletedTopicFeed(baseUrl, viewer, await deleteTopic(store, actor, input, clock), clock.now()));
+        case "lock":
+          await takeEditLease(store, actor, input, clock);
+          return sendFeed(reply, boardFeed(baseUrl, viewer, await getTopic(store, actor, { ref: input.ref, embedComments: false }), clock.now()));
+        case "unlock":
+          return sendFeed(reply, boardFeed(baseUrl, viewer, await releaseEditLease(store, actor, input, clock), clock.now()));
+        case "comment":
+          return sendFeed(reply, commentWriteFeed(baseUrl, viewer, await addComment(store, actor, input, clock)));
+      }
+    },
+  });
+}

@@ -1,0 +1,64 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { XML_DECLARATION, escapeAttribute, escapeText } from "../atom/build.js";
+import { XmlParseError } from "../atom/parse.js";
+import { DomainError, type ErrorKind } from "../domain/errors.js";
+
+/** THE table: each kind of domain error and the status it is answered with (decisions.md §2). */
+const STATUS_OF: Readonly<Record<ErrorKind, number>> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  too_large: 413,
+  unsupported_media_type: 415,
+  too_many_requests: 429,
+};
+
+/** Framework errors that are the client's fault, with the code and text we answer them with. */
+const FRAMEWORK_ERRORS: Readonly<Record<string, { status: number; code: string; message: string }>> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: "BODY_TOO_LARGE", message: "The request body is too large." },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: "UNSUPPORTED_MEDIA_TYPE", message: "This body type is not accepted." },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: "INVALID_CONTENT_LENGTH", message: "Content-Length does not match the body." },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: "BODY_REQUIRED", message: "The request body is empty." },
+};
+
+/** An error as the client sees it. */
+export interface ErrorReply {
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+}
+
+/** Maps any thrown value to what the client is told; unknown errors become a bare 500. */
+export function toErrorReply(error: unknown): ErrorReply {
+  if (error instanceof DomainError) return { status: STATUS_OF[error.kind], code: error.code, message: error.message };
+  if (error instanceof XmlParseError) return { status: 400, code: error.code, message: error.message };
+  const known = FRAMEWORK_ERRORS[(error as FastifyError | undefined)?.code ?? ""];
+  if (known) return known;
+  const status = (error as FastifyError | undefined)?.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    return { status, code: "BAD_REQUEST", message: "The request could not be read." };
+  }
+  return { status: 500, code: "INTERNAL_ERROR", message: "The server failed to handle this request; it has been logged." };
+}
+
+/** `<error code="...">text</error>`. */
+export function errorDocument(code: string, message: string): string {
+  return `${XML_DECLARATION}\n<error code="${escapeAttribute(code)}">${escapeText(message)}</error>\n`;
+}
+
+/** The fastify error handler: one place where errors become responses. Faults are logged, never echoed. */
+export function errorHandler(realm: () => string) {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const answer = toErrorReply(error);
+    if (answer.status >= 500) request.log.error({ err: error }, "request failed");
+    else request.log.info({ code: answer.code, status: answer.status }, "request refused");
+    if (answer.status === 401) reply.header("www-authenticate", `OAuth realm="${escapeAttribute(realm())}"`);
+    return reply
+      .code(answer.status)
+      .header("content-type", "application/xml; charset=utf-8")
+      .send(errorDocument(answer.code, answer.message));
+  };
+}

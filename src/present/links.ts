@@ -1,0 +1,37 @@
+import { type ContentRef, formatPair } from "../domain/item-id.js";
+
+/**
+ * Web pages of items under `{base_url}`: stable paths, whether or not the web interface serves
+ * that page yet (decisions.md §1). `alternate` is the desktop page, `mobile` the phone page.
+ */
+export interface ItemLinks {
+  readonly alternate: string;
+  readonly mobile: string;
+}
+
+const AREA_PATH = { BOARD: "board", TASK: "tasks", CABINET: "files" } as const;
+
+function both(baseUrl: string, path: string): ItemLinks {
+  return { alternate: `${baseUrl}${path}`, mobile: `${baseUrl}/m${path}` };
+}
+
+/** A group's home page. */
+export function groupLinks(baseUrl: string, groupId: number): ItemLinks {
+  return both(baseUrl, `/g/${formatPair(groupId)}`);
+}
+
+/** The page of one area of a group (its board, task list, files). */
+export function areaLinks(baseUrl: string, groupId: number, area: ContentRef["kind"]): ItemLinks {
+  return both(baseUrl, `/g/${formatPair(groupId)}/${AREA_PATH[area]}`);
+}
+
+/** A topic, task or file. */
+export function contentLinks(baseUrl: string, ref: ContentRef): ItemLinks {
+  return both(baseUrl, `/g/${formatPair(ref.groupId)}/${AREA_PATH[ref.kind]}/${formatPair(ref.id)}`);
+}
+
+/** A comment: its parent's page, at the comment. */
+export function commentLinks(baseUrl: string, parent: ContentRef, number: number): ItemLinks {
+  const links = contentLinks(baseUrl, parent);
+  return { alternate: `${links.alternate}#comment-${number}`, mobile: `${links.mobile}#comment-${number}` };
+}

@@ -1,0 +1,50 @@
+import { element, utcTimestamp } from "../atom/build.js";
+import type { Comment } from "../domain/comment.js";
+import { type ContentRef, formatContentId, formatPair } from "../domain/item-id.js";
+import type { Group } from "../domain/group.js";
+import type { Topic } from "../domain/topic.js";
+import { commentEntry } from "./comment.js";
+import { authorElement, categoryElements, summaryElement, webLinkElements } from "./feed.js";
+import { contentLinks } from "./links.js";
+
+/** `<cbl:group valueString=".." id=".."/>`: name first, then the bare `1:n` id. */
+export function groupElement(group: Group): string {
+  return element("cbl:group", { valueString: group.name, id: formatPair(group.id) });
+}
+
+/** A topic entry; `comments` (newest first) adds the embedded comment sub-feed. */
+export function topicEntry(baseUrl: string, group: Group, topic: Topic, comments: readonly Comment[] | undefined): string {
+  const ref: ContentRef = { kind: "BOARD", groupId: topic.groupId, id: topic.id };
+  const id = formatContentId(ref);
+  return (
+    "<entry>" +
+    element("id", {}, id) +
+    element("title", { type: "text" }, topic.title) +
+    webLinkElements(contentLinks(baseUrl, ref)) +
+    categoryElements(id) +
+    authorElement(topic.authorName, topic.authorId) +
+    element("updated", {}, utcTimestamp(topic.updatedAt)) +
+    summaryElement(topic.body) +
+    groupElement(group) +
+    element("cbl:published", {}, utcTimestamp(topic.publishedAt)) +
+    (topic.allowEdit ? "<cblBrd:allowEdit/>" : "") +
+    (topic.fastNotify ? "<cblBrd:fastNotify/>" : "") +
+    (topic.folderId === null ? "" : element("cblBrd:folder", { valueString: topic.folderName ?? "", id: formatPair(topic.folderId) })) +
+    (comments === undefined ? "" : embeddedComments(baseUrl, id, topic, comments)) +
+    "</entry>"
+  );
+}
+
+/** `cbl:comments/cbl:feedLink` holding a sub-feed of every comment; it has no paging. */
+function embeddedComments(baseUrl: string, topicId: string, topic: Topic, comments: readonly Comment[]): string {
+  const href = `${baseUrl}/api/comment/V2?entry=${encodeURIComponent(topicId)}`;
+  const updated = comments[0]?.createdAt ?? topic.updatedAt;
+  return (
+    `<cbl:comments><cbl:feedLink href="${href}"><feed>` +
+    element("title", { type: "text" }, topic.title) +
+    element("id", {}, topicId) +
+    element("updated", {}, utcTimestamp(updated)) +
+    comments.map((comment) => commentEntry(baseUrl, comment, { withContent: true })).join("") +
+    "</feed></cbl:feedLink></cbl:comments>"
+  );
+}

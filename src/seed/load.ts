@@ -1,0 +1,89 @@
+import { hashPassword } from "../auth/password.js";
+import { hashToken } from "../auth/token.js";
+import type { Clock } from "../clock.js";
+import { type ContentRef, formatContentId, formatPair } from "../domain/item-id.js";
+import type { Store, Tx } from "../store/store.js";
+import type { Seed } from "./schema.js";
+
+/** What `kairan seed` prints: every ref and the identifier it got. */
+export interface SeedResult {
+  users: Record<string, string>;
+  apps: Record<string, string>;
+  groups: Record<string, string>;
+  topics: Record<string, string>;
+  folders: Record<string, string>;
+  members: Record<string, string>;
+}
+
+/** Loads a validated seed in one transaction: all of it, or nothing. */
+export async function loadSeed(store: Store, seed: Seed, clock: Clock): Promise<SeedResult> {
+  // Hashing is slow on purpose; do it before the transaction so the write lock is held briefly.
+  const passwordHashes = await Promise.all(seed.users.map((user) => hashPassword(user.password)));
+  const now = clock.now();
+  return store.transaction(async (tx) => {
+    const result: SeedResult = { users: {}, apps: {}, groups: {}, topics: {}, folders: {}, members: {} };
+    const userIds = new Map<string, number>();
+    for (const [i, user] of seed.users.entries()) {
+      const created = await tx.users.insert({ ...user, passwordHash: passwordHashes[i] ?? "", createdAt: now });
+      userIds.set(user.ref, created.id);
+      result.users[user.ref] = formatPair(created.id);
+    }
+    const appIds = new Map<string, number>();
+    for (const app of seed.apps) {
+      const created = await tx.apps.insert({ ...app, createdAt: now });
+      appIds.set(app.ref, created.id);
+      result.apps[app.ref] = app.consumerKey;
+    }
+    for (const token of seed.tokens) {
+      await tx.tokens.insert({
+        userId: userIds.get(token.user) ?? 0,
+        appId: appIds.get(token.app) ?? 0,
+        tokenHash: hashToken(token.token),
+        secret: token.secret,
+        label: token.label,
+        createdAt: now,
+      });
+    }
+    for (const group of seed.groups) await loadGroup(tx, group, userIds, now, result);
+    return result;
+  });
+}
+
+async function loadGroup(tx: Tx, seed: Seed["groups"][number], userIds: ReadonlyMap<string, number>, now: number, result: SeedResult): Promise<void> {
+  const group = await tx.groups.insert({ name: seed.name, summary: seed.summary, createdAt: now });
+  result.groups[seed.ref] = formatPair(group.id);
+  for (const member of seed.members) {
+    const created = await tx.memberships.insertJoined({ groupId: group.id, userId: userIds.get(member.user) ?? 0, ...member, createdAt: now });
+    result.members[`${member.user}@${seed.ref}`] = formatPair(created.id);
+  }
+  for (const invite of seed.invites) {
+    const expiresAt = invite.expires === undefined ? null : Date.parse(invite.expires);
+    const id = await tx.memberships.insertInvite({ groupId: group.id, email: invite.email, label: invite.label, expiresAt, createdAt: now });
+    result.members[invite.ref] = formatPair(id);
+  }
+  const folderIds = new Map<string, number>();
+  for (const folder of seed.boardFolders) {
+    const created = await tx.folders.insert({ groupId: group.id, area: "BOARD", name: folder.name, createdAt: now });
+    folderIds.set(folder.ref, created.id);
+    result.folders[folder.ref] = formatPair(created.id);
+  }
+  for (const topic of seed.topics) {
+    const created = await tx.topics.insert({
+      groupId: group.id,
+      title: topic.title,
+      body: topic.summary,
+      authorId: userIds.get(topic.author) ?? 0,
+      folderId: topic.folder === undefined ? null : (folderIds.get(topic.folder) ?? null),
+      allowEdit: topic.allowEdit,
+      fastNotify: topic.fastNotify,
+      trashed: topic.trashed,
+      at: now,
+    });
+    const ref: ContentRef = { kind: "BOARD", groupId: group.id, id: created.id };
+    result.topics[topic.ref] = formatContentId(ref);
+    for (const comment of topic.comments) {
+      const number = await tx.comments.nextNumber(ref);
+      await tx.comments.insert({ parent: ref, number, authorId: userIds.get(comment.author) ?? 0, body: comment.text, replyTo: comment.replyTo, at: now });
+    }
+  }
+}

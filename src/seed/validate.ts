@@ -1,0 +1,78 @@
+import { type Seed, seedSchema } from "./schema.js";
+
+/** A seed file that cannot be loaded: every problem, each with its path in the file. */
+export class SeedError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(problems.join("\n"));
+    this.name = "SeedError";
+  }
+}
+
+/** `["groups", 0, "tasks", 2, "due"]` -> `groups[0].tasks[2].due`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((out, key) => (typeof key === "number" ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)), "");
+}
+
+/**
+ * Checks shape, then every reference (authors, members, folders, tokens) and uniqueness of refs,
+ * so that nothing is written from a file that would fail half-way.
+ * @throws SeedError
+ */
+export function validateSeed(input: unknown): Seed {
+  const parsed = seedSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new SeedError(parsed.error.issues.map((issue) => `${formatPath(issue.path) || "(file)"}: ${issue.message}`));
+  }
+  const problems = referenceProblems(parsed.data);
+  if (problems.length > 0) throw new SeedError(problems);
+  return parsed.data;
+}
+
+function referenceProblems(seed: Seed): string[] {
+  const problems: string[] = [];
+  const users = uniqueRefs(seed.users, "users", problems);
+  const apps = uniqueRefs(seed.apps, "apps", problems);
+  const need = (known: ReadonlySet<string>, value: string | undefined, path: string, what: string) => {
+    if (value !== undefined && !known.has(value)) problems.push(`${path}: no ${what} with ref "${value}"`);
+  };
+  uniqueValues(seed.users.map((u) => u.email.toLowerCase()), "users", "email", problems);
+  uniqueValues(seed.apps.map((a) => a.consumerKey), "apps", "consumerKey", problems);
+  uniqueValues(seed.tokens.map((t) => t.token), "tokens", "token", problems);
+  seed.tokens.forEach((t, i) => {
+    need(users, t.user, `tokens[${i}].user`, "user");
+    need(apps, t.app, `tokens[${i}].app`, "app");
+  });
+  uniqueRefs(seed.groups, "groups", problems);
+  seed.groups.forEach((g, gi) => {
+    const at = `groups[${gi}]`;
+    const members = new Set(g.members.map((m) => m.user));
+    g.members.forEach((m, i) => need(users, m.user, `${at}.members[${i}].user`, "user"));
+    uniqueValues(g.members.map((m) => m.user), at, "members user", problems);
+    const folders = uniqueRefs(g.boardFolders, `${at}.boardFolders`, problems);
+    uniqueRefs(g.topics, `${at}.topics`, problems);
+    g.topics.forEach((t, ti) => {
+      need(members, t.author, `${at}.topics[${ti}].author`, "member of this group");
+      need(folders, t.folder, `${at}.topics[${ti}].folder`, "board folder");
+      t.comments.forEach((c, ci) => {
+        need(members, c.author, `${at}.topics[${ti}].comments[${ci}].author`, "member of this group");
+        if (c.replyTo !== null && c.replyTo > ci) {
+          problems.push(`${at}.topics[${ti}].comments[${ci}].replyTo: must name an earlier comment (1-${ci})`);
+        }
+      });
+    });
+  });
+  return problems;
+}
+
+function uniqueRefs(items: readonly { ref: string }[], path: string, problems: string[]): Set<string> {
+  uniqueValues(items.map((item) => item.ref), path, "ref", problems);
+  return new Set(items.map((item) => item.ref));
+}
+
+function uniqueValues(values: readonly string[], path: string, field: string, problems: string[]): void {
+  const seen = new Set<string>();
+  values.forEach((value, i) => {
+    if (seen.has(value)) problems.push(`${path}[${i}].${field.split(" ")[0]}: "${value}" appears twice`);
+    seen.add(value);
+  });
+}

@@ -1,0 +1,173 @@
+import type { Actor } from "../domain/access.js";
+import type { Comment } from "../domain/comment.js";
+import { NotFoundError } from "../domain/errors.js";
+import type { FolderFilter } from "../domain/folder.js";
+import type { Group } from "../domain/group.js";
+import type { ContentRef } from "../domain/item-id.js";
+import { LIMITS } from "../domain/limits.js";
+import {
+  type EditLease,
+  type Topic,
+  checkTopicDraft,
+  requireMayDeleteTopic,
+  requireMayUpdateTopic,
+  requireNotLeasedByOther,
+} from "../domain/topic.js";
+import type { Clock } from "../clock.js";
+import type { Page, Store, Tx } from "../store/store.js";
+import { requireGroupMember } from "./group-access.js";
+
+/** What a board read returns: the group, its topics, and their comments when asked for. */
+export interface BoardView {
+  readonly group: Group;
+  readonly topics: readonly Topic[];
+  /** Comments per topic id, newest first; undefined when comments were not asked for. */
+  readonly comments: ReadonlyMap<number, readonly Comment[]> | undefined;
+}
+
+/** A page of a group's board. @throws NotFoundError, ForbiddenError */
+export async function listTopics(
+  store: Store,
+  actor: Actor,
+  input: { groupId: number; filter: FolderFilter; page: Page; embedComments: boolean },
+): Promise<BoardView> {
+  return store.read(async (tx) => {
+    const { group } = await requireGroupMember(tx, actor, input.groupId);
+    if (input.filter.kind === "folder") await requireFolder(tx, group.id, input.filter.folderId);
+    const topics = await tx.topics.list(group.id, input.filter, input.page);
+    return { group, topics, comments: input.embedComments ? await commentsOf(tx, topics) : undefined };
+  });
+}
+
+/** One topic, in the same form as the list. @throws NotFoundError, ForbiddenError */
+export async function getTopic(
+  store: Store,
+  actor: Actor,
+  input: { ref: ContentRef; embedComments: boolean },
+): Promise<BoardView> {
+  return store.read(async (tx) => {
+    const { group } = await requireGroupMember(tx, actor, input.ref.groupId);
+    const topic = await requireTopic(tx, input.ref);
+    return { group, topics: [topic], comments: input.embedComments ? await commentsOf(tx, [topic]) : undefined };
+  });
+}
+
+/**
+ * Creates a topic in a group the caller has joined.
+ * @throws ValidationError TOPIC_TITLE_REQUIRED, TOPIC_TITLE_TOO_LONG, TOPIC_BODY_TOO_LONG
+ * @throws NotFoundError GROUP_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED
+ */
+export async function createTopic(
+  store: Store,
+  actor: Actor,
+  input: { groupId: number; title: string | undefined; body: string | undefined },
+  clock: Clock,
+): Promise<BoardView> {
+  const draft = checkTopicDraft(input);
+  return store.transaction(async (tx) => {
+    const { group } = await requireGroupMember(tx, actor, input.groupId);
+    const topic = await tx.topics.insert({
+      groupId: group.id,
+      ...draft,
+      authorId: actor.user.id,
+      folderId: null,
+      allowEdit: false,
+      fastNotify: false,
+      trashed: false,
+      at: clock.now(),
+    });
+    return { group, topics: [topic], comments: undefined };
+  });
+}
+
+/**
+ * Overwrites title and body; an omitted body empties it. The holder's own update ends its lease.
+ * @throws ValidationError, NotFoundError TOPIC_NOT_FOUND, ForbiddenError, ConflictError TOPIC_BEING_EDITED
+ */
+export async function updateTopic(
+  store: Store,
+  actor: Actor,
+  input: { ref: ContentRef; title: string | undefined; body: string | undefined },
+  clock: Clock,
+): Promise<BoardView> {
+  const draft = checkTopicDraft(input);
+  return store.transaction(async (tx) => {
+    const { group, membership } = await requireGroupMember(tx, actor, input.ref.groupId);
+    const topic = await requireTopic(tx, input.ref);
+    requireMayUpdateTopic(topic, actor.user.id, membership);
+    const now = clock.now();
+    requireNotLeasedByOther(await tx.leases.find(topic.id), actor.user.id, now);
+    await tx.topics.update(topic.id, { ...draft, at: now });
+    await tx.leases.remove(topic.id);
+    return { group, topics: [await requireTopic(tx, input.ref)], comments: undefined };
+  });
+}
+
+/**
+ * Deletes a topic with its comments (and, through them, their attachments).
+ * @throws NotFoundError TOPIC_NOT_FOUND, ForbiddenError, ConflictError TOPIC_BEING_EDITED
+ */
+export async function deleteTopic(store: Store, actor: Actor, input: { ref: ContentRef }, clock: Clock): Promise<Topic> {
+  return store.transaction(async (tx) => {
+    const { membership } = await requireGroupMember(tx, actor, input.ref.groupId);
+    const topic = await requireTopic(tx, input.ref);
+    requireMayDeleteTopic(topic, actor.user.id, membership);
+    requireNotLeasedByOther(await tx.leases.find(topic.id), actor.user.id, clock.now());
+    await tx.comments.removeAllOf(input.ref);
+    await tx.topics.remove(topic.id);
+    return topic;
+  });
+}
+
+/**
+ * Takes or renews the edit lease (10 minutes) for a user who may update the topic.
+ * @throws NotFoundError, ForbiddenError, ConflictError TOPIC_BEING_EDITED
+ */
+export async function takeEditLease(store: Store, actor: Actor, input: { ref: ContentRef }, clock: Clock): Promise<EditLease> {
+  return store.transaction(async (tx) => {
+    const { membership } = await requireGroupMember(tx, actor, input.ref.groupId);
+    const topic = await requireTopic(tx, input.ref);
+    requireMayUpdateTopic(topic, actor.user.id, membership);
+    const now = clock.now();
+    const current = await tx.leases.find(topic.id);
+    requireNotLeasedByOther(current, actor.user.id, now);
+    const since = current && current.userId === actor.user.id && current.until > now ? current.since : now;
+    await tx.leases.put({ topicId: topic.id, userId: actor.user.id, since, until: now + LIMITS.editLeaseMs });
+    return { topicId: topic.id, userId: actor.user.id, userName: actor.user.name, since, until: now + LIMITS.editLeaseMs };
+  });
+}
+
+/**
+ * Releases the caller's lease (a no-op when the caller holds none).
+ * @throws NotFoundError, ForbiddenError, ConflictError TOPIC_BEING_EDITED when another user holds it
+ */
+export async function releaseEditLease(store: Store, actor: Actor, input: { ref: ContentRef }, clock: Clock): Promise<BoardView> {
+  return store.transaction(async (tx) => {
+    const { group } = await requireGroupMember(tx, actor, input.ref.groupId);
+    const topic = await requireTopic(tx, input.ref);
+    requireNotLeasedByOther(await tx.leases.find(topic.id), actor.user.id, clock.now());
+    await tx.leases.remove(topic.id);
+    return { group, topics: [topic], comments: undefined };
+  });
+}
+
+/** @throws NotFoundError TOPIC_NOT_FOUND (also when the id names another group) */
+export async function requireTopic(tx: Tx, ref: ContentRef): Promise<Topic> {
+  const topic = ref.kind === "BOARD" ? await tx.topics.findById(ref.id) : undefined;
+  if (!topic || topic.groupId !== ref.groupId) throw new NotFoundError("TOPIC_NOT_FOUND", "The topic does not exist.");
+  return topic;
+}
+
+async function requireFolder(tx: Tx, groupId: number, folderId: number): Promise<void> {
+  const folder = await tx.folders.findById(folderId);
+  if (!folder || folder.groupId !== groupId || folder.area !== "BOARD") {
+    throw new NotFoundError("FOLDER_NOT_FOUND", "The board folder does not exist in this group.");
+  }
+}
+
+async function commentsOf(tx: Tx, topics: readonly Topic[]): Promise<Map<number, Comment[]>> {
+  const refs = topics.map((topic): ContentRef => ({ kind: "BOARD", groupId: topic.groupId, id: topic.id }));
+  const byTopic = new Map<number, Comment[]>(topics.map((topic) => [topic.id, []]));
+  for (const comment of await tx.comments.listAll(refs)) byTopic.get(comment.parent.id)?.push(comment);
+  return byTopic;
+}

@@ -1,0 +1,54 @@
+import type { Kysely, Selectable } from "kysely";
+import type { AccessLevel, Application } from "../../domain/access.js";
+import type { ApplicationsTable, Database } from "../schema.js";
+import type { AppRepo } from "../store.js";
+
+/** Maps an applications row to the domain type, keeping the secret for signature checks. */
+export function toApplication(row: Selectable<ApplicationsTable>): Application & { consumerSecret: string } {
+  return {
+    id: row.id,
+    name: row.name,
+    consumerKey: row.consumer_key,
+    accessLevel: row.access_level as AccessLevel,
+    consumerSecret: row.consumer_secret,
+  };
+}
+
+/** Applications queries. */
+export function appRepo(db: Kysely<Database>): AppRepo {
+  return {
+    async insert(app) {
+      const row = await db
+        .insertInto("applications")
+        .values({
+          name: app.name,
+          consumer_key: app.consumerKey,
+          consumer_secret: app.consumerSecret,
+          access_level: app.accessLevel,
+          created_at: app.createdAt,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return publicPart(toApplication(row));
+    },
+    async findByConsumerKey(key) {
+      const row = await db.selectFrom("applications").selectAll().where("consumer_key", "=", key).executeTakeFirst();
+      return row && toApplication(row);
+    },
+    async list() {
+      const rows = await db.selectFrom("applications").selectAll().orderBy("id").execute();
+      return rows.map((row) => publicPart(toApplication(row)));
+    },
+    async remove(consumerKey) {
+      const app = await db.selectFrom("applications").select("id").where("consumer_key", "=", consumerKey).executeTakeFirst();
+      if (!app) return false;
+      await db.deleteFrom("tokens").where("app_id", "=", app.id).execute();
+      await db.deleteFrom("applications").where("id", "=", app.id).execute();
+      return true;
+    },
+  };
+}
+
+function publicPart(app: Application & { consumerSecret: string }): Application {
+  return { id: app.id, name: app.name, consumerKey: app.consumerKey, accessLevel: app.accessLevel };
+}

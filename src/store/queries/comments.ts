@@ -1,0 +1,101 @@
+import type { Kysely } from "kysely";
+import type { Comment } from "../../domain/comment.js";
+import type { ContentRef } from "../../domain/item-id.js";
+import type { Database } from "../schema.js";
+import type { CommentRepo } from "../store.js";
+
+function selectComments(db: Kysely<Database>) {
+  return db
+    .selectFrom("comments")
+    .innerJoin("users", "users.id", "comments.author_id")
+    .selectAll("comments")
+    .select("users.name as author_name");
+}
+
+type CommentRow = Awaited<ReturnType<ReturnType<typeof selectComments>["executeTakeFirstOrThrow"]>>;
+
+function toComment(row: CommentRow): Comment {
+  return {
+    id: row.id,
+    parent: { kind: row.parent_kind, groupId: row.group_id, id: row.parent_id },
+    number: row.number,
+    authorId: row.author_id,
+    authorName: row.author_name,
+    body: row.body,
+    replyTo: row.reply_to,
+    createdAt: row.created_at,
+  };
+}
+
+/** Comments queries. */
+export function commentRepo(db: Kysely<Database>): CommentRepo {
+  return {
+    async nextNumber(parent) {
+      // One atomic upsert: concurrent writers on either engine each get their own number, and
+      // numbers of deleted comments are never handed out again.
+      const row = await db
+        .insertInto("comment_counters")
+        .values({ parent_kind: parent.kind, parent_id: parent.id, last_number: 1 })
+        .onConflict((oc) =>
+          oc.columns(["parent_kind", "parent_id"]).doUpdateSet((eb) => ({
+            last_number: eb("comment_counters.last_number", "+", 1),
+          })),
+        )
+        .returning("last_number")
+        .executeTakeFirstOrThrow();
+      return row.last_number;
+    },
+    async insert(comment) {
+      const { id } = await db
+        .insertInto("comments")
+        .values({
+          group_id: comment.parent.groupId,
+          parent_kind: comment.parent.kind,
+          parent_id: comment.parent.id,
+          number: comment.number,
+          author_id: comment.authorId,
+          body: comment.body,
+          reply_to: comment.replyTo,
+          created_at: comment.at,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return toComment(await selectComments(db).where("comments.id", "=", id).executeTakeFirstOrThrow());
+    },
+    async find(parent, number) {
+      const row = await selectComments(db)
+        .where("comments.parent_kind", "=", parent.kind)
+        .where("comments.parent_id", "=", parent.id)
+        .where("comments.number", "=", number)
+        .executeTakeFirst();
+      return row && toComment(row);
+    },
+    async listAll(parents) {
+      if (parents.length === 0) return [];
+      const kind = parents[0]?.kind ?? "BOARD";
+      const rows = await selectComments(db)
+        .where("comments.parent_kind", "=", kind)
+        .where("comments.parent_id", "in", parents.map((p: ContentRef) => p.id))
+        .orderBy("comments.number", "desc")
+        .execute();
+      return rows.map(toComment);
+    },
+    async remove(id) {
+      await db.deleteFrom("comments").where("id", "=", id).execute();
+    },
+    async removeAllOf(parent) {
+      const rows = await db
+        .deleteFrom("comments")
+        .where("parent_kind", "=", parent.kind)
+        .where("parent_id", "=", parent.id)
+        .returning("id")
+        .execute();
+      await db
+        .deleteFrom("comment_counters")
+        .where("parent_kind", "=", parent.kind)
+        .where("parent_id", "=", parent.id)
+        .execute();
+      return rows.map((row) => row.id);
+    },
+  };
+}

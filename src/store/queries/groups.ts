@@ -1,0 +1,105 @@
+import type { Kysely, Selectable } from "kysely";
+import type { Group, Membership } from "../../domain/group.js";
+import type { Database, GroupsTable, MembershipsTable } from "../schema.js";
+import type { GroupRepo, MembershipRepo } from "../store.js";
+
+function toGroup(row: Selectable<GroupsTable>): Group {
+  return { id: row.id, name: row.name, summary: row.summary, createdAt: row.created_at, updatedAt: row.updated_at };
+}
+
+function toMembership(row: Selectable<MembershipsTable>): Membership {
+  return {
+    id: row.id,
+    groupId: row.group_id,
+    userId: row.user_id ?? 0,
+    manager: row.manager === 1,
+    notify: row.notify === 1,
+    joinedAt: row.created_at,
+  };
+}
+
+/** Groups queries. */
+export function groupRepo(db: Kysely<Database>): GroupRepo {
+  return {
+    async insert(group) {
+      const row = await db
+        .insertInto("groups")
+        .values({ name: group.name, summary: group.summary, created_at: group.createdAt, updated_at: group.createdAt })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toGroup(row);
+    },
+    async findById(id) {
+      const row = await db.selectFrom("groups").selectAll().where("id", "=", id).executeTakeFirst();
+      return row && toGroup(row);
+    },
+    async listJoined(userId, page) {
+      const rows = await db
+        .selectFrom("groups")
+        .innerJoin("memberships", "memberships.group_id", "groups.id")
+        .selectAll("groups")
+        .where("memberships.user_id", "=", userId)
+        .where("memberships.status", "=", "JOIN")
+        .orderBy("groups.updated_at", "desc")
+        .orderBy("groups.id", "desc")
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+      return rows.map(toGroup);
+    },
+  };
+}
+
+/** Memberships queries. */
+export function membershipRepo(db: Kysely<Database>): MembershipRepo {
+  return {
+    async insertJoined(member) {
+      const row = await db
+        .insertInto("memberships")
+        .values({
+          group_id: member.groupId,
+          user_id: member.userId,
+          status: "JOIN",
+          manager: member.manager ? 1 : 0,
+          notify: member.notify ? 1 : 0,
+          invite_email: null,
+          invite_label: null,
+          invite_expires_at: null,
+          created_at: member.createdAt,
+          updated_at: member.createdAt,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toMembership(row);
+    },
+    async insertInvite(invite) {
+      const row = await db
+        .insertInto("memberships")
+        .values({
+          group_id: invite.groupId,
+          user_id: null,
+          status: "INVITE",
+          manager: 0,
+          notify: 1,
+          invite_email: invite.email.toLowerCase(),
+          invite_label: invite.label,
+          invite_expires_at: invite.expiresAt,
+          created_at: invite.createdAt,
+          updated_at: invite.createdAt,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+    async findJoined(groupId, userId) {
+      const row = await db
+        .selectFrom("memberships")
+        .selectAll()
+        .where("group_id", "=", groupId)
+        .where("user_id", "=", userId)
+        .where("status", "=", "JOIN")
+        .executeTakeFirst();
+      return row && toMembership(row);
+    },
+  };
+}

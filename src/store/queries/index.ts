@@ -1,0 +1,26 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../schema.js";
+import type { Tx } from "../store.js";
+import { appRepo } from "./apps.js";
+import { commentRepo } from "./comments.js";
+import { folderRepo } from "./folders.js";
+import { groupRepo, membershipRepo } from "./groups.js";
+import { leaseRepo } from "./leases.js";
+import { tokenRepo } from "./tokens.js";
+import { topicRepo } from "./topics.js";
+import { userRepo } from "./users.js";
+
+/** The repositories over one connection or transaction; identical on every engine. */
+export function repositories(db: Kysely<Database>): Tx {
+  return {
+    users: userRepo(db),
+    apps: appRepo(db),
+    tokens: tokenRepo(db),
+    groups: groupRepo(db),
+    memberships: membershipRepo(db),
+    folders: folderRepo(db),
+    topics: topicRepo(db),
+    comments: commentRepo(db),
+    leases: leaseRepo(db),
+  };
+}

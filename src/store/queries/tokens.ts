@@ -1,0 +1,84 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../schema.js";
+import type { TokenRepo } from "../store.js";
+import { toApplication } from "./apps.js";
+import { toUser } from "./users.js";
+
+/** Token queries: looked up by the token's SHA-256, never by the token itself. */
+export function tokenRepo(db: Kysely<Database>): TokenRepo {
+  return {
+    async insert(token) {
+      const row = await db
+        .insertInto("tokens")
+        .values({
+          user_id: token.userId,
+          app_id: token.appId,
+          token_hash: token.tokenHash,
+          secret: token.secret,
+          label: token.label,
+          created_at: token.createdAt,
+          revoked_at: null,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+    async findLive(tokenHash) {
+      const row = await db
+        .selectFrom("tokens")
+        .innerJoin("users", "users.id", "tokens.user_id")
+        .innerJoin("applications", "applications.id", "tokens.app_id")
+        .select([
+          "tokens.id as token_id",
+          "tokens.secret as token_secret",
+          "users.id as user_id",
+          "users.name as user_name",
+          "users.email",
+          "users.family_kana",
+          "users.given_kana",
+          "applications.id",
+          "applications.name",
+          "applications.consumer_key",
+          "applications.consumer_secret",
+          "applications.access_level",
+          "applications.created_at",
+        ])
+        .where("tokens.token_hash", "=", tokenHash)
+        .where("tokens.revoked_at", "is", null)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      return {
+        tokenId: row.token_id,
+        secret: row.token_secret,
+        user: toUser({ ...row, id: row.user_id, name: row.user_name }),
+        app: toApplication(row),
+      };
+    },
+    async list() {
+      const rows = await db
+        .selectFrom("tokens")
+        .innerJoin("users", "users.id", "tokens.user_id")
+        .innerJoin("applications", "applications.id", "tokens.app_id")
+        .select(["tokens.id", "users.email", "applications.consumer_key", "tokens.label", "tokens.created_at", "tokens.revoked_at"])
+        .orderBy("tokens.id")
+        .execute();
+      return rows.map((row) => ({
+        id: row.id,
+        userEmail: row.email,
+        appConsumerKey: row.consumer_key,
+        label: row.label,
+        createdAt: row.created_at,
+        revokedAt: row.revoked_at,
+      }));
+    },
+    async revoke(id, at) {
+      const result = await db
+        .updateTable("tokens")
+        .set({ revoked_at: at })
+        .where("id", "=", id)
+        .where("revoked_at", "is", null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import type { Kysely } from "kysely";
+import type { Topic } from "../../domain/topic.js";
+import type { Database } from "../schema.js";
+import type { TopicRepo } from "../store.js";
+
+/** Topics with their author's and folder's names, as every read needs them. */
+function selectTopics(db: Kysely<Database>) {
+  return db
+    .selectFrom("topics")
+    .innerJoin("users", "users.id", "topics.author_id")
+    .leftJoin("folders", "folders.id", "topics.folder_id")
+    .selectAll("topics")
+    .select(["users.name as author_name", "folders.name as folder_name"]);
+}
+
+type TopicRow = Awaited<ReturnType<ReturnType<typeof selectTopics>["executeTakeFirstOrThrow"]>>;
+
+function toTopic(row: TopicRow): Topic {
+  return {
+    id: row.id,
+    groupId: row.group_id,
+    title: row.title,
+    body: row.body,
+    authorId: row.author_id,
+    authorName: row.author_name,
+    folderId: row.folder_id,
+    folderName: row.folder_name,
+    allowEdit: row.allow_edit === 1,
+    fastNotify: row.fast_notify === 1,
+    trashed: row.trashed === 1,
+    publishedAt: row.published_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Topics queries. */
+export function topicRepo(db: Kysely<Database>): TopicRepo {
+  return {
+    async insert(topic) {
+      const { id } = await db
+        .insertInto("topics")
+        .values({
+          group_id: topic.groupId,
+          title: topic.title,
+          body: topic.body,
+          author_id: topic.authorId,
+          folder_id: topic.folderId,
+          allow_edit: topic.allowEdit ? 1 : 0,
+          fast_notify: topic.fastNotify ? 1 : 0,
+          trashed: topic.trashed ? 1 : 0,
+          published_at: topic.at,
+          updated_at: topic.at,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return toTopic(await selectTopics(db).where("topics.id", "=", id).executeTakeFirstOrThrow());
+    },
+    async findById(id) {
+      const row = await selectTopics(db).where("topics.id", "=", id).executeTakeFirst();
+      return row && toTopic(row);
+    },
+    async list(groupId, filter, page) {
+      let query = selectTopics(db).where("topics.group_id", "=", groupId);
+      query = query.where("topics.trashed", "=", filter.kind === "trash" ? 1 : 0);
+      if (filter.kind === "unclassified") query = query.where("topics.folder_id", "is", null);
+      if (filter.kind === "folder") query = query.where("topics.folder_id", "=", filter.folderId);
+      const rows = await query
+        .orderBy("topics.updated_at", "desc")
+        .orderBy("topics.id", "desc")
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+      return rows.map(toTopic);
+    },
+    async update(id, change) {
+      await db
+        .updateTable("topics")
+        .set({ title: change.title, body: change.body, updated_at: change.at })
+        .where("id", "=", id)
+        .execute();
+    },
+    async remove(id) {
+      await db.deleteFrom("topic_leases").where("topic_id", "=", id).execute();
+      await db.deleteFrom("topics").where("id", "=", id).execute();
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import type { Generated } from "kysely";
+
+/**
+ * Table shapes as Kysely sees them, shared by both engines. Flags are integers 0/1 and times are
+ * epoch milliseconds so that the same query code runs unchanged on SQLite and PostgreSQL.
+ */
+export interface Database {
+  users: UsersTable;
+  applications: ApplicationsTable;
+  tokens: TokensTable;
+  groups: GroupsTable;
+  memberships: MembershipsTable;
+  folders: FoldersTable;
+  topics: TopicsTable;
+  comments: CommentsTable;
+  comment_counters: CommentCountersTable;
+  topic_leases: TopicLeasesTable;
+}
+
+/** Registered users. */
+export interface UsersTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  password_hash: string;
+  family_kana: string;
+  given_kana: string;
+  created_at: number;
+}
+
+/** Client applications and their access levels. */
+export interface ApplicationsTable {
+  id: Generated<number>;
+  name: string;
+  consumer_key: string;
+  consumer_secret: string;
+  access_level: string;
+  created_at: number;
+}
+
+/** Token credentials (OAuth) that double as personal Bearer tokens; looked up by hash. */
+export interface TokensTable {
+  id: Generated<number>;
+  user_id: number;
+  app_id: number;
+  token_hash: string;
+  secret: string;
+  label: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+/** Groups. */
+export interface GroupsTable {
+  id: Generated<number>;
+  name: string;
+  summary: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Joined members (status JOIN, user set) and invitations (status INVITE, e-mail and label set). */
+export interface MembershipsTable {
+  id: Generated<number>;
+  group_id: number;
+  user_id: number | null;
+  status: "JOIN" | "INVITE";
+  manager: number;
+  notify: number;
+  invite_email: string | null;
+  invite_label: string | null;
+  invite_expires_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Folders of the board, task list and shared files. */
+export interface FoldersTable {
+  id: Generated<number>;
+  group_id: number;
+  area: "BOARD" | "TASK" | "CABINET";
+  name: string;
+  created_at: number;
+}
+
+/** Board topics. */
+export interface TopicsTable {
+  id: Generated<number>;
+  group_id: number;
+  title: string;
+  body: string;
+  author_id: number;
+  folder_id: number | null;
+  allow_edit: number;
+  fast_notify: number;
+  trashed: number;
+  published_at: number;
+  updated_at: number;
+}
+
+/** Comments on topics, tasks and files. */
+export interface CommentsTable {
+  id: Generated<number>;
+  group_id: number;
+  parent_kind: "BOARD" | "TASK" | "CABINET";
+  parent_id: number;
+  number: number;
+  author_id: number;
+  body: string;
+  reply_to: number | null;
+  created_at: number;
+}
+
+/** The last comment number handed out per parent: numbers are never reused, even after deletes. */
+export interface CommentCountersTable {
+  parent_kind: "BOARD" | "TASK" | "CABINET";
+  parent_id: number;
+  last_number: number;
+}
+
+/** Live and expired edit leases on topics (decisions.md §5). */
+export interface TopicLeasesTable {
+  topic_id: number;
+  user_id: number;
+  since: number;
+  until: number;
+}

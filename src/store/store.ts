@@ -1,0 +1,153 @@
+import type { AccessLevel, Application } from "../domain/access.js";
+import type { Comment } from "../domain/comment.js";
+import type { Folder, FolderArea, FolderFilter } from "../domain/folder.js";
+import type { Group, Membership } from "../domain/group.js";
+import type { ContentRef } from "../domain/item-id.js";
+import type { EditLease, Topic } from "../domain/topic.js";
+import type { User } from "../domain/user.js";
+
+/**
+ * The persistence boundary. Services see only these interfaces and domain types; each engine
+ * (store/sqlite, store/postgres) provides them with the same shared Kysely queries (store/queries).
+ */
+export interface Store {
+  /** Runs `work` in one transaction: all of it commits, or none of it does. */
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Runs reads without opening a transaction (cheaper for single-statement reads). */
+  read<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Applies pending migrations. */
+  migrate(): Promise<void>;
+  /** True when the database holds no users yet (first start). */
+  isEmpty(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** The repositories available inside a transaction (or a plain read). */
+export interface Tx {
+  readonly users: UserRepo;
+  readonly apps: AppRepo;
+  readonly tokens: TokenRepo;
+  readonly groups: GroupRepo;
+  readonly memberships: MembershipRepo;
+  readonly folders: FolderRepo;
+  readonly topics: TopicRepo;
+  readonly comments: CommentRepo;
+  readonly leases: LeaseRepo;
+}
+
+/** Offset paging as the interface defines it (`start-index`, `max-results`). */
+export interface Page {
+  readonly offset: number;
+  readonly limit: number;
+}
+
+/** Users. */
+export interface UserRepo {
+  insert(user: Omit<User, "id"> & { passwordHash: string; createdAt: number }): Promise<User>;
+  findById(id: number): Promise<User | undefined>;
+  /** With the password hash, for sign-in only. */
+  findCredentialsByEmail(email: string): Promise<(User & { passwordHash: string }) | undefined>;
+  list(): Promise<User[]>;
+}
+
+/** Registered applications. */
+export interface AppRepo {
+  insert(app: { name: string; consumerKey: string; consumerSecret: string; accessLevel: AccessLevel; createdAt: number }): Promise<Application>;
+  findByConsumerKey(key: string): Promise<(Application & { consumerSecret: string }) | undefined>;
+  list(): Promise<Application[]>;
+  /** Removes the application and every token issued through it; false when unknown. */
+  remove(consumerKey: string): Promise<boolean>;
+}
+
+/** A token credential as the authenticator needs it. */
+export interface TokenGrant {
+  readonly tokenId: number;
+  readonly secret: string;
+  readonly user: User;
+  readonly app: Application & { consumerSecret: string };
+}
+
+/** A token as an operator lists it (never the token itself). */
+export interface TokenSummary {
+  readonly id: number;
+  readonly userEmail: string;
+  readonly appConsumerKey: string;
+  readonly label: string;
+  readonly createdAt: number;
+  readonly revokedAt: number | null;
+}
+
+/** Token credentials / personal tokens. */
+export interface TokenRepo {
+  insert(token: { userId: number; appId: number; tokenHash: string; secret: string; label: string; createdAt: number }): Promise<number>;
+  /** The live (not revoked) token with this hash. */
+  findLive(tokenHash: string): Promise<TokenGrant | undefined>;
+  list(): Promise<TokenSummary[]>;
+  /** Marks the token revoked; false when unknown or already revoked. */
+  revoke(id: number, at: number): Promise<boolean>;
+}
+
+/** Groups. */
+export interface GroupRepo {
+  insert(group: { name: string; summary: string; createdAt: number }): Promise<Group>;
+  findById(id: number): Promise<Group | undefined>;
+  /** Groups the user has joined, newest first. */
+  listJoined(userId: number, page: Page): Promise<Group[]>;
+}
+
+/** Memberships and invitations. */
+export interface MembershipRepo {
+  insertJoined(member: { groupId: number; userId: number; manager: boolean; notify: boolean; createdAt: number }): Promise<Membership>;
+  insertInvite(invite: { groupId: number; email: string; label: string; expiresAt: number | null; createdAt: number }): Promise<number>;
+  findJoined(groupId: number, userId: number): Promise<Membership | undefined>;
+}
+
+/** Folders of a group's areas. */
+export interface FolderRepo {
+  insert(folder: { groupId: number; area: FolderArea; name: string; createdAt: number }): Promise<Folder>;
+  findById(id: number): Promise<Folder | undefined>;
+  list(groupId: number, area: FolderArea, page: Page): Promise<Folder[]>;
+}
+
+/** Fields of a new topic. */
+export interface NewTopic {
+  readonly groupId: number;
+  readonly title: string;
+  readonly body: string;
+  readonly authorId: number;
+  readonly folderId: number | null;
+  readonly allowEdit: boolean;
+  readonly fastNotify: boolean;
+  readonly trashed: boolean;
+  readonly at: number;
+}
+
+/** Board topics. */
+export interface TopicRepo {
+  insert(topic: NewTopic): Promise<Topic>;
+  findById(id: number): Promise<Topic | undefined>;
+  /** A page of a group's topics, newest first (updated, then id). */
+  list(groupId: number, filter: FolderFilter, page: Page): Promise<Topic[]>;
+  update(id: number, change: { title: string; body: string; at: number }): Promise<void>;
+  remove(id: number): Promise<void>;
+}
+
+/** Comments on any content item. */
+export interface CommentRepo {
+  /** Hands out the parent's next comment number atomically (safe under concurrent writers). */
+  nextNumber(parent: ContentRef): Promise<number>;
+  insert(comment: { parent: ContentRef; number: number; authorId: number; body: string; replyTo: number | null; at: number }): Promise<Comment>;
+  find(parent: ContentRef, number: number): Promise<Comment | undefined>;
+  /** Every comment of each parent, newest first (the embedded sub-feed has no paging). */
+  listAll(parents: readonly ContentRef[]): Promise<Comment[]>;
+  remove(id: number): Promise<void>;
+  /** Removes a parent's comments and its counter; returns the removed comment ids. */
+  removeAllOf(parent: ContentRef): Promise<number[]>;
+}
+
+/** Topic edit leases. */
+export interface LeaseRepo {
+  find(topicId: number): Promise<EditLease | undefined>;
+  put(lease: { topicId: number; userId: number; since: number; until: number }): Promise<void>;
+  remove(topicId: number): Promise<void>;
+}

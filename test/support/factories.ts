@@ -1,0 +1,88 @@
+import { hashToken } from "../../src/auth/token.js";
+import type { AccessLevel } from "../../src/domain/access.js";
+import type { Group } from "../../src/domain/group.js";
+import type { Topic } from "../../src/domain/topic.js";
+import type { User } from "../../src/domain/user.js";
+import type { Store } from "../../src/store/store.js";
+import type { TestClock } from "./clock.js";
+
+/** A user with a working Bearer token through an application of the given level. */
+export interface TestUser extends User {
+  readonly token: string;
+  readonly tokenSecret: string;
+}
+
+/** A precomputed scrypt hash of "password", so factories stay fast (hashing is slow by design). */
+export const PASSWORD = "password";
+const PASSWORD_HASH =
+  "scrypt$32768$8$1$YPNaNHCEFhvsneR78FSS7A==$UJH2BgCDKj8rYrX/9kLs25cCtAGmYKSlJUYXP4EQcUA=";
+
+let sequence = 0;
+
+/** Builders for test data; each creates what it needs (a user, an application, a group) when not given. */
+export class Factories {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: TestClock,
+  ) {}
+
+  /** A user with a personal token of an application at `level` (default Z). */
+  async user(options: { name?: string; email?: string; level?: AccessLevel; passwordHash?: string } = {}): Promise<TestUser> {
+    const n = ++sequence;
+    const token = `token-${n}-${Math.random().toString(36).slice(2)}`;
+    return this.store.transaction(async (tx) => {
+      const user = await tx.users.insert({
+        name: options.name ?? `User ${n}`,
+        email: options.email ?? `user${n}@example.com`,
+        familyKana: "",
+        givenKana: "",
+        passwordHash: options.passwordHash ?? PASSWORD_HASH,
+        createdAt: this.clock.now(),
+      });
+      const app = await tx.apps.insert({
+        name: `App ${n}`,
+        consumerKey: `key-${n}`,
+        consumerSecret: `secret-${n}`,
+        accessLevel: options.level ?? "Z",
+        createdAt: this.clock.now(),
+      });
+      await tx.tokens.insert({ userId: user.id, appId: app.id, tokenHash: hashToken(token), secret: `ts-${n}`, label: "", createdAt: this.clock.now() });
+      return { ...user, token, tokenSecret: `ts-${n}` };
+    });
+  }
+
+  /** A group whose members are `members` (the first one a manager unless `managers` says otherwise). */
+  async group(members: readonly User[], options: { name?: string; managers?: readonly User[] } = {}): Promise<Group> {
+    const managers = new Set((options.managers ?? members.slice(0, 1)).map((user) => user.id));
+    return this.store.transaction(async (tx) => {
+      const group = await tx.groups.insert({ name: options.name ?? `Group ${++sequence}`, summary: "", createdAt: this.clock.now() });
+      for (const member of members) {
+        await tx.memberships.insertJoined({ groupId: group.id, userId: member.id, manager: managers.has(member.id), notify: true, createdAt: this.clock.now() });
+      }
+      return group;
+    });
+  }
+
+  /** A board folder. */
+  async boardFolder(group: Group, name = `Folder ${++sequence}`): Promise<number> {
+    const folder = await this.store.transaction((tx) => tx.folders.insert({ groupId: group.id, area: "BOARD", name, createdAt: this.clock.now() }));
+    return folder.id;
+  }
+
+  /** A topic written by `author` in `group`. */
+  async topic(group: Group, author: User, options: Partial<Pick<Topic, "title" | "body" | "folderId" | "allowEdit" | "fastNotify" | "trashed">> = {}): Promise<Topic> {
+    return this.store.transaction((tx) =>
+      tx.topics.insert({
+        groupId: group.id,
+        title: options.title ?? `Topic ${++sequence}`,
+        body: options.body ?? "",
+        authorId: author.id,
+        folderId: options.folderId ?? null,
+        allowEdit: options.allowEdit ?? false,
+        fastNotify: options.fastNotify ?? false,
+        trashed: options.trashed ?? false,
+        at: this.clock.now(),
+      }),
+    );
+  }
+}
