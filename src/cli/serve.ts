@@ -27,15 +27,16 @@ export async function serve(args: readonly string[]): Promise<void> {
   await store.migrate();
   const demoLoaded = config.demo && (await store.isEmpty()) ? await loadDemo(store) : false;
   const app = buildApp({ config, store, clock: systemClock });
+  // Handlers first: a signal that arrives right after the "listening" line still stops cleanly.
+  stopOnSignals(async () => {
+    await app.close();
+    await store.close();
+  });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   console.log(`listening on http://${config.host}:${port}`);
   if (demoLoaded) printDemoHelp(config, `http://${config.host}:${port}`);
-  stopOnSignals(async () => {
-    await app.close();
-    await store.close();
-  });
 }
 
 async function loadDemo(store: Store): Promise<boolean> {
