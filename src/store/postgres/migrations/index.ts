@@ -1,0 +1,7 @@
+import type { Migration } from "kysely";
+import { core } from "./0001-core.js";
+
+/** PostgreSQL migrations in order: the same numbers and names as the SQLite ones, translated. */
+export const postgresMigrations: Readonly<Record<string, Migration>> = {
+  "0001-core": core,
+};
