@@ -7,7 +7,7 @@ import { postgresMigrations } from "./migrations/index.js";
 
 /** How to reach PostgreSQL. */
 export interface PostgresOptions {
-  /** `postgres://user@host:port/db`; `?options=-c%20search_path%3Dname` selects a schema. */
+  /** `postgres://user@host:port/db`; `?search_path=name` (or pg's `?options=-c%20search_path%3Dname`) selects a schema. */
   readonly url: string;
   /** Connections in the pool (default 10). */
   readonly poolSize?: number;
@@ -24,7 +24,7 @@ const INT8_OID = 20;
 export function openPostgresStore(options: PostgresOptions): Store {
   const types = new pg.TypeOverrides();
   types.setTypeParser(INT8_OID, Number);
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10, types });
+  const pool = new pg.Pool({ connectionString: withSchemaOption(options.url), max: options.poolSize ?? 10, types });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const root = repositories(db);
   return {
@@ -50,4 +50,18 @@ export function openPostgresStore(options: PostgresOptions): Store {
     },
     close: () => db.destroy(),
   };
+}
+
+/**
+ * Turns a `search_path=a,b` query parameter into the `options=-c search_path=a,b` that pg (like
+ * libpq) sends at connection start, so an operator can name the schema without escaping `-c`.
+ */
+export function withSchemaOption(url: string): string {
+  const parsed = new URL(url);
+  const path = parsed.searchParams.get("search_path");
+  if (path === null) return url;
+  parsed.searchParams.delete("search_path");
+  const options = [parsed.searchParams.get("options"), `-c search_path=${path}`].filter(Boolean).join(" ");
+  parsed.searchParams.set("options", options);
+  return parsed.toString();
 }
