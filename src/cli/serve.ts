@@ -35,8 +35,9 @@ export async function serve(args: readonly string[]): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
-  console.log(`listening on http://${config.host}:${port}`);
   if (demoLoaded) printDemoHelp(config, `http://${config.host}:${port}`);
+  // Last, so that whoever waits for this line has everything else already.
+  console.log(`listening on http://${config.host}:${port}`);
 }
 
 async function loadDemo(store: Store): Promise<boolean> {
