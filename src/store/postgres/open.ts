@@ -15,17 +15,9 @@ export interface PostgresOptions {
 
 const INT8_OID = 20;
 
-/**
- * Opens a pool to PostgreSQL. Nothing is created until `migrate()`.
- *
- * pg hands int8 back as a string (it may exceed 2^53); our int8 columns are ids and epoch
- * milliseconds, which fit, so they are parsed as Number for this pool only (not pg's global table).
- */
+/** Opens a pool to PostgreSQL. Nothing is created until `migrate()`. */
 export function openPostgresStore(options: PostgresOptions): Store {
-  const types = new pg.TypeOverrides();
-  types.setTypeParser(INT8_OID, Number);
-  const pool = new pg.Pool({ connectionString: withSchemaOption(options.url), max: options.poolSize ?? 10, types });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = openPostgresDatabase(options);
   const root = repositories(db);
   return {
     transaction: (work) => db.transaction().execute((trx) => work(repositories(trx))),
@@ -50,6 +42,19 @@ export function openPostgresStore(options: PostgresOptions): Store {
     },
     close: () => db.destroy(),
   };
+}
+
+/**
+ * The Kysely handle over a pool (the store and `kairan copy` use it).
+ *
+ * pg hands int8 back as a string (it may exceed 2^53); our int8 columns are ids and epoch
+ * milliseconds, which fit, so they are parsed as Number for this pool only (not pg's global table).
+ */
+export function openPostgresDatabase(options: PostgresOptions): Kysely<Database> {
+  const types = new pg.TypeOverrides();
+  types.setTypeParser(INT8_OID, Number);
+  const pool = new pg.Pool({ connectionString: withSchemaOption(options.url), max: options.poolSize ?? 10, types });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
 /**
