@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
-import { bearerScheme, createAuthenticator } from "./auth/authenticate.js";
+import { bearerScheme, createAuthenticator, oauthScheme } from "./auth/authenticate.js";
 import type { Clock } from "./clock.js";
 import type { Config } from "./config/config.js";
 import { LIMITS } from "./domain/limits.js";
@@ -52,7 +52,7 @@ export function buildApp({ config, store, clock }: AppDependencies): FastifyInst
     config,
     store,
     clock,
-    authenticate: createAuthenticator([bearerScheme(store)]),
+    authenticate: createAuthenticator([bearerScheme(store), oauthScheme(store, clock)]),
     baseUrl,
   };
   registerBoard(app, context);
