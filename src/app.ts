@@ -10,6 +10,8 @@ import type { Context } from "./http/context.js";
 import { registerBoard } from "./http/endpoints/board/board.js";
 import { registerFolderList, registerGroups } from "./http/endpoints/group/group.js";
 import { errorHandler } from "./http/errors.js";
+import { registerOAuthPages } from "./http/oauth/authorize.js";
+import { registerOAuthCredentials } from "./http/oauth/credentials.js";
 import type { Store } from "./store/store.js";
 
 /** Everything the server needs from outside; tests pass the same things production does. */
@@ -58,6 +60,8 @@ export function buildApp({ config, store, clock }: AppDependencies): FastifyInst
   registerBoard(app, context);
   registerGroups(app, context);
   registerFolderList(app, context, "/api/boardFolder/V2", "BOARD");
+  registerOAuthCredentials(app, context);
+  registerOAuthPages(app, context);
   return app;
 }
 

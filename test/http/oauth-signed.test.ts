@@ -5,8 +5,8 @@ import { after, before, describe, it } from "node:test";
 import type OAuth1a from "oauth-1.0a";
 import type { Group } from "../../src/domain/group.js";
 import type { TestUser } from "../support/factories.js";
-import { type Answer, CLIENT_NS, entriesOf, request } from "../support/http.js";
-import { type KeyPair, type Method, NodeOAuthClient, formEncode, oauth1a, oauthParams, parseForm } from "../support/oauth.js";
+import { CLIENT_NS, entriesOf, request } from "../support/http.js";
+import { type KeyPair, type Method, NodeOAuthClient, assertProblem, formEncode, oauth1a, oauthParams } from "../support/oauth.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 
 const METHODS: readonly Method[] = ["HMAC-SHA1", "HMAC-SHA256"];
@@ -14,14 +14,6 @@ const METHODS: readonly Method[] = ["HMAC-SHA1", "HMAC-SHA256"];
 /** oauth-1.0a's header object as fetch headers. */
 function header(client: OAuth1a, data: OAuth1a.Authorization): Record<string, string> {
   return { authorization: client.toHeader(data).Authorization };
-}
-
-/** Asserts a 401 form body naming `problem`, with the WWW-Authenticate challenge. */
-export function assertProblem(answer: Answer, problem: string): void {
-  assert.equal(answer.status, 401, answer.text);
-  assert.match(answer.headers.get("www-authenticate") ?? "", /^OAuth realm="[^"]*"$/);
-  assert.equal(answer.headers.get("content-type"), "application/x-www-form-urlencoded");
-  assert.equal(parseForm(answer.text).oauth_problem, problem, answer.text);
 }
 
 describe("OAuth 1.0a signed API requests", () => {

@@ -1,9 +1,11 @@
 // OAuth 1.0a clients for HTTP tests: oauth-1.0a and node-oauth, both signing with the test
 // server's fake clock (their own clocks would be far outside the ±10 minute window).
+import assert from "node:assert/strict";
 import { createHash, createHmac } from "node:crypto";
 import { OAuth as NodeOAuth } from "oauth";
 import OAuth1a from "oauth-1.0a";
 import type { TestClock } from "./clock.js";
+import type { Answer } from "./http.js";
 
 /** A consumer or token: key and secret. */
 export interface KeyPair {
@@ -73,4 +75,12 @@ export function oauthParams(data: OAuth1a.Authorization): Record<string, string>
 /** Reads a form-encoded response body. */
 export function parseForm(text: string): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(text));
+}
+
+/** Asserts a 401 form body naming `problem`, with the WWW-Authenticate challenge. */
+export function assertProblem(answer: Answer, problem: string): void {
+  assert.equal(answer.status, 401, answer.text);
+  assert.match(answer.headers.get("www-authenticate") ?? "", /^OAuth realm="[^"]*"$/);
+  assert.equal(answer.headers.get("content-type"), "application/x-www-form-urlencoded");
+  assert.equal(parseForm(answer.text).oauth_problem, problem, answer.text);
 }
