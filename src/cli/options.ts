@@ -31,6 +31,11 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
+/** Input the command cannot act on (an unknown user, a taken key): one line, exit status 2. */
+export class CommandError extends Error {
+  override name = "CommandError";
+}
+
 /** Parses a command's arguments; unknown options are usage errors. */
 export function parseCommand<T extends NonNullable<ParseArgsConfig["options"]>>(args: readonly string[], options: T) {
   try {

@@ -15,6 +15,8 @@ export const TABLES_IN_DEPENDENCY_ORDER = [
   "comments",
   "comment_counters",
   "topic_leases",
+  "oauth_nonces",
+  "oauth_temporary_credentials",
 ] as const satisfies readonly (keyof Database)[];
 
 /** Tables of the schema that the list above forgets; must stay `never`. */

@@ -8,11 +8,13 @@ import { type ServerProcess, startServerProcess } from "../support/cli.js";
 import { TestClock } from "../support/clock.js";
 import { Factories, type TestUser } from "../support/factories.js";
 import { CLIENT_NS, assertError, atomText, entriesOf, request } from "../support/http.js";
+import { assertProblem, oauth1a } from "../support/oauth.js";
 
 // Two `kairan serve` processes over one PostgreSQL database: what one writes the other sees, a
 // lease taken through one holds off the other, and comment numbers stay unique across both.
-// TODO(oauth): when the OAuth branch lands, check that a nonce used on one is refused on the other.
+// Both run with one --public-url, as behind a proxy, so a request signed once is valid on either.
 
+const PUBLIC_URL = "http://kairan.test";
 const skip = TEST_DATABASE_URL ? false : "needs PostgreSQL: set KAIRAN_TEST_DATABASE_URL";
 
 /** `it`, skipped with the reason when there is no PostgreSQL (counted as skipped, never silently green). */
@@ -32,6 +34,7 @@ describe("two server processes over one PostgreSQL", () => {
   let alice: TestUser;
   let bob: TestUser;
   let group: Group;
+  let clock: TestClock;
   const post = (server: ServerProcess, body: string, token: string) => request(`${server.url}/api/board/V2`, { body, token });
   const topicXml = (id: string, extra: string) => `<feed ${CLIENT_NS}>${extra}<entry><id>${id}</id></entry></feed>`;
 
@@ -39,9 +42,10 @@ describe("two server processes over one PostgreSQL", () => {
     if (skip) return;
     schema = await createTestSchema();
     // Both start (and migrate) at once: the migration lock must make that safe.
-    servers = await Promise.all([0, 1].map(() => startServerProcess(["--port", "0", "--database", serverUrl(schema.name), "--no-demo", "--log-level", "warn"])));
+    servers = await Promise.all([0, 1].map(() => startServerProcess(["--port", "0", "--database", serverUrl(schema.name), "--no-demo", "--log-level", "warn", "--public-url", PUBLIC_URL])));
     store = await openStore({ kind: "postgres", url: schema.url });
-    const f = new Factories(store, new TestClock(Date.now()));
+    clock = new TestClock(Date.now());
+    const f = new Factories(store, clock);
     alice = await f.user({ name: "Alice" });
     bob = await f.user({ name: "Bob" });
     group = await f.group([alice, bob]);
@@ -88,5 +92,15 @@ describe("two server processes over one PostgreSQL", () => {
     const ref = { kind: "BOARD" as const, groupId: group.id, id: topic.id };
     const numbers = (await store.read((tx) => tx.comments.listAll([ref]))).map((c) => c.number).sort((a, b) => a - b);
     assert.deepEqual(numbers, Array.from({ length: 50 }, (_, i) => i + 1));
+  });
+
+  pgIt("refuses on one a nonce already used on the other (nonce_used)", async () => {
+    const [one, two] = servers as [ServerProcess, ServerProcess];
+    const path = `/api/board/V2?group=1:${group.id}`;
+    const client = oauth1a(alice.consumer, clock);
+    const signed = client.authorize({ url: `${PUBLIC_URL}${path}`, method: "GET" }, { key: alice.token, secret: alice.tokenSecret });
+    const headers = { Authorization: client.toHeader(signed).Authorization };
+    assert.equal((await request(`${one.url}${path}`, { headers })).status, 200);
+    assertProblem(await request(`${two.url}${path}`, { headers }), "nonce_used");
   });
 });

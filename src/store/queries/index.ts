@@ -6,6 +6,7 @@ import { commentRepo } from "./comments.js";
 import { folderRepo } from "./folders.js";
 import { groupRepo, membershipRepo } from "./groups.js";
 import { leaseRepo } from "./leases.js";
+import { nonceRepo, temporaryCredentialRepo } from "./oauth.js";
 import { tokenRepo } from "./tokens.js";
 import { topicRepo } from "./topics.js";
 import { userRepo } from "./users.js";
@@ -22,5 +23,7 @@ export function repositories(db: Kysely<Database>): Tx {
     topics: topicRepo(db),
     comments: commentRepo(db),
     leases: leaseRepo(db),
+    nonces: nonceRepo(db),
+    temporaryCredentials: temporaryCredentialRepo(db),
   };
 }
