@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/app.js";
+import { openLocalBlobStore } from "../../src/blobs/local.js";
 import { loadConfig } from "../../src/config/config.js";
 import { openSqliteStore } from "../../src/store/sqlite/open.js";
 import type { Store } from "../../src/store/store.js";
@@ -28,7 +29,7 @@ export async function startTestServer(): Promise<TestServer> {
   const store = openSqliteStore(join(dataDir, "kairan.sqlite"));
   await store.migrate();
   const clock = new TestClock();
-  const app = buildApp({ config, store, clock });
+  const app = buildApp({ config, store, blobs: openLocalBlobStore(config.dataDir), clock });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const { port } = app.server.address() as AddressInfo;
   return {

@@ -2,10 +2,13 @@ import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
 import type { Tx } from "../store.js";
 import { appRepo } from "./apps.js";
+import { attachmentRepo } from "./attachments.js";
+import { commentReadRepo } from "./comment-reads.js";
 import { commentRepo } from "./comments.js";
 import { folderRepo } from "./folders.js";
 import { groupRepo, membershipRepo } from "./groups.js";
 import { leaseRepo } from "./leases.js";
+import { favoriteRepo, likeRepo } from "./reactions.js";
 import { tokenRepo } from "./tokens.js";
 import { topicRepo } from "./topics.js";
 import { userRepo } from "./users.js";
@@ -22,5 +25,9 @@ export function repositories(db: Kysely<Database>): Tx {
     topics: topicRepo(db),
     comments: commentRepo(db),
     leases: leaseRepo(db),
+    attachments: attachmentRepo(db),
+    likes: likeRepo(db),
+    favorites: favoriteRepo(db),
+    commentReads: commentReadRepo(db),
   };
 }
