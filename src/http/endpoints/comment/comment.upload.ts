@@ -1,7 +1,7 @@
 import { pipeline } from "node:stream/promises";
 import { Transform } from "node:stream";
 import type { Readable, Writable } from "node:stream";
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { MultipartFile, MultipartValue } from "@fastify/multipart";
 import { type XmlElement, parseXml } from "../../../atom/parse.js";
 import type { BlobStore, TempBlob } from "../../../blobs/blob-store.js";
@@ -29,8 +29,18 @@ const FILE_PART = /^file([0-9]+)$/;
  * @throws ValidationError DEFAULT_PART_REQUIRED, TOO_MANY_FILES, INVALID_FILE_PART, MULTIPART_MALFORMED; XmlParseError
  * @throws TooLargeError REQUEST_TOO_LARGE, FILE_TOO_LARGE, ATTACHMENTS_TOO_LARGE, XML_PART_TOO_LARGE
  */
-export async function receiveUpload(request: FastifyRequest, blobs: BlobStore): Promise<Upload> {
-  checkDeclaredLength(request.headers["content-length"]);
+export async function receiveUpload(request: FastifyRequest, reply: FastifyReply, blobs: BlobStore): Promise<Upload> {
+  // A refused upload is not read to its end (it may be 50 MB more, or endless when chunked): the
+  // connection closes after the error answer instead of waiting for a body nobody will read.
+  const refuse = (error: unknown) => {
+    reply.header("connection", "close");
+    return error;
+  };
+  try {
+    checkDeclaredLength(request.headers["content-length"]);
+  } catch (error) {
+    throw refuse(error);
+  }
   const temps: TempBlob[] = [];
   const discard = async () => void (await Promise.all(temps.map((temp) => blobs.discard(temp))));
   // A client that goes away half-way: end every write at once. Destroying the sinks, not the
@@ -45,7 +55,7 @@ export async function receiveUpload(request: FastifyRequest, blobs: BlobStore): 
     return { document: parseXml(xml), files, discard };
   } catch (error) {
     await discard();
-    throw translate(error);
+    throw refuse(translate(error));
   } finally {
     request.raw.off("close", onClose);
   }
