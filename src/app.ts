@@ -1,13 +1,19 @@
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
+import fastifyMultipart from "@fastify/multipart";
 import { bearerScheme, createAuthenticator, oauthScheme } from "./auth/authenticate.js";
+import type { BlobStore } from "./blobs/blob-store.js";
 import type { Clock } from "./clock.js";
 import type { Config } from "./config/config.js";
 import { LIMITS } from "./domain/limits.js";
 import { NotFoundError } from "./domain/errors.js";
 import type { Context } from "./http/context.js";
 import { registerBoard } from "./http/endpoints/board/board.js";
+import { registerComment } from "./http/endpoints/comment/comment.js";
+import { registerFileDownload } from "./http/endpoints/file-download/file-download.js";
+import { registerGood } from "./http/endpoints/good/good.js";
+import { registerStar } from "./http/endpoints/star/star.js";
 import { registerFolderList, registerGroups } from "./http/endpoints/group/group.js";
 import { errorHandler } from "./http/errors.js";
 import { registerOAuthPages } from "./http/oauth/authorize.js";
@@ -18,11 +24,12 @@ import type { Store } from "./store/store.js";
 export interface AppDependencies {
   readonly config: Config;
   readonly store: Store;
+  readonly blobs: BlobStore;
   readonly clock: Clock;
 }
 
 /** Builds the whole server without listening: tests boot exactly what production boots. */
-export function buildApp({ config, store, clock }: AppDependencies): FastifyInstance {
+export function buildApp({ config, store, blobs, clock }: AppDependencies): FastifyInstance {
   const app = Fastify({
     // Logs go to standard error: standard output carries the lines operators and scripts read.
     logger: { level: config.logLevel, stream: process.stderr },
@@ -42,6 +49,9 @@ export function buildApp({ config, store, clock }: AppDependencies): FastifyInst
   // Bodies are read raw: Atom XML is parsed by our hardened parser, and OAuth signs form bodies byte for byte.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
+  // multipart/form-data is left unread by its parser; the comment endpoint streams it part by part
+  // and checks truncation itself (the plugin's own check would throw only on the next part).
+  app.register(fastifyMultipart, { throwFileSizeLimit: false });
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
@@ -53,6 +63,7 @@ export function buildApp({ config, store, clock }: AppDependencies): FastifyInst
   const context: Context = {
     config,
     store,
+    blobs,
     clock,
     authenticate: createAuthenticator([bearerScheme(store), oauthScheme(store, clock)]),
     baseUrl,
@@ -62,6 +73,10 @@ export function buildApp({ config, store, clock }: AppDependencies): FastifyInst
   registerFolderList(app, context, "/api/boardFolder/V2", "BOARD");
   registerOAuthCredentials(app, context);
   registerOAuthPages(app, context);
+  registerComment(app, context);
+  registerGood(app, context);
+  registerStar(app, context);
+  registerFileDownload(app, context);
   return app;
 }
 

@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { buildApp } from "../app.js";
+import { openLocalBlobStore } from "../blobs/local.js";
 import { systemClock } from "../clock.js";
 import { type Config, loadConfig } from "../config/config.js";
 import { loadSeed } from "../seed/load.js";
@@ -26,7 +27,7 @@ export async function serve(args: readonly string[]): Promise<void> {
   const store = await openStore(config.store);
   await store.migrate();
   const demoLoaded = config.demo && (await store.isEmpty()) ? await loadDemo(store) : false;
-  const app = buildApp({ config, store, clock: systemClock });
+  const app = buildApp({ config, store, blobs: openLocalBlobStore(config.dataDir), clock: systemClock });
   // Handlers first: a signal that arrives right after the "listening" line still stops cleanly.
   stopOnSignals(async () => {
     await app.close();

@@ -1,8 +1,8 @@
 import { element, utcTimestamp } from "../atom/build.js";
-import type { Comment } from "../domain/comment.js";
 import { type ContentRef, formatContentId, formatPair } from "../domain/item-id.js";
 import type { Group } from "../domain/group.js";
 import type { Topic } from "../domain/topic.js";
+import type { CommentDetail } from "../services/comment-detail.js";
 import { commentEntry } from "./comment.js";
 import { authorElement, categoryElements, summaryElement, webLinkElements } from "./feed.js";
 import { contentLinks } from "./links.js";
@@ -13,7 +13,7 @@ export function groupElement(group: Group): string {
 }
 
 /** A topic entry; `comments` (newest first) adds the embedded comment sub-feed. */
-export function topicEntry(baseUrl: string, group: Group, topic: Topic, comments: readonly Comment[] | undefined): string {
+export function topicEntry(baseUrl: string, group: Group, topic: Topic, comments: readonly CommentDetail[] | undefined): string {
   const ref: ContentRef = { kind: "BOARD", groupId: topic.groupId, id: topic.id };
   const id = formatContentId(ref);
   return (
@@ -36,15 +36,15 @@ export function topicEntry(baseUrl: string, group: Group, topic: Topic, comments
 }
 
 /** `cbl:comments/cbl:feedLink` holding a sub-feed of every comment; it has no paging. */
-function embeddedComments(baseUrl: string, topicId: string, topic: Topic, comments: readonly Comment[]): string {
+function embeddedComments(baseUrl: string, topicId: string, topic: Topic, comments: readonly CommentDetail[]): string {
   const href = `${baseUrl}/api/comment/V2?entry=${encodeURIComponent(topicId)}`;
-  const updated = comments[0]?.createdAt ?? topic.updatedAt;
+  const updated = comments[0]?.comment.createdAt ?? topic.updatedAt;
   return (
     `<cbl:comments><cbl:feedLink href="${href}"><feed>` +
     element("title", { type: "text" }, topic.title) +
     element("id", {}, topicId) +
     element("updated", {}, utcTimestamp(updated)) +
-    comments.map((comment) => commentEntry(baseUrl, comment, { withContent: true })).join("") +
+    comments.map((detail) => commentEntry(baseUrl, detail, { withContent: true })).join("") +
     "</feed></cbl:feedLink></cbl:comments>"
   );
 }

@@ -1,5 +1,5 @@
+import type { BlobStore } from "../blobs/blob-store.js";
 import type { Actor } from "../domain/access.js";
-import type { Comment } from "../domain/comment.js";
 import { NotFoundError } from "../domain/errors.js";
 import type { FolderFilter } from "../domain/folder.js";
 import type { Group } from "../domain/group.js";
@@ -15,14 +15,15 @@ import {
 } from "../domain/topic.js";
 import type { Clock } from "../clock.js";
 import type { Page, Store, Tx } from "../store/store.js";
+import { type CommentDetail, detailComments, removeBlobs, removeCommentsOf, removeItemRows } from "./comment-detail.js";
 import { requireGroupMember } from "./group-access.js";
 
 /** What a board read returns: the group, its topics, and their comments when asked for. */
 export interface BoardView {
   readonly group: Group;
   readonly topics: readonly Topic[];
-  /** Comments per topic id, newest first; undefined when comments were not asked for. */
-  readonly comments: ReadonlyMap<number, readonly Comment[]> | undefined;
+  /** Comments per topic id, newest first, as the caller sees them; undefined when not asked for. */
+  readonly comments: ReadonlyMap<number, readonly CommentDetail[]> | undefined;
 }
 
 /** A page of a group's board. @throws NotFoundError, ForbiddenError */
@@ -35,7 +36,7 @@ export async function listTopics(
     const { group } = await requireGroupMember(tx, actor, input.groupId);
     if (input.filter.kind === "folder") await requireFolder(tx, group.id, input.filter.folderId);
     const topics = await tx.topics.list(group.id, input.filter, input.page);
-    return { group, topics, comments: input.embedComments ? await commentsOf(tx, topics) : undefined };
+    return { group, topics, comments: input.embedComments ? await commentsOf(tx, actor.user.id, topics) : undefined };
   });
 }
 
@@ -48,7 +49,7 @@ export async function getTopic(
   return store.read(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.ref.groupId);
     const topic = await requireTopic(tx, input.ref);
-    return { group, topics: [topic], comments: input.embedComments ? await commentsOf(tx, [topic]) : undefined };
+    return { group, topics: [topic], comments: input.embedComments ? await commentsOf(tx, actor.user.id, [topic]) : undefined };
   });
 }
 
@@ -104,19 +105,23 @@ export async function updateTopic(
 }
 
 /**
- * Deletes a topic with its comments (and, through them, their attachments).
+ * Deletes a topic with its comments, their attachments, and every like and favorite of them all;
+ * the attachment bytes go once the rows are gone for good.
  * @throws NotFoundError TOPIC_NOT_FOUND, ForbiddenError, ConflictError TOPIC_BEING_EDITED
  */
-export async function deleteTopic(store: Store, actor: Actor, input: { ref: ContentRef }, clock: Clock): Promise<Topic> {
-  return store.transaction(async (tx) => {
+export async function deleteTopic(store: Store, blobs: BlobStore, actor: Actor, input: { ref: ContentRef }, clock: Clock): Promise<Topic> {
+  const { topic, keys } = await store.transaction(async (tx) => {
     const { membership } = await requireGroupMember(tx, actor, input.ref.groupId);
-    const topic = await requireTopic(tx, input.ref);
-    requireMayDeleteTopic(topic, actor.user.id, membership);
-    requireNotLeasedByOther(await tx.leases.find(topic.id), actor.user.id, clock.now());
-    await tx.comments.removeAllOf(input.ref);
-    await tx.topics.remove(topic.id);
-    return topic;
+    const found = await requireTopic(tx, input.ref);
+    requireMayDeleteTopic(found, actor.user.id, membership);
+    requireNotLeasedByOther(await tx.leases.find(found.id), actor.user.id, clock.now());
+    const removedKeys = await removeCommentsOf(tx, input.ref);
+    await removeItemRows(tx, "BOARD", [found.id]);
+    await tx.topics.remove(found.id);
+    return { topic: found, keys: removedKeys };
   });
+  await removeBlobs(blobs, keys);
+  return topic;
 }
 
 /**
@@ -165,9 +170,11 @@ async function requireFolder(tx: Tx, groupId: number, folderId: number): Promise
   }
 }
 
-async function commentsOf(tx: Tx, topics: readonly Topic[]): Promise<Map<number, Comment[]>> {
+async function commentsOf(tx: Tx, viewerId: number, topics: readonly Topic[]): Promise<Map<number, CommentDetail[]>> {
   const refs = topics.map((topic): ContentRef => ({ kind: "BOARD", groupId: topic.groupId, id: topic.id }));
-  const byTopic = new Map<number, Comment[]>(topics.map((topic) => [topic.id, []]));
-  for (const comment of await tx.comments.listAll(refs)) byTopic.get(comment.parent.id)?.push(comment);
+  const byTopic = new Map<number, CommentDetail[]>(topics.map((topic) => [topic.id, []]));
+  for (const detail of await detailComments(tx, viewerId, await tx.comments.listAll(refs))) {
+    byTopic.get(detail.comment.parent.id)?.push(detail);
+  }
   return byTopic;
 }

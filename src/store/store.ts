@@ -1,8 +1,10 @@
 import type { AccessLevel, Application } from "../domain/access.js";
+import type { Attachment } from "../domain/attachment.js";
 import type { Comment } from "../domain/comment.js";
 import type { Folder, FolderArea, FolderFilter } from "../domain/folder.js";
 import type { Group, Membership } from "../domain/group.js";
 import type { ContentRef } from "../domain/item-id.js";
+import type { ItemKey, LikeSummary, Liker } from "../domain/reaction.js";
 import type { EditLease, Topic } from "../domain/topic.js";
 import type { User } from "../domain/user.js";
 
@@ -35,6 +37,10 @@ export interface Tx {
   readonly leases: LeaseRepo;
   readonly nonces: NonceRepo;
   readonly temporaryCredentials: TemporaryCredentialRepo;
+  readonly attachments: AttachmentRepo;
+  readonly likes: LikeRepo;
+  readonly favorites: FavoriteRepo;
+  readonly commentReads: CommentReadRepo;
 }
 
 /** Offset paging as the interface defines it (`start-index`, `max-results`). */
@@ -140,6 +146,11 @@ export interface CommentRepo {
   nextNumber(parent: ContentRef): Promise<number>;
   insert(comment: { parent: ContentRef; number: number; authorId: number; body: string; replyTo: number | null; at: number }): Promise<Comment>;
   find(parent: ContentRef, number: number): Promise<Comment | undefined>;
+  findById(id: number): Promise<Comment | undefined>;
+  /** A page of one parent's comments, newest first (by number). */
+  page(parent: ContentRef, filter: CommentFilter, page: Page): Promise<Comment[]>;
+  /** How many of the parent's comments pass the filter. */
+  count(parent: ContentRef, filter: CommentFilter): Promise<number>;
   /** Every comment of each parent, newest first (the embedded sub-feed has no paging). */
   listAll(parents: readonly ContentRef[]): Promise<Comment[]>;
   remove(id: number): Promise<void>;
@@ -200,4 +211,63 @@ export interface TemporaryCredentialRepo {
   consume(id: number): Promise<boolean>;
   /** Deletes expired credentials; returns how many. */
   removeExpired(now: number): Promise<number>;
+}
+
+/** Which of a parent's comments a read keeps. */
+export interface CommentFilter {
+  /** Only comments by others than `userId` written after `after` (every one when `after` is null). */
+  readonly unconfirmedBy?: { readonly userId: number; readonly after: number | null };
+}
+
+/** Files attached to comments (metadata; bytes are in the blob store). */
+export interface AttachmentRepo {
+  insert(attachment: Omit<Attachment, "id"> & { groupId: number; at: number }): Promise<Attachment>;
+  /** The attachments of these comments, by comment then position. */
+  listOf(commentIds: readonly number[]): Promise<Attachment[]>;
+  find(commentId: number, position: number): Promise<Attachment | undefined>;
+  /** Removes the attachments of these comments; returns their blob keys, to delete after commit. */
+  removeOf(commentIds: readonly number[]): Promise<string[]>;
+}
+
+/** Likes: one row per (user, item). */
+export interface LikeRepo {
+  /** Idempotent: liking twice leaves one like. */
+  add(userId: number, item: ItemKey, groupId: number, at: number): Promise<void>;
+  remove(userId: number, item: ItemKey): Promise<void>;
+  /** Who liked the item, first liker first. */
+  likers(item: ItemKey): Promise<Liker[]>;
+  /** Count and the viewer's own like, for each of these items of one kind (absent = no likes). */
+  summarize(kind: ItemKey["kind"], ids: readonly number[], viewerId: number): Promise<Map<number, LikeSummary>>;
+  /** Removes every like of these items (they are being deleted). */
+  removeItems(kind: ItemKey["kind"], ids: readonly number[]): Promise<void>;
+}
+
+/** A favorite as stored. */
+export interface FavoriteRow {
+  readonly item: ItemKey;
+  readonly groupId: number;
+  readonly createdAt: number;
+}
+
+/** Favorites: one row per (user, item). */
+export interface FavoriteRepo {
+  /** Idempotent: favoriting twice leaves one favorite. */
+  add(userId: number, item: ItemKey, groupId: number, at: number): Promise<void>;
+  remove(userId: number, item: ItemKey): Promise<void>;
+  find(userId: number, item: ItemKey): Promise<FavoriteRow | undefined>;
+  /** The user's favorites in groups the user has joined, newest first. */
+  list(userId: number, page: Page): Promise<FavoriteRow[]>;
+  /** Which of these items of one kind the user has favorited. */
+  setOf(userId: number, kind: ItemKey["kind"], ids: readonly number[]): Promise<Set<number>>;
+  /** Removes every favorite of these items (they are being deleted). */
+  removeItems(kind: ItemKey["kind"], ids: readonly number[]): Promise<void>;
+}
+
+/** When each user last confirmed a parent's comments (written by notifications). */
+export interface CommentReadRepo {
+  /** The time of the user's last confirmation of the parent; undefined when never. */
+  find(userId: number, parent: ContentRef): Promise<number | undefined>;
+  confirm(userId: number, parent: ContentRef, at: number): Promise<void>;
+  /** Forgets every confirmation of the parent (it is being deleted). */
+  removeAllOf(parent: ContentRef): Promise<void>;
 }

@@ -15,6 +15,10 @@ export const TABLES_IN_DEPENDENCY_ORDER = [
   "comments",
   "comment_counters",
   "topic_leases",
+  "attachments",
+  "likes",
+  "favorites",
+  "comment_reads",
   "oauth_nonces",
   "oauth_temporary_credentials",
 ] as const satisfies readonly (keyof Database)[];

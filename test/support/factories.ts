@@ -1,5 +1,7 @@
 import { hashToken } from "../../src/auth/token.js";
 import type { AccessLevel } from "../../src/domain/access.js";
+import type { Comment } from "../../src/domain/comment.js";
+import type { ContentRef } from "../../src/domain/item-id.js";
 import type { Group } from "../../src/domain/group.js";
 import type { Topic } from "../../src/domain/topic.js";
 import type { User } from "../../src/domain/user.js";
@@ -100,6 +102,21 @@ export class Factories {
         allowEdit: options.allowEdit ?? false,
         fastNotify: options.fastNotify ?? false,
         trashed: options.trashed ?? false,
+        at: this.clock.now(),
+      }),
+    );
+  }
+
+  /** A comment by `author` on a topic (numbered as the service numbers them). */
+  async comment(topic: Topic, author: User, options: { body?: string; replyTo?: number } = {}): Promise<Comment> {
+    const parent: ContentRef = { kind: "BOARD", groupId: topic.groupId, id: topic.id };
+    return this.store.transaction(async (tx) =>
+      tx.comments.insert({
+        parent,
+        number: await tx.comments.nextNumber(parent),
+        authorId: author.id,
+        body: options.body ?? `Comment ${++sequence}`,
+        replyTo: options.replyTo ?? null,
         at: this.clock.now(),
       }),
     );

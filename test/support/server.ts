@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/app.js";
+import { openLocalBlobStore } from "../../src/blobs/local.js";
 import { loadConfig } from "../../src/config/config.js";
 import type { Store } from "../../src/store/store.js";
 import { type Backend, openTestStore, testBackends } from "./backends.js";
@@ -25,7 +26,7 @@ export async function startTestServer(backend: Backend = testBackends()[0] ?? "s
   const { store, dataDir } = opened;
   const config = { ...loadConfig({ port: "0", data: dataDir, logLevel: "silent", noDemo: true }, {}), store: opened.storeConfig };
   const clock = new TestClock();
-  const app = buildApp({ config, store, clock });
+  const app = buildApp({ config, store, blobs: openLocalBlobStore(config.dataDir), clock });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const { port } = app.server.address() as AddressInfo;
   return {

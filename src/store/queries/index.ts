@@ -2,11 +2,14 @@ import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
 import type { Tx } from "../store.js";
 import { appRepo } from "./apps.js";
+import { attachmentRepo } from "./attachments.js";
+import { commentReadRepo } from "./comment-reads.js";
 import { commentRepo } from "./comments.js";
 import { folderRepo } from "./folders.js";
 import { groupRepo, membershipRepo } from "./groups.js";
 import { leaseRepo } from "./leases.js";
 import { nonceRepo, temporaryCredentialRepo } from "./oauth.js";
+import { favoriteRepo, likeRepo } from "./reactions.js";
 import { tokenRepo } from "./tokens.js";
 import { topicRepo } from "./topics.js";
 import { userRepo } from "./users.js";
@@ -25,5 +28,9 @@ export function repositories(db: Kysely<Database>): Tx {
     leases: leaseRepo(db),
     nonces: nonceRepo(db),
     temporaryCredentials: temporaryCredentialRepo(db),
+    attachments: attachmentRepo(db),
+    likes: likeRepo(db),
+    favorites: favoriteRepo(db),
+    commentReads: commentReadRepo(db),
   };
 }

@@ -1,9 +1,11 @@
 import type { Migration } from "kysely";
 import { core } from "./0001-core.js";
+import { comments } from "./0002-comments.js";
 import { oauth } from "./0004-oauth.js";
 
 /** PostgreSQL migrations in order: the same numbers and names as the SQLite ones, translated. */
 export const postgresMigrations: Readonly<Record<string, Migration>> = {
   "0001-core": core,
+  "0002-comments": comments,
   "0004-oauth": oauth,
 };

@@ -1,9 +1,11 @@
 import type { Migration } from "kysely";
 import { core } from "./0001-core.js";
+import { comments } from "./0002-comments.js";
 import { oauth } from "./0004-oauth.js";
 
 /** SQLite migrations in order; names sort in the order they must run. */
 export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   "0001-core": core,
+  "0002-comments": comments,
   "0004-oauth": oauth,
 };
