@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
+import compress from "@fastify/compress";
 import Fastify, { type FastifyInstance } from "fastify";
 import { bearerScheme, createAuthenticator } from "./auth/authenticate.js";
 import type { Clock } from "./clock.js";
 import type { Config } from "./config/config.js";
 import { LIMITS } from "./domain/limits.js";
 import { NotFoundError } from "./domain/errors.js";
+import { registerFeedCaching } from "./http/caching.js";
 import type { Context } from "./http/context.js";
 import { registerBoard } from "./http/endpoints/board/board.js";
 import { registerFolderList, registerGroups } from "./http/endpoints/group/group.js";
@@ -55,11 +57,20 @@ export function buildApp({ config, store, clock }: AppDependencies): FastifyInst
     authenticate: createAuthenticator([bearerScheme(store)]),
     baseUrl,
   };
-  registerBoard(app, context);
-  registerGroups(app, context);
-  registerFolderList(app, context, "/api/boardFolder/V2", "BOARD");
+  app.register(async (api) => {
+    // Compression and validators first: both act on the routes registered after them.
+    // Request bodies stay as sent: OAuth signs form bodies byte for byte, and the body limit holds.
+    await api.register(compress, { threshold: COMPRESS_THRESHOLD_BYTES, encodings: ["br", "gzip"], globalDecompression: false });
+    registerFeedCaching(api);
+    registerBoard(api, context);
+    registerGroups(api, context);
+    registerFolderList(api, context, "/api/boardFolder/V2", "BOARD");
+  });
   return app;
 }
+
+/** Below about 1 KB compression saves less than its headers and CPU cost (small error documents). */
+const COMPRESS_THRESHOLD_BYTES = 1024;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
