@@ -1,5 +1,6 @@
 import { ConfigError } from "../config/config.js";
 import { SeedError } from "../seed/validate.js";
+import { GENERATE_HELP, generate } from "./generate.js";
 import { UsageError } from "./options.js";
 import { SEED_HELP, seed } from "./seed.js";
 import { SERVE_HELP, serve } from "./serve.js";
@@ -7,6 +8,7 @@ import { SERVE_HELP, serve } from "./serve.js";
 const COMMANDS: Readonly<Record<string, { run: (args: readonly string[]) => Promise<void>; help: string; summary: string }>> = {
   serve: { run: serve, help: SERVE_HELP, summary: "start the HTTP server (loads the demo workspace on first start)" },
   seed: { run: seed, help: SEED_HELP, summary: "load a workspace description (JSON) into the database" },
+  generate: { run: generate, help: GENERATE_HELP, summary: "fill an empty database with a synthetic dataset (benchmarks)" },
 };
 
 const HELP = `Usage: kairan <command> [options]

@@ -3,6 +3,7 @@ import type { Database } from "../schema.js";
 import type { Tx } from "../store.js";
 import { appRepo } from "./apps.js";
 import { commentRepo } from "./comments.js";
+import { datasetRepo } from "./dataset.js";
 import { folderRepo } from "./folders.js";
 import { groupRepo, membershipRepo } from "./groups.js";
 import { leaseRepo } from "./leases.js";
@@ -22,5 +23,6 @@ export function repositories(db: Kysely<Database>): Tx {
     topics: topicRepo(db),
     comments: commentRepo(db),
     leases: leaseRepo(db),
+    dataset: datasetRepo(db),
   };
 }
