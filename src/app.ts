@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import compress from "@fastify/compress";
 import Fastify, { type FastifyInstance } from "fastify";
-import { bearerScheme, createAuthenticator } from "./auth/authenticate.js";
+import { bearerScheme, createAuthenticator, oauthScheme } from "./auth/authenticate.js";
 import type { Clock } from "./clock.js";
 import type { Config } from "./config/config.js";
 import { LIMITS } from "./domain/limits.js";
@@ -12,6 +12,8 @@ import type { Context } from "./http/context.js";
 import { registerBoard } from "./http/endpoints/board/board.js";
 import { registerFolderList, registerGroups } from "./http/endpoints/group/group.js";
 import { errorHandler } from "./http/errors.js";
+import { registerOAuthPages } from "./http/oauth/authorize.js";
+import { registerOAuthCredentials } from "./http/oauth/credentials.js";
 import type { Store } from "./store/store.js";
 
 /** Everything the server needs from outside; tests pass the same things production does. */
@@ -54,7 +56,7 @@ export function buildApp({ config, store, clock }: AppDependencies): FastifyInst
     config,
     store,
     clock,
-    authenticate: createAuthenticator([bearerScheme(store)]),
+    authenticate: createAuthenticator([bearerScheme(store), oauthScheme(store, clock)]),
     baseUrl,
   };
   app.register(async (api) => {
@@ -65,6 +67,8 @@ export function buildApp({ config, store, clock }: AppDependencies): FastifyInst
     registerBoard(api, context);
     registerGroups(api, context);
     registerFolderList(api, context, "/api/boardFolder/V2", "BOARD");
+    registerOAuthCredentials(api, context);
+    registerOAuthPages(api, context);
   });
   return app;
 }

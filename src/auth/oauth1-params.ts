@@ -11,7 +11,10 @@ export type OAuthProblemName =
   | "nonce_used"
   | "consumer_key_unknown"
   | "token_rejected"
-  | "version_rejected";
+  | "version_rejected"
+  | "permission_unknown"
+  | "permission_denied"
+  | "user_refused";
 
 /** The signature methods we accept; PLAINTEXT and RSA-SHA1 are refused. */
 export type SignatureMethod = "HMAC-SHA1" | "HMAC-SHA256";

@@ -96,13 +96,13 @@ export function computeSignature(
 }
 
 /**
- * Compares two strings in time independent of where they differ. timingSafeEqual needs equal
+ * Compares two secrets (a signature, a verifier, a CSRF token) in time independent of where they differ. timingSafeEqual needs equal
  * lengths, and returning early on a length mismatch would be a second, observable path. Hashing
  * both sides to 32 bytes first gives equal-length buffers whatever the client sent, so one code
  * path runs; equal digests mean equal strings (SHA-256 collision resistance). Only the length of
  * the received value influences the hashing time, and the client already knows it.
  */
-function constantTimeEqual(received: string, expected: string): boolean {
+export function constantTimeEqual(received: string, expected: string): boolean {
   const a = createHash("sha256").update(received, "utf8").digest();
   const b = createHash("sha256").update(expected, "utf8").digest();
   return timingSafeEqual(a, b);

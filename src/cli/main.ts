@@ -1,13 +1,20 @@
 import { ConfigError } from "../config/config.js";
 import { SeedError } from "../seed/validate.js";
+import { CopyError } from "../store/copy.js";
+import { APP_HELP, app } from "./app.js";
+import { COPY_HELP, copy } from "./copy.js";
 import { GENERATE_HELP, generate } from "./generate.js";
-import { UsageError } from "./options.js";
+import { CommandError, UsageError } from "./options.js";
 import { SEED_HELP, seed } from "./seed.js";
 import { SERVE_HELP, serve } from "./serve.js";
+import { TOKEN_HELP, token } from "./token.js";
 
 const COMMANDS: Readonly<Record<string, { run: (args: readonly string[]) => Promise<void>; help: string; summary: string }>> = {
   serve: { run: serve, help: SERVE_HELP, summary: "start the HTTP server (loads the demo workspace on first start)" },
   seed: { run: seed, help: SEED_HELP, summary: "load a workspace description (JSON) into the database" },
+  app: { run: app, help: APP_HELP, summary: "register, list and remove client applications (OAuth consumers)" },
+  token: { run: token, help: TOKEN_HELP, summary: "issue, list and revoke tokens (OAuth token credentials, Bearer)" },
+  copy: { run: copy, help: COPY_HELP, summary: "copy a SQLite installation into an empty PostgreSQL database" },
   generate: { run: generate, help: GENERATE_HELP, summary: "fill an empty database with a synthetic dataset (benchmarks)" },
 };
 
@@ -30,7 +37,9 @@ export async function main(argv: readonly string[]): Promise<void> {
     await command.run(args);
   } catch (error) {
     if (error instanceof UsageError) return fail(`${error.message}\n\n${command.help}`);
-    if (error instanceof ConfigError || error instanceof SeedError) return fail(error.message);
+    if (error instanceof ConfigError || error instanceof SeedError || error instanceof CommandError || error instanceof CopyError) {
+      return fail(error.message);
+    }
     throw error;
   }
 }

@@ -15,4 +15,6 @@ export const LIMITS = {
   xmlBodyMaxBytes: 1024 * 1024,
   /** Edit lease on a topic (decisions.md §5). */
   editLeaseMs: 10 * 60 * 1000,
+  /** OAuth temporary credentials and verifiers live this long, and are used once. */
+  oauthTemporaryCredentialMs: 10 * 60 * 1000,
 } as const;

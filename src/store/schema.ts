@@ -15,6 +15,8 @@ export interface Database {
   comments: CommentsTable;
   comment_counters: CommentCountersTable;
   topic_leases: TopicLeasesTable;
+  oauth_nonces: OAuthNoncesTable;
+  oauth_temporary_credentials: OAuthTemporaryCredentialsTable;
 }
 
 /** Registered users. */
@@ -124,4 +126,30 @@ export interface TopicLeasesTable {
   user_id: number;
   since: number;
   until: number;
+}
+
+/** OAuth nonces seen within their timestamp window; `token` is the token's hash, or "" for none. */
+export interface OAuthNoncesTable {
+  consumer_key: string;
+  token: string;
+  nonce: string;
+  timestamp: number;
+  expires_at: number;
+}
+
+/** OAuth temporary credentials (request tokens), single-use and short-lived; looked up by hash. */
+export interface OAuthTemporaryCredentialsTable {
+  id: Generated<number>;
+  token_hash: string;
+  secret: string;
+  app_id: number;
+  /** An absolute http(s) URL, or "oob". */
+  callback: string;
+  /** The authorize form's CSRF token. */
+  csrf: string;
+  status: "pending" | "approved" | "denied";
+  user_id: number | null;
+  verifier: string | null;
+  created_at: number;
+  expires_at: number;
 }

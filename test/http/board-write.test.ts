@@ -5,9 +5,10 @@ import type { Topic } from "../../src/domain/topic.js";
 import { assertValidAtom } from "../support/atom-schema.js";
 import type { TestUser } from "../support/factories.js";
 import { CLIENT_NS, assertError, atomText, entriesOf, nsChild, request } from "../support/http.js";
+import { describeEachBackend } from "../support/backends.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 
-describe("POST /api/board/V2", () => {
+describeEachBackend("POST /api/board/V2", (backend) => {
   let server: TestServer;
   let alice: TestUser; // manager
   let bob: TestUser;
@@ -27,7 +28,7 @@ describe("POST /api/board/V2", () => {
   const countTopics = () => server.store.read(async (tx) => (await tx.topics.list(group.id, { kind: "all" }, { offset: 0, limit: 100 })).length);
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer(backend);
     const f = server.factories;
     alice = await f.user({ name: "Alice" });
     bob = await f.user({ name: "Bob" });

@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { after, before, it } from "node:test";
 import { assertValidAtom } from "../support/atom-schema.js";
 import { assertError, atomText, entriesOf, request } from "../support/http.js";
+import { describeEachBackend } from "../support/backends.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 
-describe("GET /api/group/V2 and /api/boardFolder/V2", () => {
+describeEachBackend("GET /api/group/V2 and /api/boardFolder/V2", (backend) => {
   let server: TestServer;
-  before(async () => (server = await startTestServer()));
+  before(async () => (server = await startTestServer(backend)));
   after(() => server.close());
 
   it("lists the caller's groups and a group's board folders", async () => {

@@ -10,6 +10,15 @@ import type { TestClock } from "./clock.js";
 export interface TestUser extends User {
   readonly token: string;
   readonly tokenSecret: string;
+  /** The application the token was issued through, with its secret (for OAuth signing). */
+  readonly consumer: TestConsumer;
+}
+
+/** A registered application as a client holds it. */
+export interface TestConsumer {
+  readonly id: number;
+  readonly key: string;
+  readonly secret: string;
 }
 
 /** A precomputed scrypt hash of "password", so factories stay fast (hashing is slow by design). */
@@ -47,8 +56,18 @@ export class Factories {
         createdAt: this.clock.now(),
       });
       await tx.tokens.insert({ userId: user.id, appId: app.id, tokenHash: hashToken(token), secret: `ts-${n}`, label: "", createdAt: this.clock.now() });
-      return { ...user, token, tokenSecret: `ts-${n}` };
+      return { ...user, token, tokenSecret: `ts-${n}`, consumer: { id: app.id, key: app.consumerKey, secret: `secret-${n}` } };
     });
+  }
+
+  /** An application with no tokens (for OAuth flows). */
+  async app(level: AccessLevel = "Z", name = `App ${++sequence}`): Promise<TestConsumer> {
+    const n = ++sequence;
+    const secret = `app-secret-${n}/+&=`;
+    const app = await this.store.transaction((tx) =>
+      tx.apps.insert({ name, consumerKey: `app-key-${n}`, consumerSecret: secret, accessLevel: level, createdAt: this.clock.now() }),
+    );
+    return { id: app.id, key: app.consumerKey, secret };
   }
 
   /** A group whose members are `members` (the first one a manager unless `managers` says otherwise). */

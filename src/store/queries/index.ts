@@ -7,6 +7,7 @@ import { datasetRepo } from "./dataset.js";
 import { folderRepo } from "./folders.js";
 import { groupRepo, membershipRepo } from "./groups.js";
 import { leaseRepo } from "./leases.js";
+import { nonceRepo, temporaryCredentialRepo } from "./oauth.js";
 import { tokenRepo } from "./tokens.js";
 import { topicRepo } from "./topics.js";
 import { userRepo } from "./users.js";
@@ -24,5 +25,7 @@ export function repositories(db: Kysely<Database>): Tx {
     comments: commentRepo(db),
     leases: leaseRepo(db),
     dataset: datasetRepo(db),
+    nonces: nonceRepo(db),
+    temporaryCredentials: temporaryCredentialRepo(db),
   };
 }
