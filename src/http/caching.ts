@@ -58,7 +58,11 @@ function isCacheableFeed(request: FastifyRequest, reply: FastifyReply): boolean 
   return typeof type === "string" && type.startsWith(FEED_TYPE);
 }
 
-/** RFC 9110 §13.2.2: If-None-Match decides when present; If-Modified-Since only without it. */
+/**
+ * RFC 9110 §13.2.2: If-None-Match decides when present; If-Modified-Since only without it.
+ * Known limit: the feed's `updated` has whole seconds and does not move when an older topic is
+ * deleted, so If-Modified-Since alone can answer 304 for a changed list; the ETag cannot.
+ */
 function isNotModified(request: FastifyRequest, tag: string, lastModified: number | undefined): boolean {
   const noneMatch = request.headers["if-none-match"];
   if (noneMatch !== undefined) return matchesAny(noneMatch, tag);
