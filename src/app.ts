@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
+import compress from "@fastify/compress";
 import Fastify, { type FastifyInstance } from "fastify";
 import fastifyMultipart from "@fastify/multipart";
 import { bearerScheme, createAuthenticator, oauthScheme } from "./auth/authenticate.js";
@@ -8,6 +9,7 @@ import type { Clock } from "./clock.js";
 import type { Config } from "./config/config.js";
 import { LIMITS } from "./domain/limits.js";
 import { NotFoundError } from "./domain/errors.js";
+import { registerFeedCaching } from "./http/caching.js";
 import type { Context } from "./http/context.js";
 import { registerBoard } from "./http/endpoints/board/board.js";
 import { registerComment } from "./http/endpoints/comment/comment.js";
@@ -68,17 +70,27 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     authenticate: createAuthenticator([bearerScheme(store), oauthScheme(store, clock)]),
     baseUrl,
   };
-  registerBoard(app, context);
-  registerGroups(app, context);
-  registerFolderList(app, context, "/api/boardFolder/V2", "BOARD");
-  registerOAuthCredentials(app, context);
-  registerOAuthPages(app, context);
-  registerComment(app, context);
-  registerGood(app, context);
-  registerStar(app, context);
+  // Downloads stream stored bytes as they are, with their length: outside feed caching and compression.
   registerFileDownload(app, context);
+  app.register(async (api) => {
+    // Compression and validators first: both act on the routes registered after them.
+    // Request bodies stay as sent: OAuth signs form bodies byte for byte, and the body limit holds.
+    await api.register(compress, { threshold: COMPRESS_THRESHOLD_BYTES, encodings: ["br", "gzip"], globalDecompression: false });
+    registerFeedCaching(api);
+    registerBoard(api, context);
+    registerGroups(api, context);
+    registerFolderList(api, context, "/api/boardFolder/V2", "BOARD");
+    registerOAuthCredentials(api, context);
+    registerOAuthPages(api, context);
+    registerComment(api, context);
+    registerGood(api, context);
+    registerStar(api, context);
+  });
   return app;
 }
+
+/** Below about 1 KB compression saves less than its headers and CPU cost (small error documents). */
+const COMPRESS_THRESHOLD_BYTES = 1024;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 

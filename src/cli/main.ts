@@ -3,6 +3,7 @@ import { SeedError } from "../seed/validate.js";
 import { CopyError } from "../store/copy.js";
 import { APP_HELP, app } from "./app.js";
 import { COPY_HELP, copy } from "./copy.js";
+import { GENERATE_HELP, generate } from "./generate.js";
 import { CommandError, UsageError } from "./options.js";
 import { SEED_HELP, seed } from "./seed.js";
 import { SERVE_HELP, serve } from "./serve.js";
@@ -14,6 +15,7 @@ const COMMANDS: Readonly<Record<string, { run: (args: readonly string[]) => Prom
   app: { run: app, help: APP_HELP, summary: "register, list and remove client applications (OAuth consumers)" },
   token: { run: token, help: TOKEN_HELP, summary: "issue, list and revoke tokens (OAuth token credentials, Bearer)" },
   copy: { run: copy, help: COPY_HELP, summary: "copy a SQLite installation into an empty PostgreSQL database" },
+  generate: { run: generate, help: GENERATE_HELP, summary: "fill an empty database with a synthetic dataset (benchmarks)" },
 };
 
 const HELP = `Usage: kairan <command> [options]

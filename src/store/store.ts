@@ -35,6 +35,7 @@ export interface Tx {
   readonly topics: TopicRepo;
   readonly comments: CommentRepo;
   readonly leases: LeaseRepo;
+  readonly dataset: DatasetRepo;
   readonly nonces: NonceRepo;
   readonly temporaryCredentials: TemporaryCredentialRepo;
   readonly attachments: AttachmentRepo;
@@ -163,6 +164,37 @@ export interface LeaseRepo {
   find(topicId: number): Promise<EditLease | undefined>;
   put(lease: { topicId: number; userId: number; since: number; until: number }): Promise<void>;
   remove(topicId: number): Promise<void>;
+}
+
+/** The shape of a synthetic dataset (`kairan generate`): every number, and the seed. */
+export interface DatasetPlan {
+  readonly seed: number;
+  readonly users: number;
+  readonly groups: number;
+  /** Members of group 1, users 1..N. */
+  readonly bigGroupMembers: number;
+  /** Members of every other group. */
+  readonly membersPerGroup: number;
+  readonly topics: number;
+  /** Topics 1..N are in group 1; the rest are spread over the other groups. */
+  readonly bigGroupTopics: number;
+  readonly comments: number;
+  /** Epoch ms: topic i is published and updated at startAt + i seconds. */
+  readonly startAt: number;
+}
+
+/** Set-based inserts of a synthetic dataset into an empty database (benchmarks). */
+export interface DatasetRepo {
+  insertUsers(plan: DatasetPlan, passwordHash: string, at: number): Promise<void>;
+  insertGroups(plan: DatasetPlan, at: number): Promise<void>;
+  insertMemberships(plan: DatasetPlan, at: number): Promise<void>;
+  /** Topics number from..to (inclusive). */
+  insertTopics(plan: DatasetPlan, from: number, to: number): Promise<void>;
+  /** Comments number from..to (inclusive); the topics must exist. */
+  insertComments(plan: DatasetPlan, from: number, to: number): Promise<void>;
+  /** Counters as if every comment had been added one by one. */
+  insertCommentCounters(): Promise<void>;
+  insertTokens(rows: readonly { userId: number; appId: number; tokenHash: string; secret: string; createdAt: number }[]): Promise<void>;
 }
 
 /** One use of an OAuth nonce; `tokenHash` is "" when the request carries no token. */

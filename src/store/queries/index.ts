@@ -5,6 +5,7 @@ import { appRepo } from "./apps.js";
 import { attachmentRepo } from "./attachments.js";
 import { commentReadRepo } from "./comment-reads.js";
 import { commentRepo } from "./comments.js";
+import { datasetRepo } from "./dataset.js";
 import { folderRepo } from "./folders.js";
 import { groupRepo, membershipRepo } from "./groups.js";
 import { leaseRepo } from "./leases.js";
@@ -26,6 +27,7 @@ export function repositories(db: Kysely<Database>): Tx {
     topics: topicRepo(db),
     comments: commentRepo(db),
     leases: leaseRepo(db),
+    dataset: datasetRepo(db),
     nonces: nonceRepo(db),
     temporaryCredentials: temporaryCredentialRepo(db),
     attachments: attachmentRepo(db),

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, SqliteDialect } from "kysely";
+import { Kysely, Migrator, SqliteDialect, type SqliteDatabase } from "kysely";
 import type { Database } from "../schema.js";
 import { repositories } from "../queries/index.js";
 import type { Store } from "../store.js";
@@ -42,5 +42,29 @@ export function openSqliteDatabase(file: string): Kysely<Database> {
   database.pragma("synchronous = NORMAL");
   database.pragma("foreign_keys = ON");
   database.pragma("busy_timeout = 5000");
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+}
+
+/** Prepared statements kept per SQL text; a bound on their number keeps memory flat. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew; parsing and planning it was about a tenth of a board read's
+ * CPU. The same few SQL texts repeat, so their statements are kept (Kysely runs one query at a
+ * time per connection, so a statement is never used by two queries at once).
+ */
+function withStatementCache(database: SQLite.Database): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(sql: string) {
+      let statement = cache.get(sql);
+      if (statement === undefined) {
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.clear();
+        statement = database.prepare(sql);
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
+  };
 }

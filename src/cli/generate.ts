@@ -1,0 +1,92 @@
+import { loadConfig } from "../config/config.js";
+import { DATASET_PASSWORD, generateDataset } from "../services/dataset.js";
+import { openStore } from "../store/open.js";
+import type { DatasetPlan } from "../store/store.js";
+import { SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, configFlags, parseCommand } from "./options.js";
+
+/** Usage of `kairan generate`. */
+export const GENERATE_HELP = `Usage: kairan generate [options]
+
+Fills an EMPTY database with a synthetic, reproducible dataset for load benchmarks, and prints
+a JSON summary (counts, stage timings, how to authenticate). Group 1 is the big group: users
+1..--big-members are its members and it holds the first --big-topics topics; the other groups
+get --members-per-group members each and share the remaining topics. Comments are spread evenly
+over all topics. Every user gets the personal token gen-<seed>-<user id> (password
+"${DATASET_PASSWORD}"): predictable on purpose, so never run this against real data.
+
+  --users N              users (default 2000)
+  --groups N             groups (default 100)
+  --big-members N        members of group 1 (default min(5000, users))
+  --members-per-group N  members of each other group (default min(20, users))
+  --topics N             topics (default 20000)
+  --big-topics N         topics in group 1 (default half of --topics)
+  --comments N           comments (default 5 x topics)
+  --seed S               seed of the pseudo-random choices (default 1)
+  The issue's full scale: --users 10000 --groups 1000 --big-members 5000 --topics 1000000 --comments 5000000
+
+${SERVER_OPTIONS_HELP}`;
+
+const GENERATE_OPTIONS = {
+  ...SERVER_OPTIONS,
+  users: { type: "string" },
+  groups: { type: "string" },
+  "big-members": { type: "string" },
+  "members-per-group": { type: "string" },
+  topics: { type: "string" },
+  "big-topics": { type: "string" },
+  comments: { type: "string" },
+  seed: { type: "string" },
+} as const;
+
+/** A fixed start time, so that the same seed gives the same bytes. */
+const START_AT = Date.parse("2025-01-01T00:00:00Z");
+
+/** `kairan generate`. @throws UsageError, ConfigError */
+export async function generate(args: readonly string[]): Promise<void> {
+  const { values, positionals } = parseCommand(args, GENERATE_OPTIONS);
+  if (values.help) return void console.log(GENERATE_HELP);
+  if (positionals.length > 0) throw new UsageError("kairan generate takes no positional arguments");
+  const plan = planOf(values);
+  const config = loadConfig({ ...configFlags(values), noDemo: true });
+  const store = await openStore(config.store);
+  try {
+    await store.migrate();
+    if (!(await store.isEmpty())) throw new UsageError("the database is not empty: kairan generate only fills a new one");
+    const started = performance.now();
+    const timings = await generateDataset(store, plan, START_AT, (line) => console.error(line));
+    const totalMs = Math.round(performance.now() - started);
+    console.log(JSON.stringify({ plan, timings, totalMs, token: `gen-${plan.seed}-<user id>`, bigGroup: "1:1" }));
+  } finally {
+    await store.close();
+  }
+}
+
+/** Reads and checks the numbers; every mistake is a usage error. */
+export function planOf(values: Record<string, string | boolean | undefined>): DatasetPlan {
+  const num = (name: string, fallback: number, min: number, max = 100_000_000): number => {
+    const raw = values[name];
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (typeof raw !== "string" || !Number.isSafeInteger(value) || value < min || value > max) {
+      throw new UsageError(`--${name} must be an integer from ${min} to ${max}`);
+    }
+    return value;
+  };
+  const users = num("users", 2000, 1);
+  const groups = num("groups", 100, 1, 1_000_000);
+  const topics = num("topics", 20_000, 0);
+  const plan: DatasetPlan = {
+    seed: num("seed", 1, 0, 1_000_000),
+    users,
+    groups,
+    bigGroupMembers: num("big-members", Math.min(5000, users), 1, users),
+    membersPerGroup: num("members-per-group", Math.min(20, users), 1, users),
+    topics,
+    bigGroupTopics: num("big-topics", groups === 1 ? topics : Math.floor(topics / 2), 0, topics),
+    comments: num("comments", 5 * topics, 0),
+    startAt: START_AT,
+  };
+  if (plan.comments > 0 && plan.topics === 0) throw new UsageError("--comments needs at least one topic");
+  if (plan.groups === 1 && plan.bigGroupTopics < plan.topics) throw new UsageError("with one group, --big-topics must equal --topics");
+  return plan;
+}

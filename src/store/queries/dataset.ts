@@ -1,0 +1,99 @@
+import { type Kysely, type RawBuilder, sql } from "kysely";
+import type { Database } from "../schema.js";
+import type { DatasetPlan, DatasetRepo } from "../store.js";
+
+// Set-based loading of a synthetic dataset (`kairan generate`). Every row comes from one
+// INSERT ... SELECT over a recursive CTE of numbers, so a million rows cost one statement per
+// chunk instead of a million round trips. The SQL is portable: WITH RECURSIVE, CAST, ||,
+// integer / and %, CASE and substr mean the same on SQLite and PostgreSQL. Constants are
+// validated integers written as literals (PostgreSQL cannot type a bare parameter in a CTE).
+
+const lit = (value: number | string) => sql.lit(value);
+
+/** `WITH RECURSIVE n(i)` over from..to, both inclusive. */
+function numbers(from: number, to: number): RawBuilder<unknown> {
+  return sql`WITH RECURSIVE n(i) AS (SELECT CAST(${lit(from)} AS INTEGER) UNION ALL SELECT i + 1 FROM n WHERE i < ${lit(to)})`;
+}
+
+/** A deterministic pseudo-random number in 0..2^32-1 from the row number and the seed (Knuth's multiplicative hash). */
+function mix(plan: DatasetPlan, salt: number): RawBuilder<number> {
+  return sql<number>`(((i + ${lit(plan.seed + salt)}) * 2654435761) % 4294967296)`;
+}
+
+const LOREM =
+  "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. " +
+  "Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat. Duis aute irure.";
+
+/** The user who is member `k` (0-based) of small group `g`: a window of consecutive users starting at a seeded offset. */
+function smallGroupMember(plan: DatasetPlan, group: RawBuilder<number>, k: RawBuilder<number>): RawBuilder<number> {
+  return sql<number>`(((${group} * 7919 + ${lit(plan.seed)}) + ${k}) % ${lit(plan.users)}) + 1`;
+}
+
+/** Bulk dataset queries; ids are 1..N because `kairan generate` only loads into an empty database. */
+export function datasetRepo(db: Kysely<Database>): DatasetRepo {
+  return {
+    async insertUsers(plan, passwordHash, at) {
+      await sql`${numbers(1, plan.users)}
+        INSERT INTO users (name, email, password_hash, family_kana, given_kana, created_at)
+        SELECT 'User ' || i, 'user' || i || '@bench.example', ${passwordHash}, '', '', ${lit(at)} FROM n ORDER BY i`.execute(db);
+    },
+    async insertGroups(plan, at) {
+      await sql`${numbers(1, plan.groups)}
+        INSERT INTO groups (name, summary, created_at, updated_at)
+        SELECT 'Group ' || i, '', ${lit(at)}, ${lit(at)} FROM n ORDER BY i`.execute(db);
+    },
+    async insertMemberships(plan, at) {
+      await sql`${numbers(1, plan.bigGroupMembers)}
+        INSERT INTO memberships (group_id, user_id, status, manager, notify, created_at, updated_at)
+        SELECT 1, i, 'JOIN', CASE WHEN i = 1 THEN 1 ELSE 0 END, 1, ${lit(at)}, ${lit(at)} FROM n ORDER BY i`.execute(db);
+      if (plan.groups < 2) return;
+      const m = plan.membersPerGroup;
+      const group = sql<number>`(2 + (i - 1) / ${lit(m)})`;
+      await sql`${numbers(1, (plan.groups - 1) * m)}
+        INSERT INTO memberships (group_id, user_id, status, manager, notify, created_at, updated_at)
+        SELECT ${group}, ${smallGroupMember(plan, group, sql`((i - 1) % ${lit(m)})`)}, 'JOIN',
+          CASE WHEN (i - 1) % ${lit(m)} = 0 THEN 1 ELSE 0 END, 1, ${lit(at)}, ${lit(at)} FROM n ORDER BY i`.execute(db);
+    },
+    async insertTopics(plan, from, to) {
+      // The first bigGroupTopics go to group 1, the rest round-robin over the other groups.
+      const small = plan.groups - 1;
+      const group = sql<number>`CASE WHEN i <= ${lit(plan.bigGroupTopics)} THEN 1 ELSE 2 + (i - ${lit(plan.bigGroupTopics)} - 1) % ${lit(Math.max(small, 1))} END`;
+      const author = sql<number>`CASE WHEN i <= ${lit(plan.bigGroupTopics)} THEN ${mix(plan, 1)} % ${lit(plan.bigGroupMembers)} + 1
+        ELSE ${smallGroupMember(plan, group, sql`(${mix(plan, 1)} % ${lit(plan.membersPerGroup)})`)} END`;
+      await sql`${numbers(from, to)}
+        INSERT INTO topics (group_id, title, body, author_id, folder_id, allow_edit, fast_notify, trashed, published_at, updated_at)
+        SELECT ${group}, 'Topic ' || i, substr(${LOREM}, 1, 40 + CAST(${mix(plan, 2)} % 200 AS INTEGER)), ${author}, NULL,
+          CAST(${mix(plan, 3)} % 2 AS INTEGER), 0, 0, ${lit(plan.startAt)} + i * 1000, ${lit(plan.startAt)} + i * 1000
+        FROM n ORDER BY i`.execute(db);
+    },
+    async insertComments(plan, from, to) {
+      // Comment i belongs to topic ((i-1) % topics) + 1 with number ((i-1) / topics) + 1: every
+      // topic gets an even share, numbered 1, 2, ... without gaps.
+      await sql`${numbers(from, to)}
+        INSERT INTO comments (group_id, parent_kind, parent_id, number, author_id, body, reply_to, created_at)
+        SELECT t.group_id, 'BOARD', t.id, (i - 1) / ${lit(plan.topics)} + 1, t.author_id,
+          substr(${LOREM}, 1, 20 + CAST(${mix(plan, 4)} % 120 AS INTEGER)), NULL, t.updated_at + (i - 1) / ${lit(plan.topics)} + 1
+        FROM n INNER JOIN topics t ON t.id = (i - 1) % ${lit(plan.topics)} + 1 ORDER BY i`.execute(db);
+    },
+    async insertCommentCounters() {
+      await sql`INSERT INTO comment_counters (parent_kind, parent_id, last_number)
+        SELECT parent_kind, parent_id, MAX(number) FROM comments GROUP BY parent_kind, parent_id`.execute(db);
+    },
+    async insertTokens(rows) {
+      for (let start = 0; start < rows.length; start += TOKEN_BATCH) {
+        const batch = rows.slice(start, start + TOKEN_BATCH).map((row) => ({
+          user_id: row.userId,
+          app_id: row.appId,
+          token_hash: row.tokenHash,
+          secret: row.secret,
+          label: "generated",
+          created_at: row.createdAt,
+        }));
+        await db.insertInto("tokens").values(batch).execute();
+      }
+    },
+  };
+}
+
+/** Rows per multi-row INSERT: 6 parameters each stays far below every engine's parameter limit. */
+const TOKEN_BATCH = 500;

@@ -1,0 +1,77 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execFileSync } from "node:child_process";
+import { after, describe, it } from "node:test";
+import { runKairan, startServerProcess } from "../support/cli.js";
+import { atomText, entriesOf, request } from "../support/http.js";
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "kairan-gen-"));
+  dirs.push(dir);
+  return dir;
+}
+after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+const SMALL = ["--users", "30", "--groups", "4", "--big-members", "25", "--members-per-group", "5", "--topics", "60", "--big-topics", "30", "--comments", "180", "--log-level", "warn"];
+
+describe("kairan generate", () => {
+  it("fills an empty database that the server then serves with the generated tokens", async () => {
+    const data = tempDir();
+    const result = runKairan(["generate", "--data", data, "--seed", "7", ...SMALL]);
+    assert.equal(result.status, 0, result.stderr);
+    const summary = JSON.parse(result.stdout) as { plan: { topics: number }; timings: Record<string, number> };
+    assert.equal(summary.plan.topics, 60);
+    assert.ok(typeof summary.timings.topics === "number");
+    const server = await startServerProcess(["--port", "0", "--data", data, "--no-demo", "--log-level", "warn"]);
+    try {
+      const answer = await request(`${server.url}/api/board/V2?group=1:1&embed-comment=true&max-results=100`, { token: "gen-7-3" });
+      assert.equal(answer.status, 200, answer.text);
+      const entries = entriesOf(answer.xml);
+      assert.equal(entries.length, 30, "group 1 holds --big-topics topics");
+      assert.equal(atomText(entries[0]!, "title"), "Topic 30", "newest first");
+      assert.equal((answer.text.match(/<entry cbl:sequence=/g) ?? []).length, 90, "3 comments per topic, embedded");
+      const outsider = await request(`${server.url}/api/board/V2?group=1:1`, { token: "gen-7-30" });
+      assert.equal(outsider.status, 403, "users beyond --big-members are not members of group 1");
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("is reproducible from the seed, and refuses a database that is not empty", () => {
+    const [a, b, c] = [tempDir(), tempDir(), tempDir()];
+    assert.equal(runKairan(["generate", "--data", a, "--seed", "3", ...SMALL]).status, 0);
+    assert.equal(runKairan(["generate", "--data", b, "--seed", "3", ...SMALL]).status, 0);
+    assert.equal(runKairan(["generate", "--data", c, "--seed", "4", ...SMALL]).status, 0);
+    const dump = (dir: string) => JSON.stringify(runSql(dir));
+    assert.equal(dump(a), dump(b));
+    assert.notEqual(dump(a), dump(c));
+    const again = runKairan(["generate", "--data", a, ...SMALL]);
+    assert.equal(again.status, 2);
+    assert.match(again.stderr, /not empty/);
+  });
+
+  it("rejects bad numbers with usage", () => {
+    const result = runKairan(["generate", "--data", tempDir(), "--topics=-1"]);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /--topics must be an integer/);
+    assert.match(runKairan(["generate", "--help"]).stdout, /Usage: kairan generate/);
+  });
+});
+
+/** The generated rows that depend on the seed (authors, body lengths, flags). */
+function runSql(dir: string): unknown {
+  return { topics: runKairanQuery(dir) };
+}
+
+function runKairanQuery(dir: string): unknown {
+  const script = `const D=require("better-sqlite3");const d=new D(process.argv[1],{readonly:true});console.log(JSON.stringify(d.prepare("select group_id,author_id,length(body) l,allow_edit from topics order by id").all()))`;
+  const result = runNode(["-e", script, join(dir, "kairan.sqlite")]);
+  return JSON.parse(result) as unknown;
+}
+
+function runNode(args: readonly string[]): string {
+  return execFileSync(process.execPath, args, { encoding: "utf8" });
+}
