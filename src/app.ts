@@ -2,13 +2,17 @@ import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
 import { bearerScheme, createAuthenticator } from "./auth/authenticate.js";
+import { blobDirectory, localBlobStore } from "./blobs/blob-store.js";
 import type { Clock } from "./clock.js";
 import type { Config } from "./config/config.js";
 import { LIMITS } from "./domain/limits.js";
 import { NotFoundError } from "./domain/errors.js";
 import type { Context } from "./http/context.js";
 import { registerBoard } from "./http/endpoints/board/board.js";
+import { registerFileDownload } from "./http/endpoints/file-download/file-download.js";
 import { registerFolderList, registerGroups } from "./http/endpoints/group/group.js";
+import { registerGwCabinet } from "./http/endpoints/gw-cabinet/gw-cabinet.js";
+import { registerGwTask } from "./http/endpoints/gw-task/gw-task.js";
 import { errorHandler } from "./http/errors.js";
 import type { Store } from "./store/store.js";
 
@@ -51,6 +55,7 @@ export function buildApp({ config, store, clock }: AppDependencies): FastifyInst
   const context: Context = {
     config,
     store,
+    blobs: localBlobStore(blobDirectory(config.dataDir)),
     clock,
     authenticate: createAuthenticator([bearerScheme(store)]),
     baseUrl,
@@ -58,6 +63,11 @@ export function buildApp({ config, store, clock }: AppDependencies): FastifyInst
   registerBoard(app, context);
   registerGroups(app, context);
   registerFolderList(app, context, "/api/boardFolder/V2", "BOARD");
+  registerGwTask(app, context);
+  registerFolderList(app, context, "/api/gwTaskFolder/V2", "TASK");
+  registerGwCabinet(app, context);
+  registerFolderList(app, context, "/api/gwCabinetFolder/V2", "CABINET");
+  registerFileDownload(app, context);
   return app;
 }
 

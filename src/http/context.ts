@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Authenticate, Credentials } from "../auth/authenticate.js";
+import type { BlobStore } from "../blobs/blob-store.js";
 import type { Clock } from "../clock.js";
 import type { Config } from "../config/config.js";
 import type { Actor } from "../domain/access.js";
@@ -7,10 +8,12 @@ import type { Viewer } from "../present/feed.js";
 import type { Store } from "../store/store.js";
 import { mediaType } from "./xml-body.js";
 
-/** What every endpoint is given: configuration, store, clock, the authenticator and the site URL. */
+/** What every endpoint is given: configuration, store, blob store, clock, the authenticator and the site URL. */
 export interface Context {
   readonly config: Config;
   readonly store: Store;
+  /** File bytes; rows in the store hold only their keys. */
+  readonly blobs: BlobStore;
   readonly clock: Clock;
   readonly authenticate: Authenticate;
   /** `{base_url}`: the configured public URL, or the listening address once known. */

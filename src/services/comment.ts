@@ -5,7 +5,9 @@ import type { Group } from "../domain/group.js";
 import type { ContentRef } from "../domain/item-id.js";
 import type { Clock } from "../clock.js";
 import type { Store, Tx } from "../store/store.js";
+import { requireFile } from "./file.js";
 import { requireGroupMember } from "./group-access.js";
+import { requireTask } from "./task.js";
 import { requireTopic } from "./topic.js";
 
 /** A comment with the group it belongs to, for presenting. */
@@ -74,8 +76,10 @@ async function requireCommentParent(tx: Tx, parent: ContentRef): Promise<void> {
       await requireTopic(tx, parent);
       return;
     case "TASK":
+      await requireTask(tx, parent);
+      return;
     case "CABINET":
-      // Tasks and files arrive with their own endpoints; until they exist nothing can be found.
-      throw new NotFoundError("ITEM_NOT_FOUND", "The item to comment on does not exist.");
+      await requireFile(tx, parent);
+      return;
   }
 }

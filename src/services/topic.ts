@@ -15,6 +15,8 @@ import {
 } from "../domain/topic.js";
 import type { Clock } from "../clock.js";
 import type { Page, Store, Tx } from "../store/store.js";
+import { commentsByItem } from "./embedded-comments.js";
+import { requireFolderOf } from "./folder-access.js";
 import { requireGroupMember } from "./group-access.js";
 
 /** What a board read returns: the group, its topics, and their comments when asked for. */
@@ -33,9 +35,9 @@ export async function listTopics(
 ): Promise<BoardView> {
   return store.read(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.groupId);
-    if (input.filter.kind === "folder") await requireFolder(tx, group.id, input.filter.folderId);
+    if (input.filter.kind === "folder") await requireFolderOf(tx, group.id, input.filter.folderId, "BOARD");
     const topics = await tx.topics.list(group.id, input.filter, input.page);
-    return { group, topics, comments: input.embedComments ? await commentsOf(tx, topics) : undefined };
+    return { group, topics, comments: input.embedComments ? await commentsByItem(tx, topics.map(refOf)) : undefined };
   });
 }
 
@@ -48,7 +50,7 @@ export async function getTopic(
   return store.read(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.ref.groupId);
     const topic = await requireTopic(tx, input.ref);
-    return { group, topics: [topic], comments: input.embedComments ? await commentsOf(tx, [topic]) : undefined };
+    return { group, topics: [topic], comments: input.embedComments ? await commentsByItem(tx, [refOf(topic)]) : undefined };
   });
 }
 
@@ -158,16 +160,6 @@ export async function requireTopic(tx: Tx, ref: ContentRef): Promise<Topic> {
   return topic;
 }
 
-async function requireFolder(tx: Tx, groupId: number, folderId: number): Promise<void> {
-  const folder = await tx.folders.findById(folderId);
-  if (!folder || folder.groupId !== groupId || folder.area !== "BOARD") {
-    throw new NotFoundError("FOLDER_NOT_FOUND", "The board folder does not exist in this group.");
-  }
-}
-
-async function commentsOf(tx: Tx, topics: readonly Topic[]): Promise<Map<number, Comment[]>> {
-  const refs = topics.map((topic): ContentRef => ({ kind: "BOARD", groupId: topic.groupId, id: topic.id }));
-  const byTopic = new Map<number, Comment[]>(topics.map((topic) => [topic.id, []]));
-  for (const comment of await tx.comments.listAll(refs)) byTopic.get(comment.parent.id)?.push(comment);
-  return byTopic;
+function refOf(topic: Topic): ContentRef {
+  return { kind: "BOARD", groupId: topic.groupId, id: topic.id };
 }

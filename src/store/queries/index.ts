@@ -3,9 +3,11 @@ import type { Database } from "../schema.js";
 import type { Tx } from "../store.js";
 import { appRepo } from "./apps.js";
 import { commentRepo } from "./comments.js";
+import { fileRepo } from "./files.js";
 import { folderRepo } from "./folders.js";
 import { groupRepo, membershipRepo } from "./groups.js";
 import { leaseRepo } from "./leases.js";
+import { taskRepo } from "./tasks.js";
 import { tokenRepo } from "./tokens.js";
 import { topicRepo } from "./topics.js";
 import { userRepo } from "./users.js";
@@ -22,5 +24,7 @@ export function repositories(db: Kysely<Database>): Tx {
     topics: topicRepo(db),
     comments: commentRepo(db),
     leases: leaseRepo(db),
+    tasks: taskRepo(db),
+    files: fileRepo(db),
   };
 }
