@@ -12,6 +12,7 @@ import { registerBoard } from "./http/endpoints/board/board.js";
 import { registerFileDownload } from "./http/endpoints/file-download/file-download.js";
 import { registerFolderList, registerGroups } from "./http/endpoints/group/group.js";
 import { registerGwCabinet } from "./http/endpoints/gw-cabinet/gw-cabinet.js";
+import { registerGwMemberList } from "./http/endpoints/gw-member-list/gw-member-list.js";
 import { registerGwTask } from "./http/endpoints/gw-task/gw-task.js";
 import { errorHandler } from "./http/errors.js";
 import type { Store } from "./store/store.js";
@@ -68,6 +69,7 @@ export function buildApp({ config, store, clock }: AppDependencies): FastifyInst
   registerGwCabinet(app, context);
   registerFolderList(app, context, "/api/gwCabinetFolder/V2", "CABINET");
   registerFileDownload(app, context);
+  registerGwMemberList(app, context);
   return app;
 }
 
