@@ -1,12 +1,22 @@
 import { ConfigError } from "../config/config.js";
+import { DomainError } from "../domain/errors.js";
 import { SeedError } from "../seed/validate.js";
 import { UsageError } from "./options.js";
+import { FILE_COMMAND } from "./file.js";
+import { MEMBER_COMMAND } from "./member.js";
 import { SEED_HELP, seed } from "./seed.js";
 import { SERVE_HELP, serve } from "./serve.js";
+import { TASK_COMMAND } from "./task.js";
+import { GROUP_COMMAND, USER_COMMAND } from "./user.js";
 
 const COMMANDS: Readonly<Record<string, { run: (args: readonly string[]) => Promise<void>; help: string; summary: string }>> = {
   serve: { run: serve, help: SERVE_HELP, summary: "start the HTTP server (loads the demo workspace on first start)" },
   seed: { run: seed, help: SEED_HELP, summary: "load a workspace description (JSON) into the database" },
+  user: USER_COMMAND,
+  group: GROUP_COMMAND,
+  member: MEMBER_COMMAND,
+  task: TASK_COMMAND,
+  file: FILE_COMMAND,
 };
 
 const HELP = `Usage: kairan <command> [options]
@@ -29,6 +39,8 @@ export async function main(argv: readonly string[]): Promise<void> {
   } catch (error) {
     if (error instanceof UsageError) return fail(`${error.message}\n\n${command.help}`);
     if (error instanceof ConfigError || error instanceof SeedError) return fail(error.message);
+    // A refused operation (unknown group, last manager, bad title...): the rule's own message.
+    if (error instanceof DomainError) return fail(`${error.message} (${error.code})`);
     throw error;
   }
 }
