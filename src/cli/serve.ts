@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { buildApp } from "../app.js";
+import { type BlobStore, blobDirectory, localBlobStore } from "../blobs/blob-store.js";
 import { systemClock } from "../clock.js";
 import { type Config, loadConfig } from "../config/config.js";
 import { loadSeed } from "../seed/load.js";
@@ -25,7 +26,7 @@ export async function serve(args: readonly string[]): Promise<void> {
   const config = loadConfig(configFlags(values));
   const store = await openStore(config.store);
   await store.migrate();
-  const demoLoaded = config.demo && (await store.isEmpty()) ? await loadDemo(store) : false;
+  const demoLoaded = config.demo && (await store.isEmpty()) ? await loadDemo(store, localBlobStore(blobDirectory(config.dataDir))) : false;
   const app = buildApp({ config, store, clock: systemClock });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
@@ -38,9 +39,9 @@ export async function serve(args: readonly string[]): Promise<void> {
   });
 }
 
-async function loadDemo(store: Store): Promise<boolean> {
+async function loadDemo(store: Store, blobs: BlobStore): Promise<boolean> {
   const seed = validateSeed(JSON.parse(await readFile(DEMO_FILE, "utf8")));
-  await loadSeed(store, seed, systemClock);
+  await loadSeed(store, seed, systemClock, blobs);
   return true;
 }
 
