@@ -1,31 +1,38 @@
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import Fastify, { type FastifyInstance } from "fastify";
-import { bearerScheme, createAuthenticator } from "./auth/authenticate.js";
-import { blobDirectory, localBlobStore } from "./blobs/blob-store.js";
+import fastifyMultipart from "@fastify/multipart";
+import { bearerScheme, createAuthenticator, oauthScheme } from "./auth/authenticate.js";
+import type { BlobStore } from "./blobs/blob-store.js";
 import type { Clock } from "./clock.js";
 import type { Config } from "./config/config.js";
 import { LIMITS } from "./domain/limits.js";
 import { NotFoundError } from "./domain/errors.js";
 import type { Context } from "./http/context.js";
 import { registerBoard } from "./http/endpoints/board/board.js";
+import { registerComment } from "./http/endpoints/comment/comment.js";
 import { registerFileDownload } from "./http/endpoints/file-download/file-download.js";
+import { registerGood } from "./http/endpoints/good/good.js";
+import { registerStar } from "./http/endpoints/star/star.js";
 import { registerFolderList, registerGroups } from "./http/endpoints/group/group.js";
 import { registerGwCabinet } from "./http/endpoints/gw-cabinet/gw-cabinet.js";
 import { registerGwMemberList } from "./http/endpoints/gw-member-list/gw-member-list.js";
 import { registerGwTask } from "./http/endpoints/gw-task/gw-task.js";
 import { errorHandler } from "./http/errors.js";
+import { registerOAuthPages } from "./http/oauth/authorize.js";
+import { registerOAuthCredentials } from "./http/oauth/credentials.js";
 import type { Store } from "./store/store.js";
 
 /** Everything the server needs from outside; tests pass the same things production does. */
 export interface AppDependencies {
   readonly config: Config;
   readonly store: Store;
+  readonly blobs: BlobStore;
   readonly clock: Clock;
 }
 
 /** Builds the whole server without listening: tests boot exactly what production boots. */
-export function buildApp({ config, store, clock }: AppDependencies): FastifyInstance {
+export function buildApp({ config, store, blobs, clock }: AppDependencies): FastifyInstance {
   const app = Fastify({
     // Logs go to standard error: standard output carries the lines operators and scripts read.
     logger: { level: config.logLevel, stream: process.stderr },
@@ -45,6 +52,9 @@ export function buildApp({ config, store, clock }: AppDependencies): FastifyInst
   // Bodies are read raw: Atom XML is parsed by our hardened parser, and OAuth signs form bodies byte for byte.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
+  // multipart/form-data is left unread by its parser; the comment endpoint streams it part by part
+  // and checks truncation itself (the plugin's own check would throw only on the next part).
+  app.register(fastifyMultipart, { throwFileSizeLimit: false });
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
@@ -56,9 +66,9 @@ export function buildApp({ config, store, clock }: AppDependencies): FastifyInst
   const context: Context = {
     config,
     store,
-    blobs: localBlobStore(blobDirectory(config.dataDir)),
+    blobs,
     clock,
-    authenticate: createAuthenticator([bearerScheme(store)]),
+    authenticate: createAuthenticator([bearerScheme(store), oauthScheme(store, clock)]),
     baseUrl,
   };
   registerBoard(app, context);
@@ -68,8 +78,13 @@ export function buildApp({ config, store, clock }: AppDependencies): FastifyInst
   registerFolderList(app, context, "/api/gwTaskFolder/V2", "TASK");
   registerGwCabinet(app, context);
   registerFolderList(app, context, "/api/gwCabinetFolder/V2", "CABINET");
-  registerFileDownload(app, context);
   registerGwMemberList(app, context);
+  registerOAuthCredentials(app, context);
+  registerOAuthPages(app, context);
+  registerComment(app, context);
+  registerGood(app, context);
+  registerStar(app, context);
+  registerFileDownload(app, context);
   return app;
 }
 

@@ -1,6 +1,9 @@
+import type { Clock } from "../clock.js";
 import type { Actor } from "../domain/access.js";
 import { AuthenticationError } from "../domain/errors.js";
 import type { Store } from "../store/store.js";
+import { OAuthProblem } from "./oauth1.js";
+import { createOAuthVerifier } from "./oauth-verify.js";
 import { hashToken } from "./token.js";
 
 /** The parts of an HTTP request that carry credentials (and that OAuth signs). */
@@ -12,6 +15,10 @@ export interface Credentials {
   readonly authorization: string | undefined;
   /** Raw body, only for application/x-www-form-urlencoded requests. */
   readonly formBody: string | undefined;
+  /** Raw body of any other non-multipart request ("" when none), for oauth_body_hash. */
+  readonly rawBody?: string | undefined;
+  /** The same URI under the configured public URL (behind a proxy); a signature over either verifies. */
+  readonly publicBaseUri?: string | undefined;
 }
 
 /** One way of proving who is calling (Bearer token, OAuth 1.0a signature). */
@@ -56,6 +63,36 @@ export function bearerScheme(store: Store): CredentialScheme {
       const grant = await store.read((tx) => tx.tokens.findLive(hashToken(token)));
       if (!grant) throw new AuthenticationError("TOKEN_REJECTED", "The Bearer token is unknown or has been revoked.");
       return { user: grant.user, app: grant.app };
+    },
+  };
+}
+
+/** True when the request carries OAuth 1.0a parameters in the header, the query or a form body. */
+function carriesOAuth(credentials: Credentials): boolean {
+  const hasKey = (form: string | undefined) => form !== undefined && /(?:^|&)oauth_consumer_key=/.test(form);
+  return /^\s*OAuth(?:\s|$)/i.test(credentials.authorization ?? "") || hasKey(credentials.rawQuery) || hasKey(credentials.formBody);
+}
+
+/**
+ * OAuth 1.0a signed requests with token credentials (decisions.md §3); the token must have been
+ * issued to the signing application.
+ * @throws OAuthProblem parameter_absent, signature_invalid, timestamp_refused, nonce_used, consumer_key_unknown, token_rejected
+ */
+export function oauthScheme(store: Store, clock: Clock): CredentialScheme {
+  const verifier = createOAuthVerifier(store, clock);
+  return {
+    // A Bearer header wins even when the query happens to hold oauth_ parameters.
+    matches: (credentials) => !BEARER.test(credentials.authorization ?? "") && carriesOAuth(credentials),
+    async authenticate(credentials) {
+      const { grant } = await verifier.verify(credentials, async (request, app) => {
+        if (request.token === undefined) throw new OAuthProblem("parameter_absent", "oauth_token is missing");
+        const found = await store.read((tx) => tx.tokens.findLive(hashToken(request.token ?? "")));
+        // Another application's token is as unknown to this consumer as a revoked one.
+        if (!found || found.app.id !== app.id) throw new OAuthProblem("token_rejected", "oauth_token is unknown, revoked or not issued to this application");
+        return { secret: found.secret, grant: found };
+      });
+      const { consumerSecret: _secret, ...app } = grant.app;
+      return { user: grant.user, app };
     },
   };
 }

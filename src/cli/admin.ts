@@ -1,5 +1,6 @@
 import type { ParseArgsConfig } from "node:util";
-import { type BlobStore, blobDirectory, localBlobStore } from "../blobs/blob-store.js";
+import type { BlobStore } from "../blobs/blob-store.js";
+import { openLocalBlobStore } from "../blobs/local.js";
 import { type Clock, systemClock } from "../clock.js";
 import { loadConfig } from "../config/config.js";
 import { type ContentKind, type ContentRef, parseGroupParameter, parseItemId, parsePair } from "../domain/item-id.js";
@@ -56,7 +57,7 @@ Run 'kairan ${name} <subcommand> --help' for its options. Each prints what it di
       const store = await openStore(config.store);
       try {
         await store.migrate();
-        const result = await command.run(values, positionals, { store, blobs: localBlobStore(blobDirectory(config.dataDir)), clock: systemClock });
+        const result = await command.run(values, positionals, { store, blobs: openLocalBlobStore(config.dataDir), clock: systemClock });
         console.log(JSON.stringify(result));
       } finally {
         await store.close();

@@ -19,7 +19,8 @@ export const SERVER_OPTIONS_HELP = `Options (each also read from its environment
   --port N            KAIRAN_PORT          TCP port, 0 picks a free one (default 8080)
   --host H            KAIRAN_HOST          address to listen on (default 127.0.0.1)
   --data DIR          KAIRAN_DATA_DIR      SQLite database and stored files (default ./data)
-  --database URL      KAIRAN_DATABASE_URL  postgres://... selects PostgreSQL instead of SQLite
+  --database URL      KAIRAN_DATABASE_URL  postgres://... selects PostgreSQL instead of SQLite;
+                                           ?search_path=SCHEMA picks the schema (default public)
   --public-url URL    KAIRAN_PUBLIC_URL    {base_url} for links and OAuth behind a proxy
   --no-demo           KAIRAN_DEMO=0        do not load the demo workspace into an empty database
   --locale ja|en      KAIRAN_LOCALE        language of labels carried as data (default ja)
@@ -28,6 +29,11 @@ export const SERVER_OPTIONS_HELP = `Options (each also read from its environment
 /** A command-line mistake: printed with the command's usage, exit status 2. */
 export class UsageError extends Error {
   override name = "UsageError";
+}
+
+/** Input the command cannot act on (an unknown user, a taken key): one line, exit status 2. */
+export class CommandError extends Error {
+  override name = "CommandError";
 }
 
 /** Parses a command's arguments; unknown options are usage errors. */

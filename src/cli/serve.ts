@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { buildApp } from "../app.js";
-import { type BlobStore, blobDirectory, localBlobStore } from "../blobs/blob-store.js";
+import type { BlobStore } from "../blobs/blob-store.js";
+import { openLocalBlobStore } from "../blobs/local.js";
 import { systemClock } from "../clock.js";
 import { type Config, loadConfig } from "../config/config.js";
 import { loadSeed } from "../seed/load.js";
@@ -26,17 +27,19 @@ export async function serve(args: readonly string[]): Promise<void> {
   const config = loadConfig(configFlags(values));
   const store = await openStore(config.store);
   await store.migrate();
-  const demoLoaded = config.demo && (await store.isEmpty()) ? await loadDemo(store, localBlobStore(blobDirectory(config.dataDir))) : false;
-  const app = buildApp({ config, store, clock: systemClock });
-  await app.listen({ port: config.port, host: config.host });
-  const address = app.server.address();
-  const port = typeof address === "object" && address ? address.port : config.port;
-  console.log(`listening on http://${config.host}:${port}`);
-  if (demoLoaded) printDemoHelp(config, `http://${config.host}:${port}`);
+  const demoLoaded = config.demo && (await store.isEmpty()) ? await loadDemo(store, openLocalBlobStore(config.dataDir)) : false;
+  const app = buildApp({ config, store, blobs: openLocalBlobStore(config.dataDir), clock: systemClock });
+  // Handlers first: a signal that arrives right after the "listening" line still stops cleanly.
   stopOnSignals(async () => {
     await app.close();
     await store.close();
   });
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  if (demoLoaded) printDemoHelp(config, `http://${config.host}:${port}`);
+  // Last, so that whoever waits for this line has everything else already.
+  console.log(`listening on http://${config.host}:${port}`);
 }
 
 async function loadDemo(store: Store, blobs: BlobStore): Promise<boolean> {

@@ -1,5 +1,6 @@
 import { ValidationError } from "./errors.js";
 import type { FolderFilter } from "./folder.js";
+import type { ContentRef } from "./item-id.js";
 import { LIMITS } from "./limits.js";
 import { characterCount } from "./text.js";
 
@@ -36,6 +37,11 @@ export interface CabinetFile {
   readonly createdAt: number;
   readonly updatedAt: number;
   readonly current: FileVersion;
+  /**
+   * Set for a comment attachment listed in the ATTACH folder: where it hangs. Such an entry is
+   * identified (and downloaded) by its attachment id, and has one version and no history.
+   */
+  readonly attachment?: { readonly parent: ContentRef; readonly commentNumber: number; readonly position: number };
 }
 
 /** `cabinet-folder`: the folder filters every area has, plus ATTACH (the group's comment attachments). */

@@ -2,6 +2,9 @@
  * The only code that knows the identifier grammar of the interface:
  * `GROUP,1:12`, `GROUP,1:12,BOARD,1:345`, `GROUP,1:12,BOARD,1:345,COMMENT,3`, `GROUP,1:12,TASK,1:3`,
  * `GROUP,1:12,CABINET,1:4`. Numbers are `1:<n>` pairs; comment parts are plain numbers.
+ * A comment's attachment (our own id, read only by `/api/fileDownload/V2`) is the comment id
+ * followed by `ATTACHMENT,<n>`, n counting the comment's files from 1 in upload order:
+ * `GROUP,1:12,BOARD,1:345,COMMENT,3,ATTACHMENT,1`.
  * Elsewhere the code holds plain numeric ids and asks this module for the wire form.
  */
 
@@ -92,4 +95,26 @@ function parseForeign(segments: readonly string[]): ItemRef | undefined {
     if (!PAIR_SHAPE.test(segments[i + 1] ?? "")) return undefined;
   }
   return { kind: "foreign", segments };
+}
+
+/** One file attached to a comment. */
+export interface AttachmentRef {
+  readonly kind: "ATTACHMENT";
+  readonly parent: ContentRef;
+  readonly commentNumber: number;
+  readonly position: number;
+}
+
+/** `<comment id>,ATTACHMENT,<n>`. */
+export function formatAttachmentId(parent: ContentRef, commentNumber: number, position: number): string {
+  return `${formatCommentId(parent, commentNumber)},ATTACHMENT,${position}`;
+}
+
+/** Parses an attachment id; undefined for anything else (other ids go through {@link parseItemId}). */
+export function parseAttachmentId(text: string): AttachmentRef | undefined {
+  const segments = text.trim().split(",");
+  if (segments.length !== 8 || segments[6] !== "ATTACHMENT" || !PLAIN.test(segments[7] ?? "")) return undefined;
+  const comment = parseItemId(segments.slice(0, 6).join(","));
+  if (comment?.kind !== "COMMENT") return undefined;
+  return { kind: "ATTACHMENT", parent: comment.parent, commentNumber: comment.number, position: Number(segments[7]) };
 }

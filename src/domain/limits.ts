@@ -5,7 +5,13 @@ export const LIMITS = {
   commentMaxChars: 20_000,
   filesPerComment: 10,
   fileMaxBytes: 25 * 1024 * 1024,
+  /** The sum of a comment's file sizes. */
   multipartMaxBytes: 50 * 1024 * 1024,
+  /**
+   * What a multipart request may carry beyond its files: the XML part and part headers. The
+   * early Content-Length check allows files plus this envelope.
+   */
+  multipartEnvelopeBytes: 1024 * 1024 + 64 * 1024,
   confirmPerRequest: 100,
   pageSizeDefault: 20,
   pageSizeMax: 100,
@@ -15,4 +21,6 @@ export const LIMITS = {
   xmlBodyMaxBytes: 1024 * 1024,
   /** Edit lease on a topic (decisions.md §5). */
   editLeaseMs: 10 * 60 * 1000,
+  /** OAuth temporary credentials and verifiers live this long, and are used once. */
+  oauthTemporaryCredentialMs: 10 * 60 * 1000,
 } as const;

@@ -1,6 +1,7 @@
 import { NS } from "../atom/namespaces.js";
 import { type XmlElement, attribute, child, childText, children } from "../atom/parse.js";
 import { ValidationError } from "../domain/errors.js";
+import { type ItemRef, parseItemId } from "../domain/item-id.js";
 import { clip } from "./query.js";
 
 /**
@@ -40,4 +41,27 @@ export function readReplyTo(entry: XmlElement): number | undefined {
     throw new ValidationError("INVALID_REPLY_TO", `cblCmnt:replyTo must be a comment number (got "${clip(text)}").`);
   }
   return Number(text);
+}
+
+/**
+ * A like or favorite write: `insert` (or no operation) sets it, `delete` clears it; one
+ * `entry/id` per request.
+ * @throws ValidationError INVALID_OPERATION, ENTRY_REQUIRED, MULTIPLE_ENTRIES, ENTRY_ID_REQUIRED, INVALID_ID
+ */
+export function readItemToggle(feed: XmlElement, what: string): { readonly ref: ItemRef; readonly on: boolean } {
+  const operation = readOperation(feed) ?? "insert";
+  if (operation !== "insert" && operation !== "delete") {
+    throw new ValidationError("INVALID_OPERATION", `cbl:operation type "${clip(operation)}" is not one of insert, delete.`);
+  }
+  const entry = requireSingleEntry(feed, what);
+  const id = childText(entry, NS.atom, "id");
+  if (id === undefined || id.trim() === "") throw new ValidationError("ENTRY_ID_REQUIRED", `entry/id (the id of the item to ${what}) is missing.`);
+  return { ref: readItemId(id, "entry/id"), on: operation === "insert" };
+}
+
+/** Any item id, ours or of a kind we do not hold. @throws ValidationError INVALID_ID */
+export function readItemId(text: string, field: string): ItemRef {
+  const ref = parseItemId(text);
+  if (ref === undefined) throw new ValidationError("INVALID_ID", `${field} "${clip(text)}" is not an item id such as GROUP,1:1,BOARD,1:7.`);
+  return ref;
 }

@@ -8,11 +8,11 @@ import type { Viewer } from "../present/feed.js";
 import type { Store } from "../store/store.js";
 import { mediaType } from "./xml-body.js";
 
-/** What every endpoint is given: configuration, store, blob store, clock, the authenticator and the site URL. */
+/** What every endpoint is given: configuration, store, blobs, clock, the authenticator and the site URL. */
 export interface Context {
   readonly config: Config;
   readonly store: Store;
-  /** File bytes; rows in the store hold only their keys. */
+  /** Attachment and file bytes. */
   readonly blobs: BlobStore;
   readonly clock: Clock;
   readonly authenticate: Authenticate;
@@ -20,24 +20,31 @@ export interface Context {
   readonly baseUrl: () => string;
 }
 
-/** The parts of the request that carry (and, for OAuth, are covered by) credentials. */
-export function credentialsOf(request: FastifyRequest): Credentials {
+/**
+ * The parts of the request that carry (and, for OAuth, are covered by) credentials. With a
+ * configured public URL, a signature over that base also verifies (decisions.md §3: behind a proxy).
+ */
+export function credentialsOf(request: FastifyRequest, publicUrl?: string): Credentials {
   const url = request.raw.url ?? "/";
   const queryStart = url.indexOf("?");
   const path = queryStart === -1 ? url : url.slice(0, queryStart);
+  const type = mediaType(request);
+  const body = typeof request.body === "string" ? request.body : "";
+  const isForm = type === "application/x-www-form-urlencoded";
   return {
     method: request.method,
     baseUri: `${request.protocol}://${request.host}${path}`,
+    publicBaseUri: publicUrl === undefined ? undefined : `${publicUrl}${path}`,
     rawQuery: queryStart === -1 ? "" : url.slice(queryStart + 1),
     authorization: request.headers.authorization,
-    formBody:
-      mediaType(request) === "application/x-www-form-urlencoded" && typeof request.body === "string" ? request.body : undefined,
+    formBody: isForm && typeof request.body === "string" ? request.body : undefined,
+    rawBody: isForm || type.startsWith("multipart/") ? undefined : body,
   };
 }
 
 /** Authenticates the request: the first thing every API handler does. */
 export function authenticateRequest(context: Context, request: FastifyRequest): Promise<Actor> {
-  return context.authenticate(credentialsOf(request));
+  return context.authenticate(credentialsOf(request, context.config.publicUrl));
 }
 
 /** The caller as feeds name it. */

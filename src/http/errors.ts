@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { XML_DECLARATION, escapeAttribute, escapeText } from "../atom/build.js";
 import { XmlParseError } from "../atom/parse.js";
+import { OAuthProblem } from "../auth/oauth1.js";
 import { DomainError, type ErrorKind } from "../domain/errors.js";
 
 /** THE table: each kind of domain error and the status it is answered with (decisions.md §2). */
@@ -23,6 +24,17 @@ const FRAMEWORK_ERRORS: Readonly<Record<string, { status: number; code: string; 
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: "INVALID_CONTENT_LENGTH", message: "Content-Length does not match the body." },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: "BODY_REQUIRED", message: "The request body is empty." },
 };
+
+/**
+ * Every OAuth failure is 401 (decisions.md §3), also those RFC 5849 §3.2 would allow as 400: the
+ * clients we serve branch on the status alone. The body is a form (OAuth Problem Reporting).
+ */
+const OAUTH_PROBLEM_STATUS = 401;
+
+/** `oauth_problem=<name>&oauth_problem_advice=<text>`, the body of an OAuth failure. */
+export function oauthProblemBody(problem: OAuthProblem): string {
+  return `oauth_problem=${encodeURIComponent(problem.problem)}&oauth_problem_advice=${encodeURIComponent(problem.message)}`;
+}
 
 /** An error as the client sees it. */
 export interface ErrorReply {
@@ -52,6 +64,14 @@ export function errorDocument(code: string, message: string): string {
 /** The fastify error handler: one place where errors become responses. Faults are logged, never echoed. */
 export function errorHandler(realm: () => string) {
   return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    if (error instanceof OAuthProblem) {
+      request.log.info({ oauthProblem: error.problem }, "request refused");
+      return reply
+        .code(OAUTH_PROBLEM_STATUS)
+        .header("www-authenticate", `OAuth realm="${escapeAttribute(realm())}"`)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .send(oauthProblemBody(error));
+    }
     const answer = toErrorReply(error);
     if (answer.status >= 500) request.log.error({ err: error }, "request failed");
     else request.log.info({ code: answer.code, status: answer.status }, "request refused");

@@ -1,8 +1,6 @@
 import type { Topic } from "../domain/topic.js";
 import { formatContentId, formatGroupId } from "../domain/item-id.js";
-import type { CommentView } from "../services/comment.js";
 import type { BoardView } from "../services/topic.js";
-import { commentEntry } from "./comment.js";
 import { type Viewer, feedDocument, newestOf } from "./feed.js";
 import { areaLinks } from "./links.js";
 import { topicEntry } from "./topic.js";
@@ -29,20 +27,5 @@ export function deletedTopicFeed(baseUrl: string, viewer: Viewer, topic: Topic, 
   return feedDocument(
     { title: topic.title, id: formatGroupId(topic.groupId), alternate: areaLinks(baseUrl, topic.groupId, "BOARD").alternate, viewer, updated: now },
     [`<entry>${element("id", {}, id)}${element("title", { type: "text" }, topic.title)}${element("updated", {}, utcTimestamp(now))}</entry>`],
-  );
-}
-
-/** The answer to adding or deleting a comment: a feed of that one comment. */
-export function commentWriteFeed(baseUrl: string, viewer: Viewer, view: CommentView): string {
-  const parentId = formatContentId(view.comment.parent);
-  return feedDocument(
-    {
-      title: view.group.name,
-      id: parentId,
-      alternate: areaLinks(baseUrl, view.group.id, view.comment.parent.kind).alternate,
-      viewer,
-      updated: view.comment.createdAt,
-    },
-    [commentEntry(baseUrl, view.comment, { withContent: false })],
   );
 }

@@ -1,14 +1,20 @@
 import { element, utcTimestamp } from "../atom/build.js";
+import type { Attachment } from "../domain/attachment.js";
 import type { Comment } from "../domain/comment.js";
-import { formatCommentId } from "../domain/item-id.js";
-import { authorElement, categoryElements, summaryElement, webLinkElements } from "./feed.js";
-import { commentLinks } from "./links.js";
+import { formatAttachmentId, formatCommentId, formatContentId } from "../domain/item-id.js";
+import { NO_LIKES } from "../domain/reaction.js";
+import type { CommentDetail } from "../services/comment-detail.js";
+import type { CommentView, CommentsView } from "../services/comment.js";
+import { type Viewer, authorElement, categoryElements, feedDocument, summaryElement, webLinkElements } from "./feed.js";
+import { areaLinks, commentLinks, contentLinks } from "./links.js";
 
 /**
- * A comment entry. Embedded comments carry `content` with the same text as `summary`
- * (interface.md: `summary` is the one to use; `content` is kept for older clients).
+ * A comment entry, the same in the comment feed and embedded in a topic. Embedded comments also
+ * carry `content` with the same text as `summary` (interface.md: `summary` is the one to use;
+ * `content` is kept for older clients).
  */
-export function commentEntry(baseUrl: string, comment: Comment, options: { withContent: boolean }): string {
+export function commentEntry(baseUrl: string, detail: CommentDetail, options: { withContent: boolean }): string {
+  const { comment } = detail;
   const id = formatCommentId(comment.parent, comment.number);
   return (
     `<entry cbl:sequence="${comment.number}">` +
@@ -21,6 +27,55 @@ export function commentEntry(baseUrl: string, comment: Comment, options: { withC
     summaryElement(comment.body) +
     (options.withContent ? element("content", { type: "text" }, comment.body) : "") +
     (comment.replyTo === null ? "" : element("cblCmnt:replyTo", {}, String(comment.replyTo))) +
+    element("cblGood:set", {}, String(detail.likes.mine)) +
+    element("cblGood:count", {}, String(detail.likes.count)) +
+    element("cblStar:set", {}, String(detail.starred)) +
+    detail.attachments.map((attachment) => attachmentElement(comment, attachment)).join("") +
     "</entry>"
+  );
+}
+
+/** `<cbl:attachment fileName=".." id=".." size="bytes" type="MIME"/>`. */
+function attachmentElement(comment: Comment, attachment: Attachment): string {
+  return element("cbl:attachment", {
+    fileName: attachment.fileName,
+    id: formatAttachmentId(comment.parent, comment.number, attachment.position),
+    size: attachment.size,
+    type: attachment.contentType,
+  });
+}
+
+/** `GET /api/comment/V2`: a page of comments with older/newer flags after `updated`. */
+export function commentsFeed(baseUrl: string, viewer: Viewer, view: CommentsView): string {
+  const { parent } = view;
+  const extra =
+    element("cblCmnt:olderCommentExists", {}, String(view.olderExists)) +
+    element("cblCmnt:newerCommentExists", {}, String(view.newerExists));
+  return feedDocument(
+    {
+      title: parent.title,
+      id: formatContentId(parent.ref),
+      alternate: contentLinks(baseUrl, parent.ref).alternate,
+      viewer,
+      updated: view.comments[0]?.comment.createdAt ?? parent.updatedAt,
+      extra,
+    },
+    view.comments.map((detail) => commentEntry(baseUrl, detail, { withContent: false })),
+  );
+}
+
+/** The answer to adding or deleting a comment: a feed of that one comment. */
+export function commentWriteFeed(baseUrl: string, viewer: Viewer, view: CommentView): string {
+  const parentId = formatContentId(view.comment.parent);
+  const detail: CommentDetail = { comment: view.comment, likes: NO_LIKES, starred: false, attachments: view.attachments };
+  return feedDocument(
+    {
+      title: view.group.name,
+      id: parentId,
+      alternate: areaLinks(baseUrl, view.group.id, view.comment.parent.kind).alternate,
+      viewer,
+      updated: view.comment.createdAt,
+    },
+    [commentEntry(baseUrl, detail, { withContent: false })],
   );
 }

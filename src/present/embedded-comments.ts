@@ -1,5 +1,5 @@
 import { element, utcTimestamp } from "../atom/build.js";
-import type { Comment } from "../domain/comment.js";
+import type { CommentDetail } from "../services/comment-detail.js";
 import { commentEntry } from "./comment.js";
 
 /**
@@ -9,15 +9,15 @@ import { commentEntry } from "./comment.js";
 export function embeddedCommentsElement(
   baseUrl: string,
   item: { readonly id: string; readonly title: string; readonly updatedAt: number },
-  comments: readonly Comment[],
+  comments: readonly CommentDetail[],
 ): string {
   const href = `${baseUrl}/api/comment/V2?entry=${encodeURIComponent(item.id)}`;
   return (
     `<cbl:comments><cbl:feedLink href="${href}"><feed>` +
     element("title", { type: "text" }, item.title) +
     element("id", {}, item.id) +
-    element("updated", {}, utcTimestamp(comments[0]?.createdAt ?? item.updatedAt)) +
-    comments.map((comment) => commentEntry(baseUrl, comment, { withContent: true })).join("") +
+    element("updated", {}, utcTimestamp(comments[0]?.comment.createdAt ?? item.updatedAt)) +
+    comments.map((detail) => commentEntry(baseUrl, detail, { withContent: true })).join("") +
     "</feed></cbl:feedLink></cbl:comments>"
   );
 }

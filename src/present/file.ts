@@ -1,7 +1,7 @@
 import { element, escapeAttribute, utcTimestamp } from "../atom/build.js";
 import { type CabinetFile, type FileVersion, fileTitle } from "../domain/file.js";
 import type { Group } from "../domain/group.js";
-import { type ContentRef, formatContentId, formatGroupId, formatPair } from "../domain/item-id.js";
+import { type ContentRef, formatAttachmentId, formatContentId, formatGroupId, formatPair } from "../domain/item-id.js";
 import type { CabinetView } from "../services/file.js";
 import { type Viewer, authorElement, categoryElements, feedDocument, newestOf, summaryElement, webLinkElements } from "./feed.js";
 import { areaLinks, contentLinks } from "./links.js";
@@ -29,8 +29,11 @@ export function downloadUrl(baseUrl: string, fileId: string, options: { version?
 
 /** A file entry: common fields in decisions.md §1 order, then the file's own in the specification's order. */
 export function fileEntry(baseUrl: string, group: Group, file: CabinetFile, history: readonly FileVersion[] | undefined): string {
-  const ref: ContentRef = { kind: "CABINET", groupId: file.groupId, id: file.id };
-  const id = formatContentId(ref);
+  // A comment attachment (the ATTACH folder) is named by its attachment id and links to its comment's item.
+  const ref: ContentRef = file.attachment?.parent ?? { kind: "CABINET", groupId: file.groupId, id: file.id };
+  const id = file.attachment
+    ? formatAttachmentId(file.attachment.parent, file.attachment.commentNumber, file.attachment.position)
+    : formatContentId(ref);
   const version = file.current;
   return (
     "<entry>" +

@@ -1,9 +1,9 @@
 import { element, utcDate, utcTimestamp } from "../atom/build.js";
-import type { Comment } from "../domain/comment.js";
 import type { Group } from "../domain/group.js";
 import { type ContentRef, formatContentId, formatGroupId, formatPair } from "../domain/item-id.js";
 import { type Locale, type Task, taskStatusLabel } from "../domain/task.js";
 import type { TaskListView } from "../services/task.js";
+import type { CommentDetail } from "../services/comment-detail.js";
 import { embeddedCommentsElement } from "./embedded-comments.js";
 import { type Viewer, authorElement, categoryElements, feedDocument, newestOf, summaryElement, webLinkElements } from "./feed.js";
 import { areaLinks, contentLinks } from "./links.js";
@@ -31,7 +31,7 @@ export function taskEntry(
   baseUrl: string,
   group: Group,
   task: Task,
-  options: { locale: Locale; confirmed: boolean; comments: readonly Comment[] | undefined },
+  options: { locale: Locale; confirmed: boolean; comments: readonly CommentDetail[] | undefined },
 ): string {
   const ref: ContentRef = { kind: "TASK", groupId: task.groupId, id: task.id };
   const id = formatContentId(ref);

@@ -1,9 +1,9 @@
 import { element, utcTimestamp } from "../atom/build.js";
-import type { Comment } from "../domain/comment.js";
 import { type ContentRef, formatContentId, formatPair } from "../domain/item-id.js";
 import type { Group } from "../domain/group.js";
 import type { Topic } from "../domain/topic.js";
 import { embeddedCommentsElement } from "./embedded-comments.js";
+import type { CommentDetail } from "../services/comment-detail.js";
 import { authorElement, categoryElements, summaryElement, webLinkElements } from "./feed.js";
 import { contentLinks } from "./links.js";
 
@@ -13,7 +13,7 @@ export function groupElement(group: Group): string {
 }
 
 /** A topic entry; `comments` (newest first) adds the embedded comment sub-feed. */
-export function topicEntry(baseUrl: string, group: Group, topic: Topic, comments: readonly Comment[] | undefined): string {
+export function topicEntry(baseUrl: string, group: Group, topic: Topic, comments: readonly CommentDetail[] | undefined): string {
   const ref: ContentRef = { kind: "BOARD", groupId: topic.groupId, id: topic.id };
   const id = formatContentId(ref);
   return (

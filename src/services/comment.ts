@@ -1,62 +1,136 @@
+import { type BlobStore, type TempBlob, newBlobKey } from "../blobs/blob-store.js";
+import type { Clock } from "../clock.js";
 import type { Actor } from "../domain/access.js";
+import { type Attachment, type AttachmentDraft, checkAttachments } from "../domain/attachment.js";
 import { type Comment, checkCommentText } from "../domain/comment.js";
 import { ForbiddenError, NotFoundError, ValidationError } from "../domain/errors.js";
 import type { Group } from "../domain/group.js";
 import type { ContentRef } from "../domain/item-id.js";
-import type { Clock } from "../clock.js";
-import type { Store, Tx } from "../store/store.js";
+import type { Page, Store, Tx } from "../store/store.js";
+import { type CommentDetail, detailComments, removeBlobs, removeItemRows } from "./comment-detail.js";
 import { requireFile } from "./file.js";
 import { requireGroupMember } from "./group-access.js";
 import { requireTask } from "./task.js";
 import { requireTopic } from "./topic.js";
 
-/** A comment with the group it belongs to, for presenting. */
+/** A comment just written, with the group it belongs to and its files, for presenting. */
 export interface CommentView {
   readonly group: Group;
   readonly comment: Comment;
+  readonly attachments: readonly Attachment[];
+}
+
+/** The item a comment hangs on, as the comment feed shows it. */
+export interface CommentParent {
+  readonly ref: ContentRef;
+  readonly title: string;
+  readonly updatedAt: number;
+}
+
+/** A page of a parent's comments and whether more lie on either side of it. */
+export interface CommentsView {
+  readonly group: Group;
+  readonly parent: CommentParent;
+  readonly comments: readonly CommentDetail[];
+  readonly olderExists: boolean;
+  readonly newerExists: boolean;
+}
+
+/** An uploaded file waiting in the blob store's temporary area for its comment to commit. */
+export interface StagedFile {
+  readonly draft: AttachmentDraft;
+  readonly temp: TempBlob;
 }
 
 /**
- * Adds a comment to a topic (the board's legacy path and the comment endpoint both come here).
- * @throws ValidationError COMMENT_TEXT_REQUIRED, COMMENT_TEXT_TOO_LONG, REPLY_TO_NOT_FOUND
+ * A page of a parent's comments, newest first. `unconfirmed` keeps comments by others written
+ * after the caller's last confirmation of the parent (all of them when the caller never confirmed).
+ * @throws NotFoundError GROUP_NOT_FOUND, TOPIC_NOT_FOUND, ITEM_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED
+ */
+export async function listComments(
+  store: Store,
+  actor: Actor,
+  input: { parent: ContentRef; page: Page; unconfirmed: boolean },
+): Promise<CommentsView> {
+  return store.read(async (tx) => {
+    const { group } = await requireGroupMember(tx, actor, input.parent.groupId);
+    const parent = await requireCommentParent(tx, input.parent);
+    const userId = actor.user.id;
+    const filter = input.unconfirmed
+      ? { unconfirmedBy: { userId, after: (await tx.commentReads.find(userId, input.parent)) ?? null } }
+      : {};
+    const rows = await tx.comments.page(input.parent, filter, input.page);
+    const total = await tx.comments.count(input.parent, filter);
+    return {
+      group,
+      parent,
+      comments: await detailComments(tx, userId, rows),
+      olderExists: input.page.offset + rows.length < total,
+      // Newest first: anything at all before start-index is newer than this page.
+      newerExists: input.page.offset > 0 && total > 0,
+    };
+  });
+}
+
+/**
+ * Adds a comment, with its files (the board's legacy path and the comment endpoint both come
+ * here). Files move from the temporary area into place only once the comment row has committed.
+ * @throws ValidationError COMMENT_TEXT_REQUIRED, COMMENT_TEXT_TOO_LONG, REPLY_TO_NOT_FOUND, TOO_MANY_FILES
+ * @throws TooLargeError FILE_TOO_LARGE, ATTACHMENTS_TOO_LARGE
  * @throws NotFoundError GROUP_NOT_FOUND, TOPIC_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED
  */
 export async function addComment(
   store: Store,
+  blobs: BlobStore,
   actor: Actor,
-  input: { parent: ContentRef; text: string | undefined; replyTo: number | undefined },
+  input: { parent: ContentRef; text: string | undefined; replyTo: number | undefined; files?: readonly StagedFile[] },
   clock: Clock,
 ): Promise<CommentView> {
-  const body = checkCommentText(input.text, 0);
-  return store.transaction(async (tx) => {
+  const files = input.files ?? [];
+  const body = checkCommentText(input.text, files.length);
+  checkAttachments(files.map((file) => file.draft));
+  const keys = files.map(() => newBlobKey());
+  const view = await store.transaction(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.parent.groupId);
     await requireCommentParent(tx, input.parent);
     if (input.replyTo !== undefined && !(await tx.comments.find(input.parent, input.replyTo))) {
       throw new ValidationError("REPLY_TO_NOT_FOUND", `cblCmnt:replyTo names comment ${input.replyTo}, which does not exist on this item.`);
     }
     const number = await tx.comments.nextNumber(input.parent);
-    const comment = await tx.comments.insert({
-      parent: input.parent,
-      number,
-      authorId: actor.user.id,
-      body,
-      replyTo: input.replyTo ?? null,
-      at: clock.now(),
-    });
-    return { group, comment };
+    const at = clock.now();
+    const comment = await tx.comments.insert({ parent: input.parent, number, authorId: actor.user.id, body, replyTo: input.replyTo ?? null, at });
+    const attachments: Attachment[] = [];
+    for (const [index, file] of files.entries()) {
+      const blobKey = keys[index] ?? "";
+      attachments.push(await tx.attachments.insert({ ...file.draft, groupId: group.id, commentId: comment.id, position: index + 1, blobKey, at }));
+    }
+    return { group, comment, attachments };
   });
+  try {
+    for (const [index, file] of files.entries()) await blobs.commit(file.temp, keys[index] ?? "");
+  } catch (error) {
+    // The bytes could not be put in place: take the comment back rather than keep rows without files.
+    await store.transaction(async (tx) => {
+      await removeItemRows(tx, "COMMENT", [view.comment.id]);
+      await tx.comments.remove(view.comment.id);
+    });
+    await removeBlobs(blobs, keys);
+    throw error;
+  }
+  return view;
 }
 
 /**
- * Deletes a comment: its author and the group's managers may.
+ * Deletes a comment with its attachments, likes and favorites: its author and the group's managers may.
  * @throws NotFoundError COMMENT_NOT_FOUND (or its parent's); ForbiddenError COMMENT_DELETE_FORBIDDEN
  */
 export async function deleteComment(
   store: Store,
+  blobs: BlobStore,
   actor: Actor,
   input: { parent: ContentRef; number: number },
 ): Promise<CommentView> {
-  return store.transaction(async (tx) => {
+  const { view, keys } = await store.transaction(async (tx) => {
     const { group, membership } = await requireGroupMember(tx, actor, input.parent.groupId);
     await requireCommentParent(tx, input.parent);
     const comment = await tx.comments.find(input.parent, input.number);
@@ -64,22 +138,31 @@ export async function deleteComment(
     if (comment.authorId !== actor.user.id && !membership.manager) {
       throw new ForbiddenError("COMMENT_DELETE_FORBIDDEN", "Only the comment's author and the group's managers may delete it.");
     }
+    const removedKeys = await removeItemRows(tx, "COMMENT", [comment.id]);
     await tx.comments.remove(comment.id);
-    return { group, comment };
+    return { view: { group, comment, attachments: [] }, keys: removedKeys };
   });
+  await removeBlobs(blobs, keys);
+  return view;
 }
 
-/** @throws NotFoundError when the item that would carry the comment does not exist */
-async function requireCommentParent(tx: Tx, parent: ContentRef): Promise<void> {
+/**
+ * The item that carries comments: the one switch over parent kinds.
+ * @throws NotFoundError TOPIC_NOT_FOUND, TASK_NOT_FOUND, FILE_NOT_FOUND when it does not exist
+ */
+export async function requireCommentParent(tx: Tx, parent: ContentRef): Promise<CommentParent> {
   switch (parent.kind) {
-    case "BOARD":
-      await requireTopic(tx, parent);
-      return;
-    case "TASK":
-      await requireTask(tx, parent);
-      return;
-    case "CABINET":
-      await requireFile(tx, parent);
-      return;
+    case "BOARD": {
+      const topic = await requireTopic(tx, parent);
+      return { ref: parent, title: topic.title, updatedAt: topic.updatedAt };
+    }
+    case "TASK": {
+      const task = await requireTask(tx, parent);
+      return { ref: parent, title: task.title, updatedAt: task.updatedAt };
+    }
+    case "CABINET": {
+      const file = await requireFile(tx, parent);
+      return { ref: parent, title: file.title, updatedAt: file.updatedAt };
+    }
   }
 }

@@ -1,13 +1,14 @@
-import type { Comment } from "../domain/comment.js";
 import type { ContentRef } from "../domain/item-id.js";
 import type { Tx } from "../store/store.js";
+import { type CommentDetail, detailComments } from "./comment-detail.js";
 
 /**
- * Every comment of each item, newest first, keyed by item id: what `embed-comment=true` embeds
- * for topics and tasks alike. The items must all be of one kind.
+ * Every comment of each item, newest first, keyed by item id, with the viewer's likes, favorites
+ * and attachments: what `embed-comment=true` embeds for topics and tasks alike, the same entries
+ * as the comment endpoint. The items must all be of one kind.
  */
-export async function commentsByItem(tx: Tx, items: readonly ContentRef[]): Promise<Map<number, Comment[]>> {
-  const byItem = new Map<number, Comment[]>(items.map((item) => [item.id, []]));
-  for (const comment of await tx.comments.listAll(items)) byItem.get(comment.parent.id)?.push(comment);
+export async function commentsByItem(tx: Tx, viewerId: number, items: readonly ContentRef[]): Promise<Map<number, CommentDetail[]>> {
+  const byItem = new Map<number, CommentDetail[]>(items.map((item) => [item.id, []]));
+  for (const detail of await detailComments(tx, viewerId, await tx.comments.listAll(items))) byItem.get(detail.comment.parent.id)?.push(detail);
   return byItem;
 }

@@ -1,4 +1,5 @@
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { type BlobStore, newBlobKey } from "../blobs/blob-store.js";
 import { readImage } from "../blobs/image.js";
 import { mimeTypeOf, sniffImageType } from "../domain/file.js";
@@ -19,23 +20,28 @@ export interface Upload {
  */
 export async function storeFileBytes(blobs: BlobStore, upload: Upload, at: number): Promise<NewFileVersion> {
   const blobKey = newBlobKey();
-  const size = await blobs.put(blobKey, upload.source);
-  const head = await readHead(blobs, blobKey);
-  const facts = sniffImageType(head) ? await readImage(() => blobs.open(blobKey)) : undefined;
-  const thumbnailKey = facts ? `${blobKey}.thumbnail` : null;
-  if (facts && thumbnailKey) await blobs.put(thumbnailKey, facts.thumbnail);
-  return {
-    fileName: upload.fileName,
-    size,
-    mimeType: mimeTypeOf(upload.fileName, head),
-    blobKey,
-    width: facts?.width ?? null,
-    height: facts?.height ?? null,
-    thumbnailKey,
-    authorId: upload.authorId,
-    comment: upload.comment,
-    at,
-  };
+  const size = await writeBlob(blobs, blobKey, upload.source);
+  try {
+    const head = await readHead(blobs, blobKey);
+    const facts = sniffImageType(head) ? await readImage(() => openBlob(blobs, blobKey)) : undefined;
+    const thumbnailKey = facts ? `${blobKey}.thumbnail` : null;
+    if (facts && thumbnailKey) await writeBlob(blobs, thumbnailKey, facts.thumbnail);
+    return {
+      fileName: upload.fileName,
+      size,
+      mimeType: mimeTypeOf(upload.fileName, head),
+      blobKey,
+      width: facts?.width ?? null,
+      height: facts?.height ?? null,
+      thumbnailKey,
+      authorId: upload.authorId,
+      comment: upload.comment,
+      at,
+    };
+  } catch (error) {
+    await blobs.remove(blobKey);
+    throw error;
+  }
 }
 
 /** Removes the blobs of a version that was never recorded. */
@@ -44,8 +50,34 @@ export async function discardFileBytes(blobs: BlobStore, version: NewFileVersion
   if (version.thumbnailKey !== null) await blobs.remove(version.thumbnailKey);
 }
 
-async function readHead(blobs: BlobStore, key: string): Promise<Buffer> {
+/**
+ * Streams bytes into a temporary blob and commits them under `key` (the blob store's only way
+ * in, shared with comment attachments); nothing is left behind when the write fails.
+ * Resolves with the byte count.
+ */
+async function writeBlob(blobs: BlobStore, key: string, data: Readable | Uint8Array): Promise<number> {
+  const temp = await blobs.createTemp();
+  let size = 0;
+  const source = data instanceof Uint8Array ? Readable.from([data]) : data;
+  source.on("data", (chunk: Buffer) => (size += chunk.length));
+  try {
+    await pipeline(source, temp.stream);
+    await blobs.commit(temp, key);
+  } catch (error) {
+    await blobs.discard(temp);
+    throw error;
+  }
+  return size;
+}
+
+async function openBlob(blobs: BlobStore, key: string): Promise<Readable> {
   const stream = await blobs.open(key);
+  if (!stream) throw new Error(`blob ${key} vanished while it was being read`);
+  return stream;
+}
+
+async function readHead(blobs: BlobStore, key: string): Promise<Buffer> {
+  const stream = await openBlob(blobs, key);
   const chunks: Buffer[] = [];
   let length = 0;
   for await (const chunk of stream) {

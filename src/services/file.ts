@@ -1,5 +1,3 @@
-import { Readable } from "node:stream";
-import type { BlobStore } from "../blobs/blob-store.js";
 import type { Actor } from "../domain/access.js";
 import { NotFoundError } from "../domain/errors.js";
 import type { CabinetFile, CabinetFilter, FileVersion } from "../domain/file.js";
@@ -16,14 +14,6 @@ export interface CabinetView {
   readonly files: readonly CabinetFile[];
   /** Up to 5 newest versions per file id, newest first; undefined when history was not asked for. */
   readonly histories: ReadonlyMap<number, readonly FileVersion[]> | undefined;
-}
-
-/** Bytes to send, with what the response headers need. */
-export interface Download {
-  readonly fileName: string;
-  readonly mimeType: string;
-  readonly size: number;
-  readonly stream: Readable;
 }
 
 /** A page of a group's files. @throws NotFoundError GROUP_NOT_FOUND, FOLDER_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
@@ -52,32 +42,6 @@ export async function getFile(store: Store, actor: Actor, input: { ref: ContentR
   });
 }
 
-/**
- * Opens a version of a file (the current one by default), or its thumbnail, for a member.
- * @throws NotFoundError FILE_NOT_FOUND, VERSION_NOT_FOUND, THUMBNAIL_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED
- */
-export async function downloadFile(
-  store: Store,
-  blobs: BlobStore,
-  actor: Actor,
-  input: { ref: ContentRef; version: number | undefined; thumbnail: boolean },
-): Promise<Download> {
-  const version = await store.read(async (tx) => {
-    await requireGroupMember(tx, actor, input.ref.groupId);
-    const file = await requireFile(tx, input.ref);
-    const found = input.version === undefined ? file.current : await tx.files.findVersion(file.id, input.version);
-    if (!found) throw new NotFoundError("VERSION_NOT_FOUND", `The file has no version ${input.version}.`);
-    return found;
-  });
-  if (!input.thumbnail) {
-    return { fileName: version.fileName, mimeType: version.mimeType, size: version.size, stream: await blobs.open(version.blobKey) };
-  }
-  if (version.thumbnailKey === null) throw new NotFoundError("THUMBNAIL_NOT_FOUND", "This file has no thumbnail (it is not an image).");
-  const stream = await blobs.open(version.thumbnailKey);
-  const bytes = await collect(stream);
-  return { fileName: `${baseName(version.fileName)}-thumbnail.png`, mimeType: "image/png", size: bytes.length, stream: streamOf(bytes) };
-}
-
 /** @throws NotFoundError FILE_NOT_FOUND (also when the id names another group) */
 export async function requireFile(tx: Tx, ref: ContentRef): Promise<CabinetFile> {
   const file = ref.kind === "CABINET" ? await tx.files.findById(ref.id) : undefined;
@@ -86,23 +50,9 @@ export async function requireFile(tx: Tx, ref: ContentRef): Promise<CabinetFile>
 }
 
 async function historiesOf(tx: Tx, files: readonly CabinetFile[]): Promise<Map<number, FileVersion[]>> {
-  const byFile = new Map<number, FileVersion[]>(files.map((file) => [file.id, []]));
-  for (const version of await tx.files.listHistories(files, LIMITS.historyEntries)) byFile.get(version.fileId)?.push(version);
+  // Attachments (the ATTACH folder) have a single version and no history to embed.
+  const stored = files.filter((file) => file.attachment === undefined);
+  const byFile = new Map<number, FileVersion[]>(stored.map((file) => [file.id, []]));
+  for (const version of await tx.files.listHistories(stored, LIMITS.historyEntries)) byFile.get(version.fileId)?.push(version);
   return byFile;
-}
-
-function baseName(fileName: string): string {
-  const dot = fileName.lastIndexOf(".");
-  return dot > 0 ? fileName.slice(0, dot) : fileName;
-}
-
-// Thumbnails are small (a 160-pixel PNG); reading one whole gives an exact Content-Length without storing its size.
-async function collect(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-function streamOf(bytes: Buffer): Readable {
-  return Readable.from([bytes]);
 }

@@ -1,11 +1,11 @@
 import type { Actor } from "../domain/access.js";
-import type { Comment } from "../domain/comment.js";
 import { NotFoundError } from "../domain/errors.js";
 import type { FolderFilter } from "../domain/folder.js";
 import type { Group } from "../domain/group.js";
 import type { ContentRef } from "../domain/item-id.js";
 import type { Task, TaskFilter } from "../domain/task.js";
 import type { Page, Store, Tx } from "../store/store.js";
+import type { CommentDetail } from "./comment-detail.js";
 import { commentsByItem } from "./embedded-comments.js";
 import { requireFolderOf } from "./folder-access.js";
 import { requireGroupMember } from "./group-access.js";
@@ -15,7 +15,7 @@ export interface TaskListView {
   readonly group: Group;
   readonly tasks: readonly Task[];
   /** Comments per task id, newest first; undefined when comments were not asked for. */
-  readonly comments: ReadonlyMap<number, readonly Comment[]> | undefined;
+  readonly comments: ReadonlyMap<number, readonly CommentDetail[]> | undefined;
   /** Ids of the tasks whose latest change the caller has confirmed (`cbl:confirmed`). */
   readonly confirmed: ReadonlySet<number>;
 }
@@ -54,7 +54,7 @@ async function viewOf(tx: Tx, actor: Actor, group: Group, tasks: readonly Task[]
   return {
     group,
     tasks,
-    comments: embedComments ? await commentsByItem(tx, refs) : undefined,
+    comments: embedComments ? await commentsByItem(tx, actor.user.id, refs) : undefined,
     confirmed: await confirmedByCaller(tx, actor, refs),
   };
 }

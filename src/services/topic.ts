@@ -1,5 +1,5 @@
+import type { BlobStore } from "../blobs/blob-store.js";
 import type { Actor } from "../domain/access.js";
-import type { Comment } from "../domain/comment.js";
 import { NotFoundError } from "../domain/errors.js";
 import type { FolderFilter } from "../domain/folder.js";
 import type { Group } from "../domain/group.js";
@@ -17,14 +17,15 @@ import type { Clock } from "../clock.js";
 import type { Page, Store, Tx } from "../store/store.js";
 import { commentsByItem } from "./embedded-comments.js";
 import { requireFolderOf } from "./folder-access.js";
+import { type CommentDetail, removeBlobs, removeCommentsOf, removeItemRows } from "./comment-detail.js";
 import { requireGroupMember } from "./group-access.js";
 
 /** What a board read returns: the group, its topics, and their comments when asked for. */
 export interface BoardView {
   readonly group: Group;
   readonly topics: readonly Topic[];
-  /** Comments per topic id, newest first; undefined when comments were not asked for. */
-  readonly comments: ReadonlyMap<number, readonly Comment[]> | undefined;
+  /** Comments per topic id, newest first, as the caller sees them; undefined when not asked for. */
+  readonly comments: ReadonlyMap<number, readonly CommentDetail[]> | undefined;
 }
 
 /** A page of a group's board. @throws NotFoundError, ForbiddenError */
@@ -37,7 +38,7 @@ export async function listTopics(
     const { group } = await requireGroupMember(tx, actor, input.groupId);
     if (input.filter.kind === "folder") await requireFolderOf(tx, group.id, input.filter.folderId, "BOARD");
     const topics = await tx.topics.list(group.id, input.filter, input.page);
-    return { group, topics, comments: input.embedComments ? await commentsByItem(tx, topics.map(refOf)) : undefined };
+    return { group, topics, comments: input.embedComments ? await commentsByItem(tx, actor.user.id, topics.map(refOf)) : undefined };
   });
 }
 
@@ -50,7 +51,7 @@ export async function getTopic(
   return store.read(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.ref.groupId);
     const topic = await requireTopic(tx, input.ref);
-    return { group, topics: [topic], comments: input.embedComments ? await commentsByItem(tx, [refOf(topic)]) : undefined };
+    return { group, topics: [topic], comments: input.embedComments ? await commentsByItem(tx, actor.user.id, [refOf(topic)]) : undefined };
   });
 }
 
@@ -106,19 +107,23 @@ export async function updateTopic(
 }
 
 /**
- * Deletes a topic with its comments (and, through them, their attachments).
+ * Deletes a topic with its comments, their attachments, and every like and favorite of them all;
+ * the attachment bytes go once the rows are gone for good.
  * @throws NotFoundError TOPIC_NOT_FOUND, ForbiddenError, ConflictError TOPIC_BEING_EDITED
  */
-export async function deleteTopic(store: Store, actor: Actor, input: { ref: ContentRef }, clock: Clock): Promise<Topic> {
-  return store.transaction(async (tx) => {
+export async function deleteTopic(store: Store, blobs: BlobStore, actor: Actor, input: { ref: ContentRef }, clock: Clock): Promise<Topic> {
+  const { topic, keys } = await store.transaction(async (tx) => {
     const { membership } = await requireGroupMember(tx, actor, input.ref.groupId);
-    const topic = await requireTopic(tx, input.ref);
-    requireMayDeleteTopic(topic, actor.user.id, membership);
-    requireNotLeasedByOther(await tx.leases.find(topic.id), actor.user.id, clock.now());
-    await tx.comments.removeAllOf(input.ref);
-    await tx.topics.remove(topic.id);
-    return topic;
+    const found = await requireTopic(tx, input.ref);
+    requireMayDeleteTopic(found, actor.user.id, membership);
+    requireNotLeasedByOther(await tx.leases.find(found.id), actor.user.id, clock.now());
+    const removedKeys = await removeCommentsOf(tx, input.ref);
+    await removeItemRows(tx, "BOARD", [found.id]);
+    await tx.topics.remove(found.id);
+    return { topic: found, keys: removedKeys };
   });
+  await removeBlobs(blobs, keys);
+  return topic;
 }
 
 /**

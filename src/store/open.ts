@@ -1,4 +1,5 @@
 import type { StoreConfig } from "../config/config.js";
+import { openPostgresStore } from "./postgres/open.js";
 import { openSqliteStore } from "./sqlite/open.js";
 import type { Store } from "./store.js";
 
@@ -8,6 +9,6 @@ export async function openStore(config: StoreConfig): Promise<Store> {
     case "sqlite":
       return openSqliteStore(config.file);
     case "postgres":
-      throw new Error("PostgreSQL support is not built yet; remove --database / KAIRAN_DATABASE_URL to use SQLite.");
+      return openPostgresStore({ url: config.url });
   }
 }

@@ -18,6 +18,12 @@ export interface Database {
   tasks: TasksTable;
   files: FilesTable;
   file_versions: FileVersionsTable;
+  oauth_nonces: OAuthNoncesTable;
+  oauth_temporary_credentials: OAuthTemporaryCredentialsTable;
+  attachments: AttachmentsTable;
+  likes: LikesTable;
+  favorites: FavoritesTable;
+  comment_reads: CommentReadsTable;
 }
 
 /** Registered users. */
@@ -177,4 +183,71 @@ export interface FileVersionsTable {
   author_id: number;
   comment: string;
   created_at: number;
+}
+/** OAuth nonces seen within their timestamp window; `token` is the token's hash, or "" for none. */
+export interface OAuthNoncesTable {
+  consumer_key: string;
+  token: string;
+  nonce: string;
+  timestamp: number;
+  expires_at: number;
+}
+
+/** OAuth temporary credentials (request tokens), single-use and short-lived; looked up by hash. */
+export interface OAuthTemporaryCredentialsTable {
+  id: Generated<number>;
+  token_hash: string;
+  secret: string;
+  app_id: number;
+  /** An absolute http(s) URL, or "oob". */
+  callback: string;
+  /** The authorize form's CSRF token. */
+  csrf: string;
+  status: "pending" | "approved" | "denied";
+  user_id: number | null;
+  verifier: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+/** Kinds of item a like or favorite row points at (comments by their row id). */
+export type ItemKind = "BOARD" | "TASK" | "CABINET" | "COMMENT";
+
+/** Files attached to comments; the bytes live in the blob store under `blob_key`. */
+export interface AttachmentsTable {
+  id: Generated<number>;
+  group_id: number;
+  comment_id: number;
+  position: number;
+  file_name: string;
+  content_type: string;
+  size: number;
+  blob_key: string;
+  created_at: number;
+}
+
+/** One row per (user, liked item). */
+export interface LikesTable {
+  user_id: number;
+  item_kind: ItemKind;
+  item_id: number;
+  group_id: number;
+  created_at: number;
+}
+
+/** One row per (user, favorited item). */
+export interface FavoritesTable {
+  user_id: number;
+  item_kind: ItemKind;
+  item_id: number;
+  group_id: number;
+  created_at: number;
+}
+
+/** When a user last confirmed (read) the comments of a parent item. */
+export interface CommentReadsTable {
+  user_id: number;
+  parent_kind: "BOARD" | "TASK" | "CABINET";
+  parent_id: number;
+  confirmed_at: number;
 }

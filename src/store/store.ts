@@ -1,4 +1,5 @@
 import type { AccessLevel, Application } from "../domain/access.js";
+import type { Attachment } from "../domain/attachment.js";
 import type { Comment } from "../domain/comment.js";
 import type { Folder, FolderArea, FolderFilter } from "../domain/folder.js";
 import type { Group, Membership } from "../domain/group.js";
@@ -6,6 +7,7 @@ import type { CabinetFile, FileVersion } from "../domain/file.js";
 import type { ContentRef } from "../domain/item-id.js";
 import type { Member, MemberStatus } from "../domain/member.js";
 import type { Task, TaskFilter, TaskPriority, TaskStatus } from "../domain/task.js";
+import type { ItemKey, LikeSummary, Liker } from "../domain/reaction.js";
 import type { EditLease, Topic } from "../domain/topic.js";
 import type { User } from "../domain/user.js";
 
@@ -38,6 +40,12 @@ export interface Tx {
   readonly leases: LeaseRepo;
   readonly tasks: TaskRepo;
   readonly files: FileRepo;
+  readonly nonces: NonceRepo;
+  readonly temporaryCredentials: TemporaryCredentialRepo;
+  readonly attachments: AttachmentRepo;
+  readonly likes: LikeRepo;
+  readonly favorites: FavoriteRepo;
+  readonly commentReads: CommentReadRepo;
 }
 
 /** Offset paging as the interface defines it (`start-index`, `max-results`). */
@@ -154,6 +162,11 @@ export interface CommentRepo {
   nextNumber(parent: ContentRef): Promise<number>;
   insert(comment: { parent: ContentRef; number: number; authorId: number; body: string; replyTo: number | null; at: number }): Promise<Comment>;
   find(parent: ContentRef, number: number): Promise<Comment | undefined>;
+  findById(id: number): Promise<Comment | undefined>;
+  /** A page of one parent's comments, newest first (by number). */
+  page(parent: ContentRef, filter: CommentFilter, page: Page): Promise<Comment[]>;
+  /** How many of the parent's comments pass the filter. */
+  count(parent: ContentRef, filter: CommentFilter): Promise<number>;
   /** Every comment of each parent, newest first (the embedded sub-feed has no paging). */
   listAll(parents: readonly ContentRef[]): Promise<Comment[]>;
   remove(id: number): Promise<void>;
@@ -225,4 +238,111 @@ export interface FileRepo {
   /** The group's comment attachments (the ATTACH folder). */
   listAttachmentsOfGroup(groupId: number, page: Page): Promise<CabinetFile[]>;
   update(id: number, change: { folderId?: number | null; trashed?: boolean; at: number }): Promise<void>;
+}
+
+/** One use of an OAuth nonce; `tokenHash` is "" when the request carries no token. */
+export interface NonceUse {
+  readonly consumerKey: string;
+  readonly tokenHash: string;
+  readonly nonce: string;
+  readonly timestamp: number;
+  /** Epoch ms after which the timestamp check alone refuses a replay, so the row can go. */
+  readonly expiresAt: number;
+}
+
+/** OAuth nonces: shared by every server process through the database. */
+export interface NonceRepo {
+  /** Records the nonce atomically; false when this (consumer, token, nonce, timestamp) was seen. */
+  claim(use: NonceUse): Promise<boolean>;
+  /** Deletes nonces whose window has passed; returns how many. */
+  removeExpired(now: number): Promise<number>;
+}
+
+/** An OAuth temporary credential (request token) with the application it was issued to. */
+export interface TemporaryCredential {
+  readonly id: number;
+  readonly secret: string;
+  readonly app: Application;
+  /** An absolute http(s) URL, or "oob". */
+  readonly callback: string;
+  readonly csrf: string;
+  readonly status: "pending" | "approved" | "denied";
+  readonly userId: number | null;
+  readonly verifier: string | null;
+  readonly expiresAt: number;
+}
+
+/** The user's answer on the authorize page. */
+export type AuthorizationDecision = { readonly status: "approved"; readonly userId: number; readonly verifier: string } | { readonly status: "denied" };
+
+/** OAuth temporary credentials: short-lived and single-use. */
+export interface TemporaryCredentialRepo {
+  insert(credential: { tokenHash: string; secret: string; appId: number; callback: string; csrf: string; createdAt: number; expiresAt: number }): Promise<void>;
+  /** The credential with this token hash, unless it has expired. */
+  findLive(tokenHash: string, now: number): Promise<TemporaryCredential | undefined>;
+  /** Records the decision on a pending credential; false when it was no longer pending. */
+  decide(id: number, decision: AuthorizationDecision): Promise<boolean>;
+  /** Deletes the credential as it is exchanged; false when another exchange got there first. */
+  consume(id: number): Promise<boolean>;
+  /** Deletes expired credentials; returns how many. */
+  removeExpired(now: number): Promise<number>;
+}
+
+/** Which of a parent's comments a read keeps. */
+export interface CommentFilter {
+  /** Only comments by others than `userId` written after `after` (every one when `after` is null). */
+  readonly unconfirmedBy?: { readonly userId: number; readonly after: number | null };
+}
+
+/** Files attached to comments (metadata; bytes are in the blob store). */
+export interface AttachmentRepo {
+  insert(attachment: Omit<Attachment, "id"> & { groupId: number; at: number }): Promise<Attachment>;
+  /** The attachments of these comments, by comment then position. */
+  listOf(commentIds: readonly number[]): Promise<Attachment[]>;
+  find(commentId: number, position: number): Promise<Attachment | undefined>;
+  /** Removes the attachments of these comments; returns their blob keys, to delete after commit. */
+  removeOf(commentIds: readonly number[]): Promise<string[]>;
+}
+
+/** Likes: one row per (user, item). */
+export interface LikeRepo {
+  /** Idempotent: liking twice leaves one like. */
+  add(userId: number, item: ItemKey, groupId: number, at: number): Promise<void>;
+  remove(userId: number, item: ItemKey): Promise<void>;
+  /** Who liked the item, first liker first. */
+  likers(item: ItemKey): Promise<Liker[]>;
+  /** Count and the viewer's own like, for each of these items of one kind (absent = no likes). */
+  summarize(kind: ItemKey["kind"], ids: readonly number[], viewerId: number): Promise<Map<number, LikeSummary>>;
+  /** Removes every like of these items (they are being deleted). */
+  removeItems(kind: ItemKey["kind"], ids: readonly number[]): Promise<void>;
+}
+
+/** A favorite as stored. */
+export interface FavoriteRow {
+  readonly item: ItemKey;
+  readonly groupId: number;
+  readonly createdAt: number;
+}
+
+/** Favorites: one row per (user, item). */
+export interface FavoriteRepo {
+  /** Idempotent: favoriting twice leaves one favorite. */
+  add(userId: number, item: ItemKey, groupId: number, at: number): Promise<void>;
+  remove(userId: number, item: ItemKey): Promise<void>;
+  find(userId: number, item: ItemKey): Promise<FavoriteRow | undefined>;
+  /** The user's favorites in groups the user has joined, newest first. */
+  list(userId: number, page: Page): Promise<FavoriteRow[]>;
+  /** Which of these items of one kind the user has favorited. */
+  setOf(userId: number, kind: ItemKey["kind"], ids: readonly number[]): Promise<Set<number>>;
+  /** Removes every favorite of these items (they are being deleted). */
+  removeItems(kind: ItemKey["kind"], ids: readonly number[]): Promise<void>;
+}
+
+/** When each user last confirmed a parent's comments (written by notifications). */
+export interface CommentReadRepo {
+  /** The time of the user's last confirmation of the parent; undefined when never. */
+  find(userId: number, parent: ContentRef): Promise<number | undefined>;
+  confirm(userId: number, parent: ContentRef, at: number): Promise<void>;
+  /** Forgets every confirmation of the parent (it is being deleted). */
+  removeAllOf(parent: ContentRef): Promise<void>;
 }

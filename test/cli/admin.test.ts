@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { buildApp } from "../../src/app.js";
+import { openLocalBlobStore } from "../../src/blobs/local.js";
 import { hashToken } from "../../src/auth/token.js";
 import { loadConfig } from "../../src/config/config.js";
 import { openSqliteStore } from "../../src/store/sqlite/open.js";
@@ -81,7 +82,7 @@ describe("kairan user|group|member|task|file", () => {
       const app = await tx.apps.insert({ name: "t", consumerKey: "k", consumerSecret: "s", accessLevel: "read", createdAt: 0 });
       await tx.tokens.insert({ userId: 1, appId: app.id, tokenHash: hashToken("ann-token"), secret: "x", label: "", createdAt: 0 });
     });
-    const app = buildApp({ config, store, clock });
+    const app = buildApp({ config, store, blobs: openLocalBlobStore(data), clock });
     await app.listen({ port: 0, host: "127.0.0.1" });
     try {
       const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/fileDownload/V2?id=${encodeURIComponent(file.id)}`;

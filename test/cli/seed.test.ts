@@ -34,6 +34,6 @@ describe("kairan seed with tasks and files", () => {
     assert.match(result.tasks.ship ?? "", /^GROUP,1:\d+,TASK,1:\d+$/);
     assert.match(result.files["logo-png"] ?? "", /^GROUP,1:\d+,CABINET,1:\d+$/);
     assert.ok(result.folders.sprint && result.folders.specs);
-    assert.ok(readdirSync(join(data, "blobs")).some((name) => name.endsWith(".thumbnail")), "the PNG got a thumbnail");
+    assert.ok(readdirSync(join(data, "blobs"), { recursive: true }).some((name) => String(name).endsWith(".thumbnail")), "the PNG got a thumbnail");
   });
 });

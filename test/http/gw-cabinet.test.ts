@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { after, before, it } from "node:test";
 import sharp from "sharp";
 import { attribute } from "../../src/atom/parse.js";
 import type { CabinetFile } from "../../src/domain/file.js";
@@ -7,10 +7,12 @@ import type { Group } from "../../src/domain/group.js";
 import { assertValidAtom } from "../support/atom-schema.js";
 import type { TestUser } from "../support/factories.js";
 import { addTestFile, addTestVersion, pngOf } from "../support/files.js";
-import { assertError, atomText, entriesOf, nsChild, request } from "../support/http.js";
+import { describeEachBackend } from "../support/backends.js";
+import { CLIENT_NS, assertError, atomText, entriesOf, nsChild, request } from "../support/http.js";
+import { postMultipart } from "../support/multipart.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 
-describe("GET /api/gwCabinet/V2 and /api/fileDownload/V2", () => {
+describeEachBackend("GET /api/gwCabinet/V2 and /api/fileDownload/V2", (backend) => {
   let server: TestServer;
   let alice: TestUser;
   let bob: TestUser;
@@ -26,7 +28,7 @@ describe("GET /api/gwCabinet/V2 and /api/fileDownload/V2", () => {
   const titles = async (query: string) => entriesOf((await cabinet(query)).xml).map((e) => atomText(e, "title"));
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer(backend);
     const f = server.factories;
     alice = await f.user({ name: "Alice Aoki" });
     bob = await f.user({ name: "Bob Baba" });
@@ -154,5 +156,46 @@ describe("GET /api/gwCabinet/V2 and /api/fileDownload/V2", () => {
     await assertValidAtom(tasks.text);
     assert.deepEqual(entriesOf(tasks.xml).map((e) => atomText(e, "id")), [`1:${taskFolder}`]);
     assertError(await request(`${server.url}/api/gwTaskFolder/V2?group=1:${group.id}`, { token: outsider.token }), 403, "GROUP_NOT_JOINED");
+  });
+  it("lists a group's comment attachments in ATTACH, downloadable by their attachment ids", async () => {
+    const g = await server.factories.group([alice, bob]);
+    const file = await addTestFile(server, g, alice, { fileName: "notes.txt" });
+    const parent = idOf(file);
+    const xml = `<feed ${CLIENT_NS}><id>${parent}</id><entry><summary>see attached</summary></entry></feed>`;
+    const posted = await postMultipart(`${server.url}/api/comment/V2`, bob.token, [
+      { name: "default", text: xml },
+      { name: "file0", fileName: "会議.txt", type: "text/plain", size: 1000, fill: 3 },
+    ]);
+    assert.equal(posted.status, 200, posted.text);
+    const answer = await cabinet(`group=1:${g.id}&cabinet-folder=ATTACH&embed-history=true`);
+    assert.equal(answer.status, 200);
+    await assertValidAtom(answer.text);
+    const entries = entriesOf(answer.xml);
+    assert.equal(entries.length, 1);
+    const attachmentId = `${parent},COMMENT,1,ATTACHMENT,1`;
+    assert.equal(atomText(entries[0]!, "id"), attachmentId);
+    assert.equal(atomText(entries[0]!, "title"), "会議.txt");
+    assert.equal(nsChild(entries[0]!, "cblCbnt", "fileSize")?.text, "1000");
+    assert.equal(nsChild(entries[0]!, "cblCbnt", "histories"), undefined);
+    const bytes = await download(`id=${encodeURIComponent(attachmentId)}`);
+    assert.equal(bytes.status, 200);
+    assert.equal((await bytes.arrayBuffer()).byteLength, 1000);
+    // The files themselves stay out of ATTACH, and attachments out of the other lists.
+    assert.deepEqual(await titles(`group=1:${g.id}`), ["notes.txt"]);
+    const reader = await server.factories.user({ level: "read" });
+    const readGroup = await server.factories.group([reader]);
+    assertError(await cabinet(`group=1:${readGroup.id}&cabinet-folder=ATTACH`, reader.token), 403, "ACCESS_LEVEL_INSUFFICIENT");
+  });
+
+  it("takes likes and favorites on files", async () => {
+    const body = (operation: string) => `<feed ${CLIENT_NS}><cbl:operation type="${operation}"/><entry><id>${idOf(image)}</id></entry></feed>`;
+    assert.equal((await request(`${server.url}/api/good/V2`, { token: bob.token, body: body("insert") })).status, 200);
+    assert.equal((await request(`${server.url}/api/star/V2`, { token: bob.token, body: body("insert") })).status, 200);
+    const likes = await request(`${server.url}/api/good/V2?id=${encodeURIComponent(idOf(image))}`, { token: alice.token });
+    assert.equal(likes.status, 200, likes.text);
+    assert.match(likes.text, /Bob Baba/);
+    const stars = await request(`${server.url}/api/star/V2`, { token: bob.token });
+    assert.equal(stars.status, 200, stars.text);
+    assert.ok(entriesOf(stars.xml).some((entry) => atomText(entry, "id") === idOf(image)));
   });
 });

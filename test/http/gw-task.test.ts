@@ -1,16 +1,18 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { after, before, it } from "node:test";
 import { attribute } from "../../src/atom/parse.js";
 import type { Group } from "../../src/domain/group.js";
+import { openLocalBlobStore } from "../../src/blobs/local.js";
 import { addComment } from "../../src/services/comment.js";
 import { assertValidAtom } from "../support/atom-schema.js";
 import type { TestUser } from "../support/factories.js";
+import { describeEachBackend } from "../support/backends.js";
 import { assertError, atomText, entriesOf, nsChild, request } from "../support/http.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 
 const NOW = "2026-04-01T09:00:00Z";
 
-describe("GET /api/gwTask/V2", () => {
+describeEachBackend("GET /api/gwTask/V2", (backend) => {
   let server: TestServer;
   let alice: TestUser;
   let bob: TestUser;
@@ -21,7 +23,7 @@ describe("GET /api/gwTask/V2", () => {
   const titles = async (query: string) => entriesOf((await tasks(query)).xml).map((e) => atomText(e, "title"));
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer(backend);
     assert.equal(server.clock.now(), Date.parse(NOW));
     const f = server.factories;
     alice = await f.user({ name: "Alice Aoki" });
@@ -175,11 +177,10 @@ describe("GET /api/gwTask/V2", () => {
   it("embeds comments with embed-comment=true for the comments level, and accepts comments on tasks", async () => {
     const task = await server.factories.task(group, alice, { title: "discussed" });
     const id = `GROUP,1:${group.id},TASK,1:${task.id}`;
-    // The comment endpoint arrives with the comments branch; the service it calls is the one under test.
     const actor = { user: bob, app: { id: 0, name: "test", consumerKey: "k", accessLevel: "Z" as const } };
-    await addComment(server.store, actor, { parent: { kind: "TASK", groupId: group.id, id: task.id }, text: "hi & bye", replyTo: undefined }, server.clock);
+    await addComment(server.store, openLocalBlobStore(server.dataDir), actor, { parent: { kind: "TASK", groupId: group.id, id: task.id }, text: "hi & bye", replyTo: undefined }, server.clock);
     await assert.rejects(
-      addComment(server.store, actor, { parent: { kind: "TASK", groupId: group.id, id: 99999 }, text: "x", replyTo: undefined }, server.clock),
+      addComment(server.store, openLocalBlobStore(server.dataDir), actor, { parent: { kind: "TASK", groupId: group.id, id: 99999 }, text: "x", replyTo: undefined }, server.clock),
       /task does not exist/,
     );
     const answer = await tasks(`entry=${id}&embed-comment=true`);
@@ -191,6 +192,9 @@ describe("GET /api/gwTask/V2", () => {
     assert.equal(comments.length, 1);
     assert.equal(atomText(comments[0]!, "id"), `${id},COMMENT,1`);
     assert.equal(atomText(comments[0]!, "summary"), "hi & bye");
+    // The same comment entry as the comment endpoint's: likes and favorites included.
+    assert.equal(nsChild(comments[0]!, "cblGood", "count")?.text, "0");
+    assert.equal(nsChild(comments[0]!, "cblStar", "set")?.text, "false");
     assert.equal(nsChild(entriesOf((await tasks(`entry=${id}`)).xml)[0]!, "cbl", "comments"), undefined);
     const reader = await server.factories.user({ level: "read" });
     const readGroup = await server.factories.group([reader]);

@@ -1,6 +1,8 @@
 import { hashToken } from "../../src/auth/token.js";
 import type { AccessLevel } from "../../src/domain/access.js";
 import type { FolderArea } from "../../src/domain/folder.js";
+import type { Comment } from "../../src/domain/comment.js";
+import type { ContentRef } from "../../src/domain/item-id.js";
 import type { Group } from "../../src/domain/group.js";
 import type { Task } from "../../src/domain/task.js";
 import type { Topic } from "../../src/domain/topic.js";
@@ -12,6 +14,15 @@ import type { TestClock } from "./clock.js";
 export interface TestUser extends User {
   readonly token: string;
   readonly tokenSecret: string;
+  /** The application the token was issued through, with its secret (for OAuth signing). */
+  readonly consumer: TestConsumer;
+}
+
+/** A registered application as a client holds it. */
+export interface TestConsumer {
+  readonly id: number;
+  readonly key: string;
+  readonly secret: string;
 }
 
 /** A precomputed scrypt hash of "password", so factories stay fast (hashing is slow by design). */
@@ -49,8 +60,18 @@ export class Factories {
         createdAt: this.clock.now(),
       });
       await tx.tokens.insert({ userId: user.id, appId: app.id, tokenHash: hashToken(token), secret: `ts-${n}`, label: "", createdAt: this.clock.now() });
-      return { ...user, token, tokenSecret: `ts-${n}` };
+      return { ...user, token, tokenSecret: `ts-${n}`, consumer: { id: app.id, key: app.consumerKey, secret: `secret-${n}` } };
     });
+  }
+
+  /** An application with no tokens (for OAuth flows). */
+  async app(level: AccessLevel = "Z", name = `App ${++sequence}`): Promise<TestConsumer> {
+    const n = ++sequence;
+    const secret = `app-secret-${n}/+&=`;
+    const app = await this.store.transaction((tx) =>
+      tx.apps.insert({ name, consumerKey: `app-key-${n}`, consumerSecret: secret, accessLevel: level, createdAt: this.clock.now() }),
+    );
+    return { id: app.id, key: app.consumerKey, secret };
   }
 
   /** A group whose members are `members` (the first one a manager unless `managers` says otherwise). */
@@ -109,6 +130,21 @@ export class Factories {
         allowEdit: options.allowEdit ?? false,
         fastNotify: options.fastNotify ?? false,
         trashed: options.trashed ?? false,
+        at: this.clock.now(),
+      }),
+    );
+  }
+
+  /** A comment by `author` on a topic (numbered as the service numbers them). */
+  async comment(topic: Topic, author: User, options: { body?: string; replyTo?: number } = {}): Promise<Comment> {
+    const parent: ContentRef = { kind: "BOARD", groupId: topic.groupId, id: topic.id };
+    return this.store.transaction(async (tx) =>
+      tx.comments.insert({
+        parent,
+        number: await tx.comments.nextNumber(parent),
+        authorId: author.id,
+        body: options.body ?? `Comment ${++sequence}`,
+        replyTo: options.replyTo ?? null,
         at: this.clock.now(),
       }),
     );

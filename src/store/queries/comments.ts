@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Comment } from "../../domain/comment.js";
 import type { ContentRef } from "../../domain/item-id.js";
 import type { Database } from "../schema.js";
-import type { CommentRepo } from "../store.js";
+import type { CommentFilter, CommentRepo } from "../store.js";
 
 function selectComments(db: Kysely<Database>) {
   return db
@@ -25,6 +25,17 @@ function toComment(row: CommentRow): Comment {
     replyTo: row.reply_to,
     createdAt: row.created_at,
   };
+}
+
+/** One parent's comments that pass the filter. */
+function filtered(db: Kysely<Database>, parent: ContentRef, filter: CommentFilter) {
+  let query = selectComments(db).where("comments.parent_kind", "=", parent.kind).where("comments.parent_id", "=", parent.id);
+  const unconfirmed = filter.unconfirmedBy;
+  if (unconfirmed) {
+    query = query.where("comments.author_id", "<>", unconfirmed.userId);
+    if (unconfirmed.after !== null) query = query.where("comments.created_at", ">", unconfirmed.after);
+  }
+  return query;
 }
 
 /** Comments queries. */
@@ -69,6 +80,21 @@ export function commentRepo(db: Kysely<Database>): CommentRepo {
         .where("comments.number", "=", number)
         .executeTakeFirst();
       return row && toComment(row);
+    },
+    async findById(id) {
+      const row = await selectComments(db).where("comments.id", "=", id).executeTakeFirst();
+      return row && toComment(row);
+    },
+    async page(parent, filter, page) {
+      const rows = await filtered(db, parent, filter).orderBy("comments.number", "desc").limit(page.limit).offset(page.offset).execute();
+      return rows.map(toComment);
+    },
+    async count(parent, filter) {
+      const row = await filtered(db, parent, filter)
+        .clearSelect()
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
     },
     async listAll(parents) {
       if (parents.length === 0) return [];

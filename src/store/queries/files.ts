@@ -1,6 +1,7 @@
-import type { Kysely } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import type { CabinetFile, FileVersion } from "../../domain/file.js";
-import type { Database } from "../schema.js";
+import type { ContentKind } from "../../domain/item-id.js";
+import type { AttachmentsTable, Database } from "../schema.js";
 import type { FileRepo, NewFileVersion } from "../store.js";
 
 function selectVersions(db: Kysely<Database>) {
@@ -75,6 +76,39 @@ function toFile(row: FileRow): CabinetFile {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     current: toVersion({ ...row, id: 0, file_id: row.id, author_id: row.version_author_id, created_at: row.version_created_at }),
+  };
+}
+
+/** A comment attachment as an entry of the ATTACH folder: one version, named by its attachment id. */
+function attachmentAsFile(row: Selectable<AttachmentsTable> & { parent_kind: ContentKind; parent_id: number; number: number; author_id: number; author_name: string }): CabinetFile {
+  return {
+    id: row.id,
+    groupId: row.group_id,
+    title: "",
+    memo: "",
+    authorId: row.author_id,
+    authorName: row.author_name,
+    folderId: null,
+    folderName: null,
+    trashed: false,
+    createdAt: row.created_at,
+    updatedAt: row.created_at,
+    current: {
+      fileId: row.id,
+      number: 1,
+      fileName: row.file_name,
+      size: row.size,
+      mimeType: row.content_type,
+      blobKey: row.blob_key,
+      width: null,
+      height: null,
+      thumbnailKey: null,
+      authorId: row.author_id,
+      authorName: row.author_name,
+      comment: "",
+      createdAt: row.created_at,
+    },
+    attachment: { parent: { kind: row.parent_kind, groupId: row.group_id, id: row.parent_id }, commentNumber: row.number, position: row.position },
   };
 }
 
@@ -155,8 +189,20 @@ export function fileRepo(db: Kysely<Database>): FileRepo {
         .execute();
       return rows.map(toVersion);
     },
-    async listAttachmentsOfGroup() {
-      return []; // The comments branch fills this from its attachments table.
+    async listAttachmentsOfGroup(groupId, page) {
+      const rows = await db
+        .selectFrom("attachments")
+        .innerJoin("comments", "comments.id", "attachments.comment_id")
+        .innerJoin("users", "users.id", "comments.author_id")
+        .where("attachments.group_id", "=", groupId)
+        .selectAll("attachments")
+        .select(["comments.parent_kind", "comments.parent_id", "comments.number", "comments.author_id", "users.name as author_name"])
+        .orderBy("attachments.created_at", "desc")
+        .orderBy("attachments.id", "desc")
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+      return rows.map(attachmentAsFile);
     },
     async update(id, change) {
       const set: { folder_id?: number | null; trashed?: number; updated_at: number } = { updated_at: change.at };

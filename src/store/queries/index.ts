@@ -2,12 +2,16 @@ import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
 import type { Tx } from "../store.js";
 import { appRepo } from "./apps.js";
+import { attachmentRepo } from "./attachments.js";
+import { commentReadRepo } from "./comment-reads.js";
 import { commentRepo } from "./comments.js";
 import { fileRepo } from "./files.js";
 import { folderRepo } from "./folders.js";
 import { groupRepo, membershipRepo } from "./groups.js";
 import { leaseRepo } from "./leases.js";
 import { taskRepo } from "./tasks.js";
+import { nonceRepo, temporaryCredentialRepo } from "./oauth.js";
+import { favoriteRepo, likeRepo } from "./reactions.js";
 import { tokenRepo } from "./tokens.js";
 import { topicRepo } from "./topics.js";
 import { userRepo } from "./users.js";
@@ -26,5 +30,11 @@ export function repositories(db: Kysely<Database>): Tx {
     leases: leaseRepo(db),
     tasks: taskRepo(db),
     files: fileRepo(db),
+    nonces: nonceRepo(db),
+    temporaryCredentials: temporaryCredentialRepo(db),
+    attachments: attachmentRepo(db),
+    likes: likeRepo(db),
+    favorites: favoriteRepo(db),
+    commentReads: commentReadRepo(db),
   };
 }

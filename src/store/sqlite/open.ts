@@ -16,13 +16,7 @@ import { sqliteMigrations } from "./migrations/index.js";
  * and the server share the file.
  */
 export function openSqliteStore(file: string): Store {
-  mkdirSync(dirname(file), { recursive: true });
-  const database = new SQLite(file);
-  database.pragma("journal_mode = WAL");
-  database.pragma("synchronous = NORMAL");
-  database.pragma("foreign_keys = ON");
-  database.pragma("busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = openSqliteDatabase(file);
   const root = repositories(db);
   return {
     transaction: (work) => db.transaction().execute((trx) => work(repositories(trx))),
@@ -38,4 +32,15 @@ export function openSqliteStore(file: string): Store {
     },
     close: () => db.destroy(),
   };
+}
+
+/** The Kysely handle over the file with Kairan's pragmas (the store and `kairan copy` use it). */
+export function openSqliteDatabase(file: string): Kysely<Database> {
+  mkdirSync(dirname(file), { recursive: true });
+  const database = new SQLite(file);
+  database.pragma("journal_mode = WAL");
+  database.pragma("synchronous = NORMAL");
+  database.pragma("foreign_keys = ON");
+  database.pragma("busy_timeout = 5000");
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
 }

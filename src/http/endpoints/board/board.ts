@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
-import { boardFeed, commentWriteFeed, deletedTopicFeed } from "../../../present/board.js";
+import { boardFeed, deletedTopicFeed } from "../../../present/board.js";
+import { commentWriteFeed } from "../../../present/comment.js";
 import { addComment } from "../../../services/comment.js";
 import {
   createTopic,
@@ -19,7 +20,7 @@ import { readBoardQuery, readBoardWrite } from "./board.request.js";
 
 /** `GET|POST /api/board/V2`: topics of a group's board. */
 export function registerBoard(app: FastifyInstance, context: Context): void {
-  const { store, clock } = context;
+  const { store, blobs, clock } = context;
   registerEndpoint(app, "/api/board/V2", {
     async GET(request, reply) {
       const actor = await authenticateRequest(context, request);
@@ -40,14 +41,14 @@ export function registerBoard(app: FastifyInstance, context: Context): void {
         case "update":
           return sendFeed(reply, boardFeed(baseUrl, viewer, await updateTopic(store, actor, input, clock), clock.now()));
         case "delete":
-          return sendFeed(reply, deletedTopicFeed(baseUrl, viewer, await deleteTopic(store, actor, input, clock), clock.now()));
+          return sendFeed(reply, deletedTopicFeed(baseUrl, viewer, await deleteTopic(store, blobs, actor, input, clock), clock.now()));
         case "lock":
           await takeEditLease(store, actor, input, clock);
           return sendFeed(reply, boardFeed(baseUrl, viewer, await getTopic(store, actor, { ref: input.ref, embedComments: false }), clock.now()));
         case "unlock":
           return sendFeed(reply, boardFeed(baseUrl, viewer, await releaseEditLease(store, actor, input, clock), clock.now()));
         case "comment":
-          return sendFeed(reply, commentWriteFeed(baseUrl, viewer, await addComment(store, actor, input, clock)));
+          return sendFeed(reply, commentWriteFeed(baseUrl, viewer, await addComment(store, blobs, actor, input, clock)));
       }
     },
   });

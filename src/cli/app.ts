@@ -1,0 +1,73 @@
+import { generateSecret } from "../auth/token.js";
+import { systemClock } from "../clock.js";
+import { ACCESS_LEVELS, isAccessLevel } from "../domain/access.js";
+import { CommandError, SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, parseCommand } from "./options.js";
+import { printRows, withStore } from "./store-command.js";
+
+/** Usage of `kairan app`. */
+export const APP_HELP = `Usage: kairan app add --name NAME --level read|comments|write|Z [--key KEY --secret SECRET]
+       kairan app list [--json]
+       kairan app remove KEY
+
+Registers the client applications (OAuth consumers) that may call the API. 'add' prints the
+consumer key and secret once; without --key and --secret they are generated. 'remove' also
+revokes every token issued through the application. Secrets are never listed.
+
+${SERVER_OPTIONS_HELP}`;
+
+const OPTIONS = {
+  ...SERVER_OPTIONS,
+  name: { type: "string" },
+  level: { type: "string" },
+  key: { type: "string" },
+  secret: { type: "string" },
+  json: { type: "boolean" },
+} as const;
+
+/** `kairan app add|list|remove`. @throws UsageError, CommandError, ConfigError */
+export async function app(args: readonly string[]): Promise<void> {
+  const { values, positionals } = parseCommand(args, OPTIONS);
+  if (values.help) return void console.log(APP_HELP);
+  const [action, ...rest] = positionals;
+  switch (action) {
+    case "add":
+      if (rest.length > 0) throw new UsageError("kairan app add takes no positional arguments");
+      return addApp(values);
+    case "list":
+      return withStore(values, async (store) => {
+        const apps = await store.read((tx) => tx.apps.list());
+        const rows = apps.map((a) => ({ id: a.id, key: a.consumerKey, level: a.accessLevel, name: a.name }));
+        printRows(rows, ["id", "key", "level", "name"], values.json === true);
+      });
+    case "remove": {
+      const [key, ...extra] = rest;
+      if (key === undefined || extra.length > 0) throw new UsageError("kairan app remove takes exactly one KEY");
+      const removed = await withStore(values, (store) => store.transaction((tx) => tx.apps.remove(key)));
+      if (!removed) throw new CommandError(`no application has the key "${key}"`);
+      return void console.log(`removed application ${key} and its tokens`);
+    }
+    default:
+      throw new UsageError(action === undefined ? "kairan app needs add, list or remove" : `unknown action "${action}"`);
+  }
+}
+
+async function addApp(values: { name?: string; level?: string; key?: string; secret?: string } & Record<string, string | boolean | undefined>): Promise<void> {
+  const name = values.name?.trim();
+  if (!name) throw new UsageError("--name is required");
+  const level = values.level ?? "";
+  if (!isAccessLevel(level)) throw new UsageError(`--level must be one of ${ACCESS_LEVELS.join(", ")}`);
+  if ((values.key === undefined) !== (values.secret === undefined)) throw new UsageError("give --key and --secret together, or neither");
+  if (values.key !== undefined && (values.key.trim() === "" || (values.secret ?? "").length < 8)) {
+    throw new UsageError("--key must not be empty and --secret must have at least 8 characters");
+  }
+  const consumerKey = values.key ?? generateSecret();
+  const consumerSecret = values.secret ?? generateSecret();
+  await withStore(values, (store) =>
+    store.transaction(async (tx) => {
+      if (await tx.apps.findByConsumerKey(consumerKey)) throw new CommandError(`an application with the key "${consumerKey}" exists already`);
+      await tx.apps.insert({ name, consumerKey, consumerSecret, accessLevel: level, createdAt: systemClock.now() });
+    }),
+  );
+  // Printed once: the secret cannot be shown again (list never prints it).
+  console.log(`name:            ${name}\naccess level:    ${level}\nconsumer key:    ${consumerKey}\nconsumer secret: ${consumerSecret}`);
+}

@@ -1,0 +1,73 @@
+import { generateSecret, hashToken } from "../auth/token.js";
+import { systemClock } from "../clock.js";
+import { CommandError, SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, parseCommand } from "./options.js";
+import { printRows, withStore } from "./store-command.js";
+
+/** Usage of `kairan token`. */
+export const TOKEN_HELP = `Usage: kairan token add --user EMAIL --app KEY [--label LABEL]
+       kairan token list [--json]
+       kairan token revoke ID
+
+Issues token credentials for a user through an application. The token works as OAuth 1.0a token
+credentials (with its secret) and as 'Authorization: Bearer TOKEN', at the application's access
+level. 'add' prints the token and its secret once; 'list' never shows them.
+
+${SERVER_OPTIONS_HELP}`;
+
+const OPTIONS = { ...SERVER_OPTIONS, user: { type: "string" }, app: { type: "string" }, label: { type: "string" }, json: { type: "boolean" } } as const;
+
+/** `kairan token add|list|revoke`. @throws UsageError, CommandError, ConfigError */
+export async function token(args: readonly string[]): Promise<void> {
+  const { values, positionals } = parseCommand(args, OPTIONS);
+  if (values.help) return void console.log(TOKEN_HELP);
+  const [action, ...rest] = positionals;
+  switch (action) {
+    case "add":
+      if (rest.length > 0) throw new UsageError("kairan token add takes no positional arguments");
+      return addToken(values);
+    case "list":
+      return withStore(values, async (store) => {
+        const tokens = await store.read((tx) => tx.tokens.list());
+        const rows = tokens.map((t) => ({
+          id: t.id,
+          user: t.userEmail,
+          app: t.appConsumerKey,
+          label: t.label,
+          created: new Date(t.createdAt).toISOString(),
+          revoked: t.revokedAt === null ? null : new Date(t.revokedAt).toISOString(),
+        }));
+        printRows(rows, ["id", "user", "app", "label", "created", "revoked"], values.json === true);
+      });
+    case "revoke":
+      return revokeToken(values, rest);
+    default:
+      throw new UsageError(action === undefined ? "kairan token needs add, list or revoke" : `unknown action "${action}"`);
+  }
+}
+
+async function addToken(values: { user?: string; app?: string; label?: string } & Record<string, string | boolean | undefined>): Promise<void> {
+  const email = values.user?.trim().toLowerCase();
+  const key = values.app;
+  if (!email || !key) throw new UsageError("--user and --app are required");
+  const issued = { token: generateSecret(), secret: generateSecret() };
+  await withStore(values, (store) =>
+    store.transaction(async (tx) => {
+      const user = await tx.users.findCredentialsByEmail(email);
+      if (!user) throw new CommandError(`no user has the e-mail address "${email}"`);
+      const app = await tx.apps.findByConsumerKey(key);
+      if (!app) throw new CommandError(`no application has the key "${key}"`);
+      const label = values.label ?? "";
+      await tx.tokens.insert({ userId: user.id, appId: app.id, tokenHash: hashToken(issued.token), secret: issued.secret, label, createdAt: systemClock.now() });
+    }),
+  );
+  // Printed once: only the token's hash is stored.
+  console.log(`token:        ${issued.token}\ntoken secret: ${issued.secret}`);
+}
+
+async function revokeToken(values: Record<string, string | boolean | undefined>, rest: readonly string[]): Promise<void> {
+  const [id, ...extra] = rest;
+  if (id === undefined || extra.length > 0 || !/^[0-9]{1,12}$/.test(id)) throw new UsageError("kairan token revoke takes exactly one numeric ID");
+  const revoked = await withStore(values, (store) => store.transaction((tx) => tx.tokens.revoke(Number(id), systemClock.now())));
+  if (!revoked) throw new CommandError(`no live token has the id ${id}`);
+  console.log(`revoked token ${id}`);
+}

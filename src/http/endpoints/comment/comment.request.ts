@@ -1,0 +1,71 @@
+import { NS } from "../../../atom/namespaces.js";
+import { type XmlElement, childText } from "../../../atom/parse.js";
+import { NotFoundError, ValidationError } from "../../../domain/errors.js";
+import { type ContentRef, parseItemId } from "../../../domain/item-id.js";
+import type { Page } from "../../../store/store.js";
+import { readOperation, readReplyTo, requireSingleEntry, summaryOf } from "../../atom-request.js";
+import { type QueryValues, clip, queryFlag, queryValue, readPage } from "../../query.js";
+
+/** `GET /api/comment/V2`: a page of one parent's comments. */
+export interface CommentRead {
+  readonly parent: ContentRef;
+  readonly page: Page;
+  readonly unconfirmed: boolean;
+}
+
+/** A comment write, after dispatch (decisions.md §4: insert or none adds, delete deletes). */
+export type CommentWrite =
+  | { readonly op: "add"; readonly parent: ContentRef; readonly text: string | undefined; readonly replyTo: number | undefined }
+  | { readonly op: "delete"; readonly parent: ContentRef; readonly number: number };
+
+/** Reads `entry`, paging and `unconfirmed`. @throws ValidationError naming the parameter, UNSUPPORTED_ITEM */
+export function readCommentQuery(query: QueryValues): CommentRead {
+  const entry = queryValue(query, "entry");
+  if (entry === undefined) throw new ValidationError("PARAMETER_REQUIRED", "The query parameter entry (the item's id) is required.");
+  return { parent: readParentId(entry, "entry"), page: readPage(query), unconfirmed: queryFlag(query, "unconfirmed") };
+}
+
+/**
+ * Reads a comment POST body.
+ * @throws ValidationError PARENT_ID_REQUIRED, ENTRY_ID_REQUIRED, INVALID_ID, INVALID_OPERATION, MULTIPLE_ENTRIES, ...
+ * @throws ValidationError UNSUPPORTED_ITEM; NotFoundError COMMENT_NOT_FOUND for a well-formed id of no comment
+ */
+export function readCommentWrite(feed: XmlElement): CommentWrite {
+  const operation = readOperation(feed) ?? "insert";
+  if (operation === "insert") {
+    const feedId = childText(feed, NS.atom, "id");
+    if (feedId === undefined || feedId.trim() === "") {
+      throw new ValidationError("PARENT_ID_REQUIRED", "feed/id (the id of the item to comment on) is missing.");
+    }
+    const parent = readParentId(feedId, "feed/id");
+    const entry = requireSingleEntry(feed, "comment");
+    return { op: "add", parent, text: summaryOf(entry), replyTo: readReplyTo(entry) };
+  }
+  if (operation === "delete") {
+    const entry = requireSingleEntry(feed, "comment");
+    const id = childText(entry, NS.atom, "id");
+    if (id === undefined || id.trim() === "") throw new ValidationError("ENTRY_ID_REQUIRED", "entry/id (the comment id) is missing.");
+    const ref = parseItemId(id);
+    if (ref === undefined) throw invalidId(id, "entry/id");
+    if (ref.kind !== "COMMENT") throw new NotFoundError("COMMENT_NOT_FOUND", "The comment does not exist.");
+    return { op: "delete", parent: ref.parent, number: ref.number };
+  }
+  throw new ValidationError("INVALID_OPERATION", `cbl:operation type "${clip(operation)}" is not one of insert, delete.`);
+}
+
+/**
+ * A topic, task or file id. A well-formed id of anything else (a group, a comment, a personal
+ * message or schedule) is data the comment interface does not support: 400, per the spec's table.
+ */
+function readParentId(text: string, field: string): ContentRef {
+  const ref = parseItemId(text);
+  if (ref === undefined) throw invalidId(text, field);
+  if (ref.kind !== "BOARD" && ref.kind !== "TASK" && ref.kind !== "CABINET") {
+    throw new ValidationError("UNSUPPORTED_ITEM", `${field} names an item the comment interface does not handle; comments go on topics, tasks and files.`);
+  }
+  return ref;
+}
+
+function invalidId(text: string, field: string): ValidationError {
+  return new ValidationError("INVALID_ID", `${field} "${clip(text)}" is not an item id such as GROUP,1:1,BOARD,1:7.`);
+}

@@ -1,0 +1,40 @@
+import type { FastifyInstance } from "fastify";
+import { requireAccess } from "../../../domain/access.js";
+import { commentWriteFeed, commentsFeed } from "../../../present/comment.js";
+import { addComment, deleteComment, listComments } from "../../../services/comment.js";
+import { type Context, authenticateRequest, sendFeed, viewerOf } from "../../context.js";
+import type { QueryValues } from "../../query.js";
+import { registerEndpoint } from "../../route.js";
+import { mediaType, readXmlBody } from "../../xml-body.js";
+import { readCommentQuery, readCommentWrite } from "./comment.request.js";
+import { receiveUpload } from "./comment.upload.js";
+
+/** `GET|POST /api/comment/V2`: comments of a topic, task or file, with attachments. */
+export function registerComment(app: FastifyInstance, context: Context): void {
+  const { store, blobs, clock } = context;
+  registerEndpoint(app, "/api/comment/V2", {
+    async GET(request, reply) {
+      const actor = await authenticateRequest(context, request);
+      const input = readCommentQuery(request.query as QueryValues);
+      requireAccess(actor, "comments");
+      const view = await listComments(store, actor, input);
+      return sendFeed(reply, commentsFeed(context.baseUrl(), viewerOf(actor), view));
+    },
+    async POST(request, reply) {
+      const actor = await authenticateRequest(context, request);
+      // Checked before the body is read: files are not streamed to disk for a caller who may not write.
+      requireAccess(actor, "write");
+      const upload = mediaType(request) === "multipart/form-data" ? await receiveUpload(request, reply, blobs) : undefined;
+      try {
+        const input = readCommentWrite(upload?.document ?? readXmlBody(request));
+        const view =
+          input.op === "add"
+            ? await addComment(store, blobs, actor, { ...input, files: upload?.files ?? [] }, clock)
+            : await deleteComment(store, blobs, actor, input);
+        return sendFeed(reply, commentWriteFeed(context.baseUrl(), viewerOf(actor), view));
+      } finally {
+        await upload?.discard();
+      }
+    },
+  });
+}

@@ -1,0 +1,77 @@
+// `/oauth/authorize` (the person signs in and approves or denies) and `/oauth/verify` (oob).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { constantTimeEqual } from "../../auth/oauth1.js";
+import { approve, deny, findTemporaryCredential, signIn } from "../../services/oauth.js";
+import type { TemporaryCredential } from "../../store/store.js";
+import { authorizePage, deniedPage, problemPage, verifierPage } from "../../web/pages/authorize.js";
+import { type Context } from "../context.js";
+import { type QueryValues, queryValue } from "../query.js";
+import { registerEndpoint } from "../route.js";
+import { callbackWith, formFields, sendPage } from "./respond.js";
+
+const UNKNOWN = "This sign-in link is unknown or has expired. Go back to the application and start again.";
+
+/** Registers the HTML pages of the OAuth flow. */
+export function registerOAuthPages(app: FastifyInstance, context: Context): void {
+  registerEndpoint(app, "/oauth/authorize", {
+    GET: async (request, reply) => {
+      const credential = await pending(context, queryValue(request.query as QueryValues, "oauth_token"), reply);
+      if (!credential) return reply;
+      const token = queryValue(request.query as QueryValues, "oauth_token") ?? "";
+      return sendPage(reply, 200, authorizePage({ appName: credential.app.name, level: credential.app.accessLevel, token, csrf: credential.csrf }));
+    },
+    POST: (request, reply) => handleDecision(context, request, reply),
+  });
+  registerEndpoint(app, "/oauth/verify", {
+    GET: async (request, reply) => {
+      const token = queryValue(request.query as QueryValues, "oauth_token");
+      const credential = token === undefined ? undefined : await findTemporaryCredential(context.store, context.clock, token);
+      if (credential?.status !== "approved" || credential.verifier === null) return sendPage(reply, 404, problemPage("Link expired", UNKNOWN));
+      return sendPage(reply, 200, verifierPage(credential.app.name, credential.verifier));
+    },
+  });
+}
+
+/** The credential a form or link names, if it still awaits a decision; otherwise sends the dead-end page. */
+async function pending(context: Context, token: string | undefined, reply: FastifyReply): Promise<TemporaryCredential | undefined> {
+  const credential = token ? await findTemporaryCredential(context.store, context.clock, token) : undefined;
+  if (!credential) {
+    sendPage(reply, 404, problemPage("Link expired", UNKNOWN));
+    return undefined;
+  }
+  if (credential.status !== "pending") {
+    sendPage(reply, 409, problemPage("Already answered", "This request was already approved or denied."));
+    return undefined;
+  }
+  return credential;
+}
+
+/** The form POST: CSRF check, then Deny, or sign-in and Approve. */
+async function handleDecision(context: Context, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const form = formFields(request);
+  const token = form.get("oauth_token") ?? "";
+  const credential = await pending(context, token, reply);
+  if (!credential) return reply;
+  // The token only the page we served carries: another site cannot post this form for the person.
+  if (!constantTimeEqual(form.get("csrf_token") ?? "", credential.csrf)) {
+    return sendPage(reply, 403, problemPage("Form expired", "This form is no longer valid. Reload the page and try again."));
+  }
+  if (form.get("decision") === "deny") {
+    await deny(context.store, credential);
+    if (credential.callback === "oob") return sendPage(reply, 200, deniedPage(credential.app.name));
+    return reply.header("cache-control", "no-store").redirect(callbackWith(credential.callback, { oauth_token: token, denied: token }), 303);
+  }
+  const email = form.get("email") ?? "";
+  const user = await signIn(context.store, email, form.get("password") ?? "");
+  if (!user) {
+    const again = { appName: credential.app.name, level: credential.app.accessLevel, token, csrf: credential.csrf, email };
+    return sendPage(reply, 200, authorizePage({ ...again, error: "The e-mail address or the password is wrong." }));
+  }
+  const verifier = await approve(context.store, credential, user);
+  if (verifier === undefined) return sendPage(reply, 409, problemPage("Already answered", "This request was already approved or denied."));
+  const target =
+    credential.callback === "oob"
+      ? `/oauth/verify?${new URLSearchParams({ oauth_token: token }).toString()}`
+      : callbackWith(credential.callback, { oauth_token: token, oauth_verifier: verifier });
+  return reply.header("cache-control", "no-store").redirect(target, 303);
+}

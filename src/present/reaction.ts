@@ -1,0 +1,71 @@
+import { element, utcTimestamp } from "../atom/build.js";
+import { formatCommentId, formatContentId, formatPair } from "../domain/item-id.js";
+import type { ItemView } from "../services/item.js";
+import type { LikersView } from "../services/reaction.js";
+import { type Viewer, categoryElements, feedDocument, newestOf, summaryElement, webLinkElements } from "./feed.js";
+import { type ItemLinks, commentLinks, contentLinks } from "./links.js";
+import { groupElement } from "./topic.js";
+
+/** The wire id of a likeable item. */
+function itemId(item: ItemView): string {
+  return item.ref.kind === "COMMENT" ? formatCommentId(item.ref.parent, item.ref.number) : formatContentId(item.ref);
+}
+
+function itemLinks(baseUrl: string, item: ItemView): ItemLinks {
+  return item.ref.kind === "COMMENT" ? commentLinks(baseUrl, item.ref.parent, item.ref.number) : contentLinks(baseUrl, item.ref);
+}
+
+/**
+ * A favorite (`STAR`) or like (`GOOD`) entry. The author is empty, as the original's was (clients
+ * ignore it); it still holds an empty `name`, which Atom's schema requires of every author.
+ */
+export function reactionEntry(baseUrl: string, item: ItemView, term: "GOOD" | "STAR", extra = ""): string {
+  const id = itemId(item);
+  return (
+    "<entry>" +
+    element("id", {}, id) +
+    element("title", { type: "text" }, item.title) +
+    webLinkElements(itemLinks(baseUrl, item)) +
+    categoryElements(id) +
+    element("category", { term }) +
+    "<author><name/></author>" +
+    element("updated", {}, utcTimestamp(item.updatedAt)) +
+    summaryElement(item.summary) +
+    groupElement(item.group) +
+    extra +
+    "</entry>"
+  );
+}
+
+/** `GET /api/star/V2`: the caller's favorites. */
+export function favoritesFeed(baseUrl: string, viewer: Viewer, items: readonly ItemView[], now: number): string {
+  return feedDocument(
+    { title: "Favorites", id: `${baseUrl}/api/star/V2`, alternate: `${baseUrl}/`, viewer, updated: newestOf(items.map((item) => item.updatedAt), now) },
+    items.map((item) => reactionEntry(baseUrl, item, "STAR")),
+  );
+}
+
+/** `GET /api/good/V2?id=`: one entry with the caller's like and one `cbl:who` per liker. */
+export function likersFeed(baseUrl: string, viewer: Viewer, view: LikersView): string {
+  const who = view.likers.map((liker) => element("cbl:who", { valueString: liker.name, id: formatPair(liker.userId) })).join("");
+  const extra = element("cblGood:set", {}, String(view.mine)) + who;
+  return feedDocument(
+    { title: view.item.title, id: itemId(view.item), alternate: itemLinks(baseUrl, view.item).alternate, viewer, updated: view.item.updatedAt },
+    [reactionEntry(baseUrl, view.item, "GOOD", extra)],
+  );
+}
+
+/** The answer to a like or favorite write: a feed with one entry holding the item's id. */
+export function reactionWriteFeed(baseUrl: string, viewer: Viewer, item: ItemView, term: "GOOD" | "STAR", now: number): string {
+  const id = itemId(item);
+  const entry =
+    "<entry>" +
+    element("id", {}, id) +
+    element("title", { type: "text" }, item.title) +
+    webLinkElements(itemLinks(baseUrl, item)) +
+    categoryElements(id) +
+    element("category", { term }) +
+    element("updated", {}, utcTimestamp(now)) +
+    "</entry>";
+  return feedDocument({ title: item.title, id, alternate: itemLinks(baseUrl, item).alternate, viewer, updated: now }, [entry]);
+}

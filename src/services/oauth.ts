@@ -1,0 +1,117 @@
+// OAuth 1.0a use cases: temporary credentials, the person's decision, and token credentials
+// (three-legged exchange and xAuth). Signatures are checked before these run (auth/oauth-verify.ts).
+import { randomBytes } from "node:crypto";
+import { constantTimeEqual, OAuthProblem } from "../auth/oauth1.js";
+import { verifyPassword } from "../auth/password.js";
+import { generateSecret, hashToken } from "../auth/token.js";
+import type { Clock } from "../clock.js";
+import type { Application } from "../domain/access.js";
+import { LIMITS } from "../domain/limits.js";
+import type { User } from "../domain/user.js";
+import type { Store, TemporaryCredential, TokenRepo } from "../store/store.js";
+
+/** A token and its secret, handed to the client once. */
+export interface IssuedCredentials {
+  readonly token: string;
+  readonly secret: string;
+}
+
+/** Compared against when no user has the e-mail address, so both answers take the scrypt time. */
+const DUMMY_HASH = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
+
+/**
+ * Issues temporary credentials to `app`; `callback` is "oob" or an absolute http(s) URL.
+ * @throws OAuthProblem parameter_rejected for any other callback
+ */
+export async function issueTemporaryCredentials(store: Store, clock: Clock, app: Application, callback: string): Promise<IssuedCredentials> {
+  if (callback !== "oob" && !isHttpUrl(callback)) {
+    throw new OAuthProblem("parameter_rejected", 'oauth_callback must be "oob" or an absolute http(s) URL');
+  }
+  const issued = { token: generateSecret(), secret: generateSecret() };
+  const now = clock.now();
+  await store.transaction(async (tx) => {
+    await tx.temporaryCredentials.removeExpired(now);
+    await tx.temporaryCredentials.insert({
+      tokenHash: hashToken(issued.token),
+      secret: issued.secret,
+      appId: app.id,
+      callback,
+      csrf: randomBytes(24).toString("base64url"),
+      createdAt: now,
+      expiresAt: now + LIMITS.oauthTemporaryCredentialMs,
+    });
+  });
+  return issued;
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/** The live temporary credential a token names, or undefined (unknown, expired or exchanged). */
+export function findTemporaryCredential(store: Store, clock: Clock, token: string): Promise<TemporaryCredential | undefined> {
+  return store.read((tx) => tx.temporaryCredentials.findLive(hashToken(token), clock.now()));
+}
+
+/** The user whose e-mail and password these are, or undefined; takes the same time either way. */
+export async function signIn(store: Store, email: string, password: string): Promise<User | undefined> {
+  const found = await store.read((tx) => tx.users.findCredentialsByEmail(email.trim().toLowerCase()));
+  const matches = await verifyPassword(password, found?.passwordHash ?? DUMMY_HASH);
+  if (!found || !matches) return undefined;
+  const { passwordHash: _hash, ...user } = found;
+  return user;
+}
+
+/** Records the person's approval and returns the verifier; undefined when already decided. */
+export async function approve(store: Store, credential: TemporaryCredential, user: User): Promise<string | undefined> {
+  const verifier = generateSecret();
+  const done = await store.transaction((tx) => tx.temporaryCredentials.decide(credential.id, { status: "approved", userId: user.id, verifier }));
+  return done ? verifier : undefined;
+}
+
+/** Records the person's refusal; the exchange will then be refused. */
+export async function deny(store: Store, credential: TemporaryCredential): Promise<void> {
+  await store.transaction((tx) => tx.temporaryCredentials.decide(credential.id, { status: "denied" }));
+}
+
+/**
+ * Exchanges an approved temporary credential and its verifier for token credentials, once.
+ * @throws OAuthProblem parameter_absent, user_refused, permission_unknown, parameter_rejected, token_rejected
+ */
+export async function exchangeVerifier(store: Store, clock: Clock, credential: TemporaryCredential, verifier: string | undefined): Promise<IssuedCredentials> {
+  if (verifier === undefined) throw new OAuthProblem("parameter_absent", "oauth_verifier is missing");
+  if (credential.status === "denied") throw new OAuthProblem("user_refused", "the user denied this application access");
+  if (credential.status !== "approved" || credential.userId === null || credential.verifier === null) {
+    throw new OAuthProblem("permission_unknown", "the user has not approved this request yet");
+  }
+  if (!constantTimeEqual(verifier, credential.verifier)) throw new OAuthProblem("parameter_rejected", "oauth_verifier does not match");
+  const userId = credential.userId;
+  return store.transaction(async (tx) => {
+    // Deleting first makes the exchange single-use even when two requests race.
+    if (!(await tx.temporaryCredentials.consume(credential.id))) throw new OAuthProblem("token_rejected", "oauth_token was already exchanged");
+    return insertToken(tx.tokens, clock, userId, credential.app.id, "OAuth");
+  });
+}
+
+/**
+ * xAuth: token credentials for an e-mail and password, only for applications of level Z.
+ * @throws OAuthProblem parameter_absent, permission_denied
+ */
+export async function exchangePassword(store: Store, clock: Clock, app: Application, username: string | undefined, password: string | undefined): Promise<IssuedCredentials> {
+  if (app.accessLevel !== "Z") throw new OAuthProblem("permission_denied", "this application may not use xAuth (it needs access level Z)");
+  if (!username || password === undefined) throw new OAuthProblem("parameter_absent", "x_auth_username and x_auth_password are required");
+  const user = await signIn(store, username, password);
+  if (!user) throw new OAuthProblem("permission_denied", "the e-mail address or the password is wrong");
+  return store.transaction((tx) => insertToken(tx.tokens, clock, user.id, app.id, "xAuth"));
+}
+
+async function insertToken(tokens: TokenRepo, clock: Clock, userId: number, appId: number, label: string): Promise<IssuedCredentials> {
+  const issued = { token: generateSecret(), secret: generateSecret() };
+  await tokens.insert({ userId, appId, tokenHash: hashToken(issued.token), secret: issued.secret, label, createdAt: clock.now() });
+  return issued;
+}

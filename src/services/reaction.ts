@@ -1,0 +1,76 @@
+import type { Clock } from "../clock.js";
+import type { Actor } from "../domain/access.js";
+import type { Group } from "../domain/group.js";
+import type { ItemRef } from "../domain/item-id.js";
+import type { Liker } from "../domain/reaction.js";
+import type { Page, Store } from "../store/store.js";
+import { type ItemView, itemOfKey, requireItem } from "./item.js";
+
+/** An item with everyone who liked it. */
+export interface LikersView {
+  readonly item: ItemView;
+  readonly likers: readonly Liker[];
+  /** The caller is among them. */
+  readonly mine: boolean;
+}
+
+/**
+ * Likes (`on`) or unlikes an item; liking a liked item or unliking an unliked one changes nothing.
+ * @throws NotFoundError ITEM_NOT_FOUND and the like; ForbiddenError GROUP_NOT_JOINED
+ */
+export async function setLike(store: Store, actor: Actor, input: { ref: ItemRef; on: boolean }, clock: Clock): Promise<ItemView> {
+  return store.transaction(async (tx) => {
+    const item = await requireItem(tx, actor, input.ref);
+    if (input.on) await tx.likes.add(actor.user.id, item.key, item.group.id, clock.now());
+    else await tx.likes.remove(actor.user.id, item.key);
+    return item;
+  });
+}
+
+/** Who liked an item. @throws NotFoundError ITEM_NOT_FOUND and the like; ForbiddenError GROUP_NOT_JOINED */
+export async function listLikers(store: Store, actor: Actor, input: { ref: ItemRef }): Promise<LikersView> {
+  return store.read(async (tx) => {
+    const item = await requireItem(tx, actor, input.ref);
+    const likers = await tx.likes.likers(item.key);
+    return { item, likers, mine: likers.some((liker) => liker.userId === actor.user.id) };
+  });
+}
+
+/**
+ * Favorites (`on`) or unfavorites an item; repeating either changes nothing.
+ * @throws NotFoundError ITEM_NOT_FOUND and the like; ForbiddenError GROUP_NOT_JOINED
+ */
+export async function setFavorite(store: Store, actor: Actor, input: { ref: ItemRef; on: boolean }, clock: Clock): Promise<ItemView> {
+  return store.transaction(async (tx) => {
+    const item = await requireItem(tx, actor, input.ref);
+    if (input.on) await tx.favorites.add(actor.user.id, item.key, item.group.id, clock.now());
+    else await tx.favorites.remove(actor.user.id, item.key);
+    return item;
+  });
+}
+
+/**
+ * The caller's favorites, newest favorite first; with `ref`, only that item (when it is one).
+ * @throws NotFoundError, ForbiddenError for a `ref` the caller may not read
+ */
+export async function listFavorites(
+  store: Store,
+  actor: Actor,
+  input: { page: Page } | { ref: ItemRef },
+): Promise<ItemView[]> {
+  return store.read(async (tx) => {
+    if ("ref" in input) {
+      const item = await requireItem(tx, actor, input.ref);
+      return (await tx.favorites.find(actor.user.id, item.key)) ? [item] : [];
+    }
+    const groups = new Map<number, Group | undefined>();
+    const items: ItemView[] = [];
+    for (const row of await tx.favorites.list(actor.user.id, input.page)) {
+      if (!groups.has(row.groupId)) groups.set(row.groupId, await tx.groups.findById(row.groupId));
+      const group = groups.get(row.groupId);
+      const item = group && (await itemOfKey(tx, row.item, group));
+      if (item) items.push(item);
+    }
+    return items;
+  });
+}

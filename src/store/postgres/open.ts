@@ -1,0 +1,72 @@
+import { Kysely, Migrator, PostgresDialect, sql } from "kysely";
+import pg from "pg";
+import type { Database } from "../schema.js";
+import { repositories } from "../queries/index.js";
+import type { Store } from "../store.js";
+import { postgresMigrations } from "./migrations/index.js";
+
+/** How to reach PostgreSQL. */
+export interface PostgresOptions {
+  /** `postgres://user@host:port/db`; `?search_path=name` (or pg's `?options=-c%20search_path%3Dname`) selects a schema. */
+  readonly url: string;
+  /** Connections in the pool (default 10). */
+  readonly poolSize?: number;
+}
+
+const INT8_OID = 20;
+
+/** Opens a pool to PostgreSQL. Nothing is created until `migrate()`. */
+export function openPostgresStore(options: PostgresOptions): Store {
+  const db = openPostgresDatabase(options);
+  const root = repositories(db);
+  return {
+    transaction: (work) => db.transaction().execute((trx) => work(repositories(trx))),
+    read: (work) => work(root),
+    async migrate() {
+      // Kysely looks for its migration table in every schema unless told which one; several
+      // Kairan databases (or test schemas) in one PostgreSQL would otherwise see each other's.
+      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+      const schema = rows[0]?.schema;
+      if (!schema) throw new Error("PostgreSQL has no current schema: check search_path in the database URL");
+      const migrator = new Migrator({
+        db,
+        migrationTableSchema: schema,
+        provider: { getMigrations: async () => ({ ...postgresMigrations }) },
+      });
+      const { error } = await migrator.migrateToLatest();
+      if (error) throw error;
+    },
+    async isEmpty() {
+      const row = await db.selectFrom("users").select("id").limit(1).executeTakeFirst();
+      return row === undefined;
+    },
+    close: () => db.destroy(),
+  };
+}
+
+/**
+ * The Kysely handle over a pool (the store and `kairan copy` use it).
+ *
+ * pg hands int8 back as a string (it may exceed 2^53); our int8 columns are ids and epoch
+ * milliseconds, which fit, so they are parsed as Number for this pool only (not pg's global table).
+ */
+export function openPostgresDatabase(options: PostgresOptions): Kysely<Database> {
+  const types = new pg.TypeOverrides();
+  types.setTypeParser(INT8_OID, Number);
+  const pool = new pg.Pool({ connectionString: withSchemaOption(options.url), max: options.poolSize ?? 10, types });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/**
+ * Turns a `search_path=a,b` query parameter into the `options=-c search_path=a,b` that pg (like
+ * libpq) sends at connection start, so an operator can name the schema without escaping `-c`.
+ */
+export function withSchemaOption(url: string): string {
+  const parsed = new URL(url);
+  const path = parsed.searchParams.get("search_path");
+  if (path === null) return url;
+  parsed.searchParams.delete("search_path");
+  const options = [parsed.searchParams.get("options"), `-c search_path=${path}`].filter(Boolean).join(" ");
+  parsed.searchParams.set("options", options);
+  return parsed.toString();
+}

@@ -1,0 +1,95 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../schema.js";
+import type { NonceRepo, TemporaryCredentialRepo } from "../store.js";
+import { toApplication } from "./apps.js";
+
+/** Nonce queries: insert-or-nothing on the unique key, so the check and the record are one statement. */
+export function nonceRepo(db: Kysely<Database>): NonceRepo {
+  return {
+    async claim(use) {
+      const result = await db
+        .insertInto("oauth_nonces")
+        .values({
+          consumer_key: use.consumerKey,
+          token: use.tokenHash,
+          nonce: use.nonce,
+          timestamp: use.timestamp,
+          expires_at: use.expiresAt,
+        })
+        .onConflict((conflict) => conflict.doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    },
+    async removeExpired(now) {
+      const result = await db.deleteFrom("oauth_nonces").where("expires_at", "<", now).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+
+/** Temporary credential queries; the token is only ever looked up by its hash. */
+export function temporaryCredentialRepo(db: Kysely<Database>): TemporaryCredentialRepo {
+  return {
+    async insert(credential) {
+      await db
+        .insertInto("oauth_temporary_credentials")
+        .values({
+          token_hash: credential.tokenHash,
+          secret: credential.secret,
+          app_id: credential.appId,
+          callback: credential.callback,
+          csrf: credential.csrf,
+          status: "pending",
+          user_id: null,
+          verifier: null,
+          created_at: credential.createdAt,
+          expires_at: credential.expiresAt,
+        })
+        .execute();
+    },
+    async findLive(tokenHash, now) {
+      const row = await db
+        .selectFrom("oauth_temporary_credentials as t")
+        .innerJoin("applications", "applications.id", "t.app_id")
+        .select(["t.id as credential_id", "t.secret", "t.callback", "t.csrf", "t.status", "t.user_id", "t.verifier", "t.expires_at"])
+        .select(["applications.id", "applications.name", "applications.consumer_key", "applications.consumer_secret", "applications.access_level", "applications.created_at"])
+        .where("t.token_hash", "=", tokenHash)
+        .where("t.expires_at", ">", now)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const { consumerSecret: _secret, ...app } = toApplication(row);
+      return {
+        id: row.credential_id,
+        secret: row.secret,
+        app,
+        callback: row.callback,
+        csrf: row.csrf,
+        status: row.status,
+        userId: row.user_id,
+        verifier: row.verifier,
+        expiresAt: row.expires_at,
+      };
+    },
+    async decide(id, decision) {
+      const result = await db
+        .updateTable("oauth_temporary_credentials")
+        .set(
+          decision.status === "approved"
+            ? { status: "approved", user_id: decision.userId, verifier: decision.verifier }
+            : { status: "denied" },
+        )
+        .where("id", "=", id)
+        .where("status", "=", "pending")
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async consume(id) {
+      const result = await db.deleteFrom("oauth_temporary_credentials").where("id", "=", id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+    async removeExpired(now) {
+      const result = await db.deleteFrom("oauth_temporary_credentials").where("expires_at", "<=", now).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import { type Kysely, sql } from "kysely";
+import type { LikeSummary } from "../../domain/reaction.js";
+import type { Database, ItemKind } from "../schema.js";
+import type { FavoriteRepo, FavoriteRow, LikeRepo } from "../store.js";
+
+/** Like queries. */
+export function likeRepo(db: Kysely<Database>): LikeRepo {
+  return {
+    async add(userId, item, groupId, at) {
+      await db
+        .insertInto("likes")
+        .values({ user_id: userId, item_kind: item.kind, item_id: item.id, group_id: groupId, created_at: at })
+        .onConflict((oc) => oc.columns(["user_id", "item_kind", "item_id"]).doNothing())
+        .execute();
+    },
+    async remove(userId, item) {
+      await db.deleteFrom("likes").where("user_id", "=", userId).where("item_kind", "=", item.kind).where("item_id", "=", item.id).execute();
+    },
+    async likers(item) {
+      const rows = await db
+        .selectFrom("likes")
+        .innerJoin("users", "users.id", "likes.user_id")
+        .select(["users.id", "users.name"])
+        .where("likes.item_kind", "=", item.kind)
+        .where("likes.item_id", "=", item.id)
+        .orderBy("likes.created_at")
+        .orderBy("users.id")
+        .execute();
+      return rows.map((row) => ({ userId: row.id, name: row.name }));
+    },
+    async summarize(kind, ids, viewerId) {
+      const out = new Map<number, LikeSummary>();
+      if (ids.length === 0) return out;
+      const rows = await db
+        .selectFrom("likes")
+        .select((eb) => [
+          "item_id",
+          eb.fn.countAll<number | string>().as("count"),
+          // Portable: SUM of a CASE works the same on SQLite and PostgreSQL.
+          sql<number | string>`sum(case when ${eb.ref("user_id")} = ${viewerId} then 1 else 0 end)`.as("mine"),
+        ])
+        .where("item_kind", "=", kind)
+        .where("item_id", "in", ids)
+        .groupBy("item_id")
+        .execute();
+      for (const row of rows) out.set(row.item_id, { count: Number(row.count), mine: Number(row.mine) > 0 });
+      return out;
+    },
+    async removeItems(kind, ids) {
+      if (ids.length > 0) await db.deleteFrom("likes").where("item_kind", "=", kind).where("item_id", "in", ids).execute();
+    },
+  };
+}
+
+function toFavorite(row: { item_kind: ItemKind; item_id: number; group_id: number; created_at: number }): FavoriteRow {
+  return { item: { kind: row.item_kind, id: row.item_id }, groupId: row.group_id, createdAt: row.created_at };
+}
+
+/** Favorite queries. */
+export function favoriteRepo(db: Kysely<Database>): FavoriteRepo {
+  return {
+    async add(userId, item, groupId, at) {
+      await db
+        .insertInto("favorites")
+        .values({ user_id: userId, item_kind: item.kind, item_id: item.id, group_id: groupId, created_at: at })
+        .onConflict((oc) => oc.columns(["user_id", "item_kind", "item_id"]).doNothing())
+        .execute();
+    },
+    async remove(userId, item) {
+      await db.deleteFrom("favorites").where("user_id", "=", userId).where("item_kind", "=", item.kind).where("item_id", "=", item.id).execute();
+    },
+    async find(userId, item) {
+      const row = await db
+        .selectFrom("favorites")
+        .select(["item_kind", "item_id", "group_id", "created_at"])
+        .where("user_id", "=", userId)
+        .where("item_kind", "=", item.kind)
+        .where("item_id", "=", item.id)
+        .executeTakeFirst();
+      return row && toFavorite(row);
+    },
+    async list(userId, page) {
+      // Favorites in groups the user has left stay stored but are not shown (their items are not readable).
+      const rows = await db
+        .selectFrom("favorites")
+        .innerJoin("memberships", (join) =>
+          join.onRef("memberships.group_id", "=", "favorites.group_id").onRef("memberships.user_id", "=", "favorites.user_id"),
+        )
+        .select(["favorites.item_kind", "favorites.item_id", "favorites.group_id", "favorites.created_at"])
+        .where("favorites.user_id", "=", userId)
+        .where("memberships.status", "=", "JOIN")
+        .orderBy("favorites.created_at", "desc")
+        .orderBy("favorites.item_kind")
+        .orderBy("favorites.item_id", "desc")
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+      return rows.map(toFavorite);
+    },
+    async setOf(userId, kind, ids) {
+      if (ids.length === 0) return new Set();
+      const rows = await db
+        .selectFrom("favorites")
+        .select("item_id")
+        .where("user_id", "=", userId)
+        .where("item_kind", "=", kind)
+        .where("item_id", "in", ids)
+        .execute();
+      return new Set(rows.map((row) => row.item_id));
+    },
+    async removeItems(kind, ids) {
+      if (ids.length > 0) await db.deleteFrom("favorites").where("item_kind", "=", kind).where("item_id", "in", ids).execute();
+    },
+  };
+}

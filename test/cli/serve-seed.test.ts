@@ -1,0 +1,122 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { openSqliteStore } from "../../src/store/sqlite/open.js";
+import { runKairan, startServerProcess } from "../support/cli.js";
+import { entriesOf, request } from "../support/http.js";
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "kairan-cli-"));
+  dirs.push(dir);
+  return dir;
+}
+after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+describe("kairan serve", () => {
+  it("loads the demo on first start and prints a curl line that reads the demo board; SIGTERM exits 0", async () => {
+    const data = tempDir();
+    const server = await startServerProcess(["--port", "0", "--data", data]);
+    try {
+      const curl = /curl -H 'Authorization: Bearer (\S+)' '(\S+)'/.exec(server.stdout());
+      assert.ok(curl, `a curl line in:\n${server.stdout()}`);
+      const answer = await request(curl[2]!, { token: curl[1]! });
+      assert.equal(answer.status, 200, answer.text);
+      assert.ok(entriesOf(answer.xml).length >= 3, "the demo board has topics");
+    } finally {
+      assert.equal(await server.stop("SIGTERM"), 0);
+    }
+    const again = await startServerProcess(["--port", "0", "--data", data]);
+    assert.doesNotMatch(again.stdout(), /Loaded the demo/, "the demo loads only into an empty database");
+    assert.equal(await again.stop("SIGINT"), 0);
+  });
+
+  it("starts empty with --no-demo", async () => {
+    const data = tempDir();
+    const server = await startServerProcess(["--port", "0", "--data", data, "--no-demo"]);
+    assert.doesNotMatch(server.stdout(), /curl/);
+    await server.stop();
+    const store = openSqliteStore(join(data, "kairan.sqlite"));
+    assert.equal(await store.isEmpty(), true);
+    await store.close();
+  });
+
+  it("reports every bad option at once and exits 2", () => {
+    const result = runKairan(["serve", "--port", "99999", "--locale", "fr", "--data", tempDir()], { KAIRAN_PUBLIC_URL: "ftp://x" });
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /--port \/ KAIRAN_PORT/);
+    assert.match(result.stderr, /--locale \/ KAIRAN_LOCALE/);
+    assert.match(result.stderr, /--public-url \/ KAIRAN_PUBLIC_URL/);
+    assert.equal(runKairan(["serve", "--bogus"]).status, 2);
+    assert.equal(runKairan(["frobnicate"]).status, 2);
+  });
+
+  it("describes every command with --help", () => {
+    const help = runKairan(["--help"]);
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /serve/);
+    assert.match(help.stdout, /seed/);
+    assert.match(runKairan(["serve", "--help"]).stdout, /--public-url/);
+    assert.match(runKairan(["seed", "--help"]).stdout, /kairan seed FILE/);
+  });
+});
+
+describe("kairan seed", () => {
+  const good = {
+    users: [
+      { ref: "alice", name: "Alice", email: "alice@example.com", password: "pw" },
+      { ref: "bob", name: "Bob", email: "bob@example.com", password: "pw" },
+    ],
+    apps: [{ ref: "cli", name: "CLI", consumerKey: "k", consumerSecret: "s", accessLevel: "Z" }],
+    tokens: [{ user: "alice", app: "cli", token: "alice-token", secret: "alice-secret" }],
+    groups: [
+      {
+        ref: "dev",
+        name: "Developers",
+        members: [{ user: "alice", manager: true }, { user: "bob" }],
+        boardFolders: [{ ref: "news", name: "News" }],
+        topics: [{ ref: "t1", title: "Hello", author: "alice", folder: "news", comments: [{ author: "bob", text: "Hi" }] }],
+      },
+    ],
+  };
+
+  it("loads a file in one go and prints every ref's identifier", () => {
+    const data = tempDir();
+    const file = join(data, "seed.json");
+    writeFileSync(file, JSON.stringify(good));
+    const result = runKairan(["seed", file, "--data", data]);
+    assert.equal(result.status, 0, result.stderr);
+    const printed = JSON.parse(result.stdout) as Record<string, Record<string, string>>;
+    assert.deepEqual(printed.users, { alice: "1:1", bob: "1:2" });
+    assert.deepEqual(printed.apps, { cli: "k" });
+    assert.deepEqual(printed.groups, { dev: "1:1" });
+    assert.deepEqual(printed.topics, { t1: "GROUP,1:1,BOARD,1:1" });
+    assert.deepEqual(printed.folders, { news: "1:1" });
+  });
+
+  it("names the path of every problem, exits 2 and writes nothing", async () => {
+    const data = tempDir();
+    const bad = structuredClone(good) as typeof good & { groups: [{ topics: [{ author: string; title: string }] }] };
+    bad.groups[0].topics[0].author = "dave";
+    (bad.users[1] as { email: string }).email = "not-an-address";
+    const file = join(data, "bad.json");
+    writeFileSync(file, JSON.stringify(bad));
+    const result = runKairan(["seed", file, "--data", data]);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /users\[1\]\.email: not an e-mail address/);
+    const refs = structuredClone(good);
+    refs.groups[0]!.topics[0]!.author = "dave";
+    writeFileSync(file, JSON.stringify(refs));
+    const second = runKairan(["seed", file, "--data", data]);
+    assert.equal(second.status, 2);
+    assert.match(second.stderr, /groups\[0\]\.topics\[0\]\.author: no member of this group with ref "dave"/);
+    writeFileSync(file, "{ not json");
+    assert.match(runKairan(["seed", file, "--data", data]).stderr, /not valid JSON/);
+    const store = openSqliteStore(join(data, "kairan.sqlite"));
+    await store.migrate();
+    assert.equal(await store.isEmpty(), true, "nothing written");
+    await store.close();
+  });
+});

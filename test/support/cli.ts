@@ -1,0 +1,56 @@
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+/** The command line as users run it: `node bin/kairan.js` over the compiled dist/ (npm test builds first). */
+export const KAIRAN_BIN = fileURLToPath(new URL("../../bin/kairan.js", import.meta.url));
+
+/** Runs a kairan command to completion. */
+export function runKairan(args: readonly string[], env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [KAIRAN_BIN, ...args], { encoding: "utf8", env: { ...cleanEnv(), ...env }, timeout: 60_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** A running `kairan serve` process and what it printed so far. */
+export interface ServerProcess {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly url: string;
+  stdout(): string;
+  /** Sends a signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `kairan serve` and waits for its `listening on` line. */
+export async function startServerProcess(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [KAIRAN_BIN, "serve", ...args], { env: { ...cleanEnv(), ...env } });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "listening on" line in 30 s; stderr:\n${err}`)), 30_000);
+    const check = () => {
+      const match = /^listening on (http:\/\/\S+)$/m.exec(out);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout.on("data", check);
+    child.once("exit", (code) => reject(new Error(`server exited with ${code}; stderr:\n${err}`)));
+  });
+  return {
+    child,
+    url,
+    stdout: () => out,
+    async stop(signal = "SIGTERM") {
+      child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** The environment without KAIRAN_* variables of the developer's shell. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("KAIRAN_")));
+}
