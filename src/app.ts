@@ -17,6 +17,9 @@ import { registerFileDownload } from "./http/endpoints/file-download/file-downlo
 import { registerGood } from "./http/endpoints/good/good.js";
 import { registerStar } from "./http/endpoints/star/star.js";
 import { registerFolderList, registerGroups } from "./http/endpoints/group/group.js";
+import { registerGwCabinet } from "./http/endpoints/gw-cabinet/gw-cabinet.js";
+import { registerGwMemberList } from "./http/endpoints/gw-member-list/gw-member-list.js";
+import { registerGwTask } from "./http/endpoints/gw-task/gw-task.js";
 import { errorHandler } from "./http/errors.js";
 import { registerOAuthPages } from "./http/oauth/authorize.js";
 import { registerOAuthCredentials } from "./http/oauth/credentials.js";
@@ -80,6 +83,11 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     registerBoard(api, context);
     registerGroups(api, context);
     registerFolderList(api, context, "/api/boardFolder/V2", "BOARD");
+    registerGwTask(api, context);
+    registerFolderList(api, context, "/api/gwTaskFolder/V2", "TASK");
+    registerGwCabinet(api, context);
+    registerFolderList(api, context, "/api/gwCabinetFolder/V2", "CABINET");
+    registerGwMemberList(api, context);
     registerOAuthCredentials(api, context);
     registerOAuthPages(api, context);
     registerComment(api, context);

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { openLocalBlobStore } from "../blobs/local.js";
 import { systemClock } from "../clock.js";
 import { loadConfig } from "../config/config.js";
 import { loadSeed } from "../seed/load.js";
@@ -26,7 +27,7 @@ export async function seed(args: readonly string[]): Promise<void> {
   const store = await openStore(config.store);
   try {
     await store.migrate();
-    console.log(JSON.stringify(await loadSeed(store, parsed, systemClock)));
+    console.log(JSON.stringify(await loadSeed(store, parsed, systemClock, openLocalBlobStore(config.dataDir))));
   } finally {
     await store.close();
   }

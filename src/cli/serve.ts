@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { buildApp } from "../app.js";
+import type { BlobStore } from "../blobs/blob-store.js";
 import { openLocalBlobStore } from "../blobs/local.js";
 import { systemClock } from "../clock.js";
 import { type Config, loadConfig } from "../config/config.js";
@@ -26,7 +27,7 @@ export async function serve(args: readonly string[]): Promise<void> {
   const config = loadConfig(configFlags(values));
   const store = await openStore(config.store);
   await store.migrate();
-  const demoLoaded = config.demo && (await store.isEmpty()) ? await loadDemo(store) : false;
+  const demoLoaded = config.demo && (await store.isEmpty()) ? await loadDemo(store, openLocalBlobStore(config.dataDir)) : false;
   const app = buildApp({ config, store, blobs: openLocalBlobStore(config.dataDir), clock: systemClock });
   // Handlers first: a signal that arrives right after the "listening" line still stops cleanly.
   stopOnSignals(async () => {
@@ -41,9 +42,9 @@ export async function serve(args: readonly string[]): Promise<void> {
   console.log(`listening on http://${config.host}:${port}`);
 }
 
-async function loadDemo(store: Store): Promise<boolean> {
+async function loadDemo(store: Store, blobs: BlobStore): Promise<boolean> {
   const seed = validateSeed(JSON.parse(await readFile(DEMO_FILE, "utf8")));
-  await loadSeed(store, seed, systemClock);
+  await loadSeed(store, seed, systemClock, blobs);
   return true;
 }
 

@@ -35,3 +35,8 @@ export function commentLinks(baseUrl: string, parent: ContentRef, number: number
   const links = contentLinks(baseUrl, parent);
   return { alternate: `${links.alternate}#comment-${number}`, mobile: `${links.mobile}#comment-${number}` };
 }
+
+/** A member of a group. */
+export function memberLinks(baseUrl: string, groupId: number, memberId: number): ItemLinks {
+  return both(baseUrl, `/g/${formatPair(groupId)}/members/${formatPair(memberId)}`);
+}

@@ -2,8 +2,8 @@ import { element, utcTimestamp } from "../atom/build.js";
 import { type ContentRef, formatContentId, formatPair } from "../domain/item-id.js";
 import type { Group } from "../domain/group.js";
 import type { Topic } from "../domain/topic.js";
+import { embeddedCommentsElement } from "./embedded-comments.js";
 import type { CommentDetail } from "../services/comment-detail.js";
-import { commentEntry } from "./comment.js";
 import { authorElement, categoryElements, summaryElement, webLinkElements } from "./feed.js";
 import { contentLinks } from "./links.js";
 
@@ -30,21 +30,7 @@ export function topicEntry(baseUrl: string, group: Group, topic: Topic, comments
     (topic.allowEdit ? "<cblBrd:allowEdit/>" : "") +
     (topic.fastNotify ? "<cblBrd:fastNotify/>" : "") +
     (topic.folderId === null ? "" : element("cblBrd:folder", { valueString: topic.folderName ?? "", id: formatPair(topic.folderId) })) +
-    (comments === undefined ? "" : embeddedComments(baseUrl, id, topic, comments)) +
+    (comments === undefined ? "" : embeddedCommentsElement(baseUrl, { id, title: topic.title, updatedAt: topic.updatedAt }, comments)) +
     "</entry>"
-  );
-}
-
-/** `cbl:comments/cbl:feedLink` holding a sub-feed of every comment; it has no paging. */
-function embeddedComments(baseUrl: string, topicId: string, topic: Topic, comments: readonly CommentDetail[]): string {
-  const href = `${baseUrl}/api/comment/V2?entry=${encodeURIComponent(topicId)}`;
-  const updated = comments[0]?.comment.createdAt ?? topic.updatedAt;
-  return (
-    `<cbl:comments><cbl:feedLink href="${href}"><feed>` +
-    element("title", { type: "text" }, topic.title) +
-    element("id", {}, topicId) +
-    element("updated", {}, utcTimestamp(updated)) +
-    comments.map((detail) => commentEntry(baseUrl, detail, { withContent: true })).join("") +
-    "</feed></cbl:feedLink></cbl:comments>"
   );
 }

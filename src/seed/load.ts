@@ -1,8 +1,10 @@
 import { hashPassword } from "../auth/password.js";
+import type { BlobStore } from "../blobs/blob-store.js";
 import { hashToken } from "../auth/token.js";
 import type { Clock } from "../clock.js";
 import { type ContentRef, formatContentId, formatPair } from "../domain/item-id.js";
 import type { Store, Tx } from "../store/store.js";
+import { type StoredVersions, discardSeedFiles, loadGroupware, storeSeedFiles } from "./load-groupware.js";
 import type { Seed } from "./schema.js";
 
 /** What `kairan seed` prints: every ref and the identifier it got. */
@@ -11,17 +13,29 @@ export interface SeedResult {
   apps: Record<string, string>;
   groups: Record<string, string>;
   topics: Record<string, string>;
+  tasks: Record<string, string>;
+  files: Record<string, string>;
   folders: Record<string, string>;
   members: Record<string, string>;
 }
 
-/** Loads a validated seed in one transaction: all of it, or nothing. */
-export async function loadSeed(store: Store, seed: Seed, clock: Clock): Promise<SeedResult> {
+/** Loads a validated seed in one transaction: all of it, or nothing (file bytes included). */
+export async function loadSeed(store: Store, seed: Seed, clock: Clock, blobs: BlobStore): Promise<SeedResult> {
   // Hashing is slow on purpose; do it before the transaction so the write lock is held briefly.
   const passwordHashes = await Promise.all(seed.users.map((user) => hashPassword(user.password)));
   const now = clock.now();
+  const stored = await storeSeedFiles(blobs, seed, now);
+  try {
+    return await loadRows(store, seed, passwordHashes, stored, now);
+  } catch (error) {
+    await discardSeedFiles(blobs, stored);
+    throw error;
+  }
+}
+
+async function loadRows(store: Store, seed: Seed, passwordHashes: readonly string[], stored: StoredVersions, now: number): Promise<SeedResult> {
   return store.transaction(async (tx) => {
-    const result: SeedResult = { users: {}, apps: {}, groups: {}, topics: {}, folders: {}, members: {} };
+    const result: SeedResult = { users: {}, apps: {}, groups: {}, topics: {}, tasks: {}, files: {}, folders: {}, members: {} };
     const userIds = new Map<string, number>();
     for (const [i, user] of seed.users.entries()) {
       const created = await tx.users.insert({ ...user, passwordHash: passwordHashes[i] ?? "", createdAt: now });
@@ -44,12 +58,15 @@ export async function loadSeed(store: Store, seed: Seed, clock: Clock): Promise<
         createdAt: now,
       });
     }
-    for (const group of seed.groups) await loadGroup(tx, group, userIds, now, result);
+    for (const [groupIndex, group] of seed.groups.entries()) {
+      const groupId = await loadGroup(tx, group, userIds, now, result);
+      await loadGroupware(tx, { groupId, groupIndex, seed: group, userIds, stored, now }, result);
+    }
     return result;
   });
 }
 
-async function loadGroup(tx: Tx, seed: Seed["groups"][number], userIds: ReadonlyMap<string, number>, now: number, result: SeedResult): Promise<void> {
+async function loadGroup(tx: Tx, seed: Seed["groups"][number], userIds: ReadonlyMap<string, number>, now: number, result: SeedResult): Promise<number> {
   const group = await tx.groups.insert({ name: seed.name, summary: seed.summary, createdAt: now });
   result.groups[seed.ref] = formatPair(group.id);
   for (const member of seed.members) {
@@ -86,4 +103,5 @@ async function loadGroup(tx: Tx, seed: Seed["groups"][number], userIds: Readonly
       await tx.comments.insert({ parent: ref, number, authorId: userIds.get(comment.author) ?? 0, body: comment.text, replyTo: comment.replyTo, at: now });
     }
   }
+  return group.id;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ACCESS_LEVELS } from "../domain/access.js";
+import { TASK_PRIORITIES, TASK_STATUSES, parseDue } from "../domain/task.js";
 
 /**
  * The workspace description `kairan seed` loads (operations.md). Objects are strict, so a
@@ -53,6 +54,43 @@ const topic = z.strictObject({
   comments: z.array(comment).default([]),
 });
 
+const task = z.strictObject({
+  ref,
+  title: nonEmpty,
+  summary: text.default(""),
+  author: ref,
+  assignee: ref.optional(),
+  due: z
+    .string()
+    .refine((value) => parseDue(value) !== undefined, "not a date (YYYY-MM-DD) or UTC date-time (2026-12-01T09:00:00Z)")
+    .optional(),
+  allDay: z.boolean().optional(),
+  priority: z.enum(TASK_PRIORITIES, { message: `must be one of ${TASK_PRIORITIES.join(", ")}` }).default("B"),
+  status: z.enum(TASK_STATUSES, { message: `must be one of ${TASK_STATUSES.join(", ")}` }).default("NOT_STARTED"),
+  folder: ref.optional(),
+  trashed: z.boolean().default(false),
+});
+
+const fileVersion = z
+  .strictObject({
+    fileName: nonEmpty,
+    content: z.string().optional(),
+    contentBase64: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, "not base64").optional(),
+    author: ref,
+    comment: text.default(""),
+  })
+  .refine((v) => (v.content === undefined) !== (v.contentBase64 === undefined), "give exactly one of content and contentBase64");
+
+const file = z.strictObject({
+  ref,
+  title: text.default(""),
+  memo: text.default(""),
+  author: ref,
+  folder: ref.optional(),
+  versions: z.array(fileVersion).min(1, "a file needs at least one version"),
+  trashed: z.boolean().default(false),
+});
+
 const group = z.strictObject({
   ref,
   name: nonEmpty,
@@ -61,6 +99,10 @@ const group = z.strictObject({
   invites: z.array(invite).default([]),
   boardFolders: z.array(folder).default([]),
   topics: z.array(topic).default([]),
+  taskFolders: z.array(folder).default([]),
+  tasks: z.array(task).default([]),
+  cabinetFolders: z.array(folder).default([]),
+  files: z.array(file).default([]),
 });
 
 /** The whole seed file. */

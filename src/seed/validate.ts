@@ -1,3 +1,4 @@
+import { checkFileName } from "../domain/file.js";
 import { type Seed, seedSchema } from "./schema.js";
 
 /** A seed file that cannot be loaded: every problem, each with its path in the file. */
@@ -50,6 +51,7 @@ function referenceProblems(seed: Seed): string[] {
     uniqueValues(g.members.map((m) => m.user), at, "members user", problems);
     const folders = uniqueRefs(g.boardFolders, `${at}.boardFolders`, problems);
     uniqueRefs(g.topics, `${at}.topics`, problems);
+    groupwareProblems(g, at, members, problems);
     g.topics.forEach((t, ti) => {
       need(members, t.author, `${at}.topics[${ti}].author`, "member of this group");
       need(folders, t.folder, `${at}.topics[${ti}].folder`, "board folder");
@@ -62,6 +64,33 @@ function referenceProblems(seed: Seed): string[] {
     });
   });
   return problems;
+}
+
+function groupwareProblems(g: Seed["groups"][number], at: string, members: ReadonlySet<string>, problems: string[]): void {
+  const need = (known: ReadonlySet<string>, value: string | undefined, path: string, what: string) => {
+    if (value !== undefined && !known.has(value)) problems.push(`${path}: no ${what} with ref "${value}"`);
+  };
+  const taskFolders = uniqueRefs(g.taskFolders, `${at}.taskFolders`, problems);
+  uniqueRefs(g.tasks, `${at}.tasks`, problems);
+  g.tasks.forEach((t, i) => {
+    need(members, t.author, `${at}.tasks[${i}].author`, "member of this group");
+    need(members, t.assignee, `${at}.tasks[${i}].assignee`, "member of this group");
+    need(taskFolders, t.folder, `${at}.tasks[${i}].folder`, "task folder");
+  });
+  const cabinetFolders = uniqueRefs(g.cabinetFolders, `${at}.cabinetFolders`, problems);
+  uniqueRefs(g.files, `${at}.files`, problems);
+  g.files.forEach((f, i) => {
+    need(members, f.author, `${at}.files[${i}].author`, "member of this group");
+    need(cabinetFolders, f.folder, `${at}.files[${i}].folder`, "cabinet folder");
+    f.versions.forEach((v, vi) => {
+      need(members, v.author, `${at}.files[${i}].versions[${vi}].author`, "member of this group");
+      try {
+        checkFileName(v.fileName);
+      } catch (error) {
+        problems.push(`${at}.files[${i}].versions[${vi}].fileName: ${(error as Error).message}`);
+      }
+    });
+  });
 }
 
 function uniqueRefs(items: readonly { ref: string }[], path: string, problems: string[]): Set<string> {

@@ -8,7 +8,9 @@ import type { Group } from "../domain/group.js";
 import type { ContentRef } from "../domain/item-id.js";
 import type { Page, Store, Tx } from "../store/store.js";
 import { type CommentDetail, detailComments, removeBlobs, removeItemRows } from "./comment-detail.js";
+import { requireFile } from "./file.js";
 import { requireGroupMember } from "./group-access.js";
+import { requireTask } from "./task.js";
 import { requireTopic } from "./topic.js";
 
 /** A comment just written, with the group it belongs to and its files, for presenting. */
@@ -145,8 +147,8 @@ export async function deleteComment(
 }
 
 /**
- * The item that carries comments: the one switch over parent kinds (tasks and files join here).
- * @throws NotFoundError TOPIC_NOT_FOUND, ITEM_NOT_FOUND when it does not exist
+ * The item that carries comments: the one switch over parent kinds.
+ * @throws NotFoundError TOPIC_NOT_FOUND, TASK_NOT_FOUND, FILE_NOT_FOUND when it does not exist
  */
 export async function requireCommentParent(tx: Tx, parent: ContentRef): Promise<CommentParent> {
   switch (parent.kind) {
@@ -154,9 +156,13 @@ export async function requireCommentParent(tx: Tx, parent: ContentRef): Promise<
       const topic = await requireTopic(tx, parent);
       return { ref: parent, title: topic.title, updatedAt: topic.updatedAt };
     }
-    case "TASK":
-    case "CABINET":
-      // Tasks and files arrive with their own endpoints; until they exist nothing can be found.
-      throw new NotFoundError("ITEM_NOT_FOUND", "The item to comment on does not exist.");
+    case "TASK": {
+      const task = await requireTask(tx, parent);
+      return { ref: parent, title: task.title, updatedAt: task.updatedAt };
+    }
+    case "CABINET": {
+      const file = await requireFile(tx, parent);
+      return { ref: parent, title: file.title, updatedAt: file.updatedAt };
+    }
   }
 }

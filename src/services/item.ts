@@ -5,7 +5,9 @@ import type { ContentRef, ItemRef } from "../domain/item-id.js";
 import type { ItemKey } from "../domain/reaction.js";
 import type { Tx } from "../store/store.js";
 import { requireCommentParent } from "./comment.js";
+import { requireFile } from "./file.js";
 import { requireGroupMember } from "./group-access.js";
+import { requireTask } from "./task.js";
 import { requireTopic } from "./topic.js";
 
 /** An item that can be liked or favorited: its wire reference, its row key and what lists show of it. */
@@ -24,8 +26,9 @@ function notFound(): NotFoundError {
 
 /**
  * Resolves an item id for likes and favorites, for a member of its group. The one switch over
- * item kinds: tasks and files join here.
- * @throws NotFoundError ITEM_NOT_FOUND (ids of kinds this server does not hold too), GROUP_NOT_FOUND, TOPIC_NOT_FOUND
+ * item kinds.
+ * @throws NotFoundError ITEM_NOT_FOUND (ids of kinds this server does not hold too), GROUP_NOT_FOUND, TOPIC_NOT_FOUND,
+ *   TASK_NOT_FOUND, FILE_NOT_FOUND
  * @throws ForbiddenError GROUP_NOT_JOINED
  */
 export async function requireItem(tx: Tx, actor: Actor, ref: ItemRef): Promise<ItemView> {
@@ -45,10 +48,16 @@ export async function requireItem(tx: Tx, actor: Actor, ref: ItemRef): Promise<I
       if (!comment) throw new NotFoundError("COMMENT_NOT_FOUND", "The comment does not exist.");
       return { ref, key: { kind: "COMMENT", id: comment.id }, group, title: parent.title, summary: comment.body, updatedAt: comment.createdAt };
     }
-    case "TASK":
-    case "CABINET":
-      await requireGroupMember(tx, actor, ref.groupId);
-      throw notFound();
+    case "TASK": {
+      const { group } = await requireGroupMember(tx, actor, ref.groupId);
+      const task = await requireTask(tx, ref);
+      return { ref, key: { kind: "TASK", id: task.id }, group, title: task.title, summary: task.body, updatedAt: task.updatedAt };
+    }
+    case "CABINET": {
+      const { group } = await requireGroupMember(tx, actor, ref.groupId);
+      const file = await requireFile(tx, ref);
+      return { ref, key: { kind: "CABINET", id: file.id }, group, title: file.title, summary: file.memo, updatedAt: file.updatedAt };
+    }
   }
 }
 
@@ -69,8 +78,17 @@ export async function itemOfKey(tx: Tx, key: ItemKey, group: Group): Promise<Ite
       const ref = { kind: "COMMENT" as const, parent: comment.parent, number: comment.number };
       return { ref, key, group, title: parent.title, summary: comment.body, updatedAt: comment.createdAt };
     }
-    case "TASK":
-    case "CABINET":
-      return undefined;
+    case "TASK": {
+      const task = await tx.tasks.findById(key.id);
+      if (!task) return undefined;
+      const ref: ContentRef = { kind: "TASK", groupId: task.groupId, id: task.id };
+      return { ref, key, group, title: task.title, summary: task.body, updatedAt: task.updatedAt };
+    }
+    case "CABINET": {
+      const file = await tx.files.findById(key.id);
+      if (!file) return undefined;
+      const ref: ContentRef = { kind: "CABINET", groupId: file.groupId, id: file.id };
+      return { ref, key, group, title: file.title, summary: file.memo, updatedAt: file.updatedAt };
+    }
   }
 }

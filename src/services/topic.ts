@@ -15,7 +15,9 @@ import {
 } from "../domain/topic.js";
 import type { Clock } from "../clock.js";
 import type { Page, Store, Tx } from "../store/store.js";
-import { type CommentDetail, detailComments, removeBlobs, removeCommentsOf, removeItemRows } from "./comment-detail.js";
+import { commentsByItem } from "./embedded-comments.js";
+import { requireFolderOf } from "./folder-access.js";
+import { type CommentDetail, removeBlobs, removeCommentsOf, removeItemRows } from "./comment-detail.js";
 import { requireGroupMember } from "./group-access.js";
 
 /** What a board read returns: the group, its topics, and their comments when asked for. */
@@ -34,9 +36,9 @@ export async function listTopics(
 ): Promise<BoardView> {
   return store.read(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.groupId);
-    if (input.filter.kind === "folder") await requireFolder(tx, group.id, input.filter.folderId);
+    if (input.filter.kind === "folder") await requireFolderOf(tx, group.id, input.filter.folderId, "BOARD");
     const topics = await tx.topics.list(group.id, input.filter, input.page);
-    return { group, topics, comments: input.embedComments ? await commentsOf(tx, actor.user.id, topics) : undefined };
+    return { group, topics, comments: input.embedComments ? await commentsByItem(tx, actor.user.id, topics.map(refOf)) : undefined };
   });
 }
 
@@ -49,7 +51,7 @@ export async function getTopic(
   return store.read(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.ref.groupId);
     const topic = await requireTopic(tx, input.ref);
-    return { group, topics: [topic], comments: input.embedComments ? await commentsOf(tx, actor.user.id, [topic]) : undefined };
+    return { group, topics: [topic], comments: input.embedComments ? await commentsByItem(tx, actor.user.id, [refOf(topic)]) : undefined };
   });
 }
 
@@ -163,18 +165,6 @@ export async function requireTopic(tx: Tx, ref: ContentRef): Promise<Topic> {
   return topic;
 }
 
-async function requireFolder(tx: Tx, groupId: number, folderId: number): Promise<void> {
-  const folder = await tx.folders.findById(folderId);
-  if (!folder || folder.groupId !== groupId || folder.area !== "BOARD") {
-    throw new NotFoundError("FOLDER_NOT_FOUND", "The board folder does not exist in this group.");
-  }
-}
-
-async function commentsOf(tx: Tx, viewerId: number, topics: readonly Topic[]): Promise<Map<number, CommentDetail[]>> {
-  const refs = topics.map((topic): ContentRef => ({ kind: "BOARD", groupId: topic.groupId, id: topic.id }));
-  const byTopic = new Map<number, CommentDetail[]>(topics.map((topic) => [topic.id, []]));
-  for (const detail of await detailComments(tx, viewerId, await tx.comments.listAll(refs))) {
-    byTopic.get(detail.comment.parent.id)?.push(detail);
-  }
-  return byTopic;
+function refOf(topic: Topic): ContentRef {
+  return { kind: "BOARD", groupId: topic.groupId, id: topic.id };
 }

@@ -15,6 +15,9 @@ export interface Database {
   comments: CommentsTable;
   comment_counters: CommentCountersTable;
   topic_leases: TopicLeasesTable;
+  tasks: TasksTable;
+  files: FilesTable;
+  file_versions: FileVersionsTable;
   oauth_nonces: OAuthNoncesTable;
   oauth_temporary_credentials: OAuthTemporaryCredentialsTable;
   attachments: AttachmentsTable;
@@ -132,6 +135,55 @@ export interface TopicLeasesTable {
   until: number;
 }
 
+/** Tasks of a group; `sequence` numbers them within the group. Due dates of all-day tasks are midnight UTC. */
+export interface TasksTable {
+  id: Generated<number>;
+  group_id: number;
+  sequence: number;
+  title: string;
+  summary: string;
+  author_id: number;
+  assignee_id: number | null;
+  due_at: number | null;
+  all_day: number;
+  priority: "S" | "A" | "B" | "C";
+  status: "NOT_STARTED" | "IN_PROGRESS" | "ON_HOLD" | "COMPLETED";
+  folder_id: number | null;
+  trashed: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Shared-folder files; `current_version` is the newest row of file_versions. */
+export interface FilesTable {
+  id: Generated<number>;
+  group_id: number;
+  title: string;
+  memo: string;
+  author_id: number;
+  folder_id: number | null;
+  current_version: number;
+  trashed: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Every version of a file; the bytes live in the blob store under `blob_key`. */
+export interface FileVersionsTable {
+  id: Generated<number>;
+  file_id: number;
+  version_number: number;
+  file_name: string;
+  size: number;
+  mime_type: string;
+  blob_key: string;
+  width: number | null;
+  height: number | null;
+  thumbnail_key: string | null;
+  author_id: number;
+  comment: string;
+  created_at: number;
+}
 /** OAuth nonces seen within their timestamp window; `token` is the token's hash, or "" for none. */
 export interface OAuthNoncesTable {
   consumer_key: string;

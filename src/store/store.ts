@@ -3,7 +3,10 @@ import type { Attachment } from "../domain/attachment.js";
 import type { Comment } from "../domain/comment.js";
 import type { Folder, FolderArea, FolderFilter } from "../domain/folder.js";
 import type { Group, Membership } from "../domain/group.js";
+import type { CabinetFile, FileVersion } from "../domain/file.js";
 import type { ContentRef } from "../domain/item-id.js";
+import type { Member, MemberStatus } from "../domain/member.js";
+import type { Task, TaskFilter, TaskPriority, TaskStatus } from "../domain/task.js";
 import type { ItemKey, LikeSummary, Liker } from "../domain/reaction.js";
 import type { EditLease, Topic } from "../domain/topic.js";
 import type { User } from "../domain/user.js";
@@ -36,6 +39,8 @@ export interface Tx {
   readonly comments: CommentRepo;
   readonly leases: LeaseRepo;
   readonly dataset: DatasetRepo;
+  readonly tasks: TaskRepo;
+  readonly files: FileRepo;
   readonly nonces: NonceRepo;
   readonly temporaryCredentials: TemporaryCredentialRepo;
   readonly attachments: AttachmentRepo;
@@ -56,6 +61,7 @@ export interface UserRepo {
   findById(id: number): Promise<User | undefined>;
   /** With the password hash, for sign-in only. */
   findCredentialsByEmail(email: string): Promise<(User & { passwordHash: string }) | undefined>;
+  findByEmail(email: string): Promise<User | undefined>;
   list(): Promise<User[]>;
 }
 
@@ -102,6 +108,8 @@ export interface GroupRepo {
   findById(id: number): Promise<Group | undefined>;
   /** Groups the user has joined, newest first. */
   listJoined(userId: number, page: Page): Promise<Group[]>;
+  /** Every group, oldest first (operators' listing). */
+  listAll(): Promise<Group[]>;
 }
 
 /** Memberships and invitations. */
@@ -109,6 +117,14 @@ export interface MembershipRepo {
   insertJoined(member: { groupId: number; userId: number; manager: boolean; notify: boolean; createdAt: number }): Promise<Membership>;
   insertInvite(invite: { groupId: number; email: string; label: string; expiresAt: number | null; createdAt: number }): Promise<number>;
   findJoined(groupId: number, userId: number): Promise<Membership | undefined>;
+  /** A member or invitation by member id, with the user's name and readings. */
+  findMember(id: number): Promise<Member | undefined>;
+  /** A page of a group's members of one status, newest first (updated, then id). */
+  listMembers(groupId: number, status: MemberStatus, page: Page): Promise<Member[]>;
+  countMembers(groupId: number, status: MemberStatus): Promise<number>;
+  countManagers(groupId: number): Promise<number>;
+  update(id: number, change: { manager?: boolean; notify?: boolean; at: number }): Promise<void>;
+  remove(id: number): Promise<void>;
 }
 
 /** Folders of a group's areas. */
@@ -195,6 +211,65 @@ export interface DatasetRepo {
   /** Counters as if every comment had been added one by one. */
   insertCommentCounters(): Promise<void>;
   insertTokens(rows: readonly { userId: number; appId: number; tokenHash: string; secret: string; createdAt: number }[]): Promise<void>;
+}
+
+/** Fields of a new task; the store numbers it within its group. */
+export interface NewTask {
+  readonly groupId: number;
+  readonly title: string;
+  readonly body: string;
+  readonly authorId: number;
+  readonly assigneeId: number | null;
+  readonly dueAt: number | null;
+  readonly allDay: boolean;
+  readonly priority: TaskPriority;
+  readonly status: TaskStatus;
+  readonly folderId: number | null;
+  readonly trashed: boolean;
+  readonly at: number;
+}
+
+/** A change to a task: only the fields given are written. */
+export type TaskChange = Partial<Omit<NewTask, "groupId" | "authorId" | "at">> & { readonly at: number };
+
+/** Group tasks. */
+export interface TaskRepo {
+  /** Inserts with the group's next sequence number (unique per group, never reused). */
+  insert(task: NewTask): Promise<Task>;
+  findById(id: number): Promise<Task | undefined>;
+  /** A page of a group's tasks, newest first (updated, then id). */
+  list(groupId: number, folder: FolderFilter, filter: TaskFilter, page: Page): Promise<Task[]>;
+  update(id: number, change: TaskChange): Promise<void>;
+}
+
+/** Fields of a new file version; the store numbers it. */
+export interface NewFileVersion {
+  readonly fileName: string;
+  readonly size: number;
+  readonly mimeType: string;
+  readonly blobKey: string;
+  readonly width: number | null;
+  readonly height: number | null;
+  readonly thumbnailKey: string | null;
+  readonly authorId: number;
+  readonly comment: string;
+  readonly at: number;
+}
+
+/** Shared-folder files and their versions. */
+export interface FileRepo {
+  insert(file: { groupId: number; title: string; memo: string; authorId: number; folderId: number | null; trashed: boolean }, version: NewFileVersion): Promise<CabinetFile>;
+  /** Adds the next version and makes it current. */
+  addVersion(fileId: number, version: NewFileVersion): Promise<CabinetFile>;
+  findById(id: number): Promise<CabinetFile | undefined>;
+  findVersion(fileId: number, number: number): Promise<FileVersion | undefined>;
+  /** A page of a group's files, newest first (updated, then id). */
+  list(groupId: number, filter: FolderFilter, page: Page): Promise<CabinetFile[]>;
+  /** The newest `perFile` versions of each file, newest first. */
+  listHistories(files: readonly CabinetFile[], perFile: number): Promise<FileVersion[]>;
+  /** The group's comment attachments (the ATTACH folder). */
+  listAttachmentsOfGroup(groupId: number, page: Page): Promise<CabinetFile[]>;
+  update(id: number, change: { folderId?: number | null; trashed?: boolean; at: number }): Promise<void>;
 }
 
 /** One use of an OAuth nonce; `tokenHash` is "" when the request carries no token. */

@@ -128,7 +128,8 @@ describe("likes (/api/good/V2) and favorites (/api/star/V2)", () => {
       assertError(await post(path, toggle("insert", "MYPAGE,1:1,MESSAGE,1:1")), 404, "ITEM_NOT_FOUND");
       assertError(await post(path, toggle("insert", `GROUP,1:${group.id},BOARD,1:99999`)), 404, "TOPIC_NOT_FOUND");
       assertError(await post(path, toggle("insert", `${topicId},COMMENT,999`)), 404, "COMMENT_NOT_FOUND");
-      assertError(await post(path, toggle("insert", `GROUP,1:${group.id},TASK,1:1`)), 404, "ITEM_NOT_FOUND");
+      assertError(await post(path, toggle("insert", `GROUP,1:${group.id},TASK,1:99999`)), 404, "TASK_NOT_FOUND");
+      assertError(await post(path, toggle("insert", `GROUP,1:${group.id},CABINET,1:99999`)), 404, "FILE_NOT_FOUND");
       assertError(await post(path, toggle("insert", `GROUP,1:${group.id}`)), 404, "ITEM_NOT_FOUND");
       assertError(await post(path, toggle("insert", topicId, `<entry><id>${commentId}</id></entry>`)), 400, "MULTIPLE_ENTRIES");
       assertError(await post(path, toggle("insert", "junk")), 400, "INVALID_ID");

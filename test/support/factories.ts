@@ -1,11 +1,13 @@
 import { hashToken } from "../../src/auth/token.js";
 import type { AccessLevel } from "../../src/domain/access.js";
+import type { FolderArea } from "../../src/domain/folder.js";
 import type { Comment } from "../../src/domain/comment.js";
 import type { ContentRef } from "../../src/domain/item-id.js";
 import type { Group } from "../../src/domain/group.js";
+import type { Task } from "../../src/domain/task.js";
 import type { Topic } from "../../src/domain/topic.js";
 import type { User } from "../../src/domain/user.js";
-import type { Store } from "../../src/store/store.js";
+import type { NewTask, Store } from "../../src/store/store.js";
 import type { TestClock } from "./clock.js";
 
 /** A user with a working Bearer token through an application of the given level. */
@@ -86,8 +88,34 @@ export class Factories {
 
   /** A board folder. */
   async boardFolder(group: Group, name = `Folder ${++sequence}`): Promise<number> {
-    const folder = await this.store.transaction((tx) => tx.folders.insert({ groupId: group.id, area: "BOARD", name, createdAt: this.clock.now() }));
+    return this.folder(group, "BOARD", name);
+  }
+
+  /** A folder of any area. */
+  async folder(group: Group, area: FolderArea, name = `Folder ${++sequence}`): Promise<number> {
+    const folder = await this.store.transaction((tx) => tx.folders.insert({ groupId: group.id, area, name, createdAt: this.clock.now() }));
     return folder.id;
+  }
+
+  /** A task written by `author` in `group` (not started, priority B, no due date unless given). */
+  async task(group: Group, author: User, options: Partial<Omit<NewTask, "groupId" | "authorId" | "at">> = {}): Promise<Task> {
+    return this.store.transaction((tx) =>
+      tx.tasks.insert({
+        groupId: group.id,
+        title: `Task ${++sequence}`,
+        body: "",
+        assigneeId: null,
+        dueAt: null,
+        allDay: false,
+        priority: "B",
+        status: "NOT_STARTED",
+        folderId: null,
+        trashed: false,
+        ...options,
+        authorId: author.id,
+        at: this.clock.now(),
+      }),
+    );
   }
 
   /** A topic written by `author` in `group`. */

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Group, Membership } from "../../domain/group.js";
+import type { Member } from "../../domain/member.js";
 import type { Database, GroupsTable, MembershipsTable } from "../schema.js";
 import type { GroupRepo, MembershipRepo } from "../store.js";
 
@@ -45,6 +46,10 @@ export function groupRepo(db: Kysely<Database>): GroupRepo {
         .limit(page.limit)
         .offset(page.offset)
         .execute();
+      return rows.map(toGroup);
+    },
+    async listAll() {
+      const rows = await db.selectFrom("groups").selectAll().orderBy("id").execute();
       return rows.map(toGroup);
     },
   };
@@ -100,6 +105,83 @@ export function membershipRepo(db: Kysely<Database>): MembershipRepo {
         .where("status", "=", "JOIN")
         .executeTakeFirst();
       return row && toMembership(row);
+    },
+    ...memberQueries(db),
+  };
+}
+
+/** Members with their user's name and readings (invitations have no user). */
+function selectMembers(db: Kysely<Database>) {
+  return db
+    .selectFrom("memberships")
+    .leftJoin("users", "users.id", "memberships.user_id")
+    .selectAll("memberships")
+    .select(["users.name as user_name", "users.family_kana", "users.given_kana"]);
+}
+
+type MemberRow = Awaited<ReturnType<ReturnType<typeof selectMembers>["executeTakeFirstOrThrow"]>>;
+
+function toMember(row: MemberRow): Member {
+  return {
+    id: row.id,
+    groupId: row.group_id,
+    status: row.status,
+    userId: row.user_id,
+    name: row.user_name ?? row.invite_label ?? "",
+    familyKana: row.family_kana ?? "",
+    givenKana: row.given_kana ?? "",
+    manager: row.manager === 1,
+    notify: row.notify === 1,
+    inviteEmail: row.invite_email,
+    inviteExpiresAt: row.invite_expires_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function memberQueries(db: Kysely<Database>): Omit<MembershipRepo, "insertJoined" | "insertInvite" | "findJoined"> {
+  return {
+    async findMember(id) {
+      const row = await selectMembers(db).where("memberships.id", "=", id).executeTakeFirst();
+      return row && toMember(row);
+    },
+    async listMembers(groupId, status, page) {
+      const rows = await selectMembers(db)
+        .where("memberships.group_id", "=", groupId)
+        .where("memberships.status", "=", status)
+        .orderBy("memberships.updated_at", "desc")
+        .orderBy("memberships.id", "desc")
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+      return rows.map(toMember);
+    },
+    async countMembers(groupId, status) {
+      const row = await db
+        .selectFrom("memberships")
+        .select((eb) => eb.fn.countAll().as("count"))
+        .where("group_id", "=", groupId)
+        .where("status", "=", status)
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+    async countManagers(groupId) {
+      const row = await db
+        .selectFrom("memberships")
+        .select((eb) => eb.fn.countAll().as("count"))
+        .where("group_id", "=", groupId)
+        .where("status", "=", "JOIN")
+        .where("manager", "=", 1)
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+    async update(id, change) {
+      const set: { manager?: number; notify?: number; updated_at: number } = { updated_at: change.at };
+      if (change.manager !== undefined) set.manager = change.manager ? 1 : 0;
+      if (change.notify !== undefined) set.notify = change.notify ? 1 : 0;
+      await db.updateTable("memberships").set(set).where("id", "=", id).execute();
+    },
+    async remove(id) {
+      await db.deleteFrom("memberships").where("id", "=", id).execute();
     },
   };
 }

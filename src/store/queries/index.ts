@@ -6,9 +6,11 @@ import { attachmentRepo } from "./attachments.js";
 import { commentReadRepo } from "./comment-reads.js";
 import { commentRepo } from "./comments.js";
 import { datasetRepo } from "./dataset.js";
+import { fileRepo } from "./files.js";
 import { folderRepo } from "./folders.js";
 import { groupRepo, membershipRepo } from "./groups.js";
 import { leaseRepo } from "./leases.js";
+import { taskRepo } from "./tasks.js";
 import { nonceRepo, temporaryCredentialRepo } from "./oauth.js";
 import { favoriteRepo, likeRepo } from "./reactions.js";
 import { tokenRepo } from "./tokens.js";
@@ -28,6 +30,8 @@ export function repositories(db: Kysely<Database>): Tx {
     comments: commentRepo(db),
     leases: leaseRepo(db),
     dataset: datasetRepo(db),
+    tasks: taskRepo(db),
+    files: fileRepo(db),
     nonces: nonceRepo(db),
     temporaryCredentials: temporaryCredentialRepo(db),
     attachments: attachmentRepo(db),

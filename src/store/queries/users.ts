@@ -34,6 +34,10 @@ export function userRepo(db: Kysely<Database>): UserRepo {
       const row = await db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();
       return row && { ...toUser(row), passwordHash: row.password_hash };
     },
+    async findByEmail(email) {
+      const row = await db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();
+      return row && toUser(row);
+    },
     async list() {
       const rows = await db.selectFrom("users").selectAll().orderBy("id").execute();
       return rows.map(toUser);

@@ -9,7 +9,7 @@ import { mediaType, readXmlBody } from "../../xml-body.js";
 import { readCommentQuery, readCommentWrite } from "./comment.request.js";
 import { receiveUpload } from "./comment.upload.js";
 
-/** `GET|POST /api/comment/V2`: comments of a topic (tasks and files later), with attachments. */
+/** `GET|POST /api/comment/V2`: comments of a topic, task or file, with attachments. */
 export function registerComment(app: FastifyInstance, context: Context): void {
   const { store, blobs, clock } = context;
   registerEndpoint(app, "/api/comment/V2", {

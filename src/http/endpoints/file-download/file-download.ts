@@ -6,20 +6,23 @@ import type { QueryValues } from "../../query.js";
 import { registerEndpoint } from "../../route.js";
 import { contentDisposition, readDownloadQuery } from "./file-download.request.js";
 
-/** `GET /api/fileDownload/V2?id=`: the bytes of a comment attachment (shared-folder files later), streamed. */
+/**
+ * `GET /api/fileDownload/V2?id=[&version=N][&thumbnail=true]`: the bytes of a comment attachment
+ * or of a shared-folder file (a version of it, or its thumbnail), streamed; members only.
+ */
 export function registerFileDownload(app: FastifyInstance, context: Context): void {
   registerEndpoint(app, "/api/fileDownload/V2", {
     async GET(request, reply) {
       const actor = await authenticateRequest(context, request);
-      const ref = readDownloadQuery(request.query as QueryValues);
+      const input = readDownloadQuery(request.query as QueryValues);
       // A comment's attachment is comment content (decisions.md §3); other files need only `read`.
-      requireAccess(actor, ref.kind === "ATTACHMENT" ? "comments" : "read");
-      const download = await openDownload(context.store, context.blobs, actor, ref);
+      requireAccess(actor, input.ref.kind === "ATTACHMENT" ? "comments" : "read");
+      const download = await openDownload(context.store, context.blobs, actor, input);
       return reply
         .code(200)
         .header("content-type", download.contentType)
         .header("content-length", download.size)
-        .header("content-disposition", contentDisposition(download.fileName))
+        .header("content-disposition", contentDisposition(download.fileName, download.disposition))
         .header("x-content-type-options", "nosniff")
         .send(download.body);
     },

@@ -1,11 +1,13 @@
 import type { Migration } from "kysely";
 import { core } from "./0001-core.js";
 import { comments } from "./0002-comments.js";
+import { groupware } from "./0003-groupware.js";
 import { oauth } from "./0004-oauth.js";
 
 /** PostgreSQL migrations in order: the same numbers and names as the SQLite ones, translated. */
 export const postgresMigrations: Readonly<Record<string, Migration>> = {
   "0001-core": core,
   "0002-comments": comments,
+  "0003-groupware": groupware,
   "0004-oauth": oauth,
 };

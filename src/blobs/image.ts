@@ -1,0 +1,30 @@
+import type { Readable } from "node:stream";
+import sharp from "sharp";
+
+/** What is read from an image's bytes at upload time. */
+export interface ImageFacts {
+  readonly width: number;
+  readonly height: number;
+  /** A PNG at most 160 pixels on its longer side. */
+  readonly thumbnail: Buffer;
+}
+
+/** Longest side of a thumbnail, in pixels. */
+export const THUMBNAIL_MAX_PX = 160;
+
+/**
+ * Width, height and a thumbnail of an image, or undefined when the bytes are not a readable
+ * image (a corrupt upload is still stored as a plain file). `open` is called once per pass.
+ */
+export async function readImage(open: () => Promise<Readable>): Promise<ImageFacts | undefined> {
+  try {
+    const metadata = await (await open()).pipe(sharp()).metadata();
+    if (!metadata.width || !metadata.height) return undefined;
+    const thumbnail = await (await open())
+      .pipe(sharp().rotate().resize(THUMBNAIL_MAX_PX, THUMBNAIL_MAX_PX, { fit: "inside", withoutEnlargement: true }).png())
+      .toBuffer();
+    return { width: metadata.width, height: metadata.height, thumbnail };
+  } catch {
+    return undefined;
+  }
+}

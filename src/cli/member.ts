@@ -1,0 +1,64 @@
+import { formatPair, parsePair } from "../domain/item-id.js";
+import type { Member } from "../domain/member.js";
+import { addMember, inviteMember, removeMember, setManager, setNotify } from "../services/member-admin.js";
+import { type CommandGroup, booleanOption, commandGroup, groupOption, optional, required } from "./admin.js";
+import { UsageError } from "./options.js";
+
+function shown(action: string, member: Member) {
+  return { [action]: "member", id: formatPair(member.id), group: formatPair(member.groupId), status: member.status, name: member.name, manager: member.manager, notify: member.notify };
+}
+
+const GROUP_USER = { group: { type: "string" }, user: { type: "string" } } as const;
+
+/** `kairan member add|invite|remove|set-manager|set-notify`. */
+export const MEMBER_COMMAND: CommandGroup = commandGroup("member", "manage the members and invitations of a group", {
+  add: {
+    summary: "add a user (by e-mail) to a group",
+    usage: "--group ID --user EMAIL [--manager]",
+    options: { ...GROUP_USER, manager: { type: "boolean" } },
+    async run(values, _p, { store, clock }) {
+      return shown("added", await addMember(store, { groupId: groupOption(values), email: required(values, "user"), manager: values.manager === true }, clock));
+    },
+  },
+  invite: {
+    summary: "invite an e-mail address to a group",
+    usage: "--group ID --email EMAIL --label TEXT [--expires 2027-01-01T00:00:00Z]",
+    options: { group: { type: "string" }, email: { type: "string" }, label: { type: "string" }, expires: { type: "string" } },
+    async run(values, _p, { store, clock }) {
+      const expires = optional(values, "expires");
+      const expiresAt = expires === undefined ? null : Date.parse(expires);
+      if (expiresAt !== null && (Number.isNaN(expiresAt) || !/Z$/.test(expires ?? ""))) throw new UsageError("--expires must be a UTC date-time such as 2027-01-01T00:00:00Z");
+      const input = { groupId: groupOption(values), email: required(values, "email"), label: required(values, "label"), expiresAt };
+      return shown("invited", await inviteMember(store, input, clock));
+    },
+  },
+  remove: {
+    summary: "remove a member (--user EMAIL) or an invitation (--member ID); never the last manager",
+    usage: "--group ID (--user EMAIL | --member ID)",
+    options: { ...GROUP_USER, member: { type: "string" } },
+    async run(values, _p, { store }) {
+      const email = optional(values, "user");
+      const memberText = optional(values, "member");
+      if ((email === undefined) === (memberText === undefined)) throw new UsageError("give exactly one of --user and --member");
+      const memberId = memberText === undefined ? undefined : parsePair(memberText);
+      if (memberText !== undefined && memberId === undefined) throw new UsageError("--member must be a member id such as 1:5");
+      return shown("removed", await removeMember(store, { groupId: groupOption(values), email, memberId }));
+    },
+  },
+  "set-manager": {
+    summary: "make a member a manager (--value true) or not (--value false)",
+    usage: "--group ID --user EMAIL --value true|false",
+    options: { ...GROUP_USER, value: { type: "string" } },
+    async run(values, _p, { store, clock }) {
+      return shown("updated", await setManager(store, { groupId: groupOption(values), email: required(values, "user"), value: booleanOption(values, "value") }, clock));
+    },
+  },
+  "set-notify": {
+    summary: "turn a member's notifications for the group on or off",
+    usage: "--group ID --user EMAIL --value true|false",
+    options: { ...GROUP_USER, value: { type: "string" } },
+    async run(values, _p, { store, clock }) {
+      return shown("updated", await setNotify(store, { groupId: groupOption(values), email: required(values, "user"), value: booleanOption(values, "value") }, clock));
+    },
+  },
+});

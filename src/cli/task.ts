@@ -1,0 +1,111 @@
+import { formatContentId, formatPair, parsePair } from "../domain/item-id.js";
+import { type Task, isTaskPriority, isTaskStatus, parseDue } from "../domain/task.js";
+import { type Due, type TaskPlace, addTask, moveTask, updateTask } from "../services/task-admin.js";
+import { type CommandGroup, type Values, commandGroup, folderOption, groupOption, itemOption, optional, required } from "./admin.js";
+import { UsageError } from "./options.js";
+
+function shown(action: string, task: Task) {
+  return {
+    [action]: "task",
+    id: formatContentId({ kind: "TASK", groupId: task.groupId, id: task.id }),
+    sequence: task.sequence,
+    title: task.title,
+    status: task.status,
+    priority: task.priority,
+    due: task.dueAt === null ? null : new Date(task.dueAt).toISOString().slice(0, task.allDay ? 10 : 19) + (task.allDay ? "" : "Z"),
+    folder: task.folderId === null ? null : formatPair(task.folderId),
+    trashed: task.trashed,
+  };
+}
+
+function dueOption(values: Values): Due | undefined {
+  const text = optional(values, "due");
+  if (text === undefined) return undefined;
+  if (text === "") return null;
+  const due = parseDue(text);
+  if (!due) throw new UsageError(`--due must be a date (2026-12-01) or a UTC date-time (2026-12-01T09:00:00Z) (got "${text.slice(0, 40)}")`);
+  return due;
+}
+
+function enumOption<T extends string>(values: Values, name: string, is: (text: string) => text is T, allowed: string): T | undefined {
+  const text = optional(values, name);
+  if (text === undefined) return undefined;
+  if (!is(text)) throw new UsageError(`--${name} must be one of ${allowed} (got "${text.slice(0, 40)}")`);
+  return text;
+}
+
+const FIELDS = {
+  title: { type: "string" },
+  summary: { type: "string" },
+  assignee: { type: "string" },
+  due: { type: "string" },
+  priority: { type: "string" },
+  status: { type: "string" },
+} as const;
+const PRIORITIES = "S, A, B, C";
+const STATUSES = "NOT_STARTED, IN_PROGRESS, ON_HOLD, COMPLETED";
+
+/** `kairan task add|update|complete|move`. */
+export const TASK_COMMAND: CommandGroup = commandGroup("task", "add and change the tasks of a group", {
+  add: {
+    summary: "add a task to a group",
+    usage: `--group ID --title TEXT --author EMAIL [--summary TEXT] [--assignee EMAIL] [--due DATE|DATETIME] [--priority ${PRIORITIES}] [--status ...] [--folder ID]`,
+    options: { ...FIELDS, group: { type: "string" }, author: { type: "string" }, folder: { type: "string" } },
+    async run(values, _p, { store, clock }) {
+      const input = {
+        groupId: groupOption(values),
+        title: required(values, "title"),
+        body: optional(values, "summary") ?? "",
+        authorEmail: required(values, "author"),
+        assigneeEmail: optional(values, "assignee"),
+        due: dueOption(values) ?? null,
+        priority: enumOption(values, "priority", isTaskPriority, PRIORITIES) ?? "B",
+        status: enumOption(values, "status", isTaskStatus, STATUSES) ?? "NOT_STARTED",
+        folderId: folderOption(values),
+      };
+      return shown("added", await addTask(store, input, clock));
+    },
+  },
+  update: {
+    summary: "change the fields given (--assignee '' and --due '' clear them)",
+    usage: `--task ID [--title TEXT] [--summary TEXT] [--assignee EMAIL] [--due DATE|DATETIME] [--priority ${PRIORITIES}] [--status ${STATUSES}]`,
+    options: { ...FIELDS, task: { type: "string" } },
+    async run(values, _p, { store, clock }) {
+      const input = {
+        ref: itemOption(values, "task", "TASK"),
+        title: optional(values, "title"),
+        body: optional(values, "summary"),
+        assigneeEmail: optional(values, "assignee"),
+        due: dueOption(values),
+        priority: enumOption(values, "priority", isTaskPriority, PRIORITIES),
+        status: enumOption(values, "status", isTaskStatus, STATUSES),
+      };
+      return shown("updated", await updateTask(store, input, clock));
+    },
+  },
+  complete: {
+    summary: "mark a task completed",
+    usage: "--task ID",
+    options: { task: { type: "string" } },
+    async run(values, _p, { store, clock }) {
+      return shown("completed", await updateTask(store, { ref: itemOption(values, "task", "TASK"), status: "COMPLETED" }, clock));
+    },
+  },
+  move: {
+    summary: "move a task to a folder, out of every folder (UNCLASSIFIED), or to the TRASH",
+    usage: "--task ID --folder ID|UNCLASSIFIED|TRASH",
+    options: { task: { type: "string" }, folder: { type: "string" } },
+    async run(values, _p, { store, clock }) {
+      return shown("moved", await moveTask(store, { ref: itemOption(values, "task", "TASK"), place: placeOption(values) }, clock));
+    },
+  },
+});
+
+function placeOption(values: Values): TaskPlace {
+  const text = required(values, "folder");
+  if (text.toUpperCase() === "UNCLASSIFIED") return { kind: "unclassified" };
+  if (text.toUpperCase() === "TRASH") return { kind: "trash" };
+  const folderId = parsePair(text);
+  if (folderId === undefined) throw new UsageError(`--folder must be a folder id, UNCLASSIFIED or TRASH (got "${text.slice(0, 40)}")`);
+  return { kind: "folder", folderId };
+}

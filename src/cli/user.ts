@@ -1,0 +1,58 @@
+import { randomBytes } from "node:crypto";
+import { formatPair } from "../domain/item-id.js";
+import { addGroup, addUser, listGroups, listUsers } from "../services/user-admin.js";
+import { type CommandGroup, commandGroup, optional, required } from "./admin.js";
+
+/** `kairan user add|list`. */
+export const USER_COMMAND: CommandGroup = commandGroup("user", "add and list users", {
+  add: {
+    summary: "register a user; without --password one is generated and printed",
+    usage: "--name NAME --email ADDRESS [--password PW] [--family-kana K] [--given-kana K]",
+    options: { name: { type: "string" }, email: { type: "string" }, password: { type: "string" }, "family-kana": { type: "string" }, "given-kana": { type: "string" } },
+    async run(values, _positionals, { store, clock }) {
+      const generated = optional(values, "password") === undefined ? randomBytes(12).toString("base64url") : undefined;
+      const user = await addUser(
+        store,
+        {
+          name: required(values, "name"),
+          email: required(values, "email"),
+          password: generated ?? required(values, "password"),
+          familyKana: optional(values, "family-kana") ?? "",
+          givenKana: optional(values, "given-kana") ?? "",
+        },
+        clock,
+      );
+      return { added: "user", id: formatPair(user.id), name: user.name, email: user.email, ...(generated ? { password: generated } : {}) };
+    },
+  },
+  list: {
+    summary: "list every user",
+    usage: "",
+    options: {},
+    async run(_values, _positionals, { store }) {
+      return (await listUsers(store)).map((user) => ({ id: formatPair(user.id), name: user.name, email: user.email }));
+    },
+  },
+});
+
+/** `kairan group add|list`. */
+export const GROUP_COMMAND: CommandGroup = commandGroup("group", "add and list groups", {
+  add: {
+    summary: "create a group, optionally with its first manager",
+    usage: "--name NAME [--summary TEXT] [--manager EMAIL]",
+    options: { name: { type: "string" }, summary: { type: "string" }, manager: { type: "string" } },
+    async run(values, _positionals, { store, clock }) {
+      const input = { name: required(values, "name"), summary: optional(values, "summary") ?? "", managerEmail: optional(values, "manager") };
+      const group = await addGroup(store, input, clock);
+      return { added: "group", id: formatPair(group.id), name: group.name };
+    },
+  },
+  list: {
+    summary: "list every group",
+    usage: "",
+    options: {},
+    async run(_values, _positionals, { store }) {
+      return (await listGroups(store)).map((group) => ({ id: formatPair(group.id), name: group.name, summary: group.summary }));
+    },
+  },
+});

@@ -1,0 +1,121 @@
+import { ValidationError } from "./errors.js";
+import type { FolderFilter } from "./folder.js";
+import type { ContentRef } from "./item-id.js";
+import { LIMITS } from "./limits.js";
+import { characterCount } from "./text.js";
+
+/** One stored version of a shared-folder file; versions count up from 1 and are never removed. */
+export interface FileVersion {
+  readonly fileId: number;
+  readonly number: number;
+  readonly fileName: string;
+  readonly size: number;
+  readonly mimeType: string;
+  readonly blobKey: string;
+  /** Pixel size, only for images (PNG, JPEG, GIF, WebP), read from the bytes at upload time. */
+  readonly width: number | null;
+  readonly height: number | null;
+  readonly thumbnailKey: string | null;
+  readonly authorId: number;
+  readonly authorName: string;
+  readonly comment: string;
+  readonly createdAt: number;
+}
+
+/** A file of a group's shared folder, with its current (newest) version. */
+export interface CabinetFile {
+  readonly id: number;
+  readonly groupId: number;
+  /** As given; may be empty, then clients are shown the file name (see {@link fileTitle}). */
+  readonly title: string;
+  readonly memo: string;
+  readonly authorId: number;
+  readonly authorName: string;
+  readonly folderId: number | null;
+  readonly folderName: string | null;
+  readonly trashed: boolean;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+  readonly current: FileVersion;
+  /**
+   * Set for a comment attachment listed in the ATTACH folder: where it hangs. Such an entry is
+   * identified (and downloaded) by its attachment id, and has one version and no history.
+   */
+  readonly attachment?: { readonly parent: ContentRef; readonly commentNumber: number; readonly position: number };
+}
+
+/** `cabinet-folder`: the folder filters every area has, plus ATTACH (the group's comment attachments). */
+export type CabinetFilter = FolderFilter | { readonly kind: "attach" };
+
+/** The title clients see: the file name when none was given (interface.md, File). */
+export function fileTitle(file: CabinetFile): string {
+  return file.title.trim() === "" ? file.current.fileName : file.title;
+}
+
+const FILE_NAME_MAX_CHARS = 255;
+// Path separators and control characters would break Content-Disposition and every client's save dialog.
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const FORBIDDEN_IN_NAME = /[/\\\x00-\x1f\x7f]/;
+
+/**
+ * Checks a file name as shown and downloaded.
+ * @throws ValidationError FILE_NAME_REQUIRED, FILE_NAME_TOO_LONG, FILE_NAME_INVALID
+ */
+export function checkFileName(name: string): string {
+  if (name.trim() === "") throw new ValidationError("FILE_NAME_REQUIRED", "The file name is missing or empty.");
+  if (characterCount(name) > FILE_NAME_MAX_CHARS) {
+    throw new ValidationError("FILE_NAME_TOO_LONG", `The file name is longer than ${FILE_NAME_MAX_CHARS} characters.`);
+  }
+  if (FORBIDDEN_IN_NAME.test(name) || name === "." || name === "..") {
+    throw new ValidationError("FILE_NAME_INVALID", "The file name must not contain slashes, backslashes or control characters.");
+  }
+  return name;
+}
+
+/**
+ * Checks a file's title and memo (same limits as a topic's title and body).
+ * @throws ValidationError FILE_TITLE_TOO_LONG, FILE_MEMO_TOO_LONG
+ */
+export function checkFileText(draft: { title: string; memo: string }): { title: string; memo: string } {
+  if (characterCount(draft.title) > LIMITS.topicTitleMaxChars) {
+    throw new ValidationError("FILE_TITLE_TOO_LONG", `The file title is longer than ${LIMITS.topicTitleMaxChars} characters.`);
+  }
+  if (characterCount(draft.memo) > LIMITS.topicBodyMaxChars) {
+    throw new ValidationError("FILE_MEMO_TOO_LONG", `The file memo is longer than ${LIMITS.topicBodyMaxChars} characters.`);
+  }
+  return draft;
+}
+
+/** Image types whose size and thumbnail we read, by their first bytes (not by a name a user chose). */
+export function sniffImageType(head: Uint8Array): "image/png" | "image/jpeg" | "image/gif" | "image/webp" | undefined {
+  const starts = (...bytes: number[]) => bytes.every((byte, i) => head[i] === byte);
+  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return "image/png";
+  if (starts(0xff, 0xd8, 0xff)) return "image/jpeg";
+  if (starts(0x47, 0x49, 0x46, 0x38)) return "image/gif";
+  if (starts(0x52, 0x49, 0x46, 0x46) && head[8] === 0x57 && head[9] === 0x45 && head[10] === 0x42 && head[11] === 0x50) return "image/webp";
+  return undefined;
+}
+
+// Only types that browsers do not run as pages: HTML or SVG served from our origin could script it.
+const TYPES_BY_EXTENSION: Readonly<Record<string, string>> = {
+  txt: "text/plain; charset=utf-8",
+  csv: "text/csv; charset=utf-8",
+  pdf: "application/pdf",
+  json: "application/json",
+  zip: "application/zip",
+  doc: "application/msword",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  xls: "application/vnd.ms-excel",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  ppt: "application/vnd.ms-powerpoint",
+  pptx: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+};
+
+/** The Content-Type a file is served with: sniffed image type, else by extension, else octet-stream. */
+export function mimeTypeOf(fileName: string, head: Uint8Array): string {
+  const image = sniffImageType(head);
+  if (image) return image;
+  const dot = fileName.lastIndexOf(".");
+  const extension = dot === -1 ? "" : fileName.slice(dot + 1).toLowerCase();
+  return TYPES_BY_EXTENSION[extension] ?? "application/octet-stream";
+}

@@ -1,0 +1,28 @@
+import { ValidationError } from "../../../domain/errors.js";
+import type { CabinetFilter } from "../../../domain/file.js";
+import type { ContentRef } from "../../../domain/item-id.js";
+import type { Page } from "../../../store/store.js";
+import { readContentId, readFolderParameter } from "../../parameters.js";
+import { type QueryValues, queryFlag, queryValue, readGroupParameter, readPage } from "../../query.js";
+
+/** A shared-files read: a page of a group's files, or one file. */
+export type CabinetRead =
+  | { readonly kind: "list"; readonly groupId: number; readonly folder: CabinetFilter; readonly page: Page; readonly embedHistory: boolean }
+  | { readonly kind: "one"; readonly ref: ContentRef; readonly embedHistory: boolean };
+
+/**
+ * Reads `GET /api/gwCabinet/V2` parameters. The specification pairs `group` with `cabinet-folder`;
+ * a client that sends no folder is answered like every other list: everything but the trash.
+ * @throws ValidationError naming the parameter; NotFoundError FILE_NOT_FOUND for an id of another kind
+ */
+export function readCabinetQuery(query: QueryValues): CabinetRead {
+  const embedHistory = queryFlag(query, "embed-history");
+  const entry = queryValue(query, "entry");
+  if (entry !== undefined) return { kind: "one", ref: readContentId(entry, "entry", "CABINET"), embedHistory };
+  if (queryValue(query, "group") === undefined) {
+    throw new ValidationError("PARAMETER_REQUIRED", "The query parameter group (or entry) is required.");
+  }
+  const groupId = readGroupParameter(query);
+  const folder = readFolderParameter(queryValue(query, "cabinet-folder"), "cabinet-folder", ["ATTACH"]);
+  return { kind: "list", groupId, folder, page: readPage(query), embedHistory };
+}

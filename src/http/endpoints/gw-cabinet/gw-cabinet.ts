@@ -1,0 +1,23 @@
+import type { FastifyInstance } from "fastify";
+import { requireAccess } from "../../../domain/access.js";
+import { cabinetFeed } from "../../../present/file.js";
+import { getFile, listFiles } from "../../../services/file.js";
+import { type Context, authenticateRequest, sendFeed, viewerOf } from "../../context.js";
+import type { QueryValues } from "../../query.js";
+import { registerEndpoint } from "../../route.js";
+import { readCabinetQuery } from "./gw-cabinet.request.js";
+
+/** `GET /api/gwCabinet/V2`: a group's shared-folder files (read only). */
+export function registerGwCabinet(app: FastifyInstance, context: Context): void {
+  const { store, clock } = context;
+  registerEndpoint(app, "/api/gwCabinet/V2", {
+    async GET(request, reply) {
+      const actor = await authenticateRequest(context, request);
+      const input = readCabinetQuery(request.query as QueryValues);
+      // The ATTACH folder lists comment attachments, which are comment content (decisions.md §3).
+      requireAccess(actor, input.kind === "list" && input.folder.kind === "attach" ? "comments" : "read");
+      const view = input.kind === "one" ? await getFile(store, actor, input) : await listFiles(store, actor, input);
+      return sendFeed(reply, cabinetFeed(context.baseUrl(), viewerOf(actor), view, clock.now()));
+    },
+  });
+}

@@ -1,0 +1,33 @@
+import { ValidationError } from "../../../domain/errors.js";
+import { parsePair } from "../../../domain/item-id.js";
+import type { MemberStatus } from "../../../domain/member.js";
+import type { Page } from "../../../store/store.js";
+import { type QueryValues, clip, queryValue, readGroupParameter, readPage } from "../../query.js";
+
+/** A member-list read: a page of one status, or one member. */
+export type MemberRead =
+  | { readonly kind: "list"; readonly groupId: number; readonly status: MemberStatus; readonly page: Page }
+  | { readonly kind: "one"; readonly groupId: number; readonly memberId: number };
+
+/**
+ * Reads `GET /api/gwMemberList/V2` parameters; with `user`, every other optional parameter is
+ * ignored (interface.md), even a malformed one.
+ * @throws ValidationError PARAMETER_REQUIRED, INVALID_GROUP, INVALID_USER, INVALID_MEMBER_STATUS, paging
+ */
+export function readMemberQuery(query: QueryValues): MemberRead {
+  const groupId = readGroupParameter(query);
+  const user = queryValue(query, "user");
+  if (user !== undefined) {
+    const memberId = parsePair(user);
+    if (memberId === undefined) throw new ValidationError("INVALID_USER", `user must be a member id such as 1:5 (got "${clip(user)}").`);
+    return { kind: "one", groupId, memberId };
+  }
+  return { kind: "list", groupId, status: readStatus(queryValue(query, "member-status")), page: readPage(query) };
+}
+
+function readStatus(value: string | undefined): MemberStatus {
+  const upper = value?.trim().toUpperCase();
+  if (upper === undefined || upper === "" || upper === "JOIN") return "JOIN";
+  if (upper === "INVITE") return "INVITE";
+  throw new ValidationError("INVALID_MEMBER_STATUS", `member-status must be JOIN or INVITE (got "${clip(value ?? "")}").`);
+}

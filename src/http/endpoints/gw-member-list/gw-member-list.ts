@@ -1,0 +1,22 @@
+import type { FastifyInstance } from "fastify";
+import { requireAccess } from "../../../domain/access.js";
+import { memberListFeed } from "../../../present/member.js";
+import { getMember, listMembers } from "../../../services/member.js";
+import { type Context, authenticateRequest, sendFeed, viewerOf } from "../../context.js";
+import type { QueryValues } from "../../query.js";
+import { registerEndpoint } from "../../route.js";
+import { readMemberQuery } from "./gw-member-list.request.js";
+
+/** `GET /api/gwMemberList/V2`: a group's members or invitations (read only). */
+export function registerGwMemberList(app: FastifyInstance, context: Context): void {
+  const { store, clock } = context;
+  registerEndpoint(app, "/api/gwMemberList/V2", {
+    async GET(request, reply) {
+      const actor = await authenticateRequest(context, request);
+      const input = readMemberQuery(request.query as QueryValues);
+      requireAccess(actor, "read");
+      const view = input.kind === "one" ? await getMember(store, actor, input) : await listMembers(store, actor, input);
+      return sendFeed(reply, memberListFeed(context.baseUrl(), viewerOf(actor), view, clock.now()));
+    },
+  });
+}

@@ -1,0 +1,62 @@
+import { ValidationError } from "../../../domain/errors.js";
+import type { FolderFilter } from "../../../domain/folder.js";
+import type { ContentRef } from "../../../domain/item-id.js";
+import { type TaskFilter, resolveTerm } from "../../../domain/task.js";
+import type { Page } from "../../../store/store.js";
+import { readContentId, readFolderParameter } from "../../parameters.js";
+import { type QueryValues, clip, queryFlag, queryValue, readGroupParameter, readPage } from "../../query.js";
+
+/** A task-list read: a page of a group's tasks, or one task. */
+export type TaskRead =
+  | {
+      readonly kind: "list";
+      readonly groupId: number;
+      readonly folder: FolderFilter;
+      readonly filter: TaskFilter;
+      readonly page: Page;
+      readonly embedComments: boolean;
+    }
+  | { readonly kind: "one"; readonly ref: ContentRef; readonly embedComments: boolean };
+
+/**
+ * Reads `GET /api/gwTask/V2` parameters; `now` is the default term-start.
+ * @throws ValidationError naming the parameter; NotFoundError TASK_NOT_FOUND for an id of another kind
+ */
+export function readTaskQuery(query: QueryValues, now: number): TaskRead {
+  const embedComments = queryFlag(query, "embed-comment");
+  const entry = queryValue(query, "entry");
+  if (entry !== undefined) return { kind: "one", ref: readContentId(entry, "entry", "TASK"), embedComments };
+  if (queryValue(query, "group") === undefined) {
+    throw new ValidationError("PARAMETER_REQUIRED", "The query parameter group (or entry) is required.");
+  }
+  const groupId = readGroupParameter(query);
+  const folder = readFolderParameter(queryValue(query, "task-folder"), "task-folder") as FolderFilter;
+  const term = resolveTerm(readTermValue(query, "term-start"), readTermValue(query, "term-end"), now);
+  return { kind: "list", groupId, folder, filter: { term, notCompletedOnly: readStatus(query) }, page: readPage(query), embedComments };
+}
+
+// RFC 3339 date-time (`T`/`Z` in either case, optional fraction), with the zone Z only.
+const UTC_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?[Zz]$/;
+
+/** A term bound; undefined when absent. @throws ValidationError INVALID_TERM_START, INVALID_TERM_END */
+function readTermValue(query: QueryValues, name: "term-start" | "term-end"): number | undefined {
+  const value = queryValue(query, name);
+  if (value === undefined) return undefined;
+  const match = UTC_DATE_TIME.exec(value.trim());
+  const at = match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]), Number(match[4]), Number(match[5]), Number(match[6])) : NaN;
+  // Date.UTC rolls 02-30 or 25:00 over; a real date-time formats back to the digits it came from.
+  const real = match !== null && !Number.isNaN(at) && new Date(at).toISOString().slice(0, 19) === `${match.slice(1, 4).join("-")}T${match.slice(4, 7).join(":")}`;
+  if (!real) {
+    const code = name === "term-start" ? "INVALID_TERM_START" : "INVALID_TERM_END";
+    throw new ValidationError(code, `${name} must be an RFC 3339 date-time in UTC (zone Z) such as 2026-04-01T00:00:00Z (got "${clip(value)}").`);
+  }
+  return at;
+}
+
+/** `status`: only NOT_COMPLETED. @throws ValidationError INVALID_STATUS */
+function readStatus(query: QueryValues): boolean {
+  const value = queryValue(query, "status")?.trim();
+  if (value === undefined || value === "") return false;
+  if (value.toUpperCase() === "NOT_COMPLETED") return true;
+  throw new ValidationError("INVALID_STATUS", `status must be NOT_COMPLETED (got "${clip(value)}").`);
+}

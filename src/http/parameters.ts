@@ -1,0 +1,47 @@
+import { NotFoundError, ValidationError } from "../domain/errors.js";
+import type { FolderFilter } from "../domain/folder.js";
+import { type ContentKind, type ContentRef, parseItemId, parsePair } from "../domain/item-id.js";
+import { clip } from "./query.js";
+
+/**
+ * A folder parameter (`task-folder`, `cabinet-folder`): a folder id, UNCLASSIFIED or TRASH, plus
+ * the area's own `extra` words (ATTACH for files); absent or empty means every folder.
+ * @throws ValidationError INVALID_FOLDER naming the parameter
+ */
+export function readFolderParameter<Extra extends string>(
+  value: string | undefined,
+  name: string,
+  extra: readonly Extra[] = [],
+): FolderFilter | { readonly kind: Lowercase<Extra> } {
+  if (value === undefined || value.trim() === "") return { kind: "all" };
+  const upper = value.trim().toUpperCase();
+  if (upper === "UNCLASSIFIED") return { kind: "unclassified" };
+  if (upper === "TRASH") return { kind: "trash" };
+  const word = extra.find((candidate) => candidate === upper);
+  if (word !== undefined) return { kind: word.toLowerCase() as Lowercase<Extra> };
+  const folderId = parsePair(value);
+  if (folderId === undefined) {
+    const words = ["UNCLASSIFIED", ...extra, "TRASH"].join(", ");
+    throw new ValidationError("INVALID_FOLDER", `${name} must be a folder id or one of ${words} (got "${clip(value)}").`);
+  }
+  return { kind: "folder", folderId };
+}
+
+const WHAT: Readonly<Record<ContentKind, { code: string; noun: string; example: string }>> = {
+  BOARD: { code: "TOPIC_NOT_FOUND", noun: "topic", example: "GROUP,1:1,BOARD,1:7" },
+  TASK: { code: "TASK_NOT_FOUND", noun: "task", example: "GROUP,1:1,TASK,1:3" },
+  CABINET: { code: "FILE_NOT_FOUND", noun: "file", example: "GROUP,1:1,CABINET,1:4" },
+};
+
+/**
+ * An item id that must name a `kind` item; a well-formed id of anything else names an item of
+ * that kind that does not exist.
+ * @throws ValidationError INVALID_ID; NotFoundError TOPIC_NOT_FOUND, TASK_NOT_FOUND, FILE_NOT_FOUND
+ */
+export function readContentId(text: string, name: string, kind: ContentKind): ContentRef {
+  const what = WHAT[kind];
+  const ref = parseItemId(text);
+  if (ref === undefined) throw new ValidationError("INVALID_ID", `${name} must be a ${what.noun} id such as ${what.example} (got "${clip(text)}").`);
+  if (ref.kind !== kind) throw new NotFoundError(what.code, `The ${what.noun} does not exist.`);
+  return ref;
+}

@@ -1,0 +1,23 @@
+import { element, utcTimestamp } from "../atom/build.js";
+import type { CommentDetail } from "../services/comment-detail.js";
+import { commentEntry } from "./comment.js";
+
+/**
+ * `cbl:comments/cbl:feedLink` holding a sub-feed of every comment of an item (newest first);
+ * it has no paging. Topics and tasks embed it the same way.
+ */
+export function embeddedCommentsElement(
+  baseUrl: string,
+  item: { readonly id: string; readonly title: string; readonly updatedAt: number },
+  comments: readonly CommentDetail[],
+): string {
+  const href = `${baseUrl}/api/comment/V2?entry=${encodeURIComponent(item.id)}`;
+  return (
+    `<cbl:comments><cbl:feedLink href="${href}"><feed>` +
+    element("title", { type: "text" }, item.title) +
+    element("id", {}, item.id) +
+    element("updated", {}, utcTimestamp(comments[0]?.comment.createdAt ?? item.updatedAt)) +
+    comments.map((detail) => commentEntry(baseUrl, detail, { withContent: true })).join("") +
+    "</feed></cbl:feedLink></cbl:comments>"
+  );
+}

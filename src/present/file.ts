@@ -1,0 +1,85 @@
+import { element, escapeAttribute, utcTimestamp } from "../atom/build.js";
+import { type CabinetFile, type FileVersion, fileTitle } from "../domain/file.js";
+import type { Group } from "../domain/group.js";
+import { type ContentRef, formatAttachmentId, formatContentId, formatGroupId, formatPair } from "../domain/item-id.js";
+import type { CabinetView } from "../services/file.js";
+import { type Viewer, authorElement, categoryElements, feedDocument, newestOf, summaryElement, webLinkElements } from "./feed.js";
+import { areaLinks, contentLinks } from "./links.js";
+import { groupElement } from "./topic.js";
+
+/** The shared-files feed (`GET /api/gwCabinet/V2`): a page of files, or one file. */
+export function cabinetFeed(baseUrl: string, viewer: Viewer, view: CabinetView, now: number): string {
+  return feedDocument(
+    {
+      title: view.group.name,
+      id: formatGroupId(view.group.id),
+      alternate: areaLinks(baseUrl, view.group.id, "CABINET").alternate,
+      viewer,
+      updated: newestOf(view.files.map((file) => file.updatedAt), now),
+    },
+    view.files.map((file) => fileEntry(baseUrl, view.group, file, view.histories?.get(file.id))),
+  );
+}
+
+/** The download URL of a file, a version of it, or its thumbnail. */
+export function downloadUrl(baseUrl: string, fileId: string, options: { version?: number; thumbnail?: boolean } = {}): string {
+  const version = options.version === undefined ? "" : `&version=${options.version}`;
+  return `${baseUrl}/api/fileDownload/V2?id=${encodeURIComponent(fileId)}${version}${options.thumbnail ? "&thumbnail=true" : ""}`;
+}
+
+/** A file entry: common fields in decisions.md §1 order, then the file's own in the specification's order. */
+export function fileEntry(baseUrl: string, group: Group, file: CabinetFile, history: readonly FileVersion[] | undefined): string {
+  // A comment attachment (the ATTACH folder) is named by its attachment id and links to its comment's item.
+  const ref: ContentRef = file.attachment?.parent ?? { kind: "CABINET", groupId: file.groupId, id: file.id };
+  const id = file.attachment
+    ? formatAttachmentId(file.attachment.parent, file.attachment.commentNumber, file.attachment.position)
+    : formatContentId(ref);
+  const version = file.current;
+  return (
+    "<entry>" +
+    element("id", {}, id) +
+    element("title", { type: "text" }, fileTitle(file)) +
+    webLinkElements(contentLinks(baseUrl, ref)) +
+    categoryElements(id) +
+    authorElement(file.authorName, file.authorId) +
+    element("updated", {}, utcTimestamp(file.updatedAt)) +
+    summaryElement(file.memo) +
+    element("cblCbnt:fileName", {}, version.fileName) +
+    element("cblCbnt:fileSize", {}, String(version.size)) +
+    (version.width === null ? "" : element("cblCbnt:imageFileWidth", {}, String(version.width))) +
+    (version.height === null ? "" : element("cblCbnt:imageFileHeight", {}, String(version.height))) +
+    element("cblCbnt:thumbnailExists", {}, String(version.thumbnailKey !== null)) +
+    (file.folderId === null ? "" : element("cblCbnt:folder", { valueString: file.folderName ?? "", id: formatPair(file.folderId) })) +
+    element("cblCbnt:versionNumber", {}, String(version.number)) +
+    groupElement(group) +
+    (history === undefined ? "" : historiesElement(baseUrl, id, file, history)) +
+    "</entry>"
+  );
+}
+
+/** `cblCbnt:histories/cbl:feedLink`: a sub-feed of the newest versions, newest first. */
+function historiesElement(baseUrl: string, fileId: string, file: CabinetFile, history: readonly FileVersion[]): string {
+  return (
+    `<cblCbnt:histories><cbl:feedLink href="${escapeAttribute(downloadUrl(baseUrl, fileId))}"><feed>` +
+    element("title", { type: "text" }, fileTitle(file)) +
+    element("id", {}, fileId) +
+    element("updated", {}, utcTimestamp(file.updatedAt)) +
+    history.map((version) => historyEntry(baseUrl, fileId, version)).join("") +
+    "</feed></cbl:feedLink></cblCbnt:histories>"
+  );
+}
+
+/** One version; its id is the URL that downloads it, unique and stable. */
+function historyEntry(baseUrl: string, fileId: string, version: FileVersion): string {
+  return (
+    "<entry>" +
+    element("id", {}, downloadUrl(baseUrl, fileId, { version: version.number })) +
+    element("title", { type: "text" }, version.fileName) +
+    authorElement(version.authorName, version.authorId) +
+    element("updated", {}, utcTimestamp(version.createdAt)) +
+    (version.comment === "" ? "" : summaryElement(version.comment)) +
+    element("cblCbnt:versionNumber", {}, String(version.number)) +
+    element("cblCbnt:fileName", {}, version.fileName) +
+    "</entry>"
+  );
+}

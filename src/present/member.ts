@@ -1,0 +1,67 @@
+import { element, utcTimestamp } from "../atom/build.js";
+import type { Group } from "../domain/group.js";
+import { formatGroupId, formatPair } from "../domain/item-id.js";
+import { type Member, type MemberAction, isCallerEntry, memberAbilities } from "../domain/member.js";
+import type { MemberListView } from "../services/member.js";
+import { type Viewer, feedDocument, newestOf, webLinkElements } from "./feed.js";
+import { groupLinks, memberLinks } from "./links.js";
+import { groupElement } from "./topic.js";
+
+/** The member-list feed (`GET /api/gwMemberList/V2`), `cbl:totalCount` after `updated`. */
+export function memberListFeed(baseUrl: string, viewer: Viewer, view: MemberListView, now: number): string {
+  const caller = { userId: view.caller.userId, manager: view.caller.manager };
+  const entries = view.members.map((member) => {
+    const abilities = memberAbilities(member, caller, view.managerCount);
+    return memberEntry(baseUrl, view.group, member, { ...abilities, self: isCallerEntry(member, caller.userId) });
+  });
+  return feedDocument(
+    {
+      title: view.group.name,
+      id: formatGroupId(view.group.id),
+      alternate: `${groupLinks(baseUrl, view.group.id).alternate}/members`,
+      viewer,
+      updated: newestOf(view.members.map((member) => member.updatedAt), now),
+      extra: element("cbl:totalCount", {}, String(view.totalCount)),
+    },
+    entries,
+  );
+}
+
+/** What a member entry says besides the member's own data. */
+interface EntryOptions {
+  readonly invitable: MemberAction;
+  readonly deletable: MemberAction;
+  readonly leavable: boolean;
+  /** The caller's own entry has no link (decisions.md §6). */
+  readonly self: boolean;
+}
+
+/** A member entry; invitations carry their label as title, an empty author and their expiry. */
+export function memberEntry(baseUrl: string, group: Group, member: Member, options: EntryOptions): string {
+  const id = formatPair(member.id);
+  const joined = member.status === "JOIN";
+  return (
+    "<entry>" +
+    element("id", {}, id) +
+    element("title", { type: "text" }, member.name) +
+    (options.self ? "" : webLinkElements(memberLinks(baseUrl, group.id, member.id))) +
+    (joined && member.userId !== null
+      ? `<author>${element("name", {}, member.name)}${element("uri", {}, formatPair(member.userId))}</author>`
+      : `<author>${element("name", {}, "")}</author>`) +
+    element("updated", {}, utcTimestamp(member.updatedAt)) +
+    element("cblGrp:groupwareMemberId", {}, id) +
+    groupElement(group) +
+    (joined && member.userId !== null ? element("cbl:who", { valueString: member.name, id: formatPair(member.userId) }) : "") +
+    (joined ? element("cblPrfl:familyKana", {}, member.familyKana) + element("cblPrfl:givenKana", {}, member.givenKana) : "") +
+    element("cblGrp:manager", {}, String(member.manager)) +
+    actionElement("cblGrp:invitable", options.invitable) +
+    actionElement("cblGrp:deletable", options.deletable) +
+    element("cblGrp:leavable", {}, String(options.leavable)) +
+    (!joined && member.inviteExpiresAt !== null ? element("cbl:when", { endTime: utcTimestamp(member.inviteExpiresAt) }) : "") +
+    "</entry>"
+  );
+}
+
+function actionElement(qname: string, action: MemberAction): string {
+  return element(qname, { authority: String(action.authority) }, String(action.applies));
+}

@@ -1,0 +1,65 @@
+import { element, utcDate, utcTimestamp } from "../atom/build.js";
+import type { Group } from "../domain/group.js";
+import { type ContentRef, formatContentId, formatGroupId, formatPair } from "../domain/item-id.js";
+import { type Locale, type Task, taskStatusLabel } from "../domain/task.js";
+import type { TaskListView } from "../services/task.js";
+import type { CommentDetail } from "../services/comment-detail.js";
+import { embeddedCommentsElement } from "./embedded-comments.js";
+import { type Viewer, authorElement, categoryElements, feedDocument, newestOf, summaryElement, webLinkElements } from "./feed.js";
+import { areaLinks, contentLinks } from "./links.js";
+import { groupElement } from "./topic.js";
+
+/** The task-list feed (`GET /api/gwTask/V2`): a page of tasks, or one task. */
+export function taskFeed(baseUrl: string, viewer: Viewer, view: TaskListView, locale: Locale, now: number): string {
+  const entries = view.tasks.map((task) =>
+    taskEntry(baseUrl, view.group, task, { locale, confirmed: view.confirmed.has(task.id), comments: view.comments?.get(task.id) }),
+  );
+  return feedDocument(
+    {
+      title: view.group.name,
+      id: formatGroupId(view.group.id),
+      alternate: areaLinks(baseUrl, view.group.id, "TASK").alternate,
+      viewer,
+      updated: newestOf(view.tasks.map((task) => task.updatedAt), now),
+    },
+    entries,
+  );
+}
+
+/** A task entry: common fields in decisions.md §1 order, then the task's own. */
+export function taskEntry(
+  baseUrl: string,
+  group: Group,
+  task: Task,
+  options: { locale: Locale; confirmed: boolean; comments: readonly CommentDetail[] | undefined },
+): string {
+  const ref: ContentRef = { kind: "TASK", groupId: task.groupId, id: task.id };
+  const id = formatContentId(ref);
+  return (
+    "<entry>" +
+    element("id", {}, id) +
+    element("title", { type: "text" }, task.title) +
+    webLinkElements(contentLinks(baseUrl, ref)) +
+    categoryElements(id) +
+    authorElement(task.authorName, task.authorId) +
+    element("updated", {}, utcTimestamp(task.updatedAt)) +
+    summaryElement(task.body) +
+    element("cbl:task", { sequence: task.sequence, valueString: taskStatusLabel(task.status, options.locale) }) +
+    groupElement(group) +
+    (task.assigneeId === null ? "" : element("cbl:who", { valueString: task.assigneeName ?? "", id: formatPair(task.assigneeId) })) +
+    whenElement(task) +
+    (task.folderId === null ? "" : element("cblTsk:folder", { valueString: task.folderName ?? "", id: formatPair(task.folderId) })) +
+    element("cblTsk:priority", {}, task.priority) +
+    element("cbl:confirmed", {}, String(options.confirmed)) +
+    (options.comments === undefined ? "" : embeddedCommentsElement(baseUrl, { id, title: task.title, updatedAt: task.updatedAt }, options.comments)) +
+    "</entry>"
+  );
+}
+
+/** `cbl:when endTime` (then `allday`, only on all-day tasks); absent without a due date. */
+function whenElement(task: Task): string {
+  if (task.dueAt === null) return "";
+  return task.allDay
+    ? element("cbl:when", { endTime: utcDate(task.dueAt), allday: "true" })
+    : element("cbl:when", { endTime: utcTimestamp(task.dueAt) });
+}

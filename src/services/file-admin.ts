@@ -1,0 +1,81 @@
+import type { Readable } from "node:stream";
+import type { BlobStore } from "../blobs/blob-store.js";
+import type { Clock } from "../clock.js";
+import { type CabinetFile, checkFileName, checkFileText } from "../domain/file.js";
+import type { ContentRef } from "../domain/item-id.js";
+import type { NewFileVersion, Store } from "../store/store.js";
+import { requireGroup, requireMemberByEmail } from "./admin-lookup.js";
+import { discardFileBytes, storeFileBytes } from "./file-content.js";
+import { requireFile } from "./file.js";
+import { requireFolderOf } from "./folder-access.js";
+
+/** A new file as an operator describes it. */
+export interface NewFileInput {
+  readonly groupId: number;
+  readonly authorEmail: string;
+  readonly fileName: string;
+  readonly source: Readable | Uint8Array;
+  readonly title: string;
+  readonly memo: string;
+  readonly folderId: number | null;
+  readonly comment: string;
+}
+
+/**
+ * Adds a file (version 1) to a group's shared folder; the author must be a member.
+ * @throws ValidationError FILE_NAME_*, FILE_TITLE_TOO_LONG, FILE_MEMO_TOO_LONG, USER_NOT_MEMBER
+ * @throws NotFoundError GROUP_NOT_FOUND, USER_NOT_FOUND, FOLDER_NOT_FOUND
+ */
+export async function addFile(store: Store, blobs: BlobStore, input: NewFileInput, clock: Clock): Promise<CabinetFile> {
+  const text = checkFileText(input);
+  checkFileName(input.fileName);
+  const authorId = await store.read(async (tx) => {
+    await requireGroup(tx, input.groupId);
+    return (await requireMemberByEmail(tx, input.groupId, input.authorEmail)).user.id;
+  });
+  const version = await storeFileBytes(blobs, { ...input, authorId }, clock.now());
+  return recordOrDiscard(blobs, version, () =>
+    store.transaction(async (tx) => {
+      if (input.folderId !== null) await requireFolderOf(tx, input.groupId, input.folderId, "CABINET");
+      return tx.files.insert({ groupId: input.groupId, ...text, authorId, folderId: input.folderId, trashed: false }, version);
+    }),
+  );
+}
+
+/**
+ * Adds the next version of a file; the name stays unless a new one is given.
+ * @throws ValidationError FILE_NAME_*, USER_NOT_MEMBER; NotFoundError FILE_NOT_FOUND, USER_NOT_FOUND
+ */
+export async function addFileVersion(
+  store: Store,
+  blobs: BlobStore,
+  input: { ref: ContentRef; authorEmail: string; fileName: string | undefined; source: Readable | Uint8Array; comment: string },
+  clock: Clock,
+): Promise<CabinetFile> {
+  if (input.fileName !== undefined) checkFileName(input.fileName);
+  const { file, authorId } = await store.read(async (tx) => ({
+    file: await requireFile(tx, input.ref),
+    authorId: (await requireMemberByEmail(tx, input.ref.groupId, input.authorEmail)).user.id,
+  }));
+  const upload = { fileName: input.fileName ?? file.current.fileName, source: input.source, authorId, comment: input.comment };
+  const version = await storeFileBytes(blobs, upload, clock.now());
+  return recordOrDiscard(blobs, version, () => store.transaction((tx) => tx.files.addVersion(file.id, version)));
+}
+
+/** Moves a file to the trash (listed under TRASH, still downloadable by members). @throws NotFoundError FILE_NOT_FOUND */
+export async function trashFile(store: Store, input: { ref: ContentRef }, clock: Clock): Promise<CabinetFile> {
+  return store.transaction(async (tx) => {
+    const file = await requireFile(tx, input.ref);
+    await tx.files.update(file.id, { trashed: true, at: clock.now() });
+    return (await tx.files.findById(file.id)) ?? file;
+  });
+}
+
+async function recordOrDiscard<T>(blobs: BlobStore, version: NewFileVersion, record: () => Promise<T>): Promise<T> {
+  try {
+    return await record();
+  } catch (error) {
+    await discardFileBytes(blobs, version);
+    throw error;
+  }
+}

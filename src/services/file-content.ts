@@ -1,0 +1,90 @@
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { type BlobStore, newBlobKey } from "../blobs/blob-store.js";
+import { readImage } from "../blobs/image.js";
+import { mimeTypeOf, sniffImageType } from "../domain/file.js";
+import type { NewFileVersion } from "../store/store.js";
+
+/** The bytes of a new version and who uploaded them. */
+export interface Upload {
+  readonly fileName: string;
+  readonly source: Readable | Uint8Array;
+  readonly authorId: number;
+  readonly comment: string;
+}
+
+/**
+ * Streams the bytes into the blob store and reads what the feed shows of them: size, type, and
+ * for images width, height and a thumbnail (stored as its own blob). Runs before the
+ * transaction that records the version; {@link discardFileBytes} undoes it when that fails.
+ */
+export async function storeFileBytes(blobs: BlobStore, upload: Upload, at: number): Promise<NewFileVersion> {
+  const blobKey = newBlobKey();
+  const size = await writeBlob(blobs, blobKey, upload.source);
+  try {
+    const head = await readHead(blobs, blobKey);
+    const facts = sniffImageType(head) ? await readImage(() => openBlob(blobs, blobKey)) : undefined;
+    const thumbnailKey = facts ? `${blobKey}.thumbnail` : null;
+    if (facts && thumbnailKey) await writeBlob(blobs, thumbnailKey, facts.thumbnail);
+    return {
+      fileName: upload.fileName,
+      size,
+      mimeType: mimeTypeOf(upload.fileName, head),
+      blobKey,
+      width: facts?.width ?? null,
+      height: facts?.height ?? null,
+      thumbnailKey,
+      authorId: upload.authorId,
+      comment: upload.comment,
+      at,
+    };
+  } catch (error) {
+    await blobs.remove(blobKey);
+    throw error;
+  }
+}
+
+/** Removes the blobs of a version that was never recorded. */
+export async function discardFileBytes(blobs: BlobStore, version: NewFileVersion): Promise<void> {
+  await blobs.remove(version.blobKey);
+  if (version.thumbnailKey !== null) await blobs.remove(version.thumbnailKey);
+}
+
+/**
+ * Streams bytes into a temporary blob and commits them under `key` (the blob store's only way
+ * in, shared with comment attachments); nothing is left behind when the write fails.
+ * Resolves with the byte count.
+ */
+async function writeBlob(blobs: BlobStore, key: string, data: Readable | Uint8Array): Promise<number> {
+  const temp = await blobs.createTemp();
+  let size = 0;
+  const source = data instanceof Uint8Array ? Readable.from([data]) : data;
+  source.on("data", (chunk: Buffer) => (size += chunk.length));
+  try {
+    await pipeline(source, temp.stream);
+    await blobs.commit(temp, key);
+  } catch (error) {
+    await blobs.discard(temp);
+    throw error;
+  }
+  return size;
+}
+
+async function openBlob(blobs: BlobStore, key: string): Promise<Readable> {
+  const stream = await blobs.open(key);
+  if (!stream) throw new Error(`blob ${key} vanished while it was being read`);
+  return stream;
+}
+
+async function readHead(blobs: BlobStore, key: string): Promise<Buffer> {
+  const stream = await openBlob(blobs, key);
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of stream) {
+    chunks.push(chunk as Buffer);
+    length += (chunk as Buffer).length;
+    if (length >= 16) break;
+  }
+  stream.destroy();
+  return Buffer.concat(chunks).subarray(0, 16);
+}

@@ -1,0 +1,39 @@
+import type { Actor } from "../domain/access.js";
+import { NotFoundError } from "../domain/errors.js";
+import type { Group, Membership } from "../domain/group.js";
+import type { Member, MemberStatus } from "../domain/member.js";
+import type { Page, Store } from "../store/store.js";
+import { requireGroupMember } from "./group-access.js";
+
+/** What the member list shows: the members, the total of their status, and what the caller may do. */
+export interface MemberListView {
+  readonly group: Group;
+  readonly members: readonly Member[];
+  readonly totalCount: number;
+  readonly caller: Membership;
+  readonly managerCount: number;
+}
+
+/** A page of a group's members (or invitations). @throws NotFoundError GROUP_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
+export async function listMembers(store: Store, actor: Actor, input: { groupId: number; status: MemberStatus; page: Page }): Promise<MemberListView> {
+  return store.read(async (tx) => {
+    const { group, membership } = await requireGroupMember(tx, actor, input.groupId);
+    return {
+      group,
+      members: await tx.memberships.listMembers(group.id, input.status, input.page),
+      totalCount: await tx.memberships.countMembers(group.id, input.status),
+      caller: membership,
+      managerCount: await tx.memberships.countManagers(group.id),
+    };
+  });
+}
+
+/** One member of the group, in the same form as the list. @throws NotFoundError MEMBER_NOT_FOUND, ForbiddenError */
+export async function getMember(store: Store, actor: Actor, input: { groupId: number; memberId: number }): Promise<MemberListView> {
+  return store.read(async (tx) => {
+    const { group, membership } = await requireGroupMember(tx, actor, input.groupId);
+    const member = await tx.memberships.findMember(input.memberId);
+    if (!member || member.groupId !== group.id) throw new NotFoundError("MEMBER_NOT_FOUND", "The member does not exist in this group.");
+    return { group, members: [member], totalCount: 1, caller: membership, managerCount: await tx.memberships.countManagers(group.id) };
+  });
+}

@@ -1,0 +1,88 @@
+import type { Clock } from "../clock.js";
+import type { ContentRef } from "../domain/item-id.js";
+import { type Task, type TaskPriority, type TaskStatus, checkTaskText } from "../domain/task.js";
+import type { Store, TaskChange, Tx } from "../store/store.js";
+import { requireGroup, requireMemberByEmail } from "./admin-lookup.js";
+import { requireFolderOf } from "./folder-access.js";
+import { requireTask } from "./task.js";
+
+/** A due date as an operator gives it: `null` clears it. */
+export type Due = { readonly dueAt: number; readonly allDay: boolean } | null;
+
+/** Where `task move` puts a task. */
+export type TaskPlace = { readonly kind: "folder"; readonly folderId: number } | { readonly kind: "unclassified" } | { readonly kind: "trash" };
+
+/**
+ * Adds a task; author and assignee must be members.
+ * @throws ValidationError TASK_TITLE_*, TASK_BODY_TOO_LONG, USER_NOT_MEMBER; NotFoundError GROUP_NOT_FOUND, USER_NOT_FOUND, FOLDER_NOT_FOUND
+ */
+export async function addTask(
+  store: Store,
+  input: { groupId: number; title: string; body: string; authorEmail: string; assigneeEmail?: string | undefined; due: Due; priority: TaskPriority; status: TaskStatus; folderId: number | null },
+  clock: Clock,
+): Promise<Task> {
+  const text = checkTaskText(input);
+  return store.transaction(async (tx) => {
+    await requireGroup(tx, input.groupId);
+    const author = await requireMemberByEmail(tx, input.groupId, input.authorEmail);
+    const assigneeId = await assigneeOf(tx, input.groupId, input.assigneeEmail);
+    if (input.folderId !== null) await requireFolderOf(tx, input.groupId, input.folderId, "TASK");
+    return tx.tasks.insert({
+      groupId: input.groupId,
+      ...text,
+      authorId: author.user.id,
+      assigneeId: assigneeId ?? null,
+      dueAt: input.due?.dueAt ?? null,
+      allDay: input.due?.allDay ?? false,
+      priority: input.priority,
+      status: input.status,
+      folderId: input.folderId,
+      trashed: false,
+      at: clock.now(),
+    });
+  });
+}
+
+/**
+ * Changes the fields given; an empty assignee e-mail clears the assignee.
+ * @throws ValidationError, NotFoundError TASK_NOT_FOUND, USER_NOT_FOUND
+ */
+export async function updateTask(
+  store: Store,
+  input: { ref: ContentRef; title?: string; body?: string; assigneeEmail?: string; due?: Due; priority?: TaskPriority; status?: TaskStatus },
+  clock: Clock,
+): Promise<Task> {
+  return store.transaction(async (tx) => {
+    const task = await requireTask(tx, input.ref);
+    const text = checkTaskText({ title: input.title ?? task.title, body: input.body ?? task.body });
+    const change: TaskChange = {
+      ...text,
+      assigneeId: input.assigneeEmail === undefined ? undefined : ((await assigneeOf(tx, task.groupId, input.assigneeEmail)) ?? null),
+      dueAt: input.due === undefined ? undefined : (input.due?.dueAt ?? null),
+      allDay: input.due === undefined ? undefined : (input.due?.allDay ?? false),
+      priority: input.priority,
+      status: input.status,
+      at: clock.now(),
+    };
+    await tx.tasks.update(task.id, change);
+    return requireTask(tx, input.ref);
+  });
+}
+
+/** Moves a task to a folder, out of every folder, or to the trash. @throws NotFoundError TASK_NOT_FOUND, FOLDER_NOT_FOUND */
+export async function moveTask(store: Store, input: { ref: ContentRef; place: TaskPlace }, clock: Clock): Promise<Task> {
+  return store.transaction(async (tx) => {
+    const task = await requireTask(tx, input.ref);
+    const { place } = input;
+    if (place.kind === "folder") await requireFolderOf(tx, task.groupId, place.folderId, "TASK");
+    const change: TaskChange =
+      place.kind === "trash" ? { trashed: true, at: clock.now() } : { trashed: false, folderId: place.kind === "folder" ? place.folderId : null, at: clock.now() };
+    await tx.tasks.update(task.id, change);
+    return requireTask(tx, input.ref);
+  });
+}
+
+async function assigneeOf(tx: Tx, groupId: number, email: string | undefined): Promise<number | undefined> {
+  if (email === undefined || email === "") return undefined;
+  return (await requireMemberByEmail(tx, groupId, email)).user.id;
+}

@@ -1,0 +1,68 @@
+import type { Actor } from "../domain/access.js";
+import { NotFoundError } from "../domain/errors.js";
+import type { FolderFilter } from "../domain/folder.js";
+import type { Group } from "../domain/group.js";
+import type { ContentRef } from "../domain/item-id.js";
+import type { Task, TaskFilter } from "../domain/task.js";
+import type { Page, Store, Tx } from "../store/store.js";
+import type { CommentDetail } from "./comment-detail.js";
+import { commentsByItem } from "./embedded-comments.js";
+import { requireFolderOf } from "./folder-access.js";
+import { requireGroupMember } from "./group-access.js";
+
+/** What a task read returns: the group, its tasks, their comments when asked for, and what the caller confirmed. */
+export interface TaskListView {
+  readonly group: Group;
+  readonly tasks: readonly Task[];
+  /** Comments per task id, newest first; undefined when comments were not asked for. */
+  readonly comments: ReadonlyMap<number, readonly CommentDetail[]> | undefined;
+  /** Ids of the tasks whose latest change the caller has confirmed (`cbl:confirmed`). */
+  readonly confirmed: ReadonlySet<number>;
+}
+
+/** A page of a group's tasks. @throws NotFoundError GROUP_NOT_FOUND, FOLDER_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
+export async function listTasks(
+  store: Store,
+  actor: Actor,
+  input: { groupId: number; folder: FolderFilter; filter: TaskFilter; page: Page; embedComments: boolean },
+): Promise<TaskListView> {
+  return store.read(async (tx) => {
+    const { group } = await requireGroupMember(tx, actor, input.groupId);
+    if (input.folder.kind === "folder") await requireFolderOf(tx, group.id, input.folder.folderId, "TASK");
+    const tasks = await tx.tasks.list(group.id, input.folder, input.filter, input.page);
+    return viewOf(tx, actor, group, tasks, input.embedComments);
+  });
+}
+
+/** One task, in the same form as the list. @throws NotFoundError TASK_NOT_FOUND, ForbiddenError */
+export async function getTask(store: Store, actor: Actor, input: { ref: ContentRef; embedComments: boolean }): Promise<TaskListView> {
+  return store.read(async (tx) => {
+    const { group } = await requireGroupMember(tx, actor, input.ref.groupId);
+    return viewOf(tx, actor, group, [await requireTask(tx, input.ref)], input.embedComments);
+  });
+}
+
+/** @throws NotFoundError TASK_NOT_FOUND (also when the id names another group) */
+export async function requireTask(tx: Tx, ref: ContentRef): Promise<Task> {
+  const task = ref.kind === "TASK" ? await tx.tasks.findById(ref.id) : undefined;
+  if (!task || task.groupId !== ref.groupId) throw new NotFoundError("TASK_NOT_FOUND", "The task does not exist.");
+  return task;
+}
+
+async function viewOf(tx: Tx, actor: Actor, group: Group, tasks: readonly Task[], embedComments: boolean): Promise<TaskListView> {
+  const refs = tasks.map((task): ContentRef => ({ kind: "TASK", groupId: task.groupId, id: task.id }));
+  return {
+    group,
+    tasks,
+    comments: embedComments ? await commentsByItem(tx, actor.user.id, refs) : undefined,
+    confirmed: await confirmedByCaller(tx, actor, refs),
+  };
+}
+
+/**
+ * The seam for the notifications issue, which keeps one notification per (user, item) and will
+ * read the caller's confirmed flags here. Until then no task counts as confirmed.
+ */
+async function confirmedByCaller(_tx: Tx, _actor: Actor, _items: readonly ContentRef[]): Promise<ReadonlySet<number>> {
+  return new Set();
+}

@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { kairan } from "./support.js";
+
+const DEMO = JSON.parse(readFileSync(new URL("../../seeds/demo.json", import.meta.url), "utf8")) as { groups: { tasks: { due?: string }[] }[] };
+
+describe("kairan seed with tasks and files", () => {
+  let data: string;
+  before(() => {
+    data = mkdtempSync(join(tmpdir(), "kairan-seed-"));
+  });
+  after(() => rmSync(data, { recursive: true, force: true }));
+
+  it("refuses a bad task due date, naming its path, and writes nothing", () => {
+    const bad = structuredClone(DEMO);
+    bad.groups[0]!.tasks[2]!.due = "next tuesday";
+    const file = join(data, "bad.json");
+    writeFileSync(file, JSON.stringify(bad));
+    const run = kairan(data, "seed", file);
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /groups\[0\]\.tasks\[2\]\.due: not a date/);
+    assert.equal(run.stdout, "");
+    assert.deepEqual(kairan(data, "user", "list").json(), [], "no row written");
+    assert.deepEqual(readdirSync(data).filter((name) => name === "blobs"), [], "no bytes written");
+  });
+
+  it("loads the demo with its tasks and files, and prints every ref", () => {
+    const run = kairan(data, "seed", new URL("../../seeds/demo.json", import.meta.url).pathname);
+    assert.equal(run.status, 0, run.stderr);
+    const result = run.json<{ tasks: Record<string, string>; files: Record<string, string>; folders: Record<string, string> }>();
+    assert.match(result.tasks.ship ?? "", /^GROUP,1:\d+,TASK,1:\d+$/);
+    assert.match(result.files["logo-png"] ?? "", /^GROUP,1:\d+,CABINET,1:\d+$/);
+    assert.ok(result.folders.sprint && result.folders.specs);
+    assert.ok(readdirSync(join(data, "blobs"), { recursive: true }).some((name) => String(name).endsWith(".thumbnail")), "the PNG got a thumbnail");
+  });
+});
