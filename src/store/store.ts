@@ -242,19 +242,8 @@ export interface TaskRepo {
   update(id: number, change: TaskChange): Promise<void>;
 }
 
-/** Fields of a new file version; the store numbers it. */
-export interface NewFileVersion {
-  readonly fileName: string;
-  readonly size: number;
-  readonly mimeType: string;
-  readonly blobKey: string;
-  readonly width: number | null;
-  readonly height: number | null;
-  readonly thumbnailKey: string | null;
-  readonly authorId: number;
-  readonly comment: string;
-  readonly at: number;
-}
+/** Fields of a new file version; the store numbers it and fills in the author's name. */
+export type NewFileVersion = Omit<FileVersion, "fileId" | "number" | "authorName" | "createdAt"> & { readonly at: number };
 
 /** Shared-folder files and their versions. */
 export interface FileRepo {

@@ -3,19 +3,29 @@ import type { LikeSummary } from "../../domain/reaction.js";
 import type { Database, ItemKind } from "../schema.js";
 import type { FavoriteRepo, FavoriteRow, LikeRepo } from "../store.js";
 
-/** Like queries. */
-export function likeRepo(db: Kysely<Database>): LikeRepo {
+/** The writes likes and favorites share: the two tables have the same shape and key. */
+function reactionWrites(db: Kysely<Database>, table: "likes" | "favorites"): Pick<LikeRepo, "add" | "remove" | "removeItems"> {
   return {
     async add(userId, item, groupId, at) {
       await db
-        .insertInto("likes")
+        .insertInto(table)
         .values({ user_id: userId, item_kind: item.kind, item_id: item.id, group_id: groupId, created_at: at })
         .onConflict((oc) => oc.columns(["user_id", "item_kind", "item_id"]).doNothing())
         .execute();
     },
     async remove(userId, item) {
-      await db.deleteFrom("likes").where("user_id", "=", userId).where("item_kind", "=", item.kind).where("item_id", "=", item.id).execute();
+      await db.deleteFrom(table).where("user_id", "=", userId).where("item_kind", "=", item.kind).where("item_id", "=", item.id).execute();
     },
+    async removeItems(kind, ids) {
+      if (ids.length > 0) await db.deleteFrom(table).where("item_kind", "=", kind).where("item_id", "in", ids).execute();
+    },
+  };
+}
+
+/** Like queries. */
+export function likeRepo(db: Kysely<Database>): LikeRepo {
+  return {
+    ...reactionWrites(db, "likes"),
     async likers(item) {
       const rows = await db
         .selectFrom("likes")
@@ -46,9 +56,6 @@ export function likeRepo(db: Kysely<Database>): LikeRepo {
       for (const row of rows) out.set(row.item_id, { count: Number(row.count), mine: Number(row.mine) > 0 });
       return out;
     },
-    async removeItems(kind, ids) {
-      if (ids.length > 0) await db.deleteFrom("likes").where("item_kind", "=", kind).where("item_id", "in", ids).execute();
-    },
   };
 }
 
@@ -59,16 +66,7 @@ function toFavorite(row: { item_kind: ItemKind; item_id: number; group_id: numbe
 /** Favorite queries. */
 export function favoriteRepo(db: Kysely<Database>): FavoriteRepo {
   return {
-    async add(userId, item, groupId, at) {
-      await db
-        .insertInto("favorites")
-        .values({ user_id: userId, item_kind: item.kind, item_id: item.id, group_id: groupId, created_at: at })
-        .onConflict((oc) => oc.columns(["user_id", "item_kind", "item_id"]).doNothing())
-        .execute();
-    },
-    async remove(userId, item) {
-      await db.deleteFrom("favorites").where("user_id", "=", userId).where("item_kind", "=", item.kind).where("item_id", "=", item.id).execute();
-    },
+    ...reactionWrites(db, "favorites"),
     async find(userId, item) {
       const row = await db
         .selectFrom("favorites")
@@ -107,9 +105,6 @@ export function favoriteRepo(db: Kysely<Database>): FavoriteRepo {
         .where("item_id", "in", ids)
         .execute();
       return new Set(rows.map((row) => row.item_id));
-    },
-    async removeItems(kind, ids) {
-      if (ids.length > 0) await db.deleteFrom("favorites").where("item_kind", "=", kind).where("item_id", "in", ids).execute();
     },
   };
 }
