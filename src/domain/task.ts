@@ -50,6 +50,8 @@ export interface TaskFilter {
   /** Due dates within this closed interval; undefined = every task, with or without due date. */
   readonly term: Term | undefined;
   readonly notCompletedOnly: boolean;
+  /** Only tasks in this state (the web interface's state filter; the API has only NOT_COMPLETED). */
+  readonly status?: TaskStatus;
 }
 
 /** A closed interval of epoch milliseconds. */

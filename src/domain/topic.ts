@@ -97,15 +97,17 @@ export function isLeaseLive(lease: EditLease | undefined, now: number): lease is
   return lease !== undefined && lease.until > now;
 }
 
+/** TOPIC_BEING_EDITED, carrying who holds the lease and until when (pages word it in their language). */
+export class TopicBeingEditedError extends ConflictError {
+  constructor(readonly lease: EditLease) {
+    super("TOPIC_BEING_EDITED", `The topic is being edited by ${lease.userName} until ${new Date(lease.until).toISOString().slice(0, 19)}Z.`);
+  }
+}
+
 /**
  * Asserts nobody but the caller holds a live lease on the topic.
- * @throws ConflictError TOPIC_BEING_EDITED
+ * @throws TopicBeingEditedError (ConflictError TOPIC_BEING_EDITED)
  */
 export function requireNotLeasedByOther(lease: EditLease | undefined, userId: number, now: number): void {
-  if (isLeaseLive(lease, now) && lease.userId !== userId) {
-    throw new ConflictError(
-      "TOPIC_BEING_EDITED",
-      `The topic is being edited by ${lease.userName} until ${new Date(lease.until).toISOString().slice(0, 19)}Z.`,
-    );
-  }
+  if (isLeaseLive(lease, now) && lease.userId !== userId) throw new TopicBeingEditedError(lease);
 }

@@ -112,6 +112,6 @@ export async function exchangePassword(store: Store, clock: Clock, app: Applicat
 
 async function insertToken(tokens: TokenRepo, clock: Clock, userId: number, appId: number, label: string): Promise<IssuedCredentials> {
   const issued = { token: generateSecret(), secret: generateSecret() };
-  await tokens.insert({ userId, appId, tokenHash: hashToken(issued.token), secret: issued.secret, label, createdAt: clock.now() });
+  await tokens.insert({ userId, appId, tokenHash: hashToken(issued.token), secret: issued.secret, label, origin: "oauth", createdAt: clock.now() });
   return issued;
 }

@@ -56,25 +56,28 @@ export async function getTopic(
 }
 
 /**
- * Creates a topic in a group the caller has joined.
+ * Creates a topic in a group the caller has joined, unfiled unless a board folder of the group
+ * is given (the web form offers folders and shared editing; the API sends neither).
  * @throws ValidationError TOPIC_TITLE_REQUIRED, TOPIC_TITLE_TOO_LONG, TOPIC_BODY_TOO_LONG
- * @throws NotFoundError GROUP_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED
+ * @throws NotFoundError GROUP_NOT_FOUND, FOLDER_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED
  */
 export async function createTopic(
   store: Store,
   actor: Actor,
-  input: { groupId: number; title: string | undefined; body: string | undefined },
+  input: { groupId: number; title: string | undefined; body: string | undefined; folderId?: number | null; allowEdit?: boolean },
   clock: Clock,
 ): Promise<BoardView> {
   const draft = checkTopicDraft(input);
   return store.transaction(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.groupId);
+    const folderId = input.folderId ?? null;
+    if (folderId !== null) await requireFolderOf(tx, group.id, folderId, "BOARD");
     const topic = await tx.topics.insert({
       groupId: group.id,
       ...draft,
       authorId: actor.user.id,
-      folderId: null,
-      allowEdit: false,
+      folderId,
+      allowEdit: input.allowEdit ?? false,
       fastNotify: false,
       trashed: false,
       at: clock.now(),
@@ -131,17 +134,34 @@ export async function deleteTopic(store: Store, blobs: BlobStore, actor: Actor, 
  * @throws NotFoundError, ForbiddenError, ConflictError TOPIC_BEING_EDITED
  */
 export async function takeEditLease(store: Store, actor: Actor, input: { ref: ContentRef }, clock: Clock): Promise<EditLease> {
-  return store.transaction(async (tx) => {
-    const { membership } = await requireGroupMember(tx, actor, input.ref.groupId);
-    const topic = await requireTopic(tx, input.ref);
-    requireMayUpdateTopic(topic, actor.user.id, membership);
-    const now = clock.now();
-    const current = await tx.leases.find(topic.id);
-    requireNotLeasedByOther(current, actor.user.id, now);
-    const since = current && current.userId === actor.user.id && current.until > now ? current.since : now;
-    await tx.leases.put({ topicId: topic.id, userId: actor.user.id, since, until: now + LIMITS.editLeaseMs });
-    return { topicId: topic.id, userId: actor.user.id, userName: actor.user.name, since, until: now + LIMITS.editLeaseMs };
-  });
+  return store.transaction(async (tx) => (await leaseTopic(tx, actor, input.ref, clock.now())).lease);
+}
+
+/** What the web's edit form needs: the topic as it is now, under the caller's fresh lease. */
+export interface TopicEditor {
+  readonly group: Group;
+  readonly topic: Topic;
+  readonly lease: EditLease;
+}
+
+/**
+ * Opens a topic for editing in the web interface: takes the lease (decisions.md §5: "the web
+ * interface takes a lease when an edit form opens") and returns what the form shows.
+ * @throws NotFoundError, ForbiddenError, ConflictError TOPIC_BEING_EDITED naming the holder
+ */
+export async function openTopicEditor(store: Store, actor: Actor, input: { ref: ContentRef }, clock: Clock): Promise<TopicEditor> {
+  return store.transaction((tx) => leaseTopic(tx, actor, input.ref, clock.now()));
+}
+
+async function leaseTopic(tx: Tx, actor: Actor, ref: ContentRef, now: number): Promise<TopicEditor> {
+  const { group, membership } = await requireGroupMember(tx, actor, ref.groupId);
+  const topic = await requireTopic(tx, ref);
+  requireMayUpdateTopic(topic, actor.user.id, membership);
+  const current = await tx.leases.find(topic.id);
+  requireNotLeasedByOther(current, actor.user.id, now);
+  const since = current && current.userId === actor.user.id && current.until > now ? current.since : now;
+  await tx.leases.put({ topicId: topic.id, userId: actor.user.id, since, until: now + LIMITS.editLeaseMs });
+  return { group, topic, lease: { topicId: topic.id, userId: actor.user.id, userName: actor.user.name, since, until: now + LIMITS.editLeaseMs } };
 }
 
 /**

@@ -8,6 +8,7 @@ export interface Database {
   users: UsersTable;
   applications: ApplicationsTable;
   tokens: TokensTable;
+  sessions: SessionsTable;
   groups: GroupsTable;
   memberships: MembershipsTable;
   folders: FoldersTable;
@@ -55,8 +56,21 @@ export interface TokensTable {
   token_hash: string;
   secret: string;
   label: string;
+  /** `personal` (kairan token, the settings page) or `oauth` (issued to an application the user authorized). */
+  origin: Generated<"personal" | "oauth">;
   created_at: number;
   revoked_at: number | null;
+}
+
+/** Web sign-in sessions; the cookie holds the token, this table its SHA-256. */
+export interface SessionsTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  /** The token every form of this session carries (synchronizer token). */
+  csrf: string;
+  created_at: number;
+  expires_at: number;
 }
 
 /** Groups. */

@@ -9,6 +9,7 @@ import type { Member, MemberStatus } from "../domain/member.js";
 import type { Task, TaskFilter, TaskPriority, TaskStatus } from "../domain/task.js";
 import type { ItemKey, LikeSummary, Liker } from "../domain/reaction.js";
 import type { EditLease, Topic } from "../domain/topic.js";
+import type { Session, TokenOrigin, UserToken } from "../domain/session.js";
 import type { User } from "../domain/user.js";
 
 /**
@@ -32,6 +33,7 @@ export interface Tx {
   readonly users: UserRepo;
   readonly apps: AppRepo;
   readonly tokens: TokenRepo;
+  readonly sessions: SessionRepo;
   readonly groups: GroupRepo;
   readonly memberships: MembershipRepo;
   readonly folders: FolderRepo;
@@ -94,12 +96,30 @@ export interface TokenSummary {
 
 /** Token credentials / personal tokens. */
 export interface TokenRepo {
-  insert(token: { userId: number; appId: number; tokenHash: string; secret: string; label: string; createdAt: number }): Promise<number>;
+  /** `origin` defaults to `personal`. */
+  insert(token: { userId: number; appId: number; tokenHash: string; secret: string; label: string; origin?: TokenOrigin; createdAt: number }): Promise<number>;
   /** The live (not revoked) token with this hash. */
   findLive(tokenHash: string): Promise<TokenGrant | undefined>;
   list(): Promise<TokenSummary[]>;
   /** Marks the token revoked; false when unknown or already revoked. */
   revoke(id: number, at: number): Promise<boolean>;
+  /** One user's live tokens, oldest first. */
+  listLiveOfUser(userId: number): Promise<UserToken[]>;
+  /** Revokes one of the user's live tokens of this origin; false when the user has no such token. */
+  revokeOfUser(userId: number, id: number, origin: TokenOrigin, at: number): Promise<boolean>;
+  /** Revokes every live token of this origin the user holds for the application; returns how many. */
+  revokeAppOfUser(userId: number, appId: number, origin: TokenOrigin, at: number): Promise<number>;
+}
+
+/** Web sign-in sessions, shared by every server process through the database. */
+export interface SessionRepo {
+  insert(session: { tokenHash: string; userId: number; csrf: string; createdAt: number; expiresAt: number }): Promise<void>;
+  /** The session with this token hash, unless it has expired. */
+  findLive(tokenHash: string, now: number): Promise<Session | undefined>;
+  extend(id: number, expiresAt: number): Promise<void>;
+  remove(tokenHash: string): Promise<void>;
+  /** Deletes expired sessions; returns how many. */
+  removeExpired(now: number): Promise<number>;
 }
 
 /** Groups. */
@@ -117,6 +137,8 @@ export interface MembershipRepo {
   insertJoined(member: { groupId: number; userId: number; manager: boolean; notify: boolean; createdAt: number }): Promise<Membership>;
   insertInvite(invite: { groupId: number; email: string; label: string; expiresAt: number | null; createdAt: number }): Promise<number>;
   findJoined(groupId: number, userId: number): Promise<Membership | undefined>;
+  /** Every group the user has joined, by group id. */
+  listJoinedOfUser(userId: number): Promise<Membership[]>;
   /** A member or invitation by member id, with the user's name and readings. */
   findMember(id: number): Promise<Member | undefined>;
   /** A page of a group's members of one status, newest first (updated, then id). */
@@ -332,6 +354,8 @@ export interface LikeRepo {
   remove(userId: number, item: ItemKey): Promise<void>;
   /** Who liked the item, first liker first. */
   likers(item: ItemKey): Promise<Liker[]>;
+  /** Who liked each of these items of one kind, first liker first (absent = nobody). */
+  likersOf(kind: ItemKey["kind"], ids: readonly number[]): Promise<Map<number, Liker[]>>;
   /** Count and the viewer's own like, for each of these items of one kind (absent = no likes). */
   summarize(kind: ItemKey["kind"], ids: readonly number[], viewerId: number): Promise<Map<number, LikeSummary>>;
   /** Removes every like of these items (they are being deleted). */

@@ -8,6 +8,7 @@ export const TABLES_IN_DEPENDENCY_ORDER = [
   "users",
   "applications",
   "tokens",
+  "sessions",
   "groups",
   "memberships",
   "folders",

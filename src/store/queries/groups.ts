@@ -96,6 +96,16 @@ export function membershipRepo(db: Kysely<Database>): MembershipRepo {
         .executeTakeFirstOrThrow();
       return row.id;
     },
+    async listJoinedOfUser(userId) {
+      const rows = await db
+        .selectFrom("memberships")
+        .selectAll()
+        .where("user_id", "=", userId)
+        .where("status", "=", "JOIN")
+        .orderBy("group_id")
+        .execute();
+      return rows.map(toMembership);
+    },
     async findJoined(groupId, userId) {
       const row = await db
         .selectFrom("memberships")
@@ -138,7 +148,7 @@ function toMember(row: MemberRow): Member {
   };
 }
 
-function memberQueries(db: Kysely<Database>): Omit<MembershipRepo, "insertJoined" | "insertInvite" | "findJoined"> {
+function memberQueries(db: Kysely<Database>): Omit<MembershipRepo, "insertJoined" | "insertInvite" | "findJoined" | "listJoinedOfUser"> {
   return {
     async findMember(id) {
       const row = await selectMembers(db).where("memberships.id", "=", id).executeTakeFirst();

@@ -10,6 +10,7 @@ import { fileRepo } from "./files.js";
 import { folderRepo } from "./folders.js";
 import { groupRepo, membershipRepo } from "./groups.js";
 import { leaseRepo } from "./leases.js";
+import { sessionRepo } from "./sessions.js";
 import { taskRepo } from "./tasks.js";
 import { nonceRepo, temporaryCredentialRepo } from "./oauth.js";
 import { favoriteRepo, likeRepo } from "./reactions.js";
@@ -23,6 +24,7 @@ export function repositories(db: Kysely<Database>): Tx {
     users: userRepo(db),
     apps: appRepo(db),
     tokens: tokenRepo(db),
+    sessions: sessionRepo(db),
     groups: groupRepo(db),
     memberships: membershipRepo(db),
     folders: folderRepo(db),

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import type { LikeSummary } from "../../domain/reaction.js";
+import type { LikeSummary, Liker } from "../../domain/reaction.js";
 import type { Database, ItemKind } from "../schema.js";
 import type { FavoriteRepo, FavoriteRow, LikeRepo } from "../store.js";
 
@@ -24,19 +24,30 @@ function reactionWrites(db: Kysely<Database>, table: "likes" | "favorites"): Pic
 
 /** Like queries. */
 export function likeRepo(db: Kysely<Database>): LikeRepo {
+  const likersOf: LikeRepo["likersOf"] = async (kind, ids) => {
+    const out = new Map<number, Liker[]>();
+    if (ids.length === 0) return out;
+    const rows = await db
+      .selectFrom("likes")
+      .innerJoin("users", "users.id", "likes.user_id")
+      .select(["likes.item_id", "users.id", "users.name"])
+      .where("likes.item_kind", "=", kind)
+      .where("likes.item_id", "in", ids)
+      .orderBy("likes.created_at")
+      .orderBy("users.id")
+      .execute();
+    for (const row of rows) {
+      const list = out.get(row.item_id) ?? [];
+      list.push({ userId: row.id, name: row.name });
+      out.set(row.item_id, list);
+    }
+    return out;
+  };
   return {
     ...reactionWrites(db, "likes"),
+    likersOf,
     async likers(item) {
-      const rows = await db
-        .selectFrom("likes")
-        .innerJoin("users", "users.id", "likes.user_id")
-        .select(["users.id", "users.name"])
-        .where("likes.item_kind", "=", item.kind)
-        .where("likes.item_id", "=", item.id)
-        .orderBy("likes.created_at")
-        .orderBy("users.id")
-        .execute();
-      return rows.map((row) => ({ userId: row.id, name: row.name }));
+      return (await likersOf(item.kind, [item.id])).get(item.id) ?? [];
     },
     async summarize(kind, ids, viewerId) {
       const out = new Map<number, LikeSummary>();

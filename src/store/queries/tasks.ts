@@ -111,6 +111,7 @@ function filtered(query: ReturnType<typeof selectTasks>, folder: FolderFilter, f
   if (folder.kind === "unclassified") out = out.where("tasks.folder_id", "is", null);
   if (folder.kind === "folder") out = out.where("tasks.folder_id", "=", folder.folderId);
   if (filter.notCompletedOnly) out = out.where("tasks.status", "!=", "COMPLETED");
+  if (filter.status !== undefined) out = out.where("tasks.status", "=", filter.status);
   const term = filter.term;
   if (term === undefined) return out;
   // An all-day task counts for its whole day; a task without due date is in no term.

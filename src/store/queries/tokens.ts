@@ -16,6 +16,7 @@ export function tokenRepo(db: Kysely<Database>): TokenRepo {
           token_hash: token.tokenHash,
           secret: token.secret,
           label: token.label,
+          origin: token.origin ?? "personal",
           created_at: token.createdAt,
           revoked_at: null,
         })
@@ -79,6 +80,47 @@ export function tokenRepo(db: Kysely<Database>): TokenRepo {
         .where("revoked_at", "is", null)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
+    },
+    async listLiveOfUser(userId) {
+      const rows = await db
+        .selectFrom("tokens")
+        .innerJoin("applications", "applications.id", "tokens.app_id")
+        .select(["tokens.id", "tokens.app_id", "applications.name", "applications.access_level", "tokens.label", "tokens.origin", "tokens.created_at"])
+        .where("tokens.user_id", "=", userId)
+        .where("tokens.revoked_at", "is", null)
+        .orderBy("tokens.id")
+        .execute();
+      return rows.map((row) => ({
+        id: row.id,
+        appId: row.app_id,
+        appName: row.name,
+        appLevel: row.access_level,
+        label: row.label,
+        origin: row.origin,
+        createdAt: row.created_at,
+      }));
+    },
+    async revokeOfUser(userId, id, origin, at) {
+      const result = await db
+        .updateTable("tokens")
+        .set({ revoked_at: at })
+        .where("id", "=", id)
+        .where("user_id", "=", userId)
+        .where("origin", "=", origin)
+        .where("revoked_at", "is", null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async revokeAppOfUser(userId, appId, origin, at) {
+      const result = await db
+        .updateTable("tokens")
+        .set({ revoked_at: at })
+        .where("app_id", "=", appId)
+        .where("user_id", "=", userId)
+        .where("origin", "=", origin)
+        .where("revoked_at", "is", null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
     },
   };
 }

@@ -1,0 +1,161 @@
+// Streaming `multipart/form-data` into the blob store's temporary area, for the comment endpoint
+// (parts `default` + `file0`..`file9`) and the web's comment form (fields + `files`): files are
+// never held in memory, the limits of the specification are counted while the bytes arrive, and
+// every temporary file is deleted when anything goes wrong.
+import { pipeline } from "node:stream/promises";
+import { Transform } from "node:stream";
+import type { Readable, Writable } from "node:stream";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { MultipartFile, MultipartValue } from "@fastify/multipart";
+import type { BlobStore, TempBlob } from "../blobs/blob-store.js";
+import { attachmentsTooLarge, fileTooLarge, tooManyFiles } from "../domain/attachment.js";
+import { TooLargeError, ValidationError } from "../domain/errors.js";
+import { LIMITS } from "../domain/limits.js";
+import type { StagedFile } from "../services/comment.js";
+import { attachmentDraft } from "./endpoints/comment/file-part.js";
+
+/** How one form's parts are read. */
+export interface MultipartRules {
+  /** Parts read as text, whether sent as a field or as a file; other fields are ignored. */
+  readonly textParts: ReadonlySet<string>;
+  /**
+   * Decides on a file part before any of its bytes are stored: `keep` stages it, `skip` drains
+   * it (an empty file input). Throwing refuses the whole request (a bad part name, a form
+   * without its CSRF token before the files).
+   */
+  filePart(name: string, fileName: string, textSoFar: ReadonlyMap<string, string>): "keep" | "skip";
+}
+
+/** A received form: its text parts, its files in the temporary area, and their cleanup. */
+export interface ReceivedMultipart {
+  readonly text: ReadonlyMap<string, string>;
+  readonly files: readonly StagedFile[];
+  /** Deletes every temporary file not committed (committed ones are already gone from there). */
+  discard(): Promise<void>;
+}
+
+/**
+ * Streams a multipart body to temporary files. Any failure, a client going away included,
+ * deletes every temporary file before the error leaves.
+ * @throws ValidationError TOO_MANY_FILES, MULTIPART_MALFORMED, and whatever `rules.filePart` throws
+ * @throws TooLargeError REQUEST_TOO_LARGE, FILE_TOO_LARGE, ATTACHMENTS_TOO_LARGE, XML_PART_TOO_LARGE
+ */
+export async function receiveMultipart(request: FastifyRequest, reply: FastifyReply, blobs: BlobStore, rules: MultipartRules): Promise<ReceivedMultipart> {
+  // A refused upload is not read to its end (it may be 50 MB more, or endless when chunked): the
+  // connection closes after the error answer instead of waiting for a body nobody will read.
+  const refuse = (error: unknown) => {
+    reply.header("connection", "close");
+    return error;
+  };
+  try {
+    checkDeclaredLength(request.headers["content-length"]);
+  } catch (error) {
+    throw refuse(error);
+  }
+  const temps: TempBlob[] = [];
+  const discard = async () => void (await Promise.all(temps.map((temp) => blobs.discard(temp))));
+  // A client that goes away half-way: end every write at once. Destroying the sinks, not the
+  // source, is what makes pipeline() settle (stack.md §5).
+  const onClose = () => {
+    if (!request.raw.readableEnded) for (const temp of temps) temp.stream.destroy(new Error("the client went away"));
+  };
+  request.raw.on("close", onClose);
+  try {
+    const { text, files } = await readParts(request, blobs, temps, rules);
+    return { text, files, discard };
+  } catch (error) {
+    await discard();
+    throw refuse(translate(error));
+  } finally {
+    request.raw.off("close", onClose);
+  }
+}
+
+async function readParts(request: FastifyRequest, blobs: BlobStore, temps: TempBlob[], rules: MultipartRules): Promise<{ text: Map<string, string>; files: StagedFile[] }> {
+  const text = new Map<string, string>();
+  const files: StagedFile[] = [];
+  let total = 0;
+  const parts = request.parts({
+    // One more file than allowed (plus a text part sent as a file) reaches our own count, which says TOO_MANY_FILES.
+    limits: { fileSize: LIMITS.fileMaxBytes, files: LIMITS.filesPerComment + 2, fields: 20, fieldSize: LIMITS.xmlBodyMaxBytes, parts: 40 },
+  });
+  for await (const part of parts) {
+    if (part.type === "field") {
+      if (rules.textParts.has(part.fieldname)) text.set(part.fieldname, fieldText(part));
+      continue;
+    }
+    if (rules.textParts.has(part.fieldname)) {
+      text.set(part.fieldname, await readSmallFile(part.file));
+      continue;
+    }
+    if (rules.filePart(part.fieldname, part.filename, text) === "skip") {
+      part.file.resume();
+      continue;
+    }
+    if (files.length >= LIMITS.filesPerComment) throw tooManyFiles();
+    const temp = await blobs.createTemp();
+    temps.push(temp);
+    const draft = attachmentDraft(part, files.length);
+    const size = await receiveFile(part, temp.stream, LIMITS.multipartMaxBytes - total, draft.fileName);
+    total += size;
+    files.push({ draft: { ...draft, size }, temp });
+  }
+  return { text, files };
+}
+
+/** Streams one file part into its temporary file, counting bytes against both limits. */
+async function receiveFile(part: MultipartFile, sink: Writable, allowance: number, fileName: string): Promise<number> {
+  let size = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      size += chunk.length;
+      if (size > LIMITS.fileMaxBytes) callback(fileTooLarge(fileName));
+      else if (size > allowance) callback(attachmentsTooLarge());
+      else callback(null, chunk);
+    },
+  });
+  await pipeline(part.file, counter, sink);
+  // busboy's per-file limit truncates silently (app.ts turns the plugin's own throw off): a cut-off file must never pass as a whole one.
+  if (part.file.truncated) throw fileTooLarge(fileName);
+  return size;
+}
+
+function fieldText(part: MultipartValue): string {
+  if (part.valueTruncated) throw textTooLarge(part.fieldname);
+  return String(part.value);
+}
+
+async function readSmallFile(file: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of file as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > LIMITS.xmlBodyMaxBytes) throw textTooLarge("default");
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function textTooLarge(name: string): TooLargeError {
+  return name === "default"
+    ? new TooLargeError("XML_PART_TOO_LARGE", `The part default (the XML) is larger than ${LIMITS.xmlBodyMaxBytes} bytes.`)
+    : new TooLargeError("FIELD_TOO_LARGE", `The form field ${name} is larger than ${LIMITS.xmlBodyMaxBytes} bytes.`);
+}
+
+/** Refuses at once a body that announces more than files and envelope may need. */
+function checkDeclaredLength(header: string | undefined): void {
+  const declared = header === undefined ? undefined : Number(header);
+  if (declared !== undefined && declared > LIMITS.multipartMaxBytes + LIMITS.multipartEnvelopeBytes) {
+    throw new TooLargeError("REQUEST_TOO_LARGE", `The request body is larger than ${LIMITS.multipartMaxBytes} bytes (50 MB) of files allow.`);
+  }
+}
+
+/** Parser limits and malformed bodies become our errors; faults of the machine (disk, I/O) stay faults. */
+function translate(error: unknown): unknown {
+  if (!(error instanceof Error) || "syscall" in error) return error;
+  const code = (error as { code?: unknown }).code;
+  if (code === "FST_FILES_LIMIT") return tooManyFiles();
+  if (typeof code === "string" && !code.startsWith("FST_")) return error;
+  if (code === undefined && error.constructor !== Error) return error;
+  return new ValidationError("MULTIPART_MALFORMED", "The multipart body could not be read (malformed, cut off, or too many parts).");
+}

@@ -1,0 +1,171 @@
+// What the web interface's item pages show in one read: the topic, task or file; its likes (with
+// who liked), the viewer's favorite; a page of its comments with their likers and the comments
+// they reply to. The API's services answer one feed each; a page needs all of this at once.
+import type { Actor } from "../domain/access.js";
+import type { Comment } from "../domain/comment.js";
+import type { CabinetFile, FileVersion } from "../domain/file.js";
+import type { Group, Membership } from "../domain/group.js";
+import type { ContentRef } from "../domain/item-id.js";
+import { LIMITS } from "../domain/limits.js";
+import type { ItemKey, Liker } from "../domain/reaction.js";
+import type { Task } from "../domain/task.js";
+import { type EditLease, type Topic, isLeaseLive, mayUpdateTopic } from "../domain/topic.js";
+import type { Clock } from "../clock.js";
+import type { Page, Store, Tx } from "../store/store.js";
+import { type CommentDetail, detailComments } from "./comment-detail.js";
+import { requireFile } from "./file.js";
+import { requireGroupMember } from "./group-access.js";
+import { requireTask } from "./task.js";
+import { requireTopic } from "./topic.js";
+
+/** Likes of an item with everyone who gave one, and the viewer's favorite. */
+export interface Reactions {
+  readonly likers: readonly Liker[];
+  readonly liked: boolean;
+  readonly favorite: boolean;
+}
+
+/** A comment as its page shows it: likes with names, the viewer's favorite, attachments. */
+export interface CommentEntry extends CommentDetail {
+  readonly likers: readonly Liker[];
+}
+
+/** The start of a comment another one replies to. */
+export interface RepliedComment {
+  readonly number: number;
+  readonly authorName: string;
+  readonly excerpt: string;
+}
+
+/** A page of an item's comments, newest first. */
+export interface CommentSection {
+  readonly comments: readonly CommentEntry[];
+  readonly total: number;
+  readonly olderExists: boolean;
+  readonly newerExists: boolean;
+  /** The comments replied to on this page, by number (absent: deleted since). */
+  readonly repliedTo: ReadonlyMap<number, RepliedComment>;
+}
+
+/** Everything an item page shows around the item itself. */
+interface ItemPageBase {
+  readonly group: Group;
+  readonly membership: Membership;
+  readonly reactions: Reactions;
+  readonly comments: CommentSection;
+}
+
+/** A topic's page. */
+export interface TopicPage extends ItemPageBase {
+  readonly topic: Topic;
+  /** A live lease held by someone else (the page says who is editing). */
+  readonly editedBy: EditLease | undefined;
+  readonly mayEdit: boolean;
+  readonly mayDelete: boolean;
+}
+
+/** A task's page. */
+export interface TaskPage extends ItemPageBase {
+  readonly task: Task;
+}
+
+/** A shared file's page, with its newest versions. */
+export interface FilePage extends ItemPageBase {
+  readonly file: CabinetFile;
+  readonly history: readonly FileVersion[];
+}
+
+/** How many characters of a replied-to comment a reply quotes. */
+const EXCERPT_CHARS = 80;
+
+/** A topic with its comments, likes and lease. @throws NotFoundError GROUP_NOT_FOUND, TOPIC_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
+export async function readTopicPage(store: Store, actor: Actor, input: { ref: ContentRef; page: Page }, clock: Clock): Promise<TopicPage> {
+  return store.read(async (tx) => {
+    const { group, membership } = await requireGroupMember(tx, actor, input.ref.groupId);
+    const topic = await requireTopic(tx, input.ref);
+    const lease = await tx.leases.find(topic.id);
+    const editedBy = isLeaseLive(lease, clock.now()) && lease.userId !== actor.user.id ? lease : undefined;
+    return {
+      group,
+      membership,
+      topic,
+      editedBy,
+      mayEdit: mayUpdateTopic(topic, actor.user.id, membership),
+      mayDelete: topic.authorId === actor.user.id || membership.manager,
+      reactions: await reactionsOf(tx, actor, { kind: "BOARD", id: topic.id }),
+      comments: await commentSection(tx, actor, input.ref, input.page),
+    };
+  });
+}
+
+/** A task with its comments and likes. @throws NotFoundError TASK_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
+export async function readTaskPage(store: Store, actor: Actor, input: { ref: ContentRef; page: Page }): Promise<TaskPage> {
+  return store.read(async (tx) => {
+    const { group, membership } = await requireGroupMember(tx, actor, input.ref.groupId);
+    const task = await requireTask(tx, input.ref);
+    return {
+      group,
+      membership,
+      task,
+      reactions: await reactionsOf(tx, actor, { kind: "TASK", id: task.id }),
+      comments: await commentSection(tx, actor, input.ref, input.page),
+    };
+  });
+}
+
+/** A shared file with its history, comments and likes. @throws NotFoundError FILE_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
+export async function readFilePage(store: Store, actor: Actor, input: { ref: ContentRef; page: Page }): Promise<FilePage> {
+  return store.read(async (tx) => {
+    const { group, membership } = await requireGroupMember(tx, actor, input.ref.groupId);
+    const file = await requireFile(tx, input.ref);
+    return {
+      group,
+      membership,
+      file,
+      history: await tx.files.listHistories([file], LIMITS.historyEntries),
+      reactions: await reactionsOf(tx, actor, { kind: "CABINET", id: file.id }),
+      comments: await commentSection(tx, actor, input.ref, input.page),
+    };
+  });
+}
+
+async function reactionsOf(tx: Tx, actor: Actor, key: ItemKey): Promise<Reactions> {
+  const likers = await tx.likes.likers(key);
+  return {
+    likers,
+    liked: likers.some((liker) => liker.userId === actor.user.id),
+    favorite: (await tx.favorites.find(actor.user.id, key)) !== undefined,
+  };
+}
+
+async function commentSection(tx: Tx, actor: Actor, parent: ContentRef, page: Page): Promise<CommentSection> {
+  const rows = await tx.comments.page(parent, {}, page);
+  const total = await tx.comments.count(parent, {});
+  const details = await detailComments(tx, actor.user.id, rows);
+  const likers = await tx.likes.likersOf("COMMENT", rows.map((row) => row.id));
+  return {
+    comments: details.map((detail) => ({ ...detail, likers: likers.get(detail.comment.id) ?? [] })),
+    total,
+    olderExists: page.offset + rows.length < total,
+    newerExists: page.offset > 0 && total > 0,
+    repliedTo: await repliedComments(tx, parent, rows),
+  };
+}
+
+/** The comments that this page's replies answer, from the page itself or the store. */
+async function repliedComments(tx: Tx, parent: ContentRef, rows: readonly Comment[]): Promise<Map<number, RepliedComment>> {
+  const onPage = new Map(rows.map((row) => [row.number, row]));
+  const out = new Map<number, RepliedComment>();
+  for (const row of rows) {
+    if (row.replyTo === null || out.has(row.replyTo)) continue;
+    const target = onPage.get(row.replyTo) ?? (await tx.comments.find(parent, row.replyTo));
+    if (target) out.set(target.number, { number: target.number, authorName: target.authorName, excerpt: excerpt(target.body) });
+  }
+  return out;
+}
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  const chars = [...flat];
+  return chars.length > EXCERPT_CHARS ? `${chars.slice(0, EXCERPT_CHARS).join("")}…` : flat;
+}

@@ -1,0 +1,48 @@
+// Web sign-in sessions: a random token in a cookie, its hash and the CSRF token in the database,
+// so that every server process recognises every session.
+import { generateSecret, hashToken } from "../auth/token.js";
+import type { Clock } from "../clock.js";
+import { SESSION_LIFETIME_MS, type Session, renewedExpiry } from "../domain/session.js";
+import type { Store } from "../store/store.js";
+import { signIn } from "./oauth.js";
+
+/** A new session and the token its cookie carries (never stored). */
+export interface StartedSession {
+  readonly token: string;
+  readonly session: Session;
+}
+
+/**
+ * Signs in with e-mail address and password and opens a session; undefined when they are wrong
+ * (both answers take the password-hashing time). Expired sessions are swept on the way.
+ */
+export async function startSession(store: Store, clock: Clock, email: string, password: string): Promise<StartedSession | undefined> {
+  const user = await signIn(store, email, password);
+  if (!user) return undefined;
+  const token = generateSecret();
+  const now = clock.now();
+  const session: Omit<Session, "id"> = { user, csrf: generateSecret(), createdAt: now, expiresAt: now + SESSION_LIFETIME_MS };
+  await store.transaction(async (tx) => {
+    await tx.sessions.removeExpired(now);
+    await tx.sessions.insert({ tokenHash: hashToken(token), userId: user.id, csrf: session.csrf, createdAt: now, expiresAt: session.expiresAt });
+  });
+  const stored = await store.read((tx) => tx.sessions.findLive(hashToken(token), now));
+  if (!stored) throw new Error("the session just written cannot be read back");
+  return { token, session: stored };
+}
+
+/** The live session a cookie token names, extended when it is in daily use; undefined otherwise. */
+export async function findSession(store: Store, clock: Clock, token: string): Promise<Session | undefined> {
+  const now = clock.now();
+  const session = await store.read((tx) => tx.sessions.findLive(hashToken(token), now));
+  if (!session) return undefined;
+  const expiresAt = renewedExpiry(session, now);
+  if (expiresAt === undefined) return session;
+  await store.transaction((tx) => tx.sessions.extend(session.id, expiresAt));
+  return { ...session, expiresAt };
+}
+
+/** Ends the session (signing out); a token that names none changes nothing. */
+export async function endSession(store: Store, token: string): Promise<void> {
+  await store.transaction((tx) => tx.sessions.remove(hashToken(token)));
+}

@@ -1,0 +1,44 @@
+// The settings page: the caller's groups with their notify switch, and their credentials.
+import type { Clock } from "../clock.js";
+import type { Actor } from "../domain/access.js";
+import type { Group, Membership } from "../domain/group.js";
+import type { Store } from "../store/store.js";
+import { requireGroupMember } from "./group-access.js";
+import { type CredentialsView, listMyCredentials } from "./personal-token.js";
+
+/** A joined group with the caller's membership in it. */
+export interface MyGroup {
+  readonly group: Group;
+  readonly membership: Membership;
+}
+
+/** Everything the settings page shows. */
+export interface SettingsView {
+  readonly groups: readonly MyGroup[];
+  readonly credentials: CredentialsView;
+}
+
+/** The caller's groups (by name) with their notify switch, tokens and authorized applications. */
+export async function readSettings(store: Store, actor: Actor): Promise<SettingsView> {
+  const groups = await store.read(async (tx) => {
+    const out: MyGroup[] = [];
+    for (const membership of await tx.memberships.listJoinedOfUser(actor.user.id)) {
+      const group = await tx.groups.findById(membership.groupId);
+      if (group) out.push({ group, membership });
+    }
+    return out.sort((a, b) => a.group.name.localeCompare(b.group.name) || a.group.id - b.group.id);
+  });
+  return { groups, credentials: await listMyCredentials(store, actor) };
+}
+
+/**
+ * Turns the caller's notifications of one group on or off (decisions.md §6: "do not notify").
+ * @throws NotFoundError GROUP_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED
+ */
+export async function setMyNotify(store: Store, actor: Actor, input: { groupId: number; notify: boolean }, clock: Clock): Promise<MyGroup> {
+  return store.transaction(async (tx) => {
+    const { group, membership } = await requireGroupMember(tx, actor, input.groupId);
+    await tx.memberships.update(membership.id, { notify: input.notify, at: clock.now() });
+    return { group, membership: { ...membership, notify: input.notify } };
+  });
+}

@@ -1,0 +1,52 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../schema.js";
+import type { SessionRepo } from "../store.js";
+import { toUser } from "./users.js";
+
+/** Session queries: looked up by the cookie token's SHA-256, never by the token itself. */
+export function sessionRepo(db: Kysely<Database>): SessionRepo {
+  return {
+    async insert(session) {
+      await db
+        .insertInto("sessions")
+        .values({
+          token_hash: session.tokenHash,
+          user_id: session.userId,
+          csrf: session.csrf,
+          created_at: session.createdAt,
+          expires_at: session.expiresAt,
+        })
+        .execute();
+    },
+    async findLive(tokenHash, now) {
+      const row = await db
+        .selectFrom("sessions")
+        .innerJoin("users", "users.id", "sessions.user_id")
+        .select([
+          "sessions.id as session_id",
+          "sessions.csrf",
+          "sessions.created_at",
+          "sessions.expires_at",
+          "users.id",
+          "users.name",
+          "users.email",
+          "users.family_kana",
+          "users.given_kana",
+        ])
+        .where("sessions.token_hash", "=", tokenHash)
+        .where("sessions.expires_at", ">", now)
+        .executeTakeFirst();
+      return row && { id: row.session_id, user: toUser(row), csrf: row.csrf, createdAt: row.created_at, expiresAt: row.expires_at };
+    },
+    async extend(id, expiresAt) {
+      await db.updateTable("sessions").set({ expires_at: expiresAt }).where("id", "=", id).execute();
+    },
+    async remove(tokenHash) {
+      await db.deleteFrom("sessions").where("token_hash", "=", tokenHash).execute();
+    },
+    async removeExpired(now) {
+      const result = await db.deleteFrom("sessions").where("expires_at", "<=", now).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
