@@ -12,6 +12,11 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
   },
   {
+    // The web interface's one script runs in browsers.
+    files: ["src/web/static/**/*.js"],
+    languageOptions: { globals: { ...globals.browser }, sourceType: "script" },
+  },
+  {
     files: ["**/*.ts"],
     rules: {
       "@typescript-eslint/no-explicit-any": "error",

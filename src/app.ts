@@ -24,6 +24,8 @@ import { errorHandler } from "./http/errors.js";
 import { registerOAuthPages } from "./http/oauth/authorize.js";
 import { registerOAuthCredentials } from "./http/oauth/credentials.js";
 import type { Store } from "./store/store.js";
+import { sendPageNotFound, wantsPage } from "./web/errors.js";
+import { registerWeb } from "./web/routes.js";
 
 /** Everything the server needs from outside; tests pass the same things production does. */
 export interface AppDependencies {
@@ -61,9 +63,6 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     reply.header("x-request-id", request.id);
   });
   app.setErrorHandler(errorHandler(baseUrl));
-  app.setNotFoundHandler(async (request) => {
-    throw new NotFoundError("NOT_FOUND", `There is no endpoint at ${request.url.split("?")[0]}.`);
-  });
 
   const context: Context = {
     config,
@@ -73,6 +72,12 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     authenticate: createAuthenticator([bearerScheme(store), oauthScheme(store, clock)]),
     baseUrl,
   };
+  const web = registerWeb(app, context);
+  // Browsers get a page, API clients the XML error document.
+  app.setNotFoundHandler(async (request, reply) => {
+    if (wantsPage(request)) return sendPageNotFound(web, request, reply);
+    throw new NotFoundError("NOT_FOUND", `There is no endpoint at ${request.url.split("?")[0]}.`);
+  });
   // Downloads stream stored bytes as they are, with their length: outside feed caching and compression.
   registerFileDownload(app, context);
   app.register(async (api) => {

@@ -1,0 +1,38 @@
+/**
+ * Japanese wording of the domain errors people meet in the web interface, by code. Codes not
+ * listed keep the service's own (English) message, which always says what was wrong.
+ */
+export const ERRORS_JA: Readonly<Record<string, string>> = {
+  TOPIC_TITLE_REQUIRED: "タイトルを入力してください。",
+  TOPIC_TITLE_TOO_LONG: "タイトルは 200 文字までです。",
+  TOPIC_BODY_TOO_LONG: "本文は 20,000 文字までです。",
+  TOPIC_NOT_FOUND: "トピックが見つかりません。",
+  TOPIC_UPDATE_FORBIDDEN: "このトピックを編集できるのは投稿者と管理者だけです（共同編集が無効です）。",
+  TOPIC_DELETE_FORBIDDEN: "このトピックを削除できるのは投稿者と管理者だけです。",
+  COMMENT_TEXT_REQUIRED: "コメントを入力するか、ファイルを添付してください。",
+  COMMENT_TEXT_TOO_LONG: "コメントは 20,000 文字までです。",
+  COMMENT_NOT_FOUND: "コメントが見つかりません。",
+  COMMENT_DELETE_FORBIDDEN: "このコメントを削除できるのは投稿者と管理者だけです。",
+  REPLY_TO_NOT_FOUND: "返信先のコメントが見つかりません。",
+  TOO_MANY_FILES: "添付できるファイルは 10 個までです。",
+  FILE_TOO_LARGE: "1 個のファイルは 25 MB までです。",
+  ATTACHMENTS_TOO_LARGE: "添付ファイルは合計 50 MB までです。",
+  REQUEST_TOO_LARGE: "添付ファイルは合計 50 MB までです。",
+  TASK_NOT_FOUND: "ToDo が見つかりません。",
+  FILE_NOT_FOUND: "ファイルが見つかりません。",
+  VERSION_NOT_FOUND: "この版は存在しません。",
+  FOLDER_NOT_FOUND: "カテゴリが見つかりません。",
+  GROUP_NOT_FOUND: "このグループのメンバーではないか、グループが存在しません。",
+  GROUP_NOT_JOINED: "このグループのメンバーではないか、グループが存在しません。",
+  MEMBER_NOT_FOUND: "メンバーが見つかりません。",
+  ITEM_NOT_FOUND: "対象が見つかりません。",
+  TERM_START_OUT_OF_RANGE: "期日は 1900-01-01 から 2100-12-31 の間で指定してください。",
+  TERM_END_OUT_OF_RANGE: "期日は 1900-01-01 から 2100-12-31 の間で指定してください。",
+  TERM_END_NOT_AFTER_START: "期日（終了）は期日（開始）より後にしてください。",
+  TERM_TOO_LONG: "期日の範囲は 365 日までです。",
+  TOKEN_LABEL_REQUIRED: "トークンの用途を入力してください。",
+  TOKEN_LABEL_TOO_LONG: "トークンの用途は 100 文字までです。",
+  TOKEN_NOT_FOUND: "このトークンは存在しないか、すでに無効です。",
+  APP_NOT_FOUND: "アプリケーションが見つかりません。",
+  APP_NOT_AUTHORIZED: "このアプリケーションは許可されていません（取り消し済みです）。",
+};

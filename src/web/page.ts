@@ -1,0 +1,154 @@
+// How a web page is served: language, session, CSRF check, the phone variant under `/m`, and
+// rendering. Page handlers, like API handlers, read, authorize, call one service and present.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { constantTimeEqual } from "../auth/oauth1.js";
+import type { Actor } from "../domain/access.js";
+import { AuthenticationError, ForbiddenError, NotFoundError } from "../domain/errors.js";
+import { parsePair } from "../domain/item-id.js";
+import type { Session } from "../domain/session.js";
+import type { Context } from "../http/context.js";
+import { formFields, sendPage } from "../http/oauth/respond.js";
+import type { QueryValues } from "../http/query.js";
+import { type EndpointHandlers, registerEndpoint } from "../http/route.js";
+import type { Assets } from "./assets.js";
+import { type Chrome, buildChrome } from "./chrome.js";
+import { negotiateLang } from "./i18n/i18n.js";
+import { renderTemplate } from "./render.js";
+import { signedInOf } from "./session.js";
+
+/** What page handlers are given besides the request. */
+export interface WebContext extends Context {
+  readonly assets: Assets;
+}
+
+/** One page request, before or without sign-in. */
+export interface PublicPage {
+  readonly request: FastifyRequest;
+  readonly reply: FastifyReply;
+  readonly chrome: Chrome;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: QueryValues;
+  /** The fields of a urlencoded form POST (empty otherwise). */
+  readonly form: URLSearchParams;
+  /** Renders `templates/<name>.eta` inside the layout. */
+  render(template: string, data: object, status?: number): FastifyReply;
+  /** 303 to a path of this site, in the same (desktop or phone) variant. */
+  redirect(path: string): FastifyReply;
+}
+
+/** A page request of a signed-in person. */
+export interface Page extends PublicPage {
+  readonly actor: Actor;
+  readonly session: Session;
+  /** The session cookie's token (signing out ends exactly this session). */
+  readonly sessionToken: string;
+}
+
+type Handler<P> = (page: P) => Promise<FastifyReply>;
+
+/** Options of a signed-in page route. */
+export interface PageOptions {
+  /** The POST body is multipart: the handler checks the CSRF field while streaming. */
+  readonly multipart?: boolean;
+}
+
+const chromes = new WeakMap<FastifyRequest, Chrome>();
+
+/** The chrome of a request that got that far (error pages reuse it); undefined otherwise. */
+export function chromeOf(request: FastifyRequest): Chrome | undefined {
+  return chromes.get(request);
+}
+
+/** The language and variant of any request, for pages shown before a session is known. */
+export function anonymousChrome(web: WebContext, request: FastifyRequest): Chrome {
+  const { mobile, path } = splitVariant(request.url);
+  return buildChrome({
+    lang: negotiateLang(request.headers["accept-language"], web.config.locale),
+    mobile,
+    path,
+    user: undefined,
+    csrf: undefined,
+    assetVersion: web.assets.version,
+  });
+}
+
+/** `/m/g/1:1/board?x` -> phone variant, path `/g/1:1/board?x`. */
+function splitVariant(url: string): { mobile: boolean; path: string } {
+  if (url === "/m" || url.startsWith("/m/") || url.startsWith("/m?")) return { mobile: true, path: url.slice(2) || "/" };
+  return { mobile: false, path: url };
+}
+
+/** Registers a page for signed-in people at `path` and at `/m` + `path`. */
+export function registerPage(app: FastifyInstance, web: WebContext, path: string, handlers: { GET?: Handler<Page>; POST?: Handler<Page> }, options: PageOptions = {}): void {
+  const wrap = (method: "GET" | "POST", handler: Handler<Page>) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const base = anonymousChrome(web, request);
+    chromes.set(request, base);
+    const signedIn = await signedInOf(web, request);
+    if (!signedIn) {
+      if (method === "GET") return reply.header("cache-control", "no-store").redirect(`${base.base}/signin?${new URLSearchParams({ next: base.path }).toString()}`, 303);
+      throw new AuthenticationError("SIGNED_OUT", "Your session has ended. Sign in again.");
+    }
+    const chrome = buildChrome({ ...base, user: signedIn.session.user, csrf: signedIn.session.csrf });
+    chromes.set(request, chrome);
+    const form = formFields(request);
+    if (method === "POST" && !options.multipart) requireCsrf(form.get("_csrf") ?? undefined, signedIn.session.csrf);
+    return handler({ ...pageOf(request, reply, chrome, form), actor: signedIn.actor, session: signedIn.session, sessionToken: signedIn.token });
+  };
+  register(app, path, { GET: handlers.GET && wrap("GET", handlers.GET), POST: handlers.POST && wrap("POST", handlers.POST) });
+}
+
+/** Registers a page anyone may open (sign-in) at `path` and `/m` + `path`. */
+export function registerPublicPage(app: FastifyInstance, web: WebContext, path: string, handlers: { GET?: Handler<PublicPage>; POST?: Handler<PublicPage> }): void {
+  const wrap = (handler: Handler<PublicPage>) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const chrome = anonymousChrome(web, request);
+    chromes.set(request, chrome);
+    return handler(pageOf(request, reply, chrome, formFields(request)));
+  };
+  register(app, path, { GET: handlers.GET && wrap(handlers.GET), POST: handlers.POST && wrap(handlers.POST) });
+}
+
+function register(app: FastifyInstance, path: string, handlers: EndpointHandlers): void {
+  const defined: EndpointHandlers = Object.fromEntries(Object.entries(handlers).filter(([, handler]) => handler !== undefined));
+  for (const url of [path, path === "/" ? "/m" : `/m${path}`]) registerEndpoint(app, url, defined);
+}
+
+function pageOf(request: FastifyRequest, reply: FastifyReply, chrome: Chrome, form: URLSearchParams): PublicPage {
+  return {
+    request,
+    reply,
+    chrome,
+    params: request.params as Record<string, string>,
+    query: request.query as QueryValues,
+    form,
+    render: (template, data, status = 200) => sendPage(reply, status, renderPage(chrome, template, data)),
+    redirect: (path) => reply.header("cache-control", "no-store").redirect(chrome.u(path), 303),
+  };
+}
+
+/** A template inside the layout, with the chrome as `it` for both. */
+export function renderPage(chrome: Chrome, template: string, data: object): string {
+  const it = { ...chrome, ...data };
+  return renderTemplate("layout", { ...it, body: renderTemplate(template, it) });
+}
+
+/**
+ * The session's token in a form, compared in constant time.
+ * @throws ForbiddenError CSRF_TOKEN_INVALID
+ */
+export function requireCsrf(sent: string | undefined, expected: string): void {
+  if (sent === undefined || !constantTimeEqual(sent, expected)) {
+    throw new ForbiddenError("CSRF_TOKEN_INVALID", "This form has expired. Reload the page and try again.");
+  }
+}
+
+/** A `1:n` path segment. @throws NotFoundError PAGE_NOT_FOUND for anything else */
+export function pathPair(page: PublicPage, name: string): number {
+  const id = parsePair(page.params[name] ?? "");
+  if (id === undefined) throw pageNotFound();
+  return id;
+}
+
+/** The error of an address with no page. */
+export function pageNotFound(): NotFoundError {
+  return new NotFoundError("PAGE_NOT_FOUND", "There is no page at this address.");
+}

@@ -1,0 +1,54 @@
+// Sign in and sign out.
+import { randomBytes } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import { queryValue } from "../../http/query.js";
+import { endSession, startSession } from "../../services/session.js";
+import { type PublicPage, type WebContext, registerPage, registerPublicPage, requireCsrf } from "../page.js";
+import { SIGNIN_COOKIE, clearSessionCookie, cookieOptions, setSessionCookie, signedInOf } from "../session.js";
+
+/** The sign-in form's cookie lives as long as someone may take to type a password. */
+const SIGNIN_FORM_MS = 60 * 60 * 1000;
+
+/** `/signin` (GET form, POST e-mail and password) and `/signout` (POST). */
+export function registerAuthPages(app: FastifyInstance, web: WebContext): void {
+  registerPublicPage(app, web, "/signin", {
+    async GET(page) {
+      if (await signedInOf(web, page.request)) return page.redirect(safeNext(queryValue(page.query, "next")));
+      const notice = queryValue(page.query, "signed-out") === "1" ? page.chrome.t("signin.signedOut") : undefined;
+      return showForm(web, page, { email: "", next: safeNext(queryValue(page.query, "next")), notice });
+    },
+    async POST(page) {
+      // Double submit: only a page we served set this cookie and put the same value in the form.
+      requireCsrf(page.form.get("_csrf") ?? undefined, page.request.cookies[SIGNIN_COOKIE] ?? "\u0000");
+      const email = page.form.get("email") ?? "";
+      const next = safeNext(page.form.get("next") ?? undefined);
+      const started = await startSession(web.store, web.clock, email, page.form.get("password") ?? "");
+      if (!started) return showForm(web, page, { email, next, error: page.chrome.t("signin.wrong") });
+      setSessionCookie(web, page.reply, started.token);
+      page.reply.clearCookie(SIGNIN_COOKIE, { path: "/" });
+      return page.redirect(next);
+    },
+  });
+  registerPage(app, web, "/signout", {
+    async POST(page) {
+      await endSession(web.store, page.sessionToken);
+      clearSessionCookie(web, page.reply);
+      return page.redirect("/signin?signed-out=1");
+    },
+  });
+}
+
+function showForm(web: WebContext, page: PublicPage, data: { email: string; next: string; error?: string; notice?: string | undefined }, status = 200) {
+  const token = randomBytes(24).toString("base64url");
+  page.reply.setCookie(SIGNIN_COOKIE, token, cookieOptions(web, SIGNIN_FORM_MS));
+  return page.render("signin", { title: page.chrome.t("signin.title"), signinCsrf: token, ...data }, status);
+}
+
+/**
+ * Where to go after signing in: a path of this site only. Anything else (another host, `//x`,
+ * a scheme) would make the sign-in page an open redirect.
+ */
+export function safeNext(next: string | undefined): string {
+  if (next === undefined || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/";
+  return next;
+}

@@ -1,0 +1,89 @@
+// A group's board (`/g/1:n/board`: folders, paging, trash) and a topic's page (`/g/1:n/board/1:m`).
+import type { FastifyInstance } from "fastify";
+import type { FolderFilter } from "../../domain/folder.js";
+import { type ContentRef, formatPair } from "../../domain/item-id.js";
+import { readFolderParameter } from "../../http/parameters.js";
+import { queryValue } from "../../http/query.js";
+import { readBoardPage } from "../../services/area-page.js";
+import { readTopicPage } from "../../services/item-page.js";
+import type { Chrome } from "../chrome.js";
+import { type Page, type WebContext, pathPair, registerPage } from "../page.js";
+import { PAGE_SIZE, paged, readPageNumber, withQuery } from "../paging.js";
+import { commentFeedHref, commentsView, itemPath, reactionsView } from "./item-view.js";
+
+/** `/g/:group/board` and `/g/:group/board/:topic`. */
+export function registerBoardPages(app: FastifyInstance, web: WebContext): void {
+  registerPage(app, web, "/g/:group/board", { GET: (page) => boardPage(web, page) });
+  registerPage(app, web, "/g/:group/board/:topic", { GET: (page) => topicPage(web, page) });
+}
+
+async function boardPage(web: WebContext, page: Page) {
+  const groupId = pathPair(page, "group");
+  const folderParam = queryValue(page.query, "folder");
+  const filter = readFolderParameter(folderParam, "folder") as FolderFilter;
+  const request = readPageNumber(page.query);
+  const view = await readBoardPage(web.store, page.actor, { groupId, filter, page: request.fetch });
+  const path = `/g/${formatPair(groupId)}/board`;
+  const folderKey = filterKey(filter);
+  const feedQuery = new URLSearchParams({ group: formatPair(groupId) });
+  if (folderKey !== "") feedQuery.set("board-folder", folderKey);
+  return page.render("board", {
+    title: `${page.chrome.t("board.title")} · ${view.group.name}`,
+    group: view.group,
+    area: "board",
+    feed: { title: `${view.group.name}: ${page.chrome.t("board.title")}`, href: `${web.baseUrl()}/api/board/V2?${feedQuery.toString()}` },
+    folders: folderLinks(page.chrome, path, view.folders, folderKey),
+    inTrash: filter.kind === "trash",
+    newTopicHref: page.chrome.u(withQuery(`${path}/new`, { folder: filter.kind === "folder" ? formatPair(filter.folderId) : undefined })),
+    topics: paged(view.topics, request, (n) => page.chrome.u(withQuery(path, { folder: folderParam, page: n }))),
+    topicHref: (id: number) => page.chrome.u(`${path}/${formatPair(id)}`),
+    pageSize: PAGE_SIZE,
+  });
+}
+
+/** The filter as the `folder` parameter writes it ("" for every folder). */
+export function filterKey(filter: { kind: string; folderId?: number }): string {
+  if (filter.kind === "folder" && filter.folderId !== undefined) return formatPair(filter.folderId);
+  return filter.kind === "all" ? "" : filter.kind.toUpperCase();
+}
+
+/** The folder filter links of a list page: all, each folder, unfiled, then the extra words (trash, attachments). */
+export function folderLinks(
+  chrome: Chrome,
+  path: string,
+  folders: readonly { id: number; name: string }[],
+  current: string,
+  extra: readonly { key: string; label: string }[] = [{ key: "TRASH", label: chrome.t("board.trash") }],
+): { key: string; href: string; label: string; current: boolean }[] {
+  const entries = [
+    { key: "", label: chrome.t("board.allFolders") },
+    ...folders.map((folder) => ({ key: formatPair(folder.id), label: folder.name })),
+    { key: "UNCLASSIFIED", label: chrome.t("board.unclassified") },
+    ...extra,
+  ];
+  return entries.map((entry) => ({ ...entry, href: chrome.u(withQuery(path, { folder: entry.key })), current: entry.key === current }));
+}
+
+async function topicPage(web: WebContext, page: Page) {
+  const ref: ContentRef = { kind: "BOARD", groupId: pathPair(page, "group"), id: pathPair(page, "topic") };
+  const request = readPageNumber(page.query, "cpage");
+  const view = await readTopicPage(web.store, page.actor, { ref, page: { offset: request.fetch.offset, limit: PAGE_SIZE } }, web.clock);
+  const reply = Number(queryValue(page.query, "reply"));
+  const path = itemPath(ref);
+  return page.render("topic", {
+    title: `${view.topic.title} · ${view.group.name}`,
+    group: view.group,
+    area: "board",
+    feed: { title: view.topic.title, href: commentFeedHref(web.baseUrl(), ref) },
+    topic: view.topic,
+    editedBy: view.editedBy,
+    editHref: view.mayEdit ? page.chrome.u(`${path}/edit`) : undefined,
+    deleteAction: view.mayDelete ? page.chrome.u(`${path}/delete`) : undefined,
+    folderHref: view.topic.folderId === null ? undefined : page.chrome.u(withQuery(`/g/${formatPair(ref.groupId)}/board`, { folder: formatPair(view.topic.folderId) })),
+    reactions: reactionsView(ref, view.reactions),
+    comments: commentsView(page.chrome, ref, view.comments, { userId: page.actor.user.id, membership: view.membership }, {
+      ...request,
+      reply: Number.isInteger(reply) && reply > 0 ? reply : undefined,
+    }),
+  });
+}

@@ -1,0 +1,92 @@
+// A group's shared files (`/g/1:n/files`: folders, comment attachments, trash) and a file's page
+// (its versions, comments and likes).
+import type { FastifyInstance } from "fastify";
+import { type CabinetFile, type CabinetFilter, fileTitle } from "../../domain/file.js";
+import { type ContentRef, formatAttachmentId, formatContentId, formatPair } from "../../domain/item-id.js";
+import { readFolderParameter } from "../../http/parameters.js";
+import { queryValue } from "../../http/query.js";
+import { readFileListPage } from "../../services/area-page.js";
+import { readFilePage } from "../../services/item-page.js";
+import type { Chrome } from "../chrome.js";
+import { type Page, type WebContext, pathPair, registerPage } from "../page.js";
+import { PAGE_SIZE, paged, readPageNumber, withQuery } from "../paging.js";
+import { filterKey, folderLinks } from "./board.js";
+import { commentFeedHref, commentsView, downloadHref, itemPath, reactionsView } from "./item-view.js";
+
+/** `/g/:group/files` and `/g/:group/files/:file`. */
+export function registerFilePages(app: FastifyInstance, web: WebContext): void {
+  registerPage(app, web, "/g/:group/files", { GET: (page) => fileListPage(web, page) });
+  registerPage(app, web, "/g/:group/files/:file", { GET: (page) => filePage(web, page) });
+}
+
+async function fileListPage(web: WebContext, page: Page) {
+  const groupId = pathPair(page, "group");
+  const folderParam = queryValue(page.query, "folder");
+  const folder = readFolderParameter(folderParam, "folder", ["ATTACH"]) as CabinetFilter;
+  const request = readPageNumber(page.query);
+  const view = await readFileListPage(web.store, page.actor, { groupId, folder, page: request.fetch });
+  const path = `/g/${formatPair(groupId)}/files`;
+  const key = folder.kind === "attach" ? "ATTACH" : filterKey(folder);
+  const feedQuery = new URLSearchParams({ group: formatPair(groupId) });
+  if (key !== "") feedQuery.set("cabinet-folder", key);
+  return page.render("files", {
+    title: `${page.chrome.t("files.title")} · ${view.group.name}`,
+    group: view.group,
+    area: "files",
+    feed: { title: `${view.group.name}: ${page.chrome.t("files.title")}`, href: `${web.baseUrl()}/api/gwCabinet/V2?${feedQuery.toString()}` },
+    folders: folderLinks(page.chrome, path, view.folders, key, [
+      { key: "ATTACH", label: page.chrome.t("files.attach") },
+      { key: "TRASH", label: page.chrome.t("board.trash") },
+    ]),
+    files: paged(view.files.map((file) => fileRow(page.chrome, file)), request, (n) => page.chrome.u(withQuery(path, { folder: folderParam, page: n }))),
+    pageSize: PAGE_SIZE,
+  });
+}
+
+/** A file as the list shows it; an attachment links to the item its comment is on. */
+function fileRow(chrome: Chrome, file: CabinetFile) {
+  const attachment = file.attachment;
+  const id = attachment ? formatAttachmentId(attachment.parent, attachment.commentNumber, attachment.position) : formatContentId({ kind: "CABINET", groupId: file.groupId, id: file.id });
+  const page = attachment ? `${itemPath(attachment.parent)}#comment-${attachment.commentNumber}` : itemPath({ kind: "CABINET", groupId: file.groupId, id: file.id });
+  return {
+    title: fileTitle(file),
+    fileName: file.current.fileName,
+    size: file.current.size,
+    version: file.current.number,
+    updatedAt: file.updatedAt,
+    authorName: file.authorName,
+    href: chrome.u(page),
+    downloadHref: downloadHref(id),
+    thumbnailHref: file.current.thumbnailKey === null ? undefined : withQuery("/download", { id, thumbnail: "true" }),
+  };
+}
+
+async function filePage(web: WebContext, page: Page) {
+  const ref: ContentRef = { kind: "CABINET", groupId: pathPair(page, "group"), id: pathPair(page, "file") };
+  const request = readPageNumber(page.query, "cpage");
+  const view = await readFilePage(web.store, page.actor, { ref, page: { offset: request.fetch.offset, limit: PAGE_SIZE } });
+  const id = formatContentId(ref);
+  const reply = Number(queryValue(page.query, "reply"));
+  return page.render("file", {
+    title: `${fileTitle(view.file)} · ${view.group.name}`,
+    group: view.group,
+    area: "files",
+    feed: { title: fileTitle(view.file), href: commentFeedHref(web.baseUrl(), ref) },
+    file: { ...fileRow(page.chrome, view.file), memo: view.file.memo, trashed: view.file.trashed, folderName: view.file.folderName, width: view.file.current.width, height: view.file.current.height },
+    folderHref: view.file.folderId === null ? undefined : page.chrome.u(withQuery(`/g/${formatPair(ref.groupId)}/files`, { folder: formatPair(view.file.folderId) })),
+    history: view.history.map((version) => ({
+      number: version.number,
+      fileName: version.fileName,
+      size: version.size,
+      authorName: version.authorName,
+      createdAt: version.createdAt,
+      comment: version.comment,
+      href: downloadHref(id, { version: version.number }),
+    })),
+    reactions: reactionsView(ref, view.reactions),
+    comments: commentsView(page.chrome, ref, view.comments, { userId: page.actor.user.id, membership: view.membership }, {
+      ...request,
+      reply: Number.isInteger(reply) && reply > 0 ? reply : undefined,
+    }),
+  });
+}

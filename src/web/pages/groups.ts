@@ -1,0 +1,30 @@
+// My groups (`/`, the alternate link of the groups feed) and a group's home (`/g/1:n`).
+import type { FastifyInstance } from "fastify";
+import { formatPair } from "../../domain/item-id.js";
+import { LIMITS } from "../../domain/limits.js";
+import { listMyGroups } from "../../services/group.js";
+import { type WebContext, pathPair, registerPage } from "../page.js";
+
+/** How many groups the page lists (people are in a handful; the feed pages through more). */
+const GROUPS_SHOWN = LIMITS.pageSizeMax;
+
+/** `/` and `/g/:group`. */
+export function registerGroupPages(app: FastifyInstance, web: WebContext): void {
+  registerPage(app, web, "/", {
+    async GET(page) {
+      const groups = await listMyGroups(web.store, page.actor, { offset: 0, limit: GROUPS_SHOWN });
+      return page.render("groups", {
+        title: page.chrome.t("groups.title"),
+        section: "groups",
+        feed: { title: page.chrome.t("groups.title"), href: `${web.baseUrl()}/api/group/V2` },
+        groups: groups.map((group) => ({ group, unconfirmed: 0 })),
+      });
+    },
+  });
+  // A group opens on its board.
+  registerPage(app, web, "/g/:group", {
+    async GET(page) {
+      return page.redirect(`/g/${formatPair(pathPair(page, "group"))}/board`);
+    },
+  });
+}

@@ -1,0 +1,89 @@
+// What people do on a topic, task or file page: like, favorite, comment (with files), and the
+// same on each comment. Every action posts a form and returns to the item's page.
+import type { FastifyInstance } from "fastify";
+import { ValidationError } from "../../domain/errors.js";
+import type { ContentKind, ContentRef, ItemRef } from "../../domain/item-id.js";
+import { receiveMultipart } from "../../http/multipart.js";
+import { clip } from "../../http/query.js";
+import { mediaType } from "../../http/xml-body.js";
+import { addComment, deleteComment } from "../../services/comment.js";
+import { setFavorite, setLike } from "../../services/reaction.js";
+import { type Page, type WebContext, pageNotFound, pathPair, registerPage, requireCsrf } from "../page.js";
+import { itemPath } from "./item-view.js";
+
+/** The three item pages and the name of their id segment. */
+const AREAS: readonly { kind: ContentKind; path: string }[] = [
+  { kind: "BOARD", path: "/g/:group/board/:item" },
+  { kind: "TASK", path: "/g/:group/tasks/:item" },
+  { kind: "CABINET", path: "/g/:group/files/:item" },
+];
+
+const COMMENT_TEXT_PARTS: ReadonlySet<string> = new Set(["_csrf", "text", "replyTo"]);
+
+/** Likes, favorites and comments of every item page. */
+export function registerItemActions(app: FastifyInstance, web: WebContext): void {
+  for (const area of AREAS) {
+    const parent = (page: Page): ContentRef => ({ kind: area.kind, groupId: pathPair(page, "group"), id: pathPair(page, "item") });
+    const comment = (page: Page): ItemRef => ({ kind: "COMMENT", parent: parent(page), number: commentNumber(page) });
+    registerPage(app, web, `${area.path}/like`, { POST: (page) => react(web, page, parent(page), "like") });
+    registerPage(app, web, `${area.path}/favorite`, { POST: (page) => react(web, page, parent(page), "favorite") });
+    registerPage(app, web, `${area.path}/comments/:number/like`, { POST: (page) => react(web, page, comment(page), "like") });
+    registerPage(app, web, `${area.path}/comments/:number/favorite`, { POST: (page) => react(web, page, comment(page), "favorite") });
+    registerPage(app, web, `${area.path}/comments/:number/delete`, {
+      async POST(page) {
+        const ref = parent(page);
+        await deleteComment(web.store, web.blobs, page.actor, { parent: ref, number: commentNumber(page) });
+        return page.redirect(`${itemPath(ref)}#comments`);
+      },
+    });
+    registerPage(app, web, `${area.path}/comments`, { POST: (page) => postComment(web, page, parent(page)) }, { multipart: true });
+  }
+}
+
+function commentNumber(page: Page): number {
+  const text = page.params.number ?? "";
+  if (!/^[1-9][0-9]{0,14}$/.test(text)) throw pageNotFound();
+  return Number(text);
+}
+
+async function react(web: WebContext, page: Page, ref: ItemRef, what: "like" | "favorite") {
+  const on = page.form.get("on") === "true";
+  const input = { ref, on };
+  if (what === "like") await setLike(web.store, page.actor, input, web.clock);
+  else await setFavorite(web.store, page.actor, input, web.clock);
+  if (ref.kind === "COMMENT") return page.redirect(`${itemPath(ref.parent)}#comment-${ref.number}`);
+  return page.redirect(itemPath(ref as ContentRef));
+}
+
+/**
+ * The comment form: multipart with `_csrf` first, `text`, `replyTo` and up to 10 `files`; the
+ * token is checked before the first file is stored. Without files a plain form works too.
+ */
+async function postComment(web: WebContext, page: Page, parent: ContentRef) {
+  const csrf = page.session.csrf;
+  const received =
+    mediaType(page.request) === "multipart/form-data"
+      ? await receiveMultipart(page.request, page.reply, web.blobs, {
+          textParts: COMMENT_TEXT_PARTS,
+          filePart(name, fileName, textSoFar) {
+            requireCsrf(textSoFar.get("_csrf"), csrf);
+            if (name !== "files") throw new ValidationError("INVALID_FILE_PART", `File fields are named files; "${clip(name)}" is not.`);
+            // A file input left empty still sends a part, with no name and no bytes.
+            return fileName === "" ? "skip" : "keep";
+          },
+        })
+      : { text: new Map([...page.form.entries()]), files: [], discard: async () => undefined };
+  try {
+    requireCsrf(received.text.get("_csrf"), csrf);
+    const view = await addComment(web.store, web.blobs, page.actor, { parent, text: received.text.get("text"), replyTo: replyTo(received.text.get("replyTo")), files: received.files }, web.clock);
+    return page.redirect(`${itemPath(parent)}#comment-${view.comment.number}`);
+  } finally {
+    await received.discard();
+  }
+}
+
+function replyTo(text: string | undefined): number | undefined {
+  if (text === undefined || text.trim() === "") return undefined;
+  if (!/^[1-9][0-9]{0,14}$/.test(text.trim())) throw new ValidationError("INVALID_REPLY_TO", "The comment to reply to must be a comment number.");
+  return Number(text.trim());
+}

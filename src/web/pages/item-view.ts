@@ -1,0 +1,132 @@
+// What topic, task and file pages share: their comments, likes and favorite, as templates show them.
+import type { Attachment } from "../../domain/attachment.js";
+import type { Membership } from "../../domain/group.js";
+import { type ContentRef, formatAttachmentId, formatContentId } from "../../domain/item-id.js";
+import { LIMITS } from "../../domain/limits.js";
+import { contentLinks } from "../../present/links.js";
+import type { CommentSection, Reactions } from "../../services/item-page.js";
+import type { Chrome } from "../chrome.js";
+import { type PageRequest, type Pager, withQuery } from "../paging.js";
+
+/** Image types a browser shows in place; anything else is only offered as a download. */
+const PREVIEWABLE = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+
+/** The path of an item's page (the feeds' `alternate` link without the base URL). */
+export function itemPath(ref: ContentRef): string {
+  return contentLinks("", ref).alternate;
+}
+
+/** A download link of this site (signed-in people; the API's fileDownload needs a token). */
+export function downloadHref(id: string, options: { version?: number; inline?: boolean } = {}): string {
+  return withQuery("/download", { id, version: options.version, inline: options.inline ? "true" : undefined });
+}
+
+/** One attachment as a comment shows it. */
+export interface AttachmentView {
+  readonly name: string;
+  readonly size: number;
+  readonly href: string;
+  readonly previewHref: string | undefined;
+}
+
+/** One comment as its page shows it. */
+export interface CommentView {
+  readonly number: number;
+  readonly anchor: string;
+  readonly authorName: string;
+  readonly createdAt: number;
+  readonly body: string;
+  readonly replyTo: { readonly number: number; readonly authorName: string | undefined; readonly excerpt: string | undefined } | undefined;
+  readonly likerNames: readonly string[];
+  readonly liked: boolean;
+  readonly favorite: boolean;
+  readonly attachments: readonly AttachmentView[];
+  readonly mayDelete: boolean;
+  /** Where this comment's like, favorite and delete forms post. */
+  readonly action: string;
+}
+
+/** The comments part of an item page. */
+export interface CommentsView {
+  readonly total: number;
+  readonly comments: readonly CommentView[];
+  readonly pager: Pager;
+  readonly itemAction: string;
+  /** The comment being answered (from `?reply=N`), when it is on this item. */
+  readonly replyTo: number | undefined;
+  readonly maxFiles: number;
+  readonly maxFileBytes: number;
+  readonly maxTotalBytes: number;
+}
+
+/** Builds the comments part; `userId` and `membership` decide which comments may be deleted. */
+export function commentsView(
+  chrome: Chrome,
+  ref: ContentRef,
+  section: CommentSection,
+  viewer: { userId: number; membership: Membership },
+  request: PageRequest & { reply: number | undefined },
+): CommentsView {
+  const path = itemPath(ref);
+  const comments = section.comments.map((entry): CommentView => {
+    const { comment } = entry;
+    const replied = comment.replyTo === null ? undefined : section.repliedTo.get(comment.replyTo);
+    return {
+      number: comment.number,
+      anchor: `comment-${comment.number}`,
+      authorName: comment.authorName,
+      createdAt: comment.createdAt,
+      body: comment.body,
+      replyTo: comment.replyTo === null ? undefined : { number: comment.replyTo, authorName: replied?.authorName, excerpt: replied?.excerpt },
+      likerNames: entry.likers.map((liker) => liker.name),
+      liked: entry.likes.mine,
+      favorite: entry.starred,
+      attachments: entry.attachments.map((attachment) => attachmentView(ref, comment.number, attachment)),
+      mayDelete: comment.authorId === viewer.userId || viewer.membership.manager,
+      action: `${path}/comments/${comment.number}`,
+    };
+  });
+  const href = (n: number) => `${chrome.u(withQuery(path, { cpage: n === 1 ? undefined : n }))}#comments`;
+  return {
+    total: section.total,
+    comments,
+    pager: {
+      number: request.number,
+      newerHref: request.number > 1 ? href(request.number - 1) : undefined,
+      olderHref: section.olderExists ? href(request.number + 1) : undefined,
+    },
+    itemAction: path,
+    replyTo: request.reply,
+    maxFiles: LIMITS.filesPerComment,
+    maxFileBytes: LIMITS.fileMaxBytes,
+    maxTotalBytes: LIMITS.multipartMaxBytes,
+  };
+}
+
+function attachmentView(parent: ContentRef, commentNumber: number, attachment: Attachment): AttachmentView {
+  const id = formatAttachmentId(parent, commentNumber, attachment.position);
+  return {
+    name: attachment.fileName,
+    size: attachment.size,
+    href: downloadHref(id),
+    previewHref: PREVIEWABLE.has(attachment.contentType) ? downloadHref(id, { inline: true }) : undefined,
+  };
+}
+
+/** The like and favorite part of an item page. */
+export interface ReactionsView {
+  readonly action: string;
+  readonly liked: boolean;
+  readonly likerNames: readonly string[];
+  readonly favorite: boolean;
+}
+
+/** Builds the like and favorite part of an item page. */
+export function reactionsView(ref: ContentRef, reactions: Reactions): ReactionsView {
+  return { action: itemPath(ref), liked: reactions.liked, likerNames: reactions.likers.map((liker) => liker.name), favorite: reactions.favorite };
+}
+
+/** The comment feed of an item, for autodiscovery. */
+export function commentFeedHref(baseUrl: string, ref: ContentRef): string {
+  return `${baseUrl}/api/comment/V2?${new URLSearchParams({ entry: formatContentId(ref) }).toString()}`;
+}

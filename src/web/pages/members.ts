@@ -1,0 +1,63 @@
+// A group's members, joined and invited (`/g/1:n/members`), and one member (`.../members/1:m`).
+import type { FastifyInstance } from "fastify";
+import { formatPair } from "../../domain/item-id.js";
+import type { Member, MemberStatus } from "../../domain/member.js";
+import { queryValue } from "../../http/query.js";
+import { readMemberListPage } from "../../services/area-page.js";
+import { getMember } from "../../services/member.js";
+import type { Chrome } from "../chrome.js";
+import { type Page, type WebContext, pathPair, registerPage } from "../page.js";
+import { paged, readPageNumber, withQuery } from "../paging.js";
+
+/** `/g/:group/members` and `/g/:group/members/:member`. */
+export function registerMemberPages(app: FastifyInstance, web: WebContext): void {
+  registerPage(app, web, "/g/:group/members", { GET: (page) => memberListPage(web, page) });
+  registerPage(app, web, "/g/:group/members/:member", { GET: (page) => memberPage(web, page) });
+}
+
+function memberRow(chrome: Chrome, member: Member, viewerId: number) {
+  return {
+    ...member,
+    href: chrome.u(`/g/${formatPair(member.groupId)}/members/${formatPair(member.id)}`),
+    reading: [member.familyKana, member.givenKana].filter((part) => part !== "").join(" "),
+    isYou: member.status === "JOIN" && member.userId === viewerId,
+  };
+}
+
+async function memberListPage(web: WebContext, page: Page) {
+  const groupId = pathPair(page, "group");
+  const status: MemberStatus = queryValue(page.query, "status")?.toUpperCase() === "INVITE" ? "INVITE" : "JOIN";
+  const request = readPageNumber(page.query);
+  const view = await readMemberListPage(web.store, page.actor, { groupId, status, page: request.fetch });
+  const path = `/g/${formatPair(groupId)}/members`;
+  const counts = view.counts;
+  const feedQuery = new URLSearchParams({ group: formatPair(groupId), "member-status": status });
+  return page.render("members", {
+    title: `${page.chrome.t("members.title")} · ${view.group.name}`,
+    group: view.group,
+    area: "members",
+    feed: { title: `${view.group.name}: ${page.chrome.t("members.title")}`, href: `${web.baseUrl()}/api/gwMemberList/V2?${feedQuery.toString()}` },
+    status,
+    tabs: [
+      { href: page.chrome.u(path), label: page.chrome.t("members.joined", { n: counts.JOIN }), current: status === "JOIN" },
+      { href: page.chrome.u(withQuery(path, { status: "INVITE" })), label: page.chrome.t("members.invited", { n: counts.INVITE }), current: status === "INVITE" },
+    ],
+    members: paged(view.members.map((member) => memberRow(page.chrome, member, page.actor.user.id)), request, (n) =>
+      page.chrome.u(withQuery(path, { status: status === "INVITE" ? "INVITE" : undefined, page: n })),
+    ),
+  });
+}
+
+async function memberPage(web: WebContext, page: Page) {
+  const groupId = pathPair(page, "group");
+  const view = await getMember(web.store, page.actor, { groupId, memberId: pathPair(page, "member") });
+  const member = view.members[0];
+  if (!member) throw new Error("getMember returned no member");
+  return page.render("member", {
+    title: `${member.name} · ${view.group.name}`,
+    group: view.group,
+    area: "members",
+    member: memberRow(page.chrome, member, page.actor.user.id),
+    backHref: page.chrome.u(withQuery(`/g/${formatPair(groupId)}/members`, { status: member.status === "INVITE" ? "INVITE" : undefined })),
+  });
+}

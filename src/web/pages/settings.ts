@@ -1,0 +1,65 @@
+// The settings page (`/settings`): the notify switch of each group, personal tokens (create,
+// shown once; revoke) and the applications the person authorized (revoke).
+import type { FastifyInstance } from "fastify";
+import { parsePair } from "../../domain/item-id.js";
+import { createPersonalToken, revokeAuthorizedApp, revokePersonalToken } from "../../services/personal-token.js";
+import { readSettings, setMyNotify } from "../../services/settings.js";
+import { type Page, type WebContext, pageNotFound, registerPage } from "../page.js";
+
+/** `/settings` and its forms. */
+export function registerSettingsPages(app: FastifyInstance, web: WebContext): void {
+  registerPage(app, web, "/settings", {
+    async GET(page) {
+      const view = await readSettings(web.store, page.actor);
+      return page.render("settings", {
+        title: page.chrome.t("settings.title"),
+        section: "settings",
+        saved: page.query.saved === "1",
+        groups: view.groups,
+        personal: view.credentials.personal,
+        authorized: view.credentials.authorized,
+        apps: view.credentials.apps,
+      });
+    },
+  });
+  registerPage(app, web, "/settings/notify", {
+    async POST(page) {
+      const groupId = parsePair(page.form.get("group") ?? "");
+      if (groupId === undefined) throw pageNotFound();
+      await setMyNotify(web.store, page.actor, { groupId, notify: page.form.get("notify") === "true" }, web.clock);
+      return page.redirect("/settings?saved=1#notify");
+    },
+  });
+  registerPage(app, web, "/settings/tokens", {
+    async POST(page) {
+      const issued = await createPersonalToken(web.store, page.actor, { appId: numberField(page, "app"), label: page.form.get("label") ?? "" }, web.clock);
+      // Shown once, in the answer to the POST itself: nothing stores it, no later page can show it again.
+      return page.render("token-created", { title: page.chrome.t("settings.tokens"), section: "settings", issued, label: page.form.get("label") ?? "" });
+    },
+  });
+  registerPage(app, web, "/settings/tokens/:id/revoke", {
+    async POST(page) {
+      await revokePersonalToken(web.store, page.actor, { tokenId: numberParam(page) }, web.clock);
+      return page.redirect("/settings#tokens");
+    },
+  });
+  registerPage(app, web, "/settings/apps/:id/revoke", {
+    async POST(page) {
+      await revokeAuthorizedApp(web.store, page.actor, { appId: numberParam(page) }, web.clock);
+      return page.redirect("/settings#apps");
+    },
+  });
+}
+
+const ID = /^[1-9][0-9]{0,11}$/;
+
+function numberParam(page: Page): number {
+  const text = page.params.id ?? "";
+  if (!ID.test(text)) throw pageNotFound();
+  return Number(text);
+}
+
+function numberField(page: Page, name: string): number {
+  const text = page.form.get(name) ?? "";
+  return ID.test(text) ? Number(text) : 0;
+}

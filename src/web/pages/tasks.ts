@@ -1,0 +1,133 @@
+// A group's task list (`/g/1:n/tasks`: filters by state, folder and due range) and a task's page.
+import type { FastifyInstance } from "fastify";
+import { ValidationError } from "../../domain/errors.js";
+import type { FolderFilter } from "../../domain/folder.js";
+import { type ContentRef, formatPair } from "../../domain/item-id.js";
+import { TASK_STATUSES, type Task, type TaskFilter, type Term, isTaskStatus, resolveTerm, taskStatusLabel } from "../../domain/task.js";
+import { readFolderParameter } from "../../http/parameters.js";
+import { queryValue } from "../../http/query.js";
+import { readTaskListPage } from "../../services/area-page.js";
+import { readTaskPage } from "../../services/item-page.js";
+import type { Chrome } from "../chrome.js";
+import { errorText } from "../i18n/i18n.js";
+import { type Page, type WebContext, pathPair, registerPage } from "../page.js";
+import { PAGE_SIZE, paged, readPageNumber, withQuery } from "../paging.js";
+import { filterKey, folderLinks } from "./board.js";
+import { commentFeedHref, commentsView, itemPath, reactionsView } from "./item-view.js";
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** `/g/:group/tasks` and `/g/:group/tasks/:task`. */
+export function registerTaskPages(app: FastifyInstance, web: WebContext): void {
+  registerPage(app, web, "/g/:group/tasks", { GET: (page) => taskListPage(web, page) });
+  registerPage(app, web, "/g/:group/tasks/:task", { GET: (page) => taskPage(web, page) });
+}
+
+/** The filters as the form sent them. */
+interface TaskFilters {
+  readonly state: string;
+  readonly folder: string;
+  readonly from: string;
+  readonly to: string;
+}
+
+async function taskListPage(web: WebContext, page: Page) {
+  const groupId = pathPair(page, "group");
+  const filters: TaskFilters = {
+    state: queryValue(page.query, "state") ?? "",
+    folder: queryValue(page.query, "folder") ?? "",
+    from: queryValue(page.query, "from") ?? "",
+    to: queryValue(page.query, "to") ?? "",
+  };
+  const folder = readFolderParameter(filters.folder, "folder") as FolderFilter;
+  let error: string | undefined;
+  let term: Term | undefined;
+  try {
+    term = dueTerm(filters, web.clock.now());
+  } catch (problem) {
+    if (!(problem instanceof ValidationError)) throw problem;
+    error = errorText(page.chrome.lang, problem.code, problem.message);
+  }
+  const filter: TaskFilter = {
+    term,
+    notCompletedOnly: filters.state === "NOT_COMPLETED",
+    ...(isTaskStatus(filters.state) ? { status: filters.state } : {}),
+  };
+  const request = readPageNumber(page.query);
+  const view = await readTaskListPage(web.store, page.actor, { groupId, folder, filter, page: request.fetch });
+  const path = `/g/${formatPair(groupId)}/tasks`;
+  const feedQuery = new URLSearchParams({ group: formatPair(groupId) });
+  if (filterKey(folder) !== "") feedQuery.set("task-folder", filterKey(folder));
+  if (filters.state === "NOT_COMPLETED") feedQuery.set("status", "NOT_COMPLETED");
+  return page.render(
+    "tasks",
+    {
+      title: `${page.chrome.t("tasks.title")} · ${view.group.name}`,
+      group: view.group,
+      area: "tasks",
+      feed: { title: `${view.group.name}: ${page.chrome.t("tasks.title")}`, href: `${web.baseUrl()}/api/gwTask/V2?${feedQuery.toString()}` },
+      filters,
+      error,
+      states: [
+        { value: "", label: page.chrome.t("tasks.anyState") },
+        { value: "NOT_COMPLETED", label: page.chrome.t("tasks.notCompleted") },
+        ...TASK_STATUSES.map((status) => ({ value: status, label: taskStatusLabel(status, page.chrome.lang) })),
+      ],
+      folderOptions: folderLinks(page.chrome, path, view.folders, filterKey(folder)).map((link) => ({ value: link.key, label: link.label })),
+      action: page.chrome.u(path),
+      tasks: paged(view.tasks.map((task) => taskRow(page.chrome, task)), request, (n) => page.chrome.u(withQuery(path, { ...filters, page: n }))),
+      resetHref: page.chrome.u(path),
+      pageSize: PAGE_SIZE,
+    },
+    error === undefined ? 200 : 400,
+  );
+}
+
+/** The due range of the form: whole days, checked by the API's rules (at most 365 days, 1900-2100). */
+function dueTerm(filters: TaskFilters, now: number): Term | undefined {
+  const day = (text: string, name: string) => {
+    if (text === "") return undefined;
+    const ms = DATE.test(text) ? Date.parse(`${text}T00:00:00Z`) : Number.NaN;
+    if (Number.isNaN(ms)) throw new ValidationError("INVALID_DATE", `${name} must be a date such as 2026-04-01.`);
+    return ms;
+  };
+  const start = day(filters.from, "Due from");
+  const end = day(filters.to, "Due until");
+  // The last day counts whole; a range of one day (from = to) is allowed.
+  return resolveTerm(start, end === undefined ? undefined : end + DAY_MS - 1, now);
+}
+
+function taskRow(chrome: Chrome, task: Task) {
+  return {
+    ...task,
+    href: chrome.u(itemPath({ kind: "TASK", groupId: task.groupId, id: task.id })),
+    statusLabel: taskStatusLabel(task.status, chrome.lang),
+    due: dueText(chrome, task),
+  };
+}
+
+function dueText(chrome: Chrome, task: Task): string | undefined {
+  if (task.dueAt === null) return undefined;
+  return task.allDay ? chrome.date(task.dueAt) : chrome.time(task.dueAt);
+}
+
+async function taskPage(web: WebContext, page: Page) {
+  const ref: ContentRef = { kind: "TASK", groupId: pathPair(page, "group"), id: pathPair(page, "task") };
+  const request = readPageNumber(page.query, "cpage");
+  const view = await readTaskPage(web.store, page.actor, { ref, page: { offset: request.fetch.offset, limit: PAGE_SIZE } });
+  const reply = Number(queryValue(page.query, "reply"));
+  return page.render("task", {
+    title: `${view.task.title} · ${view.group.name}`,
+    group: view.group,
+    area: "tasks",
+    feed: { title: view.task.title, href: commentFeedHref(web.baseUrl(), ref) },
+    task: taskRow(page.chrome, view.task),
+    folderHref: view.task.folderId === null ? undefined : page.chrome.u(withQuery(`/g/${formatPair(ref.groupId)}/tasks`, { folder: formatPair(view.task.folderId) })),
+    reactions: reactionsView(ref, view.reactions),
+    comments: commentsView(page.chrome, ref, view.comments, { userId: page.actor.user.id, membership: view.membership }, {
+      ...request,
+      reply: Number.isInteger(reply) && reply > 0 ? reply : undefined,
+    }),
+  });
+}

@@ -1,0 +1,134 @@
+// Writing topics: new (`/g/1:n/board/new`), edit under the edit lease (`.../1:m/edit`), give the
+// lease back (`/release`), keep it while the form stays open (`/lease`, from the script), delete.
+import type { FastifyInstance } from "fastify";
+import { ValidationError } from "../../domain/errors.js";
+import { type ContentRef, formatPair, parsePair } from "../../domain/item-id.js";
+import { queryValue } from "../../http/query.js";
+import { listFolders } from "../../services/group.js";
+import { createTopic, deleteTopic, openTopicEditor, releaseEditLease, takeEditLease, updateTopic } from "../../services/topic.js";
+import { errorText } from "../i18n/i18n.js";
+import { type Page, type WebContext, pageNotFound, pathPair, registerPage } from "../page.js";
+import { itemPath } from "./item-view.js";
+
+/** The topic-writing routes. */
+export function registerTopicEditPages(app: FastifyInstance, web: WebContext): void {
+  registerPage(app, web, "/g/:group/board/new", {
+    GET: async (page) => newTopicForm(web, page, { title: "", body: "", folder: queryValue(page.query, "folder") ?? "", allowEdit: false }),
+    POST: (page) => createFromForm(web, page),
+  });
+  registerPage(app, web, "/g/:group/board/:topic/edit", {
+    async GET(page) {
+      const editor = await openTopicEditor(web.store, page.actor, { ref: topicRef(page) }, web.clock);
+      return editForm(page, editor, { title: editor.topic.title, body: editor.topic.body });
+    },
+    POST: (page) => saveFromForm(web, page),
+  });
+  registerPage(app, web, "/g/:group/board/:topic/release", {
+    async POST(page) {
+      const ref = topicRef(page);
+      await releaseEditLease(web.store, page.actor, { ref }, web.clock);
+      return page.redirect(itemPath(ref));
+    },
+  });
+  registerPage(app, web, "/g/:group/board/:topic/lease", {
+    async POST(page) {
+      await takeEditLease(web.store, page.actor, { ref: topicRef(page) }, web.clock);
+      return page.reply.code(204).header("cache-control", "no-store").send();
+    },
+  });
+  registerPage(app, web, "/g/:group/board/:topic/delete", {
+    async POST(page) {
+      const ref = topicRef(page);
+      await deleteTopic(web.store, web.blobs, page.actor, { ref }, web.clock);
+      return page.redirect(`/g/${formatPair(ref.groupId)}/board`);
+    },
+  });
+}
+
+function topicRef(page: Page): ContentRef {
+  return { kind: "BOARD", groupId: pathPair(page, "group"), id: pathPair(page, "topic") };
+}
+
+interface NewTopicValues {
+  readonly title: string;
+  readonly body: string;
+  readonly folder: string;
+  readonly allowEdit: boolean;
+}
+
+async function newTopicForm(web: WebContext, page: Page, values: NewTopicValues, error?: string) {
+  const { group, folders } = await listFolders(web.store, page.actor, { groupId: pathPair(page, "group"), area: "BOARD", page: { offset: 0, limit: 100 } });
+  return page.render(
+    "topic-form",
+    {
+      title: `${page.chrome.t("edit.newTitle")} · ${group.name}`,
+      heading: page.chrome.t("edit.newTitle"),
+      group,
+      area: "board",
+      action: page.chrome.u(`/g/${formatPair(group.id)}/board/new`),
+      cancelHref: page.chrome.u(`/g/${formatPair(group.id)}/board`),
+      values,
+      folders: folders.map((folder) => ({ value: formatPair(folder.id), label: folder.name })),
+      error,
+      isNew: true,
+    },
+    error === undefined ? 200 : 400,
+  );
+}
+
+async function createFromForm(web: WebContext, page: Page) {
+  const groupId = pathPair(page, "group");
+  const values: NewTopicValues = {
+    title: page.form.get("title") ?? "",
+    body: page.form.get("body") ?? "",
+    folder: page.form.get("folder") ?? "",
+    allowEdit: page.form.get("allowEdit") === "on",
+  };
+  const folderId = values.folder === "" ? null : parsePair(values.folder);
+  if (folderId === undefined) throw pageNotFound();
+  try {
+    const view = await createTopic(web.store, page.actor, { groupId, title: values.title, body: values.body, folderId, allowEdit: values.allowEdit }, web.clock);
+    const topic = view.topics[0];
+    if (!topic) throw new Error("createTopic returned no topic");
+    return page.redirect(itemPath({ kind: "BOARD", groupId, id: topic.id }));
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    return newTopicForm(web, page, values, errorText(page.chrome.lang, error.code, error.message));
+  }
+}
+
+function editForm(page: Page, editor: Awaited<ReturnType<typeof openTopicEditor>>, values: { title: string; body: string }, error?: string) {
+  const path = itemPath({ kind: "BOARD", groupId: editor.group.id, id: editor.topic.id });
+  return page.render(
+    "topic-form",
+    {
+      title: `${page.chrome.t("edit.editTitle")} · ${editor.topic.title}`,
+      heading: page.chrome.t("edit.editTitle"),
+      group: editor.group,
+      area: "board",
+      action: page.chrome.u(`${path}/edit`),
+      releaseAction: page.chrome.u(`${path}/release`),
+      leaseAction: page.chrome.u(`${path}/lease`),
+      leaseUntil: editor.lease.until,
+      values: { ...values, folder: "", allowEdit: false },
+      folders: [],
+      error,
+      isNew: false,
+    },
+    error === undefined ? 200 : 400,
+  );
+}
+
+async function saveFromForm(web: WebContext, page: Page) {
+  const ref = topicRef(page);
+  const values = { title: page.form.get("title") ?? "", body: page.form.get("body") ?? "" };
+  try {
+    await updateTopic(web.store, page.actor, { ref, ...values }, web.clock);
+    return page.redirect(itemPath(ref));
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    // The form stays open: keep (renew) the lease and show what was typed with the problem.
+    const editor = await openTopicEditor(web.store, page.actor, { ref }, web.clock);
+    return editForm(page, editor, values, errorText(page.chrome.lang, error.code, error.message));
+  }
+}

@@ -1,0 +1,42 @@
+// The web interface: every page, its static files and its downloads, in one encapsulated
+// plugin with its own cookie parser and HTML error pages.
+import fastifyCookie from "@fastify/cookie";
+import type { FastifyInstance } from "fastify";
+import type { Context } from "../http/context.js";
+import { loadAssets } from "./assets.js";
+import { webErrorHandler } from "./errors.js";
+import type { WebContext } from "./page.js";
+import { registerAuthPages } from "./pages/auth.js";
+import { registerBoardPages } from "./pages/board.js";
+import { registerDownload } from "./pages/download.js";
+import { registerFavoritesPage } from "./pages/favorites.js";
+import { registerFilePages } from "./pages/files.js";
+import { registerGroupPages } from "./pages/groups.js";
+import { registerItemActions } from "./pages/item-actions.js";
+import { registerMemberPages } from "./pages/members.js";
+import { registerSettingsPages } from "./pages/settings.js";
+import { registerStatic } from "./pages/static.js";
+import { registerTaskPages } from "./pages/tasks.js";
+import { registerTopicEditPages } from "./pages/topic-edit.js";
+
+/** Registers the web interface on `app`; returns its context (the not-found page needs it). */
+export function registerWeb(app: FastifyInstance, context: Context): WebContext {
+  const web: WebContext = { ...context, assets: loadAssets() };
+  app.register(async (scope) => {
+    await scope.register(fastifyCookie);
+    scope.setErrorHandler(webErrorHandler(web));
+    registerStatic(scope, web);
+    registerAuthPages(scope, web);
+    registerGroupPages(scope, web);
+    registerBoardPages(scope, web);
+    registerTopicEditPages(scope, web);
+    registerTaskPages(scope, web);
+    registerFilePages(scope, web);
+    registerMemberPages(scope, web);
+    registerItemActions(scope, web);
+    registerFavoritesPage(scope, web);
+    registerSettingsPages(scope, web);
+    registerDownload(scope, web);
+  });
+  return web;
+}

@@ -1,0 +1,54 @@
+// The browser side of sessions: the cookies, and who a page request comes from.
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { CookieSerializeOptions } from "@fastify/cookie";
+import type { Actor, Application } from "../domain/access.js";
+import { SESSION_LIFETIME_MS, type Session } from "../domain/session.js";
+import type { Context } from "../http/context.js";
+import { findSession } from "../services/session.js";
+
+/** The session cookie: a random token; the database holds its hash. */
+export const SESSION_COOKIE = "kairan_session";
+/** The sign-in form's CSRF cookie (double submit: there is no session yet to keep a token in). */
+export const SIGNIN_COOKIE = "kairan_signin";
+
+/**
+ * The web interface acts for the signed-in person with everything they may do themselves: it
+ * is not a third-party application, so no access level of one limits it.
+ */
+export const WEB_APP: Application = Object.freeze({ id: 0, name: "Kairan web", consumerKey: "", accessLevel: "Z" });
+
+/** The person a page request comes from. */
+export interface SignedIn {
+  readonly session: Session;
+  readonly actor: Actor;
+  readonly token: string;
+}
+
+/** Cookie attributes: HttpOnly, SameSite=Lax, Secure when the public URL is https. */
+export function cookieOptions(context: Context, maxAgeMs: number): CookieSerializeOptions {
+  return {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: context.config.publicUrl?.startsWith("https://") ?? false,
+    maxAge: Math.floor(maxAgeMs / 1000),
+  };
+}
+
+/** The live session of the request's cookie, if any. */
+export async function signedInOf(context: Context, request: FastifyRequest): Promise<SignedIn | undefined> {
+  const token = request.cookies[SESSION_COOKIE];
+  if (!token) return undefined;
+  const session = await findSession(context.store, context.clock, token);
+  return session && { session, token, actor: { user: session.user, app: WEB_APP } };
+}
+
+/** Sets the session cookie for a new session. */
+export function setSessionCookie(context: Context, reply: FastifyReply, token: string): void {
+  reply.setCookie(SESSION_COOKIE, token, cookieOptions(context, SESSION_LIFETIME_MS));
+}
+
+/** Removes the session cookie. */
+export function clearSessionCookie(context: Context, reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, { ...cookieOptions(context, 0), maxAge: 0 });
+}
