@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/app.js";
 import { openLocalBlobStore } from "../../src/blobs/local.js";
-import { loadConfig } from "../../src/config/config.js";
+import { type ConfigFlags, loadConfig } from "../../src/config/config.js";
 import type { Store } from "../../src/store/store.js";
 import { type Backend, openTestStore, testBackends } from "./backends.js";
 import { TestClock } from "./clock.js";
@@ -20,11 +20,14 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Boots a test server on `backend` (default: the first of testBackends(), SQLite); call `close()` in `after`. */
-export async function startTestServer(backend: Backend = testBackends()[0] ?? "sqlite"): Promise<TestServer> {
+/**
+ * Boots a test server on `backend` (default: the first of testBackends(), SQLite); call `close()` in `after`.
+ * `flags` are command-line values on top of the test defaults (`publicUrl`, `locale`).
+ */
+export async function startTestServer(backend: Backend = testBackends()[0] ?? "sqlite", flags: Pick<ConfigFlags, "publicUrl" | "locale"> = {}): Promise<TestServer> {
   const opened = await openTestStore(backend);
   const { store, dataDir } = opened;
-  const config = { ...loadConfig({ port: "0", data: dataDir, logLevel: "silent", noDemo: true }, {}), store: opened.storeConfig };
+  const config = { ...loadConfig({ port: "0", data: dataDir, logLevel: "silent", noDemo: true, ...flags }, {}), store: opened.storeConfig };
   const clock = new TestClock();
   const app = buildApp({ config, store, blobs: openLocalBlobStore(config.dataDir), clock });
   await app.listen({ port: 0, host: "127.0.0.1" });
