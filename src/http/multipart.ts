@@ -88,7 +88,7 @@ async function readParts(request: FastifyRequest, blobs: BlobStore, temps: TempB
       text.set(part.fieldname, await readSmallFile(part.file));
       continue;
     }
-    if (rules.filePart(part.fieldname, part.filename, text) === "skip") {
+    if (rules.filePart(part.fieldname, part.filename ?? "", text) === "skip") {
       part.file.resume();
       continue;
     }

@@ -39,7 +39,7 @@ export function sendPageNotFound(web: WebContext, request: FastifyRequest, reply
 
 function sendErrorPage(reply: FastifyReply, chrome: Chrome, status: number, view: { message: string; signIn: boolean; heading?: string }): FastifyReply {
   const heading = view.heading ?? chrome.t(`error.title.${String(status)}` as "error.title.400");
-  return sendPage(reply, status, renderPage(chrome, "error", { title: heading, heading, message: view.message, signIn: view.signIn }));
+  return sendPage(reply, status, renderPage(chrome, "error", { title: heading, heading, message: view.message, signIn: view.signIn, isError: true }));
 }
 
 function describe(chrome: Chrome, error: unknown, answer: { status: number; code: string; message: string }): { message: string; signIn: boolean; heading?: string } {

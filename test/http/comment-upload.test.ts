@@ -78,6 +78,15 @@ describe("POST /api/comment/V2 (multipart)", () => {
     assert.deepEqual(temps(), []);
   });
 
+  it("names a file part sent with an empty file name after its part", async () => {
+    const before = await commentCount();
+    const answer = await upload([{ name: "default", text: xml("nameless") }, { name: "file0", fileName: "", size: 3 }]);
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal(await commentCount(), before + 1);
+    const feed = await request(`${server.url}/api/comment/V2?entry=${topicId}&max-results=1`, { token: alice.token });
+    assert.match(feed.text, /file0/);
+  });
+
   it("takes 10 files and refuses 11", async () => {
     const before = await commentCount();
     const ten = await upload([{ name: "default", text: xml("ten") }, ...files(10, 1024)]);

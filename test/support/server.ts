@@ -27,7 +27,7 @@ export interface TestServer {
 export async function startTestServer(backend: Backend = testBackends()[0] ?? "sqlite", flags: Pick<ConfigFlags, "publicUrl" | "locale"> = {}): Promise<TestServer> {
   const opened = await openTestStore(backend);
   const { store, dataDir } = opened;
-  const config = { ...loadConfig({ port: "0", data: dataDir, logLevel: "silent", noDemo: true, ...flags }, {}), store: opened.storeConfig };
+  const config = { ...loadConfig({ port: "0", data: dataDir, logLevel: process.env.KAIRAN_TEST_LOG ?? "silent", noDemo: true, ...flags }, {}), store: opened.storeConfig };
   const clock = new TestClock();
   const app = buildApp({ config, store, blobs: openLocalBlobStore(config.dataDir), clock });
   await app.listen({ port: 0, host: "127.0.0.1" });
