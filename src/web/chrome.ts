@@ -64,11 +64,11 @@ export function buildChrome(input: {
       const placeholders: Record<string, string> = {};
       const filled: Record<string, string> = {};
       for (const [name, value] of Object.entries(vars)) {
-        // A marker no translation contains, replaced by the escaped or safe value after escaping the text.
-        placeholders[name] = `\u0000${name}\u0000`;
+        // A private-use marker no translation contains, replaced by the escaped or safe value after escaping the text.
+        placeholders[name] = `\uE000${name}\uE001`;
         filled[name] = value instanceof SafeHtml ? value.value : escapeHtml(String(value));
       }
-      return escapeHtml(t(key, placeholders)).replace(/\u0000(\w+)\u0000/g, (_whole, name: string) => filled[name] ?? "");
+      return escapeHtml(t(key, placeholders)).replace(/\uE000(\w+)\uE001/g, (_whole, name: string) => filled[name] ?? "");
     },
   };
 }

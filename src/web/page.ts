@@ -109,7 +109,7 @@ export function registerPublicPage(app: FastifyInstance, web: WebContext, path: 
 
 function register(app: FastifyInstance, path: string, handlers: EndpointHandlers): void {
   const defined: EndpointHandlers = Object.fromEntries(Object.entries(handlers).filter(([, handler]) => handler !== undefined));
-  for (const url of [path, path === "/" ? "/m" : `/m${path}`]) registerEndpoint(app, url, defined);
+  for (const url of path === "/" ? ["/", "/m", "/m/"] : [path, `/m${path}`]) registerEndpoint(app, url, defined);
 }
 
 function pageOf(request: FastifyRequest, reply: FastifyReply, chrome: Chrome, form: URLSearchParams): PublicPage {

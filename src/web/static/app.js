@@ -9,7 +9,7 @@
   var format;
   try {
     format = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
-  } catch (error) {
+  } catch {
     format = null;
   }
   if (format) {

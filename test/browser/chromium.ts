@@ -1,0 +1,24 @@
+// Debian's Chromium driven by playwright-core: the browser tests and `npm run screenshots` use
+// the browser the machine has (apt-get install chromium), never one downloaded at run time.
+import { existsSync } from "node:fs";
+import { type Browser, chromium } from "playwright-core";
+
+/** Where Debian installs Chromium; KAIRAN_CHROMIUM overrides it. */
+export const CHROMIUM_PATH = process.env.KAIRAN_CHROMIUM ?? "/usr/bin/chromium";
+
+/**
+ * Starts headless Chromium.
+ * @throws when Chromium is missing: a browser test must fail, never pass without a browser
+ */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM_PATH}. Install Debian's package (apt-get install -y chromium) ` +
+        "or set KAIRAN_CHROMIUM to its path; the browser tests never download a browser.",
+    );
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+}
