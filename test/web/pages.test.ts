@@ -227,9 +227,9 @@ describeEachBackend("web pages (reading)", (backend) => {
     assert.deepEqual(order, [["2", "comment is-reply"], ["1", "comment"]], "newest first; the reply is marked");
     const reply = text(page.html.slice(page.html.indexOf('id="comment-2"'), page.html.indexOf('id="comment-1"')));
     assert.match(reply, /In reply to #1 by Bob Baba : “?First!/);
-    assert.match(reply, /1 likes: Bob Baba/);
+    assert.match(reply, /Liked by Bob Baba/);
     const topicPart = text(page.html.slice(0, page.html.indexOf('id="comments"')));
-    assert.match(topicPart, /1 likes: Bob Baba/, "who liked the topic");
+    assert.match(topicPart, /Liked by Bob Baba/, "who liked the topic");
     assert.match(topicPart, /Remove from favorites/, "alice's favorite shows");
     assert.match(topicPart, /Posted .*News .*Shared editing is on/);
     // Attachments: an image shows in place, everything downloads.

@@ -248,7 +248,7 @@ describeEachBackend("web pages (writing)", (backend) => {
     await bobWeb.post(`${path}/comments/1/favorite`, { on: "true" });
     const page = await bobWeb.get(path);
     const comment = text(page.html.slice(page.html.indexOf('id="comment-1"')));
-    assert.match(comment, /Unlike 1 likes: Bob Remove from favorites/);
+    assert.match(comment, /Unlike Liked by Bob Remove from favorites/);
     assert.equal((await bobWeb.post(`${path}/comments/9/like`, { on: "true" })).status, 404);
     await aliceWeb.get(path);
     assert.equal((await aliceWeb.post(`${path}/comments/1/delete`)).location, `${path}#comments`);

@@ -122,6 +122,7 @@ export const en = {
   "tasks.author": "Created by {name}",
 
   "files.title": "Files",
+  "files.allFolders": "All files",
   "files.attach": "Comment attachments",
   "files.none": "No files here.",
   "files.name": "File",
@@ -162,6 +163,7 @@ export const en = {
   "settings.tokens": "Personal tokens",
   "settings.tokensHelp": "For scripts and curl: send 'Authorization: Bearer TOKEN'. A token acts for you at its application's access level.",
   "settings.noTokens": "You have no personal tokens.",
+  "settings.tokenNew": "New personal token",
   "settings.tokenLabel": "Label",
   "settings.tokenApp": "Application",
   "settings.tokenCreated": "Created",

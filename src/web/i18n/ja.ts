@@ -124,6 +124,7 @@ export const ja: Readonly<Record<MessageKey, string>> = {
   "tasks.author": "作成: {name}",
 
   "files.title": "共有フォルダ",
+  "files.allFolders": "すべてのファイル",
   "files.attach": "コメントの添付ファイル",
   "files.none": "ファイルはありません。",
   "files.name": "ファイル",
@@ -164,6 +165,7 @@ export const ja: Readonly<Record<MessageKey, string>> = {
   "settings.tokens": "個人用トークン",
   "settings.tokensHelp": "スクリプトや curl 用です。「Authorization: Bearer トークン」を送ってください。トークンはアプリケーションのアクセスレベルであなたとして動きます。",
   "settings.noTokens": "個人用トークンはありません。",
+  "settings.tokenNew": "個人用トークンを作成",
   "settings.tokenLabel": "用途",
   "settings.tokenApp": "アプリケーション",
   "settings.tokenCreated": "作成日時",

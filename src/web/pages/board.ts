@@ -53,10 +53,11 @@ export function folderLinks(
   path: string,
   folders: readonly { id: number; name: string }[],
   current: string,
-  extra: readonly { key: string; label: string }[] = [{ key: "TRASH", label: chrome.t("board.trash") }],
+  options: { all?: string; extra?: readonly { key: string; label: string }[] } = {},
 ): { key: string; href: string; label: string; current: boolean }[] {
+  const extra = options.extra ?? [{ key: "TRASH", label: chrome.t("board.trash") }];
   const entries = [
-    { key: "", label: chrome.t("board.allFolders") },
+    { key: "", label: options.all ?? chrome.t("board.allFolders") },
     ...folders.map((folder) => ({ key: formatPair(folder.id), label: folder.name })),
     { key: "UNCLASSIFIED", label: chrome.t("board.unclassified") },
     ...extra,

@@ -34,10 +34,13 @@ async function fileListPage(web: WebContext, page: Page) {
     group: view.group,
     area: "files",
     feed: { title: `${view.group.name}: ${page.chrome.t("files.title")}`, href: `${web.baseUrl()}/api/gwCabinet/V2?${feedQuery.toString()}` },
-    folders: folderLinks(page.chrome, path, view.folders, key, [
-      { key: "ATTACH", label: page.chrome.t("files.attach") },
-      { key: "TRASH", label: page.chrome.t("board.trash") },
-    ]),
+    folders: folderLinks(page.chrome, path, view.folders, key, {
+      all: page.chrome.t("files.allFolders"),
+      extra: [
+        { key: "ATTACH", label: page.chrome.t("files.attach") },
+        { key: "TRASH", label: page.chrome.t("board.trash") },
+      ],
+    }),
     files: paged(view.files.map((file) => fileRow(page.chrome, file)), request, (n) => page.chrome.u(withQuery(path, { folder: folderParam, page: n }))),
     pageSize: PAGE_SIZE,
   });

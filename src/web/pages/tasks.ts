@@ -10,6 +10,7 @@ import { readTaskListPage } from "../../services/area-page.js";
 import { readTaskPage } from "../../services/item-page.js";
 import type { Chrome } from "../chrome.js";
 import { errorText } from "../i18n/i18n.js";
+import { escapeHtml } from "../layout.js";
 import { type Page, type WebContext, pathPair, registerPage } from "../page.js";
 import { PAGE_SIZE, paged, readPageNumber, withQuery } from "../paging.js";
 import { filterKey, folderLinks } from "./board.js";
@@ -74,7 +75,7 @@ async function taskListPage(web: WebContext, page: Page) {
         { value: "NOT_COMPLETED", label: page.chrome.t("tasks.notCompleted") },
         ...TASK_STATUSES.map((status) => ({ value: status, label: taskStatusLabel(status, page.chrome.lang) })),
       ],
-      folderOptions: folderLinks(page.chrome, path, view.folders, filterKey(folder)).map((link) => ({ value: link.key, label: link.label })),
+      folderOptions: folderLinks(page.chrome, path, view.folders, filterKey(folder), { all: page.chrome.t("tasks.anyFolder") }).map((link) => ({ value: link.key, label: link.label })),
       action: page.chrome.u(path),
       tasks: paged(view.tasks.map((task) => taskRow(page.chrome, task)), request, (n) => page.chrome.u(withQuery(path, { ...filters, page: n }))),
       resetHref: page.chrome.u(path),
@@ -107,9 +108,10 @@ function taskRow(chrome: Chrome, task: Task) {
   };
 }
 
+/** An all-day due date as a date; a due time as a `<time>` the script shows in the reader's zone. */
 function dueText(chrome: Chrome, task: Task): string | undefined {
   if (task.dueAt === null) return undefined;
-  return task.allDay ? chrome.date(task.dueAt) : chrome.time(task.dueAt);
+  return task.allDay ? escapeHtml(chrome.date(task.dueAt)) : chrome.timeTag(task.dueAt).value;
 }
 
 async function taskPage(web: WebContext, page: Page) {
