@@ -40,7 +40,7 @@ export function reactionEntry(baseUrl: string, item: ItemView, term: "GOOD" | "S
 /** `GET /api/star/V2`: the caller's favorites. */
 export function favoritesFeed(baseUrl: string, viewer: Viewer, items: readonly ItemView[], now: number): string {
   return feedDocument(
-    { title: "Favorites", id: `${baseUrl}/api/star/V2`, alternate: `${baseUrl}/`, viewer, updated: newestOf(items.map((item) => item.updatedAt), now) },
+    { title: "Favorites", id: `${baseUrl}/api/star/V2`, alternate: `${baseUrl}/favorites`, viewer, updated: newestOf(items.map((item) => item.updatedAt), now) },
     items.map((item) => reactionEntry(baseUrl, item, "STAR")),
   );
 }

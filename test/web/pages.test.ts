@@ -162,6 +162,13 @@ describeEachBackend("web pages (reading)", (backend) => {
     assert.equal(hrefs((await web.get("/settings")).html, /application\/atom\+xml/).length, 0, "no feed, no link");
   });
 
+  it("opens the favorites page from the favorites feed's own alternate link", async () => {
+    const feed = await request(`${server.url}/api/star/V2`, { token: alice.token });
+    const alternate = /<feed[^]*?<link rel="alternate" type="text\/html" href="([^"]*)"/.exec(feed.text)?.[1] ?? "";
+    assert.equal(alternate, `${server.url}/favorites`);
+    assert.match(text((await web.get("/favorites")).html), /Release plan/);
+  });
+
   it("opens the page every feed entry's alternate and mobile links name", async () => {
     const feeds = [
       { url: `/api/board/V2?group=1:${group.id}&board-folder=1:${main.folderId}`, expect: "Release plan" },
