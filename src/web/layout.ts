@@ -57,10 +57,14 @@ export function page(title: string, body: SafeHtml, lang = "en"): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${title} · Kairan</title>
+<link rel="stylesheet" href="/static/app.css">
 </head>
 <body>
+<header class="site-header"><span class="brand">Kairan</span></header>
 <main>
+<div class="narrow-wide">
 ${body}
+</div>
 </main>
 </body>
 </html>

@@ -5,6 +5,7 @@ import type { CabinetFile } from "../../src/domain/file.js";
 import type { Group } from "../../src/domain/group.js";
 import type { Task } from "../../src/domain/task.js";
 import type { Topic } from "../../src/domain/topic.js";
+import { authorizePage, deniedPage, problemPage, verifierPage } from "../../src/web/pages/authorize.js";
 import { describeEachBackend } from "../support/backends.js";
 import type { TestUser } from "../support/factories.js";
 import { addTestFile, addTestVersion, pngOf } from "../support/files.js";
@@ -135,8 +136,10 @@ describeEachBackend("web pages (reading)", (backend) => {
     const css = await fetch(`${server.url}${hrefs(page.html, /rel="stylesheet"/)[0]}`);
     assert.equal(css.status, 200);
     assert.match(css.headers.get("content-type") ?? "", /text\/css/);
+    assert.match(css.headers.get("cache-control") ?? "", /immutable/, "the versioned address is cached for good");
     const js = await fetch(`${server.url}/static/app.js`);
     assert.match(js.headers.get("content-type") ?? "", /text\/javascript/);
+    assert.equal(js.headers.get("cache-control"), "no-cache", "an unversioned address is revalidated");
     assert.equal((await fetch(`${server.url}/static/nope.js`)).status, 404);
   });
 
@@ -374,5 +377,22 @@ describe("web pages: a server whose --locale is en", () => {
   it("speaks English to a browser that names no language of ours", async () => {
     const answer = await fetch(`${server.url}/signin`, { headers: { "accept-language": "de" } });
     assert.match(await answer.text(), /<html lang="en">/);
+  });
+});
+
+describe("the OAuth sign-in pages", () => {
+  it("are valid HTML, styled like the rest of the site", async () => {
+    const pages = [
+      authorizePage({ appName: "Feed <Reader>", level: "read", token: "t", csrf: "c" }),
+      authorizePage({ appName: "Feed Reader", level: "Z", token: "t", csrf: "c", error: "The e-mail address or the password is wrong.", email: "a@example.com" }),
+      verifierPage("Feed Reader", "verifier"),
+      deniedPage("Feed Reader"),
+      problemPage("Link expired", "Start again."),
+    ];
+    for (const html of pages) {
+      await assertValidHtml(html, "OAuth page");
+      assert.match(html, /<link rel="stylesheet" href="\/static\/app.css">/);
+    }
+    assert.match(pages[0]!, /Feed &lt;Reader&gt;/);
   });
 });

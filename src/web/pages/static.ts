@@ -3,7 +3,11 @@ import { registerEndpoint } from "../../http/route.js";
 import type { WebContext } from "../page.js";
 import { pageNotFound } from "../page.js";
 
-/** `/static/app.css` and `/static/app.js`: versioned by the pages' `?v=`, so cached for long. */
+/**
+ * `/static/app.css` and `/static/app.js`. The pages ask for `?v=<version>`: that address never
+ * changes content, so it is cached for good; any other (the OAuth pages, an old version) is
+ * revalidated.
+ */
 export function registerStatic(app: FastifyInstance, web: WebContext): void {
   registerEndpoint(app, "/static/:name", {
     async GET(request, reply) {
@@ -12,7 +16,7 @@ export function registerStatic(app: FastifyInstance, web: WebContext): void {
       return reply
         .code(200)
         .header("content-type", asset.contentType)
-        .header("cache-control", "public, max-age=31536000, immutable")
+        .header("cache-control", (request.query as { v?: string }).v === web.assets.version ? "public, max-age=31536000, immutable" : "no-cache")
         .header("x-content-type-options", "nosniff")
         .send(asset.body);
     },
