@@ -9,6 +9,7 @@ import { TestClock } from "../support/clock.js";
 import { Factories, type TestUser } from "../support/factories.js";
 import { CLIENT_NS, assertError, atomText, entriesOf, request } from "../support/http.js";
 import { assertProblem, oauth1a } from "../support/oauth.js";
+import { WebClient } from "../support/web.js";
 
 // Two `kairan serve` processes over one PostgreSQL database: what one writes the other sees, a
 // lease taken through one holds off the other, and comment numbers stay unique across both.
@@ -102,5 +103,25 @@ describe("two server processes over one PostgreSQL", () => {
     const headers = { Authorization: client.toHeader(signed).Authorization };
     assert.equal((await request(`${one.url}${path}`, { headers })).status, 200);
     assertProblem(await request(`${two.url}${path}`, { headers }), "nonce_used");
+  });
+
+  pgIt("serves a web session started on one process on the other, forms included", async () => {
+    const [one, two] = servers as [ServerProcess, ServerProcess];
+    const onOne = new WebClient(one.url);
+    await onOne.signIn(alice.email);
+    const cookie = onOne.cookie("kairan_session")!;
+    const settings = await fetch(`${two.url}/settings`, { headers: { cookie: `kairan_session=${cookie}`, "accept-language": "en" } });
+    assert.equal(settings.status, 200);
+    const html = await settings.text();
+    assert.match(html, /Signed in as Alice/);
+    const csrf = /name="_csrf" value="([^"]*)"/.exec(html)?.[1] ?? "";
+    const signOut = await fetch(`${two.url}/signout`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: `kairan_session=${cookie}`, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ _csrf: csrf }).toString(),
+    });
+    assert.equal(signOut.status, 303, "a form of a page from one is accepted by the other");
+    assert.equal((await onOne.get("/settings")).status, 303, "signed out on both");
   });
 });
