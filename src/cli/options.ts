@@ -1,8 +1,29 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import type { ConfigFlags } from "../config/config.js";
+import type { BlobStoreFlags, ConfigFlags } from "../config/config.js";
+
+/** Where stored files go: shared by the server's options and `kairan copy`. */
+export const BLOB_STORE_OPTIONS = {
+  "blob-store": { type: "string" },
+  "s3-endpoint": { type: "string" },
+  "s3-region": { type: "string" },
+  "s3-force-path-style": { type: "boolean" },
+} as const;
+
+/** Help text for the file-storage options. */
+export const BLOB_STORE_OPTIONS_HELP = `  --blob-store s3://BUCKET[/PREFIX]
+                      KAIRAN_BLOB_STORE    keep stored files in an S3-compatible bucket instead
+                                           of DIR/blobs (uploads are still received in DIR/tmp)
+  --s3-endpoint URL   KAIRAN_S3_ENDPOINT   another service than AWS (http://minio:9000)
+  --s3-region R       KAIRAN_S3_REGION     region (else AWS_REGION, else us-east-1)
+  --s3-force-path-style
+                      KAIRAN_S3_FORCE_PATH_STYLE=1  URLs endpoint/bucket/key (MinIO, most
+                                           self-hosted servers)
+                      KAIRAN_S3_ACCESS_KEY_ID, KAIRAN_S3_SECRET_ACCESS_KEY: keys (environment
+                                           only); unset: AWS_ACCESS_KEY_ID..., profiles, roles`;
 
 /** The server options every command that opens the store shares (operations.md). */
 export const SERVER_OPTIONS = {
+  ...BLOB_STORE_OPTIONS,
   port: { type: "string" },
   host: { type: "string" },
   data: { type: "string" },
@@ -24,7 +45,8 @@ export const SERVER_OPTIONS_HELP = `Options (each also read from its environment
   --public-url URL    KAIRAN_PUBLIC_URL    {base_url} for links and OAuth behind a proxy
   --no-demo           KAIRAN_DEMO=0        do not load the demo workspace into an empty database
   --locale ja|en      KAIRAN_LOCALE        language of labels carried as data (default ja)
-  --log-level LEVEL   KAIRAN_LOG_LEVEL     fatal, error, warn, info (default), debug, trace, silent`;
+  --log-level LEVEL   KAIRAN_LOG_LEVEL     fatal, error, warn, info (default), debug, trace, silent
+${BLOB_STORE_OPTIONS_HELP}`;
 
 /** A command-line mistake: printed with the command's usage, exit status 2. */
 export class UsageError extends Error {
@@ -49,6 +71,7 @@ export function parseCommand<T extends NonNullable<ParseArgsConfig["options"]>>(
 export function configFlags(values: Record<string, string | boolean | undefined>): ConfigFlags {
   const text = (name: string) => (typeof values[name] === "string" ? (values[name] as string) : undefined);
   return {
+    ...blobStoreFlags(values),
     port: text("port"),
     host: text("host"),
     data: text("data"),
@@ -57,5 +80,16 @@ export function configFlags(values: Record<string, string | boolean | undefined>
     noDemo: values["no-demo"] === true,
     locale: text("locale"),
     logLevel: text("log-level"),
+  };
+}
+
+/** The file-storage flags out of parsed option values. */
+export function blobStoreFlags(values: Record<string, string | boolean | undefined>): BlobStoreFlags {
+  const text = (name: string) => (typeof values[name] === "string" ? (values[name] as string) : undefined);
+  return {
+    blobStore: text("blob-store"),
+    s3Endpoint: text("s3-endpoint"),
+    s3Region: text("s3-region"),
+    s3ForcePathStyle: values["s3-force-path-style"] === true,
   };
 }

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { buildApp } from "../app.js";
 import type { BlobStore } from "../blobs/blob-store.js";
-import { openLocalBlobStore } from "../blobs/local.js";
+import { openBlobStore } from "../blobs/open.js";
 import { systemClock } from "../clock.js";
 import { type Config, loadConfig } from "../config/config.js";
 import { loadSeed } from "../seed/load.js";
@@ -25,14 +25,16 @@ export async function serve(args: readonly string[]): Promise<void> {
   const { values } = parseCommand(args, SERVER_OPTIONS);
   if (values.help) return void console.log(SERVE_HELP);
   const config = loadConfig(configFlags(values));
+  const blobs = await openBlobStore(config.blobStore, config.dataDir);
   const store = await openStore(config.store);
   await store.migrate();
-  const demoLoaded = config.demo && (await store.isEmpty()) ? await loadDemo(store, openLocalBlobStore(config.dataDir)) : false;
-  const app = buildApp({ config, store, blobs: openLocalBlobStore(config.dataDir), clock: systemClock });
+  const demoLoaded = config.demo && (await store.isEmpty()) ? await loadDemo(store, blobs) : false;
+  const app = buildApp({ config, store, blobs, clock: systemClock });
   // Handlers first: a signal that arrives right after the "listening" line still stops cleanly.
   stopOnSignals(async () => {
     await app.close();
     await store.close();
+    await blobs.close();
   });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

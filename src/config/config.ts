@@ -1,5 +1,17 @@
 import { resolve } from "node:path";
 import { z } from "zod";
+import {
+  BLOB_STORE_SOURCES,
+  type BlobStoreConfig,
+  type BlobStoreFlags,
+  SECRET_FIELDS,
+  blobStoreConfig,
+  blobStoreCrossProblems,
+  blobStoreFields,
+  rawBlobStore,
+} from "./blob-store.js";
+
+export type { BlobStoreConfig, BlobStoreFlags, S3Config, S3Credentials } from "./blob-store.js";
 
 /** Where rows live: the embedded SQLite file in the data directory, or a PostgreSQL server. */
 export type StoreConfig =
@@ -13,6 +25,8 @@ export interface Config {
   /** SQLite database (when used) and stored files. */
   readonly dataDir: string;
   readonly store: StoreConfig;
+  /** Where attachment and file bytes live; temporary upload files stay under `dataDir` either way. */
+  readonly blobStore: BlobStoreConfig;
   /** `{base_url}` when set; otherwise the listening address is used. */
   readonly publicUrl: string | undefined;
   readonly demo: boolean;
@@ -21,7 +35,7 @@ export interface Config {
 }
 
 /** Command-line values, as strings, before validation (undefined = not given). */
-export interface ConfigFlags {
+export interface ConfigFlags extends BlobStoreFlags {
   readonly port?: string | undefined;
   readonly host?: string | undefined;
   readonly data?: string | undefined;
@@ -50,6 +64,7 @@ export const CONFIG_SOURCES = {
   demo: { flag: "--no-demo", env: "KAIRAN_DEMO" },
   locale: { flag: "--locale", env: "KAIRAN_LOCALE" },
   logLevel: { flag: "--log-level", env: "KAIRAN_LOG_LEVEL" },
+  ...BLOB_STORE_SOURCES,
 } as const;
 
 const httpUrl = z
@@ -72,6 +87,7 @@ const schema = z.object({
   logLevel: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { message: "must be a pino level" })
     .default("info"),
+  ...blobStoreFields,
 });
 
 /**
@@ -80,7 +96,7 @@ const schema = z.object({
  * @throws ConfigError listing every bad value
  */
 export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.env): Config {
-  const raw = {
+  const raw = emptyToUndefined({
     port: flags.port ?? env.KAIRAN_PORT,
     host: flags.host ?? env.KAIRAN_HOST,
     dataDir: flags.data ?? env.KAIRAN_DATA_DIR,
@@ -89,18 +105,9 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
     demo: flags.noDemo ? "0" : env.KAIRAN_DEMO,
     locale: flags.locale ?? env.KAIRAN_LOCALE,
     logLevel: flags.logLevel ?? env.KAIRAN_LOG_LEVEL,
-  };
-  const parsed = schema.safeParse(emptyToUndefined(raw));
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => {
-        const key = String(issue.path[0]) as keyof typeof CONFIG_SOURCES;
-        const source = CONFIG_SOURCES[key];
-        return `${source.flag} / ${source.env}: ${issue.message} (got ${JSON.stringify(raw[key])})`;
-      }),
-    );
-  }
-  const value = parsed.data;
+    ...rawBlobStore(flags, env),
+  });
+  const value = validate(schema, raw, blobStoreCrossProblems(raw, flags, env));
   const dataDir = resolve(value.dataDir);
   return Object.freeze({
     port: value.port,
@@ -109,11 +116,37 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
     store: value.databaseUrl
       ? { kind: "postgres", url: value.databaseUrl }
       : { kind: "sqlite", file: resolve(dataDir, "kairan.sqlite") },
+    blobStore: Object.freeze(blobStoreConfig(value)),
     publicUrl: value.publicUrl,
     demo: value.demo === "1" || value.demo === "true",
     locale: value.locale,
     logLevel: value.logLevel,
   } satisfies Config);
+}
+
+/**
+ * Only the file-storage options, for commands that move files but serve nothing (`kairan copy`).
+ * @throws ConfigError listing every bad value
+ */
+export function loadBlobStoreConfig(flags: BlobStoreFlags, env: NodeJS.ProcessEnv = process.env): BlobStoreConfig {
+  const raw = emptyToUndefined(rawBlobStore(flags, env));
+  return Object.freeze(blobStoreConfig(validate(z.object(blobStoreFields), raw, blobStoreCrossProblems(raw, flags, env))));
+}
+
+/** Parses `raw`; field problems and cross-field `problems` are thrown together, never one at a time. */
+function validate<S extends z.ZodType>(schema: S, raw: Record<string, string | undefined>, problems: readonly string[]): z.infer<S> {
+  const parsed = schema.safeParse(raw);
+  const fieldProblems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => {
+        const key = String(issue.path[0]) as keyof typeof CONFIG_SOURCES;
+        const source = CONFIG_SOURCES[key];
+        const names = [source.flag, source.env].filter((name) => name !== undefined).join(" / ");
+        const got = SECRET_FIELDS.has(key) ? "(hidden)" : JSON.stringify(raw[key]);
+        return `${names}: ${issue.message} (got ${got})`;
+      });
+  if (!parsed.success || problems.length > 0) throw new ConfigError([...fieldProblems, ...problems]);
+  return parsed.data;
 }
 
 function emptyToUndefined<T extends Record<string, string | undefined>>(raw: T): T {

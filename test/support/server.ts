@@ -1,8 +1,9 @@
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/app.js";
-import { openLocalBlobStore } from "../../src/blobs/local.js";
-import { loadConfig } from "../../src/config/config.js";
+import type { BlobStore } from "../../src/blobs/blob-store.js";
+import { openBlobStore } from "../../src/blobs/open.js";
+import { type BlobStoreConfig, loadConfig } from "../../src/config/config.js";
 import type { Store } from "../../src/store/store.js";
 import { type Backend, openTestStore, testBackends } from "./backends.js";
 import { TestClock } from "./clock.js";
@@ -16,17 +17,23 @@ export interface TestServer {
   readonly clock: TestClock;
   readonly app: FastifyInstance;
   readonly dataDir: string;
+  /** The server's own blob store: local under dataDir, or the S3 bucket it was started with. */
+  readonly blobs: BlobStore;
   readonly factories: Factories;
   close(): Promise<void>;
 }
 
-/** Boots a test server on `backend` (default: the first of testBackends(), SQLite); call `close()` in `after`. */
-export async function startTestServer(backend: Backend = testBackends()[0] ?? "sqlite"): Promise<TestServer> {
+/**
+ * Boots a test server on `backend` (default: the first of testBackends(), SQLite), its files in
+ * `blobStore` (default: under its data directory); call `close()` in `after`.
+ */
+export async function startTestServer(backend: Backend = testBackends()[0] ?? "sqlite", blobStore: BlobStoreConfig = { kind: "local" }): Promise<TestServer> {
   const opened = await openTestStore(backend);
   const { store, dataDir } = opened;
-  const config = { ...loadConfig({ port: "0", data: dataDir, logLevel: "silent", noDemo: true }, {}), store: opened.storeConfig };
+  const config = { ...loadConfig({ port: "0", data: dataDir, logLevel: "silent", noDemo: true }, {}), store: opened.storeConfig, blobStore };
   const clock = new TestClock();
-  const app = buildApp({ config, store, blobs: openLocalBlobStore(config.dataDir), clock });
+  const blobs = await openBlobStore(blobStore, dataDir);
+  const app = buildApp({ config, store, blobs, clock });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const { port } = app.server.address() as AddressInfo;
   return {
@@ -36,9 +43,11 @@ export async function startTestServer(backend: Backend = testBackends()[0] ?? "s
     clock,
     app,
     dataDir,
+    blobs,
     factories: new Factories(store, clock),
     async close() {
       await app.close();
+      await blobs.close();
       await opened.close();
     },
   };
