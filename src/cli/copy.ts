@@ -14,7 +14,8 @@ export const COPY_HELP = `Usage: kairan copy --from DIR --to URL [--files-to DIR
 Copies a SQLite installation into an empty PostgreSQL database: every table, ids preserved, in
 one transaction; identity sequences then continue after the largest copied id. Both databases
 are first migrated to the latest schema. Stop the server before copying. Stored files are copied
-first, inside that transaction: if that fails, no row is committed and the copy can run again.
+first, inside that transaction: if that fails, no row is committed and the copy can run again
+(after emptying --files-to's blobs directory, whose files are never overwritten).
 
 Options:
   --from DIR       data directory of the SQLite installation (holds kairan.sqlite)
