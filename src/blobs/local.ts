@@ -4,27 +4,40 @@ import { mkdir, open, rename, rm } from "node:fs/promises";
 import { finished } from "node:stream/promises";
 import { dirname, join } from "node:path";
 import type { BlobStore, TempBlob } from "./blob-store.js";
+import { type TempArea, openTempArea, sweepTempArea } from "./temp-area.js";
 
 const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
+/** The local blob store, with the temporary area the server cleans at start and at exit. */
+export interface LocalBlobStore extends BlobStore {
+  /** This process's temporary directory (removeAll() before exit). */
+  readonly temp: TempArea;
+  /** Removes temporary files of processes that are gone (temp-area.ts); returns how many. */
+  sweepTemp(): Promise<number>;
+}
+
 /**
  * Blobs as files under `<dataDir>/blobs/<first two characters of the key>/<key>`, received into
- * `<dataDir>/tmp/` first. Both directories are on one file system, so commit is a rename: atomic.
+ * this process's directory under `<dataDir>/tmp/` first. Both are on one file system, so commit
+ * is a rename: atomic.
  */
-export function openLocalBlobStore(dataDir: string): BlobStore {
-  const tmpDir = join(dataDir, "tmp");
+export function openLocalBlobStore(dataDir: string): LocalBlobStore {
+  const tmpRoot = join(dataDir, "tmp");
+  const temp = openTempArea(tmpRoot);
   const blobDir = join(dataDir, "blobs");
   const pathOf = (key: string): string => {
     // Keys come from our own rows, but a path built from a bad one must never leave the directory.
     if (!KEY.test(key)) throw new Error(`invalid blob key ${JSON.stringify(key.slice(0, 40))}`);
     return join(blobDir, key.slice(0, 2), key);
   };
-  const tempPath = (temp: TempBlob): string => join(tmpDir, temp.handle);
+  // The handle is the file's path: the area is chosen when the file is created.
+  const tempPath = (blob: TempBlob): string => blob.handle;
   return {
+    temp,
+    sweepTemp: () => sweepTempArea(tmpRoot, temp),
     async createTemp() {
-      await mkdir(tmpDir, { recursive: true });
-      const handle = `${randomUUID()}.part`;
-      const stream = createWriteStream(join(tmpDir, handle), { flags: "wx" });
+      const handle = join(await temp.dir(), `${randomUUID()}.part`);
+      const stream = createWriteStream(handle, { flags: "wx" });
       return { handle, stream };
     },
     async commit(temp, key) {

@@ -9,7 +9,7 @@ describe("config", () => {
     assert.equal(config.port, 8080);
     assert.equal(config.host, "127.0.0.1");
     assert.equal(config.dataDir, resolve("./data"));
-    assert.deepEqual(config.store, { kind: "sqlite", file: resolve("./data/kairan.sqlite") });
+    assert.deepEqual(config.store, { kind: "sqlite", file: resolve("./data/kairan.sqlite"), synchronous: "normal" });
     assert.equal(config.publicUrl, undefined);
     assert.equal(config.demo, true);
     assert.equal(config.locale, "ja");

@@ -2,7 +2,8 @@ import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/app.js";
 import { openLocalBlobStore } from "../../src/blobs/local.js";
-import { loadConfig } from "../../src/config/config.js";
+import { type StoreConfig, loadConfig } from "../../src/config/config.js";
+import type { LimitFlags } from "../../src/config/limits.js";
 import type { Store } from "../../src/store/store.js";
 import { type Backend, openTestStore, testBackends } from "./backends.js";
 import { TestClock } from "./clock.js";
@@ -13,6 +14,8 @@ export interface TestServer {
   readonly url: string;
   readonly backend: Backend;
   readonly store: Store;
+  /** Where the store is, to open a second connection to the same database. */
+  readonly storeConfig: StoreConfig;
   readonly clock: TestClock;
   readonly app: FastifyInstance;
   readonly dataDir: string;
@@ -20,11 +23,17 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Boots a test server on `backend` (default: the first of testBackends(), SQLite); call `close()` in `after`. */
-export async function startTestServer(backend: Backend = testBackends()[0] ?? "sqlite"): Promise<TestServer> {
+/**
+ * Boots a test server on `backend` (default: the first of testBackends(), SQLite); call `close()` in `after`.
+ * Request rate limiting is off unless `limits` turns it on (`noRateLimit: false`): suites send
+ * hundreds of requests a second from one address, which is what the limit exists to refuse.
+ * Every other limit has its production default unless `limits` sets it.
+ */
+export async function startTestServer(backend: Backend = testBackends()[0] ?? "sqlite", limits: LimitFlags = {}): Promise<TestServer> {
   const opened = await openTestStore(backend);
   const { store, dataDir } = opened;
-  const config = { ...loadConfig({ port: "0", data: dataDir, logLevel: "silent", noDemo: true }, {}), store: opened.storeConfig };
+  const flags = { port: "0", data: dataDir, logLevel: "silent", noDemo: true, limits: { noRateLimit: true, ...limits } };
+  const config = { ...loadConfig(flags, {}), store: opened.storeConfig };
   const clock = new TestClock();
   const app = buildApp({ config, store, blobs: openLocalBlobStore(config.dataDir), clock });
   await app.listen({ port: 0, host: "127.0.0.1" });
@@ -33,6 +42,7 @@ export async function startTestServer(backend: Backend = testBackends()[0] ?? "s
     url: `http://127.0.0.1:${port}`,
     backend,
     store,
+    storeConfig: opened.storeConfig,
     clock,
     app,
     dataDir,
