@@ -32,8 +32,9 @@ export function serverOptions(timeouts: TimeoutConfig): FastifyHttpOptions<Serve
 
 /**
  * Refuses requests once shutdown has begun (503) and request targets over LIMITS.urlMaxBytes
- * (414), and gives a shutdown its grace period: requests in flight may finish for `graceMs`; then
- * uploads still being received are answered 503, and a moment later every connection is closed.
+ * (414), and gives a shutdown its grace period: requests in flight may finish for `graceMs` (their
+ * answers say Connection: close); then uploads still being received are answered 503, and a
+ * moment later every connection is closed.
  */
 export function registerGuards(app: FastifyInstance, admission: Admission, graceMs: number): void {
   app.addHook("onRequest", async (request) => {
@@ -42,6 +43,10 @@ export function registerGuards(app: FastifyInstance, admission: Admission, grace
     if (target.length > LIMITS.urlMaxBytes) {
       throw new UriTooLongError("URI_TOO_LONG", `The request URL is longer than ${LIMITS.urlMaxBytes} bytes.`);
     }
+  });
+  // Requests that finish during the drain close their connection: none lingers as keep-alive.
+  app.addHook("onSend", async (_request, reply) => {
+    if (admission.closing) reply.header("connection", "close");
   });
   let timers: NodeJS.Timeout[] = [];
   app.addHook("preClose", async () => {

@@ -15,6 +15,7 @@ export interface ServerProcess {
   readonly child: ChildProcessWithoutNullStreams;
   readonly url: string;
   stdout(): string;
+  stderr(): string;
   /** Sends a signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -43,6 +44,7 @@ export async function startServerProcess(args: readonly string[], env: NodeJS.Pr
     child,
     url,
     stdout: () => out,
+    stderr: () => err,
     async stop(signal = "SIGTERM") {
       child.kill(signal);
       return exited;
