@@ -92,7 +92,8 @@ export function errorHandler(realm: () => string) {
         .send(oauthProblemBody(error));
     }
     const answer = toErrorReply(error);
-    if (answer.status >= 500) request.log.error({ err: error }, "request failed");
+    // A 503 the server chose (shutting down, uploads full) is a refusal, not a fault.
+    if (answer.status >= 500 && !(error instanceof DomainError)) request.log.error({ err: error }, "request failed");
     else request.log.info({ code: answer.code, status: answer.status }, "request refused");
     if (answer.status === 401) reply.header("www-authenticate", `OAuth realm="${escapeAttribute(realm())}"`);
     if (answer.retryAfterSeconds !== undefined) reply.header("retry-after", String(answer.retryAfterSeconds));
