@@ -12,7 +12,8 @@ import { TooManyRequestsError } from "../domain/errors.js";
 /** Counts an authenticated request against its token's quota. @throws TooManyRequestsError RATE_LIMITED */
 export type TokenLimit = (request: FastifyRequest, actor: Actor) => Promise<void>;
 
-type Policy = "address" | "token";
+const POLICIES = ["address", "token"] as const;
+type Policy = (typeof POLICIES)[number];
 type Limiter = ReturnType<FastifyInstance["createRateLimit"]>;
 
 /** Where one quota stands for one request. */
@@ -31,7 +32,7 @@ export function registerRateLimits(app: FastifyInstance, config: RateLimitConfig
   app.register(fastifyRateLimit, { global: false });
   const quota: Readonly<Record<Policy, number>> = { address: config.perAddress, token: config.perToken };
   const windowSeconds = Math.ceil(config.windowMs / 1000);
-  const policyHeader = (["address", "token"] as const).map((policy) => `"${policy}";q=${quota[policy]};w=${windowSeconds}`).join(", ");
+  const policyHeader = POLICIES.map((policy) => `"${policy}";q=${quota[policy]};w=${windowSeconds}`).join(", ");
   const standings = new WeakMap<FastifyRequest, Partial<Record<Policy, Standing>>>();
   const tokenKeys = new WeakMap<FastifyRequest, string>();
   const limiters: Partial<Record<Policy, Limiter>> = {};
@@ -60,17 +61,19 @@ export function registerRateLimits(app: FastifyInstance, config: RateLimitConfig
   app.addHook("onRequest", async (request) => count(request, "address"));
   app.addHook("onSend", async (request, reply) => {
     const standing = standings.get(request);
-    if (standing === undefined) return;
-    reply.header("ratelimit-policy", policyHeader);
-    const items = (["address", "token"] as const).flatMap((policy) => {
-      const one = standing[policy];
-      return one === undefined ? [] : [`"${policy}";r=${one.remaining};t=${one.resetSeconds}`];
-    });
-    reply.header("ratelimit", items.join(", "));
+    if (standing !== undefined) reply.header("ratelimit-policy", policyHeader).header("ratelimit", rateLimitField(standing));
   });
   return async (request, actor) => {
     if (actor.tokenId === undefined) return;
     tokenKeys.set(request, `token ${actor.tokenId}`);
     await count(request, "token");
   };
+}
+
+/** The RateLimit field: what is left of each quota counted for this request (r), and when it resets (t). */
+function rateLimitField(standing: Partial<Record<Policy, Standing>>): string {
+  return POLICIES.flatMap((policy) => {
+    const one = standing[policy];
+    return one === undefined ? [] : [`"${policy}";r=${one.remaining};t=${one.resetSeconds}`];
+  }).join(", ");
 }

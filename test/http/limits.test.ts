@@ -2,11 +2,11 @@
 // (431), body size (413), slow and idle clients (408, closed connections) and concurrent uploads
 // (503). Every refusal is an <error> document.
 import assert from "node:assert/strict";
-import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { LIMITS } from "../../src/domain/limits.js";
 import type { TestUser } from "../support/factories.js";
+import { eventually, filesUnder } from "../support/eventually.js";
 import { CLIENT_NS, assertError, request } from "../support/http.js";
 import { type Part, multipartHead, multipartLength, multipartStream, postMultipart } from "../support/multipart.js";
 import { type RawAnswer, openRaw, rawRequest } from "../support/raw-http.js";
@@ -25,10 +25,6 @@ function requestOfHeaderSize(size: number): string {
   return `GET / HTTP/1.1\r\nHost: x\r\nX-Pad: ${"p".repeat(size - fixed)}\r\n\r\n`;
 }
 
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
-}
 
 describe("sizes: URL, headers, body", () => {
   let server: TestServer;
@@ -157,11 +153,3 @@ async function multipartBytes(parts: readonly Part[]): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Waits for `condition`, failing with `what` if it does not hold within 10 s (a hang, not a speed). */
-async function eventually(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    assert.ok(Date.now() < deadline, `never happened: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

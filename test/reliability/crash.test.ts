@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { type Backend, createTestSchema, testBackends } from "../support/backends.js";
 import { startServerProcess } from "../support/cli.js";
+import { eventually } from "../support/eventually.js";
 import { shortOrLong } from "../support/long.js";
 import { type Ack, missingAcks, startWriters } from "../support/writers.js";
 
@@ -30,7 +31,7 @@ for (const backend of testBackends()) {
         for (let round = 0; round < ROUNDS; round++) {
           const server = await startServerProcess(args);
           const load = startWriters(server.url, { ...DEMO, writers: WRITERS });
-          await until(() => load.acks.length >= ACKS_PER_ROUND || load.refusals.length > 0);
+          await eventually(() => load.acks.length >= ACKS_PER_ROUND || load.refusals.length > 0, "the writers are writing", 120_000);
           assert.equal(await server.stop("SIGKILL"), null, "killed, not exited");
           await load.done;
           assert.deepEqual(load.refusals.filter((r) => r.status !== "no answer"), [], "under load, every answer was 200");
@@ -67,11 +68,3 @@ async function dataPlace(backend: Backend): Promise<{ dataDir: string; databaseA
   };
 }
 
-/** Waits for `condition` (polled); fails after 120 s, which only a hung server would take. */
-async function until(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (!condition()) {
-    assert.ok(Date.now() < deadline, "the load made no progress");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}

@@ -3,7 +3,7 @@
 // arrive meanwhile get a 503 <error>, the process exits, and no temporary file is left behind. And a
 // start after a crash removes what the dead process left in <data>/tmp.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,6 +11,7 @@ import { describe, it } from "node:test";
 import { NS } from "../../src/atom/namespaces.js";
 import { child } from "../../src/atom/parse.js";
 import { type Backend, createTestSchema, testBackends } from "../support/backends.js";
+import { eventually, filesUnder } from "../support/eventually.js";
 import { type ServerProcess, startServerProcess } from "../support/cli.js";
 import { CLIENT_NS, atomText, entriesOf, request } from "../support/http.js";
 import { shortOrLong } from "../support/long.js";
@@ -208,16 +209,4 @@ async function withData(backend: Backend, work: (args: string[], dataDir: string
   }
 }
 
-function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
-}
 
-/** Waits for `condition`, failing with `what` if it does not hold within 30 s (a hang, not a speed). */
-async function eventually(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!(await condition())) {
-    assert.ok(Date.now() < deadline, `never happened: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
