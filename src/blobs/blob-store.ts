@@ -30,6 +30,10 @@ export interface BlobStore {
   remove(key: string): Promise<void>;
   /** Streams the bytes under `key`; undefined when there are none. */
   open(key: string): Promise<Readable | undefined>;
+  /** Removes temporary files that processes no longer running left behind; returns how many. */
+  sweepTemp(): Promise<number>;
+  /** Deletes this process's temporary files at once (synchronously): the last thing before exit. */
+  removeTemp(): void;
   /** Lets go of connections; the store is not used afterwards. */
   close(): Promise<void>;
 }

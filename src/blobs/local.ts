@@ -5,7 +5,8 @@ import { tempArea } from "./temp-area.js";
 
 /**
  * Blobs as files under `<dataDir>/blobs/<first two characters of the key>/<key>`, received into
- * `<dataDir>/tmp/` first. Both directories are on one file system, so commit is a rename: atomic.
+ * this process's directory under `<dataDir>/tmp/` first (temp-area.ts). Both are on one file system,
+ * so commit is a rename: atomic.
  */
 export function openLocalBlobStore(dataDir: string): BlobStore {
   const temps = tempArea(join(dataDir, "tmp"));
@@ -19,6 +20,8 @@ export function openLocalBlobStore(dataDir: string): BlobStore {
       await rename(written, target);
     },
     discard: (temp) => temps.discard(temp),
+    sweepTemp: () => temps.sweep(),
+    removeTemp: () => temps.removeAll(),
     async remove(key) {
       await rm(pathOf(key), { force: true });
     },

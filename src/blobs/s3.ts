@@ -52,6 +52,8 @@ export async function openS3BlobStore(config: S3Config, tmpDir: string): Promise
       await rm(path, { force: true });
     },
     discard: (temp) => temps.discard(temp),
+    sweepTemp: () => temps.sweep(),
+    removeTemp: () => temps.removeAll(),
     async remove(key) {
       await client.send(new DeleteObjectCommand({ Bucket, Key: objectKey(key) }));
     },

@@ -32,8 +32,42 @@ export const SERVER_OPTIONS = {
   "no-demo": { type: "boolean" },
   locale: { type: "string" },
   "log-level": { type: "string" },
+  "sqlite-sync": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
+
+/** Options only `kairan serve` has: the limits of the HTTP server (config/limits.ts). */
+export const LIMIT_OPTIONS = {
+  "no-rate-limit": { type: "boolean" },
+  "rate-limit-address": { type: "string" },
+  "rate-limit-token": { type: "string" },
+  "rate-limit-window": { type: "string" },
+  "trust-proxy": { type: "string" },
+  "login-limit-account": { type: "string" },
+  "login-limit-address": { type: "string" },
+  "max-uploads": { type: "string" },
+  "headers-timeout": { type: "string" },
+  "request-timeout": { type: "string" },
+  "keep-alive-timeout": { type: "string" },
+  "idle-timeout": { type: "string" },
+  "shutdown-grace": { type: "string" },
+} as const;
+
+/** Help text for the limit options (defaults: README "Reliability and limits"). */
+export const LIMIT_OPTIONS_HELP = `Limits (each also read from its environment variable; times in seconds):
+  --no-rate-limit             KAIRAN_RATE_LIMIT=0          turn request rate limiting off
+  --rate-limit-address N      KAIRAN_RATE_LIMIT_ADDRESS    requests per window per client address (3000)
+  --rate-limit-token N        KAIRAN_RATE_LIMIT_TOKEN      requests per window per token (1200)
+  --rate-limit-window S       KAIRAN_RATE_LIMIT_WINDOW     the rate limit window (60)
+  --trust-proxy A[,A...]      KAIRAN_TRUST_PROXY           proxy addresses whose X-Forwarded-For is believed
+  --login-limit-account N     KAIRAN_LOGIN_LIMIT_ACCOUNT   failed sign-ins per account per 15 minutes (10)
+  --login-limit-address N     KAIRAN_LOGIN_LIMIT_ADDRESS   failed sign-ins per address per 15 minutes (50)
+  --max-uploads N             KAIRAN_MAX_UPLOADS           multipart uploads received at once (16)
+  --headers-timeout S         KAIRAN_HEADERS_TIMEOUT       time to send the request headers (20)
+  --request-timeout S         KAIRAN_REQUEST_TIMEOUT       time to send a whole request, body included (300)
+  --keep-alive-timeout S      KAIRAN_KEEP_ALIVE_TIMEOUT    idle keep-alive connection (10)
+  --idle-timeout S            KAIRAN_IDLE_TIMEOUT          socket without any traffic (60)
+  --shutdown-grace S          KAIRAN_SHUTDOWN_GRACE        after SIGTERM, time for requests in flight (10)`;
 
 /** Help text for the shared options. */
 export const SERVER_OPTIONS_HELP = `Options (each also read from its environment variable):
@@ -46,6 +80,8 @@ export const SERVER_OPTIONS_HELP = `Options (each also read from its environment
   --no-demo           KAIRAN_DEMO=0        do not load the demo workspace into an empty database
   --locale ja|en      KAIRAN_LOCALE        language of labels carried as data (default ja)
   --log-level LEVEL   KAIRAN_LOG_LEVEL     fatal, error, warn, info (default), debug, trace, silent
+  --sqlite-sync MODE  KAIRAN_SQLITE_SYNC   normal (default: survives a killed process) or full
+                                           (also survives a power cut; slower writes)
 ${BLOB_STORE_OPTIONS_HELP}`;
 
 /** A command-line mistake: printed with the command's usage, exit status 2. */
@@ -80,6 +116,22 @@ export function configFlags(values: Record<string, string | boolean | undefined>
     noDemo: values["no-demo"] === true,
     locale: text("locale"),
     logLevel: text("log-level"),
+    sqliteSync: text("sqlite-sync"),
+    limits: {
+      noRateLimit: values["no-rate-limit"] === true,
+      rateLimitAddress: text("rate-limit-address"),
+      rateLimitToken: text("rate-limit-token"),
+      rateLimitWindow: text("rate-limit-window"),
+      trustProxy: text("trust-proxy"),
+      loginLimitAccount: text("login-limit-account"),
+      loginLimitAddress: text("login-limit-address"),
+      maxUploads: text("max-uploads"),
+      headersTimeout: text("headers-timeout"),
+      requestTimeout: text("request-timeout"),
+      keepAliveTimeout: text("keep-alive-timeout"),
+      idleTimeout: text("idle-timeout"),
+      shutdownGrace: text("shutdown-grace"),
+    },
   };
 }
 

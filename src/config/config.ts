@@ -11,12 +11,20 @@ import {
   rawBlobStore,
 } from "./blob-store.js";
 
+import { LIMIT_SOURCES, type LimitFlags, type LimitsConfig, limitsSchema, rawLimits, toLimitsConfig } from "./limits.js";
+
 export type { BlobStoreConfig, BlobStoreFlags, S3Config, S3Credentials } from "./blob-store.js";
 
 /** Where rows live: the embedded SQLite file in the data directory, or a PostgreSQL server. */
 export type StoreConfig =
-  | { readonly kind: "sqlite"; readonly file: string }
+  | { readonly kind: "sqlite"; readonly file: string; readonly synchronous?: SqliteSynchronous }
   | { readonly kind: "postgres"; readonly url: string };
+
+/**
+ * SQLite's `synchronous` under WAL: "normal" survives a killed process (the WAL is in the OS page
+ * cache at commit); "full" also survives a power cut by syncing the WAL at every commit (README).
+ */
+export type SqliteSynchronous = "normal" | "full";
 
 /** The whole configuration of a server process, validated once and frozen. */
 export interface Config {
@@ -32,6 +40,8 @@ export interface Config {
   readonly demo: boolean;
   readonly locale: "ja" | "en";
   readonly logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /** Rate limits, sign-in throttling, uploads, timeouts (config/limits.ts). */
+  readonly limits: LimitsConfig;
 }
 
 /** Command-line values, as strings, before validation (undefined = not given). */
@@ -44,6 +54,9 @@ export interface ConfigFlags extends BlobStoreFlags {
   readonly noDemo?: boolean | undefined;
   readonly locale?: string | undefined;
   readonly logLevel?: string | undefined;
+  readonly sqliteSync?: string | undefined;
+  /** Server limits (`kairan serve` only). */
+  readonly limits?: LimitFlags | undefined;
 }
 
 /** Every configuration problem at once, one line each. */
@@ -64,6 +77,8 @@ export const CONFIG_SOURCES = {
   demo: { flag: "--no-demo", env: "KAIRAN_DEMO" },
   locale: { flag: "--locale", env: "KAIRAN_LOCALE" },
   logLevel: { flag: "--log-level", env: "KAIRAN_LOG_LEVEL" },
+  sqliteSync: { flag: "--sqlite-sync", env: "KAIRAN_SQLITE_SYNC" },
+  ...LIMIT_SOURCES,
   ...BLOB_STORE_SOURCES,
 } as const;
 
@@ -87,6 +102,8 @@ const schema = z.object({
   logLevel: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { message: "must be a pino level" })
     .default("info"),
+  sqliteSync: z.enum(["normal", "full"], { message: "must be normal or full" }).default("normal"),
+  ...limitsSchema,
   ...blobStoreFields,
 });
 
@@ -105,9 +122,16 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
     demo: flags.noDemo ? "0" : env.KAIRAN_DEMO,
     locale: flags.locale ?? env.KAIRAN_LOCALE,
     logLevel: flags.logLevel ?? env.KAIRAN_LOG_LEVEL,
+    sqliteSync: flags.sqliteSync ?? env.KAIRAN_SQLITE_SYNC,
+    ...rawLimits(flags.limits ?? {}, env),
     ...rawBlobStore(flags, env),
   });
-  const value = validate(schema, raw, blobStoreCrossProblems(raw, flags, env));
+  // Node refuses a server whose headers may take longer than the whole request.
+  const withTimeouts = schema.refine((value) => value.headersTimeout <= value.requestTimeout, {
+    path: ["headersTimeout"],
+    message: "must not be longer than --request-timeout",
+  });
+  const value = validate(withTimeouts, raw, blobStoreCrossProblems(raw, flags, env));
   const dataDir = resolve(value.dataDir);
   return Object.freeze({
     port: value.port,
@@ -115,12 +139,13 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
     dataDir,
     store: value.databaseUrl
       ? { kind: "postgres", url: value.databaseUrl }
-      : { kind: "sqlite", file: resolve(dataDir, "kairan.sqlite") },
+      : { kind: "sqlite", file: resolve(dataDir, "kairan.sqlite"), synchronous: value.sqliteSync },
     blobStore: Object.freeze(blobStoreConfig(value)),
     publicUrl: value.publicUrl,
     demo: value.demo === "1" || value.demo === "true",
     locale: value.locale,
     logLevel: value.logLevel,
+    limits: toLimitsConfig(value),
   } satisfies Config);
 }
 

@@ -9,7 +9,7 @@ describe("config", () => {
     assert.equal(config.port, 8080);
     assert.equal(config.host, "127.0.0.1");
     assert.equal(config.dataDir, resolve("./data"));
-    assert.deepEqual(config.store, { kind: "sqlite", file: resolve("./data/kairan.sqlite") });
+    assert.deepEqual(config.store, { kind: "sqlite", file: resolve("./data/kairan.sqlite"), synchronous: "normal" });
     assert.equal(config.publicUrl, undefined);
     assert.equal(config.demo, true);
     assert.equal(config.locale, "ja");
@@ -114,5 +114,47 @@ describe("config", () => {
     assert.equal(config.kind, "s3");
     assert.deepEqual(loadBlobStoreConfig({}, {}), { kind: "local" });
     assert.throws(() => loadBlobStoreConfig({ blobStore: "s3://" }, {}), ConfigError);
+  });
+
+  it("has limits on by default, generous, as README's table says", () => {
+    const { limits } = loadConfig({}, {});
+    assert.deepEqual(limits.rateLimit, { perAddress: 3000, perToken: 1200, windowMs: 60_000 });
+    assert.deepEqual(limits.loginThrottle, { perAccount: 10, perAddress: 50, windowMs: 15 * 60_000 });
+    assert.deepEqual(limits.trustProxy, []);
+    assert.equal(limits.maxUploads, 16);
+    assert.deepEqual(limits.timeouts, { headersMs: 20_000, requestMs: 300_000, keepAliveMs: 10_000, idleMs: 60_000, shutdownGraceMs: 10_000 });
+    assert.ok(Object.isFrozen(limits) && Object.isFrozen(limits.timeouts));
+  });
+
+  it("takes limits from flags over environment, and turns rate limiting off either way", () => {
+    const env = { KAIRAN_RATE_LIMIT_ADDRESS: "10", KAIRAN_RATE_LIMIT_TOKEN: "7", KAIRAN_SHUTDOWN_GRACE: "2.5", KAIRAN_TRUST_PROXY: "10.0.0.1, ::1", KAIRAN_SQLITE_SYNC: "full" };
+    const config = loadConfig({ limits: { rateLimitAddress: "20", maxUploads: "2" } }, env);
+    assert.deepEqual(config.limits.rateLimit, { perAddress: 20, perToken: 7, windowMs: 60_000 });
+    assert.equal(config.limits.maxUploads, 2);
+    assert.equal(config.limits.timeouts.shutdownGraceMs, 2500);
+    assert.deepEqual(config.limits.trustProxy, ["10.0.0.1", "::1"]);
+    assert.deepEqual(config.store, { kind: "sqlite", file: resolve("./data/kairan.sqlite"), synchronous: "full" });
+    assert.equal(loadConfig({ limits: { noRateLimit: true } }, {}).limits.rateLimit, undefined);
+    assert.equal(loadConfig({}, { KAIRAN_RATE_LIMIT: "0" }).limits.rateLimit, undefined);
+  });
+
+  it("reports every bad limit at once, naming option and variable", () => {
+    assert.throws(
+      () =>
+        loadConfig(
+          { sqliteSync: "fast", limits: { rateLimitAddress: "0", maxUploads: "many", trustProxy: "proxy.example", shutdownGrace: "-1" } },
+          { KAIRAN_RATE_LIMIT: "off" },
+        ),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.equal(error.problems.length, 6, error.message);
+        assert.match(error.message, /--rate-limit-address \/ KAIRAN_RATE_LIMIT_ADDRESS: must be 1 or more/);
+        assert.match(error.message, /--no-rate-limit \/ KAIRAN_RATE_LIMIT: must be 0 or 1/);
+        assert.match(error.message, /--trust-proxy \/ KAIRAN_TRUST_PROXY: must be a comma-separated list of IP addresses/);
+        assert.match(error.message, /--sqlite-sync \/ KAIRAN_SQLITE_SYNC: must be normal or full/);
+        return true;
+      },
+    );
+    assert.throws(() => loadConfig({ limits: { headersTimeout: "30", requestTimeout: "10" } }, {}), /--headers-timeout \/ KAIRAN_HEADERS_TIMEOUT: must not be longer than --request-timeout/);
   });
 });

@@ -62,7 +62,7 @@ describeEachBackend("files in an S3-compatible bucket, over HTTP", (backend) => 
   before(async () => {
     s3 = await startTestS3();
     bucket = s3.config();
-    server = await startTestServer(backend, bucket);
+    server = await startTestServer(backend, { blobStore: bucket });
     alice = await server.factories.user({ name: "Alice" });
     group = await server.factories.group([alice]);
     topicId = `GROUP,1:${group.id},BOARD,1:${(await server.factories.topic(group, alice)).id}`;
@@ -160,7 +160,7 @@ describeEachBackend("an S3 bucket that stops answering during a commit", (backen
 
   before(async () => {
     s3 = await startTestS3();
-    server = await startTestServer(backend, s3.config());
+    server = await startTestServer(backend, { blobStore: s3.config() });
   });
   after(async () => {
     await server.close();

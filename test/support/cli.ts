@@ -32,6 +32,7 @@ export interface ServerProcess {
   readonly child: ChildProcessWithoutNullStreams;
   readonly url: string;
   stdout(): string;
+  stderr(): string;
   /** Sends a signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -60,6 +61,7 @@ export async function startServerProcess(args: readonly string[], env: NodeJS.Pr
     child,
     url,
     stdout: () => out,
+    stderr: () => err,
     async stop(signal = "SIGTERM") {
       child.kill(signal);
       return exited;

@@ -3,7 +3,8 @@ import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/app.js";
 import type { BlobStore } from "../../src/blobs/blob-store.js";
 import { openBlobStore } from "../../src/blobs/open.js";
-import { type BlobStoreConfig, loadConfig } from "../../src/config/config.js";
+import { type BlobStoreConfig, type StoreConfig, loadConfig } from "../../src/config/config.js";
+import type { LimitFlags } from "../../src/config/limits.js";
 import type { Store } from "../../src/store/store.js";
 import { type Backend, openTestStore, testBackends } from "./backends.js";
 import { TestClock } from "./clock.js";
@@ -14,6 +15,8 @@ export interface TestServer {
   readonly url: string;
   readonly backend: Backend;
   readonly store: Store;
+  /** Where the store is, to open a second connection to the same database. */
+  readonly storeConfig: StoreConfig;
   readonly clock: TestClock;
   readonly app: FastifyInstance;
   readonly dataDir: string;
@@ -24,13 +27,21 @@ export interface TestServer {
 }
 
 /**
- * Boots a test server on `backend` (default: the first of testBackends(), SQLite), its files in
- * `blobStore` (default: under its data directory); call `close()` in `after`.
+ * Boots a test server on `backend` (default: the first of testBackends(), SQLite); call `close()` in `after`.
+ * Its files go to `options.blobStore` (default: under its data directory).
+ * Request rate limiting is off unless `options.limits` turns it on (`noRateLimit: false`): suites
+ * send hundreds of requests a second from one address, which is what the limit exists to refuse.
+ * Every other limit has its production default unless `options.limits` sets it.
  */
-export async function startTestServer(backend: Backend = testBackends()[0] ?? "sqlite", blobStore: BlobStoreConfig = { kind: "local" }): Promise<TestServer> {
+export async function startTestServer(
+  backend: Backend = testBackends()[0] ?? "sqlite",
+  options: { readonly blobStore?: BlobStoreConfig; readonly limits?: LimitFlags } = {},
+): Promise<TestServer> {
+  const { blobStore = { kind: "local" }, limits = {} } = options;
   const opened = await openTestStore(backend);
   const { store, dataDir } = opened;
-  const config = { ...loadConfig({ port: "0", data: dataDir, logLevel: "silent", noDemo: true }, {}), store: opened.storeConfig, blobStore };
+  const flags = { port: "0", data: dataDir, logLevel: "silent", noDemo: true, limits: { noRateLimit: true, ...limits } };
+  const config = { ...loadConfig(flags, {}), store: opened.storeConfig, blobStore };
   const clock = new TestClock();
   const blobs = await openBlobStore(blobStore, dataDir);
   const app = buildApp({ config, store, blobs, clock });
@@ -40,6 +51,7 @@ export async function startTestServer(backend: Backend = testBackends()[0] ?? "s
     url: `http://127.0.0.1:${port}`,
     backend,
     store,
+    storeConfig: opened.storeConfig,
     clock,
     app,
     dataDir,
