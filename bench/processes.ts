@@ -24,9 +24,9 @@ export function kairan(args: readonly string[]): string {
   return result.stdout;
 }
 
-/** Starts a real `kairan serve` process on a free port. */
+/** Starts a real `kairan serve` process on a free port; rate limiting off, or it would set the pace. */
 export function startKairan(data: string): Promise<Listening> {
-  return listen(["bin/kairan.js", "serve", "--port", "0", "--data", data, "--no-demo", "--log-level", "warn"]);
+  return listen(["bin/kairan.js", "serve", "--port", "0", "--data", data, "--no-demo", "--log-level", "warn", "--no-rate-limit"]);
 }
 
 /** Starts the bare node:http baseline serving `bodyFile` with the headers in `headersFile`. */

@@ -20,7 +20,11 @@ import { registerFolderList, registerGroups } from "./http/endpoints/group/group
 import { registerGwCabinet } from "./http/endpoints/gw-cabinet/gw-cabinet.js";
 import { registerGwMemberList } from "./http/endpoints/gw-member-list/gw-member-list.js";
 import { registerGwTask } from "./http/endpoints/gw-task/gw-task.js";
+import { Admission } from "./http/admission.js";
+import { clientAddressResolver } from "./http/client-address.js";
 import { errorHandler } from "./http/errors.js";
+import { registerGuards, serverOptions } from "./http/guards.js";
+import { registerRateLimits } from "./http/rate-limit.js";
 import { registerOAuthPages } from "./http/oauth/authorize.js";
 import { registerOAuthCredentials } from "./http/oauth/credentials.js";
 import type { Store } from "./store/store.js";
@@ -42,8 +46,7 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     logger: { level: config.logLevel, stream: process.stderr },
     genReqId: (request) => safeRequestId(request.headers["x-request-id"]),
     bodyLimit: LIMITS.xmlBodyMaxBytes,
-    return503OnClosing: true,
-    forceCloseConnections: "idle",
+    ...serverOptions(config.limits.timeouts),
   });
   let listeningUrl: string | undefined;
   app.addHook("onListen", async () => {
@@ -63,6 +66,12 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     reply.header("x-request-id", request.id);
   });
   app.setErrorHandler(errorHandler(baseUrl));
+  // Hooks run in this order for every request, the 404s included: shutdown and URL length, then
+  // the address's rate limit. The token's is counted once the caller is known (authenticateRequest).
+  const admission = new Admission(config.limits.maxUploads);
+  registerGuards(app, admission, config.limits.timeouts.shutdownGraceMs);
+  const clientAddress = clientAddressResolver(config.limits.trustProxy);
+  const limitToken = registerRateLimits(app, config.limits.rateLimit, clientAddress);
 
   const context: Context = {
     config,
@@ -71,6 +80,9 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     clock,
     authenticate: createAuthenticator([bearerScheme(store), oauthScheme(store, clock)]),
     baseUrl,
+    limitToken,
+    admission,
+    clientAddress,
   };
   const web = registerWeb(app, context);
   // Browsers get a page, API clients the XML error document.

@@ -62,7 +62,7 @@ export function bearerScheme(store: Store): CredentialScheme {
       const token = BEARER.exec(credentials.authorization ?? "")?.[1] ?? "";
       const grant = await store.read((tx) => tx.tokens.findLive(hashToken(token)));
       if (!grant) throw new AuthenticationError("TOKEN_REJECTED", "The Bearer token is unknown or has been revoked.");
-      return { user: grant.user, app: grant.app };
+      return { user: grant.user, app: grant.app, tokenId: grant.tokenId };
     },
   };
 }
@@ -92,7 +92,7 @@ export function oauthScheme(store: Store, clock: Clock): CredentialScheme {
         return { secret: found.secret, grant: found };
       });
       const { consumerSecret: _secret, ...app } = grant.app;
-      return { user: grant.user, app };
+      return { user: grant.user, app, tokenId: grant.tokenId };
     },
   };
 }

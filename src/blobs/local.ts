@@ -1,47 +1,27 @@
-import { randomUUID } from "node:crypto";
-import { createWriteStream } from "node:fs";
-import { mkdir, open, rename, rm } from "node:fs/promises";
-import { finished } from "node:stream/promises";
+import { mkdir, open, readdir, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { BlobStore, TempBlob } from "./blob-store.js";
-
-const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+import { type BlobStore, checkBlobKey, isBlobKey } from "./blob-store.js";
+import { tempArea } from "./temp-area.js";
 
 /**
  * Blobs as files under `<dataDir>/blobs/<first two characters of the key>/<key>`, received into
- * `<dataDir>/tmp/` first. Both directories are on one file system, so commit is a rename: atomic.
+ * this process's directory under `<dataDir>/tmp/` first (temp-area.ts). Both are on one file system,
+ * so commit is a rename: atomic.
  */
 export function openLocalBlobStore(dataDir: string): BlobStore {
-  const tmpDir = join(dataDir, "tmp");
-  const blobDir = join(dataDir, "blobs");
-  const pathOf = (key: string): string => {
-    // Keys come from our own rows, but a path built from a bad one must never leave the directory.
-    if (!KEY.test(key)) throw new Error(`invalid blob key ${JSON.stringify(key.slice(0, 40))}`);
-    return join(blobDir, key.slice(0, 2), key);
-  };
-  const tempPath = (temp: TempBlob): string => join(tmpDir, temp.handle);
+  const temps = tempArea(join(dataDir, "tmp"));
+  const pathOf = (key: string): string => join(localBlobDir(dataDir), key.slice(0, 2), checkBlobKey(key));
   return {
-    async createTemp() {
-      await mkdir(tmpDir, { recursive: true });
-      const handle = `${randomUUID()}.part`;
-      const stream = createWriteStream(join(tmpDir, handle), { flags: "wx" });
-      return { handle, stream };
-    },
+    createTemp: () => temps.create(),
     async commit(temp, key) {
-      if (!temp.stream.writableFinished) await finished(temp.stream);
       const target = pathOf(key);
+      const written = await temps.written(temp);
       await mkdir(dirname(target), { recursive: true });
-      await rename(tempPath(temp), target);
+      await rename(written, target);
     },
-    async discard(temp) {
-      // Destroy the sink, never the source (stack.md §5: a destroyed source can hang pipeline());
-      // wait for its close so that no descriptor outlives the file.
-      if (!temp.stream.closed) {
-        temp.stream.destroy();
-        await finished(temp.stream).catch(() => undefined);
-      }
-      await rm(tempPath(temp), { force: true });
-    },
+    discard: (temp) => temps.discard(temp),
+    sweepTemp: () => temps.sweep(),
+    removeTemp: () => temps.removeAll(),
     async remove(key) {
       await rm(pathOf(key), { force: true });
     },
@@ -54,5 +34,38 @@ export function openLocalBlobStore(dataDir: string): BlobStore {
       });
       return handle?.createReadStream();
     },
+    async close() {},
   };
+}
+
+/** Where a local installation keeps its stored files. */
+export function localBlobDir(dataDir: string): string {
+  return join(dataDir, "blobs");
+}
+
+/** A stored file of a local installation: its key and where it is. */
+export interface LocalBlob {
+  readonly key: string;
+  readonly path: string;
+}
+
+/**
+ * Every stored file under `<dataDir>/blobs`, for moving an installation elsewhere. Names that
+ * are not keys (an editor's backup, `.DS_Store`) are handed to `onStray` and skipped.
+ */
+export async function* listLocalBlobs(dataDir: string, onStray: (path: string) => void): AsyncGenerator<LocalBlob> {
+  const root = localBlobDir(dataDir);
+  const shards = await readdir(root, { withFileTypes: true }).catch(() => []);
+  for (const shard of shards.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!shard.isDirectory()) {
+      onStray(join(root, shard.name));
+      continue;
+    }
+    const entries = await readdir(join(root, shard.name), { withFileTypes: true });
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(root, shard.name, entry.name);
+      if (entry.isFile() && isBlobKey(entry.name) && entry.name.startsWith(shard.name)) yield { key: entry.name, path };
+      else onStray(path);
+    }
+  }
 }

@@ -1,6 +1,6 @@
 import type { ParseArgsConfig } from "node:util";
 import type { BlobStore } from "../blobs/blob-store.js";
-import { openLocalBlobStore } from "../blobs/local.js";
+import { openBlobStore } from "../blobs/open.js";
 import { type Clock, systemClock } from "../clock.js";
 import { loadConfig } from "../config/config.js";
 import { type ContentKind, type ContentRef, parseGroupParameter, parseItemId, parsePair } from "../domain/item-id.js";
@@ -54,13 +54,15 @@ Run 'kairan ${name} <subcommand> --help' for its options. Each prints what it di
       const { values, positionals } = parseCommand(rest, { ...SERVER_OPTIONS, ...command.options });
       if (values.help) return void console.log(usage);
       const config = loadConfig(configFlags(values));
+      const blobs = await openBlobStore(config.blobStore, config.dataDir);
       const store = await openStore(config.store);
       try {
         await store.migrate();
-        const result = await command.run(values, positionals, { store, blobs: openLocalBlobStore(config.dataDir), clock: systemClock });
+        const result = await command.run(values, positionals, { store, blobs, clock: systemClock });
         console.log(JSON.stringify(result));
       } finally {
         await store.close();
+        await blobs.close();
       }
     },
   };

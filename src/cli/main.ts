@@ -1,3 +1,4 @@
+import { BlobStoreError } from "../blobs/blob-store.js";
 import { ConfigError } from "../config/config.js";
 import { DomainError } from "../domain/errors.js";
 import { SeedError } from "../seed/validate.js";
@@ -47,7 +48,8 @@ export async function main(argv: readonly string[]): Promise<void> {
     await command.run(args);
   } catch (error) {
     if (error instanceof UsageError) return fail(`${error.message}\n\n${command.help}`);
-    if (error instanceof ConfigError || error instanceof SeedError || error instanceof CommandError || error instanceof CopyError) {
+    if (error instanceof ConfigError || error instanceof SeedError || error instanceof CommandError || error instanceof CopyError ||
+      error instanceof BlobStoreError) {
       return fail(error.message);
     }
     // A refused operation (unknown group, last manager, bad title...): the rule's own message.

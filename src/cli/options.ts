@@ -1,8 +1,29 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import type { ConfigFlags } from "../config/config.js";
+import type { BlobStoreFlags, ConfigFlags } from "../config/config.js";
+
+/** Where stored files go: shared by the server's options and `kairan copy`. */
+export const BLOB_STORE_OPTIONS = {
+  "blob-store": { type: "string" },
+  "s3-endpoint": { type: "string" },
+  "s3-region": { type: "string" },
+  "s3-force-path-style": { type: "boolean" },
+} as const;
+
+/** Help text for the file-storage options. */
+export const BLOB_STORE_OPTIONS_HELP = `  --blob-store s3://BUCKET[/PREFIX]
+                      KAIRAN_BLOB_STORE    keep stored files in an S3-compatible bucket instead
+                                           of DIR/blobs (uploads are still received in DIR/tmp)
+  --s3-endpoint URL   KAIRAN_S3_ENDPOINT   another service than AWS (http://minio:9000)
+  --s3-region R       KAIRAN_S3_REGION     region (else AWS_REGION, else us-east-1)
+  --s3-force-path-style
+                      KAIRAN_S3_FORCE_PATH_STYLE=1  URLs endpoint/bucket/key (MinIO, most
+                                           self-hosted servers)
+                      KAIRAN_S3_ACCESS_KEY_ID, KAIRAN_S3_SECRET_ACCESS_KEY: keys (environment
+                                           only); unset: AWS_ACCESS_KEY_ID..., profiles, roles`;
 
 /** The server options every command that opens the store shares (operations.md). */
 export const SERVER_OPTIONS = {
+  ...BLOB_STORE_OPTIONS,
   port: { type: "string" },
   host: { type: "string" },
   data: { type: "string" },
@@ -11,8 +32,42 @@ export const SERVER_OPTIONS = {
   "no-demo": { type: "boolean" },
   locale: { type: "string" },
   "log-level": { type: "string" },
+  "sqlite-sync": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
+
+/** Options only `kairan serve` has: the limits of the HTTP server (config/limits.ts). */
+export const LIMIT_OPTIONS = {
+  "no-rate-limit": { type: "boolean" },
+  "rate-limit-address": { type: "string" },
+  "rate-limit-token": { type: "string" },
+  "rate-limit-window": { type: "string" },
+  "trust-proxy": { type: "string" },
+  "login-limit-account": { type: "string" },
+  "login-limit-address": { type: "string" },
+  "max-uploads": { type: "string" },
+  "headers-timeout": { type: "string" },
+  "request-timeout": { type: "string" },
+  "keep-alive-timeout": { type: "string" },
+  "idle-timeout": { type: "string" },
+  "shutdown-grace": { type: "string" },
+} as const;
+
+/** Help text for the limit options (defaults: README "Reliability and limits"). */
+export const LIMIT_OPTIONS_HELP = `Limits (each also read from its environment variable; times in seconds):
+  --no-rate-limit             KAIRAN_RATE_LIMIT=0          turn request rate limiting off
+  --rate-limit-address N      KAIRAN_RATE_LIMIT_ADDRESS    requests per window per client address (3000)
+  --rate-limit-token N        KAIRAN_RATE_LIMIT_TOKEN      requests per window per token (1200)
+  --rate-limit-window S       KAIRAN_RATE_LIMIT_WINDOW     the rate limit window (60)
+  --trust-proxy A[,A...]      KAIRAN_TRUST_PROXY           proxy addresses whose X-Forwarded-For is believed
+  --login-limit-account N     KAIRAN_LOGIN_LIMIT_ACCOUNT   failed sign-ins per account per 15 minutes (10)
+  --login-limit-address N     KAIRAN_LOGIN_LIMIT_ADDRESS   failed sign-ins per address per 15 minutes (50)
+  --max-uploads N             KAIRAN_MAX_UPLOADS           multipart uploads received at once (16)
+  --headers-timeout S         KAIRAN_HEADERS_TIMEOUT       time to send the request headers (20)
+  --request-timeout S         KAIRAN_REQUEST_TIMEOUT       time to send a whole request, body included (300)
+  --keep-alive-timeout S      KAIRAN_KEEP_ALIVE_TIMEOUT    idle keep-alive connection (10)
+  --idle-timeout S            KAIRAN_IDLE_TIMEOUT          socket without any traffic (60)
+  --shutdown-grace S          KAIRAN_SHUTDOWN_GRACE        after SIGTERM, time for requests in flight (10)`;
 
 /** Help text for the shared options. */
 export const SERVER_OPTIONS_HELP = `Options (each also read from its environment variable):
@@ -24,7 +79,10 @@ export const SERVER_OPTIONS_HELP = `Options (each also read from its environment
   --public-url URL    KAIRAN_PUBLIC_URL    {base_url} for links and OAuth behind a proxy
   --no-demo           KAIRAN_DEMO=0        do not load the demo workspace into an empty database
   --locale ja|en      KAIRAN_LOCALE        language of labels carried as data (default ja)
-  --log-level LEVEL   KAIRAN_LOG_LEVEL     fatal, error, warn, info (default), debug, trace, silent`;
+  --log-level LEVEL   KAIRAN_LOG_LEVEL     fatal, error, warn, info (default), debug, trace, silent
+  --sqlite-sync MODE  KAIRAN_SQLITE_SYNC   normal (default: survives a killed process) or full
+                                           (also survives a power cut; slower writes)
+${BLOB_STORE_OPTIONS_HELP}`;
 
 /** A command-line mistake: printed with the command's usage, exit status 2. */
 export class UsageError extends Error {
@@ -49,6 +107,7 @@ export function parseCommand<T extends NonNullable<ParseArgsConfig["options"]>>(
 export function configFlags(values: Record<string, string | boolean | undefined>): ConfigFlags {
   const text = (name: string) => (typeof values[name] === "string" ? (values[name] as string) : undefined);
   return {
+    ...blobStoreFlags(values),
     port: text("port"),
     host: text("host"),
     data: text("data"),
@@ -57,5 +116,32 @@ export function configFlags(values: Record<string, string | boolean | undefined>
     noDemo: values["no-demo"] === true,
     locale: text("locale"),
     logLevel: text("log-level"),
+    sqliteSync: text("sqlite-sync"),
+    limits: {
+      noRateLimit: values["no-rate-limit"] === true,
+      rateLimitAddress: text("rate-limit-address"),
+      rateLimitToken: text("rate-limit-token"),
+      rateLimitWindow: text("rate-limit-window"),
+      trustProxy: text("trust-proxy"),
+      loginLimitAccount: text("login-limit-account"),
+      loginLimitAddress: text("login-limit-address"),
+      maxUploads: text("max-uploads"),
+      headersTimeout: text("headers-timeout"),
+      requestTimeout: text("request-timeout"),
+      keepAliveTimeout: text("keep-alive-timeout"),
+      idleTimeout: text("idle-timeout"),
+      shutdownGrace: text("shutdown-grace"),
+    },
+  };
+}
+
+/** The file-storage flags out of parsed option values. */
+export function blobStoreFlags(values: Record<string, string | boolean | undefined>): BlobStoreFlags {
+  const text = (name: string) => (typeof values[name] === "string" ? (values[name] as string) : undefined);
+  return {
+    blobStore: text("blob-store"),
+    s3Endpoint: text("s3-endpoint"),
+    s3Region: text("s3-region"),
+    s3ForcePathStyle: values["s3-force-path-style"] === true,
   };
 }

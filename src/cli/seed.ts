@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { openLocalBlobStore } from "../blobs/local.js";
+import { openBlobStore } from "../blobs/open.js";
 import { systemClock } from "../clock.js";
 import { loadConfig } from "../config/config.js";
 import { loadSeed } from "../seed/load.js";
@@ -24,12 +24,14 @@ export async function seed(args: readonly string[]): Promise<void> {
   if (file === undefined || extra.length > 0) throw new UsageError("kairan seed takes exactly one FILE");
   const config = loadConfig(configFlags(values));
   const parsed = validateSeed(await readJson(file));
+  const blobs = await openBlobStore(config.blobStore, config.dataDir);
   const store = await openStore(config.store);
   try {
     await store.migrate();
-    console.log(JSON.stringify(await loadSeed(store, parsed, systemClock, openLocalBlobStore(config.dataDir))));
+    console.log(JSON.stringify(await loadSeed(store, parsed, systemClock, blobs)));
   } finally {
     await store.close();
+    await blobs.close();
   }
 }
 

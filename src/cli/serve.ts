@@ -1,14 +1,14 @@
 import { readFile } from "node:fs/promises";
 import { buildApp } from "../app.js";
 import type { BlobStore } from "../blobs/blob-store.js";
-import { openLocalBlobStore } from "../blobs/local.js";
+import { openBlobStore } from "../blobs/open.js";
 import { systemClock } from "../clock.js";
 import { type Config, loadConfig } from "../config/config.js";
 import { loadSeed } from "../seed/load.js";
 import { validateSeed } from "../seed/validate.js";
 import { openStore } from "../store/open.js";
 import type { Store } from "../store/store.js";
-import { SERVER_OPTIONS, SERVER_OPTIONS_HELP, configFlags, parseCommand } from "./options.js";
+import { LIMIT_OPTIONS, LIMIT_OPTIONS_HELP, SERVER_OPTIONS, SERVER_OPTIONS_HELP, configFlags, parseCommand } from "./options.js";
 
 /** Usage of `kairan serve`. */
 export const SERVE_HELP = `Usage: kairan serve [options]
@@ -16,23 +16,28 @@ export const SERVE_HELP = `Usage: kairan serve [options]
 Starts the HTTP server. On first start with an empty database it loads the demo workspace
 and prints a curl command that reads the demo board.
 
-${SERVER_OPTIONS_HELP}`;
+${SERVER_OPTIONS_HELP}
+
+${LIMIT_OPTIONS_HELP}`;
 
 const DEMO_FILE = new URL("../../seeds/demo.json", import.meta.url);
 
 /** `kairan serve`: runs until SIGTERM or SIGINT, then stops cleanly. */
 export async function serve(args: readonly string[]): Promise<void> {
-  const { values } = parseCommand(args, SERVER_OPTIONS);
+  const { values } = parseCommand(args, { ...SERVER_OPTIONS, ...LIMIT_OPTIONS });
   if (values.help) return void console.log(SERVE_HELP);
   const config = loadConfig(configFlags(values));
+  const blobs = await openBlobStore(config.blobStore, config.dataDir);
   const store = await openStore(config.store);
   await store.migrate();
-  const demoLoaded = config.demo && (await store.isEmpty()) ? await loadDemo(store, openLocalBlobStore(config.dataDir)) : false;
-  const app = buildApp({ config, store, blobs: openLocalBlobStore(config.dataDir), clock: systemClock });
+  await sweepTemporaryFiles(blobs);
+  const demoLoaded = config.demo && (await store.isEmpty()) ? await loadDemo(store, blobs) : false;
+  const app = buildApp({ config, store, blobs, clock: systemClock });
   // Handlers first: a signal that arrives right after the "listening" line still stops cleanly.
-  stopOnSignals(async () => {
+  stopOnSignals(config.limits.timeouts.shutdownGraceMs, blobs, async () => {
     await app.close();
     await store.close();
+    await blobs.close();
   });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
@@ -58,18 +63,42 @@ Read the demo group's board:
 `);
 }
 
-/** Finishes in-flight requests, closes the store, exits 0; a second signal exits at once. */
-function stopOnSignals(stop: () => Promise<void>): void {
+/** Temporary files of crashed processes go at start, and again every minute while serving (temp-area.ts). */
+async function sweepTemporaryFiles(blobs: BlobStore): Promise<void> {
+  const removed = await blobs.sweepTemp();
+  if (removed > 0) console.error(`removed ${removed} temporary upload(s) left by a stopped process`);
+  setInterval(() => void blobs.sweepTemp().catch((error: unknown) => console.error(error)), SWEEP_EVERY_MS).unref();
+}
+
+const SWEEP_EVERY_MS = 60_000;
+
+/** Beyond the grace period, what closing the store and the last answers may take before exit is forced. */
+const EXIT_MARGIN_MS = 4000;
+
+/**
+ * Finishes in-flight requests (refusing new ones with 503, guards.ts), closes the store, removes
+ * this process's temporary files and exits 0. It exits within the grace period plus EXIT_MARGIN_MS
+ * whatever happens (status 1 when forced); a second signal exits at once.
+ */
+function stopOnSignals(graceMs: number, blobs: BlobStore, stop: () => Promise<void>): void {
   let stopping = false;
+  const exit = (code: number) => {
+    blobs.removeTemp();
+    process.exit(code);
+  };
   const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(1);
+    if (stopping) exit(1);
     stopping = true;
-    console.error(`${signal}: finishing in-flight requests, then stopping`);
+    console.error(`${signal}: finishing in-flight requests (at most ${graceMs / 1000} s), then stopping`);
+    setTimeout(() => {
+      console.error("requests still running after the grace period: exiting anyway");
+      exit(1);
+    }, graceMs + EXIT_MARGIN_MS).unref();
     stop().then(
-      () => process.exit(0),
+      () => exit(0),
       (error: unknown) => {
         console.error(error);
-        process.exit(1);
+        exit(1);
       },
     );
   };

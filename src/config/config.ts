@@ -1,10 +1,30 @@
 import { resolve } from "node:path";
 import { z } from "zod";
+import {
+  BLOB_STORE_SOURCES,
+  type BlobStoreConfig,
+  type BlobStoreFlags,
+  SECRET_FIELDS,
+  blobStoreConfig,
+  blobStoreCrossProblems,
+  blobStoreFields,
+  rawBlobStore,
+} from "./blob-store.js";
+
+import { LIMIT_SOURCES, type LimitFlags, type LimitsConfig, limitsSchema, rawLimits, toLimitsConfig } from "./limits.js";
+
+export type { BlobStoreConfig, BlobStoreFlags, S3Config, S3Credentials } from "./blob-store.js";
 
 /** Where rows live: the embedded SQLite file in the data directory, or a PostgreSQL server. */
 export type StoreConfig =
-  | { readonly kind: "sqlite"; readonly file: string }
+  | { readonly kind: "sqlite"; readonly file: string; readonly synchronous?: SqliteSynchronous }
   | { readonly kind: "postgres"; readonly url: string };
+
+/**
+ * SQLite's `synchronous` under WAL: "normal" survives a killed process (the WAL is in the OS page
+ * cache at commit); "full" also survives a power cut by syncing the WAL at every commit (README).
+ */
+export type SqliteSynchronous = "normal" | "full";
 
 /** The whole configuration of a server process, validated once and frozen. */
 export interface Config {
@@ -13,15 +33,19 @@ export interface Config {
   /** SQLite database (when used) and stored files. */
   readonly dataDir: string;
   readonly store: StoreConfig;
+  /** Where attachment and file bytes live; temporary upload files stay under `dataDir` either way. */
+  readonly blobStore: BlobStoreConfig;
   /** `{base_url}` when set; otherwise the listening address is used. */
   readonly publicUrl: string | undefined;
   readonly demo: boolean;
   readonly locale: "ja" | "en";
   readonly logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /** Rate limits, sign-in throttling, uploads, timeouts (config/limits.ts). */
+  readonly limits: LimitsConfig;
 }
 
 /** Command-line values, as strings, before validation (undefined = not given). */
-export interface ConfigFlags {
+export interface ConfigFlags extends BlobStoreFlags {
   readonly port?: string | undefined;
   readonly host?: string | undefined;
   readonly data?: string | undefined;
@@ -30,6 +54,9 @@ export interface ConfigFlags {
   readonly noDemo?: boolean | undefined;
   readonly locale?: string | undefined;
   readonly logLevel?: string | undefined;
+  readonly sqliteSync?: string | undefined;
+  /** Server limits (`kairan serve` only). */
+  readonly limits?: LimitFlags | undefined;
 }
 
 /** Every configuration problem at once, one line each. */
@@ -50,6 +77,9 @@ export const CONFIG_SOURCES = {
   demo: { flag: "--no-demo", env: "KAIRAN_DEMO" },
   locale: { flag: "--locale", env: "KAIRAN_LOCALE" },
   logLevel: { flag: "--log-level", env: "KAIRAN_LOG_LEVEL" },
+  sqliteSync: { flag: "--sqlite-sync", env: "KAIRAN_SQLITE_SYNC" },
+  ...LIMIT_SOURCES,
+  ...BLOB_STORE_SOURCES,
 } as const;
 
 const httpUrl = z
@@ -72,6 +102,9 @@ const schema = z.object({
   logLevel: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { message: "must be a pino level" })
     .default("info"),
+  sqliteSync: z.enum(["normal", "full"], { message: "must be normal or full" }).default("normal"),
+  ...limitsSchema,
+  ...blobStoreFields,
 });
 
 /**
@@ -80,7 +113,7 @@ const schema = z.object({
  * @throws ConfigError listing every bad value
  */
 export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.env): Config {
-  const raw = {
+  const raw = emptyToUndefined({
     port: flags.port ?? env.KAIRAN_PORT,
     host: flags.host ?? env.KAIRAN_HOST,
     dataDir: flags.data ?? env.KAIRAN_DATA_DIR,
@@ -89,18 +122,16 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
     demo: flags.noDemo ? "0" : env.KAIRAN_DEMO,
     locale: flags.locale ?? env.KAIRAN_LOCALE,
     logLevel: flags.logLevel ?? env.KAIRAN_LOG_LEVEL,
-  };
-  const parsed = schema.safeParse(emptyToUndefined(raw));
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => {
-        const key = String(issue.path[0]) as keyof typeof CONFIG_SOURCES;
-        const source = CONFIG_SOURCES[key];
-        return `${source.flag} / ${source.env}: ${issue.message} (got ${JSON.stringify(raw[key])})`;
-      }),
-    );
-  }
-  const value = parsed.data;
+    sqliteSync: flags.sqliteSync ?? env.KAIRAN_SQLITE_SYNC,
+    ...rawLimits(flags.limits ?? {}, env),
+    ...rawBlobStore(flags, env),
+  });
+  // Node refuses a server whose headers may take longer than the whole request.
+  const withTimeouts = schema.refine((value) => value.headersTimeout <= value.requestTimeout, {
+    path: ["headersTimeout"],
+    message: "must not be longer than --request-timeout",
+  });
+  const value = validate(withTimeouts, raw, blobStoreCrossProblems(raw, flags, env));
   const dataDir = resolve(value.dataDir);
   return Object.freeze({
     port: value.port,
@@ -108,12 +139,39 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
     dataDir,
     store: value.databaseUrl
       ? { kind: "postgres", url: value.databaseUrl }
-      : { kind: "sqlite", file: resolve(dataDir, "kairan.sqlite") },
+      : { kind: "sqlite", file: resolve(dataDir, "kairan.sqlite"), synchronous: value.sqliteSync },
+    blobStore: Object.freeze(blobStoreConfig(value)),
     publicUrl: value.publicUrl,
     demo: value.demo === "1" || value.demo === "true",
     locale: value.locale,
     logLevel: value.logLevel,
+    limits: toLimitsConfig(value),
   } satisfies Config);
+}
+
+/**
+ * Only the file-storage options, for commands that move files but serve nothing (`kairan copy`).
+ * @throws ConfigError listing every bad value
+ */
+export function loadBlobStoreConfig(flags: BlobStoreFlags, env: NodeJS.ProcessEnv = process.env): BlobStoreConfig {
+  const raw = emptyToUndefined(rawBlobStore(flags, env));
+  return Object.freeze(blobStoreConfig(validate(z.object(blobStoreFields), raw, blobStoreCrossProblems(raw, flags, env))));
+}
+
+/** Parses `raw`; field problems and cross-field `problems` are thrown together, never one at a time. */
+function validate<S extends z.ZodType>(schema: S, raw: Record<string, string | undefined>, problems: readonly string[]): z.infer<S> {
+  const parsed = schema.safeParse(raw);
+  const fieldProblems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => {
+        const key = String(issue.path[0]) as keyof typeof CONFIG_SOURCES;
+        const source = CONFIG_SOURCES[key];
+        const names = [source.flag, source.env].filter((name) => name !== undefined).join(" / ");
+        const got = SECRET_FIELDS.has(key) ? "(hidden)" : JSON.stringify(raw[key]);
+        return `${names}: ${issue.message} (got ${got})`;
+      });
+  if (!parsed.success || problems.length > 0) throw new ConfigError([...fieldProblems, ...problems]);
+  return parsed.data;
 }
 
 function emptyToUndefined<T extends Record<string, string | undefined>>(raw: T): T {

@@ -32,6 +32,8 @@ export interface Application {
 export interface Actor {
   readonly user: { readonly id: number; readonly name: string; readonly email: string };
   readonly app: Application;
+  /** The token the request was authenticated with; rate limits count per token. */
+  readonly tokenId?: number;
 }
 
 /**

@@ -13,7 +13,9 @@ export type ErrorKind =
   | "conflict"
   | "too_large"
   | "unsupported_media_type"
-  | "too_many_requests";
+  | "too_many_requests"
+  | "uri_too_long"
+  | "unavailable";
 
 /** Base of every error a client may see; the message is for a person and names the field. */
 export abstract class DomainError extends Error {
@@ -65,4 +67,33 @@ export class UnsupportedMediaTypeError extends DomainError {
 /** A method the endpoint does not have. */
 export class MethodNotAllowedError extends DomainError {
   readonly kind = "method_not_allowed";
+}
+
+/** A client over a rate limit, or too many failed sign-ins: try again after `retryAfterSeconds`. */
+export class TooManyRequestsError extends DomainError {
+  readonly kind = "too_many_requests";
+  constructor(
+    code: string,
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(code, message);
+  }
+}
+
+/** A request line longer than the server reads. */
+export class UriTooLongError extends DomainError {
+  readonly kind = "uri_too_long";
+}
+
+/** The server cannot take this request now (shutting down, every upload slot taken); try again later. */
+export class UnavailableError extends DomainError {
+  readonly kind = "unavailable";
+  constructor(
+    code: string,
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(code, message);
+  }
 }

@@ -21,6 +21,10 @@ export const LIMITS = {
   xmlBodyMaxBytes: 1024 * 1024,
   /** Edit lease on a topic (decisions.md §5). */
   editLeaseMs: 10 * 60 * 1000,
+  /** The request line and headers together (Node's maxHeaderSize): beyond it, 431. */
+  headerMaxBytes: 16 * 1024,
+  /** The request target (path and query): beyond it, 414. Below headerMaxBytes, so 414 is what a long URL gets. */
+  urlMaxBytes: 8 * 1024,
   /** OAuth temporary credentials and verifiers live this long, and are used once. */
   oauthTemporaryCredentialMs: 10 * 60 * 1000,
 } as const;

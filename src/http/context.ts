@@ -6,6 +6,8 @@ import type { Config } from "../config/config.js";
 import type { Actor } from "../domain/access.js";
 import type { Viewer } from "../present/feed.js";
 import type { Store } from "../store/store.js";
+import type { Admission } from "./admission.js";
+import type { TokenLimit } from "./rate-limit.js";
 import { mediaType } from "./xml-body.js";
 
 /** What every endpoint is given: configuration, store, blobs, clock, the authenticator and the site URL. */
@@ -18,6 +20,12 @@ export interface Context {
   readonly authenticate: Authenticate;
   /** `{base_url}`: the configured public URL, or the listening address once known. */
   readonly baseUrl: () => string;
+  /** Counts an authenticated request against its token's rate limit. */
+  readonly limitToken: TokenLimit;
+  /** Shutdown state and upload slots. */
+  readonly admission: Admission;
+  /** The client's address (through trusted proxies), for rate limits and sign-in throttling. */
+  readonly clientAddress: (request: FastifyRequest) => string;
 }
 
 /**
@@ -42,9 +50,15 @@ export function credentialsOf(request: FastifyRequest, publicUrl?: string): Cred
   };
 }
 
-/** Authenticates the request: the first thing every API handler does. */
-export function authenticateRequest(context: Context, request: FastifyRequest): Promise<Actor> {
-  return context.authenticate(credentialsOf(request, context.config.publicUrl));
+/**
+ * Authenticates the request, the first thing every API handler does, and counts it against the
+ * token's rate limit.
+ * @throws TooManyRequestsError RATE_LIMITED
+ */
+export async function authenticateRequest(context: Context, request: FastifyRequest): Promise<Actor> {
+  const actor = await context.authenticate(credentialsOf(request, context.config.publicUrl));
+  await context.limitToken(request, actor);
+  return actor;
 }
 
 /** The caller as feeds name it. */

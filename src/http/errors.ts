@@ -1,8 +1,10 @@
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { XML_DECLARATION, escapeAttribute, escapeText } from "../atom/build.js";
 import { XmlParseError } from "../atom/parse.js";
 import { OAuthProblem } from "../auth/oauth1.js";
-import { DomainError, type ErrorKind } from "../domain/errors.js";
+import { DomainError, type ErrorKind, TooManyRequestsError, UnavailableError } from "../domain/errors.js";
 
 /** THE table: each kind of domain error and the status it is answered with (decisions.md §2). */
 const STATUS_OF: Readonly<Record<ErrorKind, number>> = {
@@ -15,7 +17,19 @@ const STATUS_OF: Readonly<Record<ErrorKind, number>> = {
   too_large: 413,
   unsupported_media_type: 415,
   too_many_requests: 429,
+  uri_too_long: 414,
+  unavailable: 503,
 };
+
+/**
+ * Errors Node's HTTP parser raises before there is a request to route (the server's 'clientError'):
+ * the answer is written to the socket as is, which is then closed. Anything else is a malformed request.
+ */
+const CLIENT_ERRORS: Readonly<Record<string, { status: number; code: string; message: string }>> = {
+  HPE_HEADER_OVERFLOW: { status: 431, code: "HEADERS_TOO_LARGE", message: "The request line and headers are larger than the server reads." },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: "REQUEST_TIMEOUT", message: "The request was not received in time." },
+};
+const MALFORMED_REQUEST = { status: 400, code: "MALFORMED_REQUEST", message: "The request is not well-formed HTTP." };
 
 /** Framework errors that are the client's fault, with the code and text we answer them with. */
 const FRAMEWORK_ERRORS: Readonly<Record<string, { status: number; code: string; message: string }>> = {
@@ -41,10 +55,15 @@ export interface ErrorReply {
   readonly status: number;
   readonly code: string;
   readonly message: string;
+  /** Seconds after which trying again may succeed (429, 503): sent as Retry-After. */
+  readonly retryAfterSeconds?: number;
 }
 
 /** Maps any thrown value to what the client is told; unknown errors become a bare 500. */
 export function toErrorReply(error: unknown): ErrorReply {
+  if (error instanceof TooManyRequestsError || error instanceof UnavailableError) {
+    return { status: STATUS_OF[error.kind], code: error.code, message: error.message, retryAfterSeconds: error.retryAfterSeconds };
+  }
   if (error instanceof DomainError) return { status: STATUS_OF[error.kind], code: error.code, message: error.message };
   if (error instanceof XmlParseError) return { status: 400, code: error.code, message: error.message };
   const known = FRAMEWORK_ERRORS[(error as FastifyError | undefined)?.code ?? ""];
@@ -73,12 +92,39 @@ export function errorHandler(realm: () => string) {
         .send(oauthProblemBody(error));
     }
     const answer = toErrorReply(error);
-    if (answer.status >= 500) request.log.error({ err: error }, "request failed");
+    // A 503 the server chose (shutting down, uploads full) is a refusal, not a fault.
+    if (answer.status >= 500 && !(error instanceof DomainError)) request.log.error({ err: error }, "request failed");
     else request.log.info({ code: answer.code, status: answer.status }, "request refused");
     if (answer.status === 401) reply.header("www-authenticate", `OAuth realm="${escapeAttribute(realm())}"`);
+    if (answer.retryAfterSeconds !== undefined) reply.header("retry-after", String(answer.retryAfterSeconds));
+    // A refused request's body is not read (it may be a 50 MB upload): close rather than drain it.
+    if (answer.status === 429 || answer.status === 503) reply.header("connection", "close");
     return reply
       .code(answer.status)
       .header("content-type", "application/xml; charset=utf-8")
       .send(errorDocument(answer.code, answer.message));
   };
+}
+
+/** Node's private link from a socket to the response being written on it. */
+interface SocketWithResponse extends Socket {
+  readonly _httpMessage?: { readonly headersSent: boolean } | null;
+}
+
+/**
+ * The server's 'clientError' handler: header overflow (431), request timeout (408) and malformed
+ * HTTP (400) answered with an `<error>` document like every other refusal, then the socket closed.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const answer = CLIENT_ERRORS[error.code ?? ""] ?? MALFORMED_REQUEST;
+  // A response already under way (a slow upload's request timeout) cannot get a second status line.
+  if (socket.writable && (socket as SocketWithResponse)._httpMessage?.headersSent !== true) {
+    const body = errorDocument(answer.code, answer.message);
+    socket.write(
+      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ""}\r\nContent-Type: application/xml; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

@@ -8,6 +8,7 @@ import type { Readable, Writable } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { MultipartFile, MultipartValue } from "@fastify/multipart";
 import type { BlobStore, TempBlob } from "../blobs/blob-store.js";
+import type { Admission, UploadSlot } from "./admission.js";
 import { attachmentsTooLarge, fileTooLarge, tooManyFiles } from "../domain/attachment.js";
 import { TooLargeError, ValidationError } from "../domain/errors.js";
 import { LIMITS } from "../domain/limits.js";
@@ -35,43 +36,77 @@ export interface ReceivedMultipart {
 }
 
 /**
- * Streams a multipart body to temporary files. Any failure, a client going away included,
- * deletes every temporary file before the error leaves.
+ * Streams a multipart body to temporary files. Any failure, a client going away or a shutdown's
+ * grace period running out included, deletes every temporary file before the error leaves.
  * @throws ValidationError TOO_MANY_FILES, MULTIPART_MALFORMED, and whatever `rules.filePart` throws
  * @throws TooLargeError REQUEST_TOO_LARGE, FILE_TOO_LARGE, ATTACHMENTS_TOO_LARGE, XML_PART_TOO_LARGE
+ * @throws UnavailableError TOO_MANY_UPLOADS, SHUTTING_DOWN
  */
-export async function receiveMultipart(request: FastifyRequest, reply: FastifyReply, blobs: BlobStore, rules: MultipartRules): Promise<ReceivedMultipart> {
+export async function receiveMultipart(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  blobs: BlobStore,
+  admission: Admission,
+  rules: MultipartRules,
+): Promise<ReceivedMultipart> {
   // A refused upload is not read to its end (it may be 50 MB more, or endless when chunked): the
   // connection closes after the error answer instead of waiting for a body nobody will read.
   const refuse = (error: unknown) => {
     reply.header("connection", "close");
     return error;
   };
+  let slot: UploadSlot;
   try {
     checkDeclaredLength(request.headers["content-length"]);
+    slot = admission.enterUpload();
   } catch (error) {
     throw refuse(error);
   }
   const temps: TempBlob[] = [];
   const discard = async () => void (await Promise.all(temps.map((temp) => blobs.discard(temp))));
-  // A client that goes away half-way: end every write at once. Destroying the sinks, not the
-  // source, is what makes pipeline() settle (stack.md §5).
-  const onClose = () => {
-    if (!request.raw.readableEnded) for (const temp of temps) temp.stream.destroy(new Error("the client went away"));
+  // A client that goes away half-way, or a shutdown that cannot wait any longer: end every write
+  // at once. Destroying the sinks, not the source, is what makes pipeline() settle (stack.md §5).
+  const stopWriting = (reason: unknown) => {
+    for (const temp of temps) temp.stream.destroy(reason instanceof Error ? reason : new Error(String(reason)));
   };
+  const onClose = () => {
+    if (!request.raw.readableEnded) stopWriting(new Error("the client went away"));
+  };
+  const onAbort = () => stopWriting(slot.signal.reason);
   request.raw.on("close", onClose);
+  slot.signal.addEventListener("abort", onAbort);
   try {
-    const { text, files } = await readParts(request, blobs, temps, rules);
+    // A stalled client may never send the next part: the abort answers without waiting for it.
+    const { text, files } = await untilAborted(readParts(request, blobs, temps, rules, slot.signal), slot.signal);
     return { text, files, discard };
   } catch (error) {
     await discard();
     throw refuse(translate(error));
   } finally {
     request.raw.off("close", onClose);
+    slot.signal.removeEventListener("abort", onAbort);
+    slot.leave();
   }
 }
 
-async function readParts(request: FastifyRequest, blobs: BlobStore, temps: TempBlob[], rules: MultipartRules): Promise<{ text: Map<string, string>; files: StagedFile[] }> {
+/** `work`, or the signal's reason as soon as it aborts; a `work` left behind may fail unobserved. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  work.catch(() => undefined);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+async function readParts(
+  request: FastifyRequest,
+  blobs: BlobStore,
+  temps: TempBlob[],
+  rules: MultipartRules,
+  signal: AbortSignal,
+): Promise<{ text: Map<string, string>; files: StagedFile[] }> {
   const text = new Map<string, string>();
   const files: StagedFile[] = [];
   let total = 0;
@@ -94,6 +129,11 @@ async function readParts(request: FastifyRequest, blobs: BlobStore, temps: TempB
     }
     if (files.length >= LIMITS.filesPerComment) throw tooManyFiles();
     const temp = await blobs.createTemp();
+    // Aborted while the file was being created: the cleanup has already run, so this one goes now.
+    if (signal.aborted) {
+      await blobs.discard(temp);
+      throw signal.reason;
+    }
     temps.push(temp);
     const draft = attachmentDraft(part, files.length);
     const size = await receiveFile(part, temp.stream, LIMITS.multipartMaxBytes - total, draft.fileName);

@@ -2,22 +2,20 @@
 // (three-legged exchange and xAuth). Signatures are checked before these run (auth/oauth-verify.ts).
 import { randomBytes } from "node:crypto";
 import { constantTimeEqual, OAuthProblem } from "../auth/oauth1.js";
-import { verifyPassword } from "../auth/password.js";
 import { generateSecret, hashToken } from "../auth/token.js";
 import type { Clock } from "../clock.js";
+import type { LoginThrottleConfig } from "../config/limits.js";
 import type { Application } from "../domain/access.js";
 import { LIMITS } from "../domain/limits.js";
 import type { User } from "../domain/user.js";
 import type { Store, TemporaryCredential, TokenRepo } from "../store/store.js";
+import { signInThrottled } from "./sign-in.js";
 
 /** A token and its secret, handed to the client once. */
 export interface IssuedCredentials {
   readonly token: string;
   readonly secret: string;
 }
-
-/** Compared against when no user has the e-mail address, so both answers take the scrypt time. */
-const DUMMY_HASH = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
 
 /**
  * Issues temporary credentials to `app`; `callback` is "oob" or an absolute http(s) URL.
@@ -58,15 +56,6 @@ export function findTemporaryCredential(store: Store, clock: Clock, token: strin
   return store.read((tx) => tx.temporaryCredentials.findLive(hashToken(token), clock.now()));
 }
 
-/** The user whose e-mail and password these are, or undefined; takes the same time either way. */
-export async function signIn(store: Store, email: string, password: string): Promise<User | undefined> {
-  const found = await store.read((tx) => tx.users.findCredentialsByEmail(email.trim().toLowerCase()));
-  const matches = await verifyPassword(password, found?.passwordHash ?? DUMMY_HASH);
-  if (!found || !matches) return undefined;
-  const { passwordHash: _hash, ...user } = found;
-  return user;
-}
-
 /** Records the person's approval and returns the verifier; undefined when already decided. */
 export async function approve(store: Store, credential: TemporaryCredential, user: User): Promise<string | undefined> {
   const verifier = generateSecret();
@@ -98,14 +87,23 @@ export async function exchangeVerifier(store: Store, clock: Clock, credential: T
   });
 }
 
+/** An xAuth request's password credentials, and where they came from (sign-in throttling). */
+export interface PasswordGrant {
+  readonly username: string | undefined;
+  readonly password: string | undefined;
+  readonly address: string;
+}
+
 /**
  * xAuth: token credentials for an e-mail and password, only for applications of level Z.
  * @throws OAuthProblem parameter_absent, permission_denied
+ * @throws TooManyRequestsError SIGN_IN_THROTTLED
  */
-export async function exchangePassword(store: Store, clock: Clock, app: Application, username: string | undefined, password: string | undefined): Promise<IssuedCredentials> {
+export async function exchangePassword(store: Store, clock: Clock, throttle: LoginThrottleConfig, app: Application, grant: PasswordGrant): Promise<IssuedCredentials> {
   if (app.accessLevel !== "Z") throw new OAuthProblem("permission_denied", "this application may not use xAuth (it needs access level Z)");
+  const { username, password } = grant;
   if (!username || password === undefined) throw new OAuthProblem("parameter_absent", "x_auth_username and x_auth_password are required");
-  const user = await signIn(store, username, password);
+  const user = await signInThrottled(store, clock, throttle, { email: username, password, address: grant.address });
   if (!user) throw new OAuthProblem("permission_denied", "the e-mail address or the password is wrong");
   return store.transaction((tx) => insertToken(tx.tokens, clock, user.id, app.id, "xAuth"));
 }

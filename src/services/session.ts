@@ -2,9 +2,10 @@
 // so that every server process recognises every session.
 import { generateSecret, hashToken } from "../auth/token.js";
 import type { Clock } from "../clock.js";
+import type { LoginThrottleConfig } from "../config/limits.js";
 import { SESSION_LIFETIME_MS, type Session, renewedExpiry } from "../domain/session.js";
 import type { Store } from "../store/store.js";
-import { signIn } from "./oauth.js";
+import { type SignInAttempt, signInThrottled } from "./sign-in.js";
 
 /** A new session and the token its cookie carries (never stored). */
 export interface StartedSession {
@@ -14,10 +15,12 @@ export interface StartedSession {
 
 /**
  * Signs in with e-mail address and password and opens a session; undefined when they are wrong
- * (both answers take the password-hashing time). Expired sessions are swept on the way.
+ * (both answers take the password-hashing time). The same throttling as the OAuth sign-in page
+ * counts the failures. Expired sessions are swept on the way.
+ * @throws TooManyRequestsError SIGN_IN_THROTTLED
  */
-export async function startSession(store: Store, clock: Clock, email: string, password: string): Promise<StartedSession | undefined> {
-  const user = await signIn(store, email, password);
+export async function startSession(store: Store, clock: Clock, throttle: LoginThrottleConfig, attempt: SignInAttempt): Promise<StartedSession | undefined> {
+  const user = await signInThrottled(store, clock, throttle, attempt);
   if (!user) return undefined;
   const token = generateSecret();
   const now = clock.now();

@@ -21,9 +21,15 @@ const BATCH = 500;
  * Copies every table of a SQLite database file into an empty PostgreSQL database, ids preserved,
  * in one PostgreSQL transaction, then moves each identity sequence past the largest copied id.
  * Both sides are migrated to the latest schema first (as `kairan serve` would on its next start).
+ * `beforeRows` runs inside the transaction once the target is known to be empty (the stored
+ * files go first): when it fails, no row is committed and the copy can run again.
  * @throws CopyError when the source file is missing or the target holds any row
  */
-export async function copySqliteToPostgres(sqliteFile: string, postgresUrl: string): Promise<CopyReport> {
+export async function copySqliteToPostgres(
+  sqliteFile: string,
+  postgresUrl: string,
+  options: { beforeRows?: () => Promise<void> } = {},
+): Promise<CopyReport> {
   if (!existsSync(sqliteFile)) throw new CopyError(`no SQLite database at ${sqliteFile}`);
   for (const store of [openSqliteStore(sqliteFile), openPostgresStore({ url: postgresUrl })]) {
     try {
@@ -37,6 +43,7 @@ export async function copySqliteToPostgres(sqliteFile: string, postgresUrl: stri
   try {
     return await target.transaction().execute(async (trx) => {
       await refuseNonEmpty(trx);
+      await options.beforeRows?.();
       const report: Record<string, number> = {};
       for (const table of TABLES_IN_DEPENDENCY_ORDER) report[table] = await copyTable(source, trx, table);
       await resetIdentitySequences(trx);

@@ -7,7 +7,7 @@ import type { Store } from "./store.js";
 export async function openStore(config: StoreConfig): Promise<Store> {
   switch (config.kind) {
     case "sqlite":
-      return openSqliteStore(config.file);
+      return openSqliteStore(config.file, config.synchronous);
     case "postgres":
       return openPostgresStore({ url: config.url });
   }

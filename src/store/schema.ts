@@ -25,6 +25,7 @@ export interface Database {
   likes: LikesTable;
   favorites: FavoritesTable;
   comment_reads: CommentReadsTable;
+  login_failures: LoginFailuresTable;
 }
 
 /** Registered users. */
@@ -264,4 +265,13 @@ export interface CommentReadsTable {
   parent_kind: "BOARD" | "TASK" | "CABINET";
   parent_id: number;
   confirmed_at: number;
+}
+
+/** Sign-in attempts not (yet) followed by a success, per account or address, in a fixed window. */
+export interface LoginFailuresTable {
+  scope: "account" | "address";
+  /** The e-mail address as typed (lower-cased), or the client address. */
+  subject: string;
+  failures: number;
+  window_start: number;
 }

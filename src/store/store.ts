@@ -49,6 +49,7 @@ export interface Tx {
   readonly likes: LikeRepo;
   readonly favorites: FavoriteRepo;
   readonly commentReads: CommentReadRepo;
+  readonly loginFailures: LoginFailureRepo;
 }
 
 /** Offset paging as the interface defines it (`start-index`, `max-results`). */
@@ -390,4 +391,21 @@ export interface CommentReadRepo {
   confirm(userId: number, parent: ContentRef, at: number): Promise<void>;
   /** Forgets every confirmation of the parent (it is being deleted). */
   removeAllOf(parent: ContentRef): Promise<void>;
+}
+
+/** Where one sign-in counter stands after an attempt was counted. */
+export interface LoginAttemptCount {
+  /** Attempts in the window not followed by a success, this one included. */
+  readonly failures: number;
+  readonly windowStart: number;
+}
+
+/** Sign-in attempts per account or address, in fixed windows; shared by every server process. */
+export interface LoginFailureRepo {
+  /** Counts an attempt (a new window when the last one is over) and returns the counter, atomically. */
+  count(scope: "account" | "address", subject: string, now: number, windowMs: number): Promise<LoginAttemptCount>;
+  /** A successful sign-in: the account's counter is cleared, the address's loses this attempt. */
+  forgive(scope: "account" | "address", subject: string): Promise<void>;
+  /** Deletes counters whose window started before `before`. */
+  removeExpired(before: number): Promise<number>;
 }

@@ -25,6 +25,7 @@ export const TABLES_IN_DEPENDENCY_ORDER = [
   "comment_reads",
   "oauth_nonces",
   "oauth_temporary_credentials",
+  "login_failures",
 ] as const satisfies readonly (keyof Database)[];
 
 /** Tables of the schema that the list above forgets; must stay `never`. */

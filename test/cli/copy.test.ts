@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { TEST_DATABASE_URL, type TestSchema, createTestSchema } from "../support/backends.js";
-import { type ServerProcess, runKairan, startServerProcess } from "../support/cli.js";
+import { type ServerProcess, runKairan, runKairanAsync, startServerProcess } from "../support/cli.js";
 import { CLIENT_NS, atomText, entriesOf, request } from "../support/http.js";
+import { type TestS3, startTestS3 } from "../support/s3.js";
 
 // `kairan copy`: the demo workspace seeded into SQLite, copied into a fresh PostgreSQL schema,
 // must be served byte for byte the same by both (after replacing each server's base URL).
@@ -84,6 +85,75 @@ describe("kairan copy --from DIR --to postgres://", () => {
     assert.match(runKairan(["--help"]).stdout, /copy/);
     assert.equal(runKairan(["copy", "--from", "x"]).status, 2);
     assert.equal(runKairan(["copy", "--from", "x", "--to", "mysql://x"]).status, 2);
+  });
+});
+
+describe("kairan copy --from DIR --to postgres:// --blob-store s3://", () => {
+  const dirs: string[] = [];
+  let s3: TestS3;
+  let from: string;
+  let schema: TestSchema;
+  let files: string[];
+  const tempDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), "kairan-copy-"));
+    dirs.push(dir);
+    return dir;
+  };
+
+  before(async () => {
+    s3 = await startTestS3();
+    if (skip) return;
+    from = tempDir();
+    const seeded = runKairan(["seed", DEMO, "--data", from]);
+    assert.equal(seeded.status, 0, seeded.stderr);
+    files = Object.values((JSON.parse(seeded.stdout) as { files: Record<string, string> }).files);
+    writeFileSync(join(from, "blobs", ".DS_Store"), "not ours");
+    schema = await createTestSchema();
+  });
+  after(async () => {
+    await s3.close();
+    await schema?.drop();
+    dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
+  });
+
+  pgIt("uploads every stored file before the rows: a server on PostgreSQL and the bucket serves the same bytes", async () => {
+    const failed = await runKairanAsync(["copy", "--from", from, "--to", schema.url, ...s3.args("moved").map((arg) => arg.replace(/^s3:\/\/[^/]+/, "s3://no-such-bucket"))], s3.env);
+    assert.equal(failed.status, 2, failed.stderr);
+    assert.match(failed.stderr, /^kairan: cannot use s3:\/\/no-such-bucket at .*: no such bucket$/m);
+    const result = await runKairanAsync(["copy", "--from", from, "--to", schema.url, ...s3.args("moved")], s3.env);
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stderr, /^skipped .*\.DS_Store: not a stored file$/m);
+    const local = readdirSync(join(from, "blobs"), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && entry.name !== ".DS_Store")
+      .map((entry) => `moved/${entry.name}`)
+      .sort();
+    assert.ok(local.length >= 4, "the demo's versions and thumbnail");
+    assert.match(result.stdout, new RegExp(`^${local.length} stored files copied to s3://${s3.bucket}/moved$`, "m"));
+    assert.deepEqual(await s3.list("moved"), local);
+    const sqlite = await startServerProcess(["--port", "0", "--data", from, "--no-demo"]);
+    const postgres = await startServerProcess(["--port", "0", "--data", tempDir(), "--database", schema.url, "--no-demo", ...s3.args("moved")], s3.env);
+    try {
+      for (const id of files) {
+        for (const query of ["", "&version=1", "&thumbnail=true"]) {
+          const [a, b] = await Promise.all([sqlite, postgres].map(async (server) => {
+            const response = await fetch(`${server.url}/api/fileDownload/V2?id=${id}${query}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+            return { status: response.status, length: response.headers.get("content-length"), bytes: Buffer.from(await response.arrayBuffer()) };
+          }));
+          assert.deepEqual(b, a, `${id}${query}`);
+        }
+      }
+    } finally {
+      await Promise.all([sqlite.stop(), postgres.stop()]);
+    }
+  });
+
+  it("refuses --files-to together with --blob-store, and a bad --blob-store, with exit 2", () => {
+    const both = runKairan(["copy", "--from", "x", "--to", "postgres://h/db", "--files-to", "y", "--blob-store", "s3://abc"]);
+    assert.equal(both.status, 2);
+    assert.match(both.stderr, /either --files-to DIR or --blob-store/);
+    const bad = runKairan(["copy", "--from", "x", "--to", "postgres://h/db", "--blob-store", "s3://"]);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--blob-store \/ KAIRAN_BLOB_STORE: must be s3:\/\/BUCKET/);
   });
 });
 

@@ -51,6 +51,11 @@ describe("kairan serve", () => {
     assert.match(result.stderr, /--public-url \/ KAIRAN_PUBLIC_URL/);
     assert.equal(runKairan(["serve", "--bogus"]).status, 2);
     assert.equal(runKairan(["frobnicate"]).status, 2);
+    const limits = runKairan(["serve", "--rate-limit-token", "0", "--shutdown-grace", "soon", "--data", tempDir()], { KAIRAN_MAX_UPLOADS: "-3" });
+    assert.equal(limits.status, 2);
+    assert.match(limits.stderr, /--rate-limit-token \/ KAIRAN_RATE_LIMIT_TOKEN: must be 1 or more/);
+    assert.match(limits.stderr, /--shutdown-grace \/ KAIRAN_SHUTDOWN_GRACE/);
+    assert.match(limits.stderr, /--max-uploads \/ KAIRAN_MAX_UPLOADS/);
   });
 
   it("describes every command with --help", () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
 import { describe, it } from "node:test";
-import { ConfigError, loadConfig } from "../../src/config/config.js";
+import { ConfigError, loadBlobStoreConfig, loadConfig } from "../../src/config/config.js";
 
 describe("config", () => {
   it("has the defaults of operations.md", () => {
@@ -9,10 +9,11 @@ describe("config", () => {
     assert.equal(config.port, 8080);
     assert.equal(config.host, "127.0.0.1");
     assert.equal(config.dataDir, resolve("./data"));
-    assert.deepEqual(config.store, { kind: "sqlite", file: resolve("./data/kairan.sqlite") });
+    assert.deepEqual(config.store, { kind: "sqlite", file: resolve("./data/kairan.sqlite"), synchronous: "normal" });
     assert.equal(config.publicUrl, undefined);
     assert.equal(config.demo, true);
     assert.equal(config.locale, "ja");
+    assert.deepEqual(config.blobStore, { kind: "local" }, "files under --data");
     assert.ok(Object.isFrozen(config));
   });
 
@@ -39,5 +40,121 @@ describe("config", () => {
     );
     assert.throws(() => loadConfig({ port: "65536" }, {}), ConfigError);
     assert.equal(loadConfig({ port: "0" }, {}).port, 0);
+  });
+
+  it("selects an S3-compatible bucket with its endpoint, region, path style and keys", () => {
+    const config = loadConfig(
+      { blobStore: "s3://kairan-files/team/a/", s3Endpoint: "http://minio:9000/", s3ForcePathStyle: true },
+      { KAIRAN_S3_ACCESS_KEY_ID: "AKIA1", KAIRAN_S3_SECRET_ACCESS_KEY: "s3cret", AWS_REGION: "eu-central-1" },
+    );
+    assert.deepEqual(config.blobStore, {
+      kind: "s3",
+      bucket: "kairan-files",
+      prefix: "team/a",
+      endpoint: "http://minio:9000",
+      region: "eu-central-1",
+      forcePathStyle: true,
+      credentials: { accessKeyId: "AKIA1", secretAccessKey: "s3cret" },
+    });
+    assert.ok(Object.isFrozen(config.blobStore));
+    const aws = loadConfig({}, { KAIRAN_BLOB_STORE: "s3://bucket.with.dots", KAIRAN_S3_REGION: "ap-northeast-1", AWS_REGION: "us-west-2" });
+    assert.deepEqual(aws.blobStore, {
+      kind: "s3",
+      bucket: "bucket.with.dots",
+      prefix: "",
+      endpoint: undefined,
+      region: "ap-northeast-1",
+      forcePathStyle: false,
+      credentials: undefined,
+    }, "no keys: the AWS SDK's own chain; KAIRAN_S3_REGION over AWS_REGION");
+    const defaults = loadConfig({ blobStore: "s3://abc" }, {}).blobStore;
+    assert.ok(defaults.kind === "s3" && defaults.region === "us-east-1" && !defaults.forcePathStyle);
+  });
+
+  it("reports every bad storage setting at once, never echoing the secret", () => {
+    assert.throws(
+      () =>
+        loadConfig(
+          { blobStore: "s3://Bad_Bucket", s3Endpoint: "minio:9000" },
+          { KAIRAN_S3_REGION: "eu central", KAIRAN_S3_SECRET_ACCESS_KEY: "top-secret-value", KAIRAN_S3_FORCE_PATH_STYLE: "yes" },
+        ),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.equal(error.problems.length, 5, error.message);
+        assert.match(error.message, /--blob-store \/ KAIRAN_BLOB_STORE: must be s3:\/\/BUCKET/);
+        assert.match(error.message, /--s3-endpoint \/ KAIRAN_S3_ENDPOINT: must start with http:\/\/ or https:\/\//);
+        assert.match(error.message, /--s3-region \/ KAIRAN_S3_REGION/);
+        assert.match(error.message, /--s3-force-path-style \/ KAIRAN_S3_FORCE_PATH_STYLE: must be 0 or 1/);
+        assert.match(error.message, /KAIRAN_S3_ACCESS_KEY_ID \/ KAIRAN_S3_SECRET_ACCESS_KEY: set both or neither/);
+        assert.doesNotMatch(error.message, /top-secret-value/);
+        return true;
+      },
+    );
+    for (const bad of ["s3://", "s3://ab", "s3://bucket//x", "s3://bucket/../x", "s3://bucket/a b", "https://bucket", "s3://-bucket"]) {
+      assert.throws(() => loadConfig({ blobStore: bad }, {}), ConfigError, bad);
+    }
+    assert.throws(() => loadConfig({}, { KAIRAN_S3_SECRET_ACCESS_KEY: "x".repeat(257), KAIRAN_S3_ACCESS_KEY_ID: "a", KAIRAN_BLOB_STORE: "s3://abc" }), /\(got \(hidden\)\)/);
+  });
+
+  it("refuses S3 settings without an S3 bucket: files would silently stay on the local disk", () => {
+    assert.throws(
+      () => loadConfig({ s3Endpoint: "http://minio:9000", s3ForcePathStyle: true }, { KAIRAN_S3_ACCESS_KEY_ID: "a", KAIRAN_S3_SECRET_ACCESS_KEY: "b" }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.equal(error.problems.length, 3, error.message);
+        assert.match(error.message, /--s3-endpoint \/ KAIRAN_S3_ENDPOINT: only applies with --blob-store s3:\/\/BUCKET/);
+        return true;
+      },
+    );
+    assert.deepEqual(loadConfig({}, { AWS_REGION: "eu-west-1" }).blobStore, { kind: "local" }, "AWS_REGION alone is not a setting of ours");
+  });
+
+  it("reads the storage settings alone for kairan copy", () => {
+    const config = loadBlobStoreConfig({ blobStore: "s3://abc/x" }, { KAIRAN_PORT: "not a port" });
+    assert.equal(config.kind, "s3");
+    assert.deepEqual(loadBlobStoreConfig({}, {}), { kind: "local" });
+    assert.throws(() => loadBlobStoreConfig({ blobStore: "s3://" }, {}), ConfigError);
+  });
+
+  it("has limits on by default, generous, as README's table says", () => {
+    const { limits } = loadConfig({}, {});
+    assert.deepEqual(limits.rateLimit, { perAddress: 3000, perToken: 1200, windowMs: 60_000 });
+    assert.deepEqual(limits.loginThrottle, { perAccount: 10, perAddress: 50, windowMs: 15 * 60_000 });
+    assert.deepEqual(limits.trustProxy, []);
+    assert.equal(limits.maxUploads, 16);
+    assert.deepEqual(limits.timeouts, { headersMs: 20_000, requestMs: 300_000, keepAliveMs: 10_000, idleMs: 60_000, shutdownGraceMs: 10_000 });
+    assert.ok(Object.isFrozen(limits) && Object.isFrozen(limits.timeouts));
+  });
+
+  it("takes limits from flags over environment, and turns rate limiting off either way", () => {
+    const env = { KAIRAN_RATE_LIMIT_ADDRESS: "10", KAIRAN_RATE_LIMIT_TOKEN: "7", KAIRAN_SHUTDOWN_GRACE: "2.5", KAIRAN_TRUST_PROXY: "10.0.0.1, ::1", KAIRAN_SQLITE_SYNC: "full" };
+    const config = loadConfig({ limits: { rateLimitAddress: "20", maxUploads: "2" } }, env);
+    assert.deepEqual(config.limits.rateLimit, { perAddress: 20, perToken: 7, windowMs: 60_000 });
+    assert.equal(config.limits.maxUploads, 2);
+    assert.equal(config.limits.timeouts.shutdownGraceMs, 2500);
+    assert.deepEqual(config.limits.trustProxy, ["10.0.0.1", "::1"]);
+    assert.deepEqual(config.store, { kind: "sqlite", file: resolve("./data/kairan.sqlite"), synchronous: "full" });
+    assert.equal(loadConfig({ limits: { noRateLimit: true } }, {}).limits.rateLimit, undefined);
+    assert.equal(loadConfig({}, { KAIRAN_RATE_LIMIT: "0" }).limits.rateLimit, undefined);
+  });
+
+  it("reports every bad limit at once, naming option and variable", () => {
+    assert.throws(
+      () =>
+        loadConfig(
+          { sqliteSync: "fast", limits: { rateLimitAddress: "0", maxUploads: "many", trustProxy: "proxy.example", shutdownGrace: "-1" } },
+          { KAIRAN_RATE_LIMIT: "off" },
+        ),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.equal(error.problems.length, 6, error.message);
+        assert.match(error.message, /--rate-limit-address \/ KAIRAN_RATE_LIMIT_ADDRESS: must be 1 or more/);
+        assert.match(error.message, /--no-rate-limit \/ KAIRAN_RATE_LIMIT: must be 0 or 1/);
+        assert.match(error.message, /--trust-proxy \/ KAIRAN_TRUST_PROXY: must be a comma-separated list of IP addresses/);
+        assert.match(error.message, /--sqlite-sync \/ KAIRAN_SQLITE_SYNC: must be normal or full/);
+        return true;
+      },
+    );
+    assert.throws(() => loadConfig({ limits: { headersTimeout: "30", requestTimeout: "10" } }, {}), /--headers-timeout \/ KAIRAN_HEADERS_TIMEOUT: must not be longer than --request-timeout/);
   });
 });

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import { attribute } from "../../src/atom/parse.js";
 import type { Group } from "../../src/domain/group.js";
-import { openLocalBlobStore } from "../../src/blobs/local.js";
 import { addComment } from "../../src/services/comment.js";
 import { assertValidAtom } from "../support/atom-schema.js";
 import type { TestUser } from "../support/factories.js";
@@ -178,9 +177,9 @@ describeEachBackend("GET /api/gwTask/V2", (backend) => {
     const task = await server.factories.task(group, alice, { title: "discussed" });
     const id = `GROUP,1:${group.id},TASK,1:${task.id}`;
     const actor = { user: bob, app: { id: 0, name: "test", consumerKey: "k", accessLevel: "Z" as const } };
-    await addComment(server.store, openLocalBlobStore(server.dataDir), actor, { parent: { kind: "TASK", groupId: group.id, id: task.id }, text: "hi & bye", replyTo: undefined }, server.clock);
+    await addComment(server.store, server.blobs, actor, { parent: { kind: "TASK", groupId: group.id, id: task.id }, text: "hi & bye", replyTo: undefined }, server.clock);
     await assert.rejects(
-      addComment(server.store, openLocalBlobStore(server.dataDir), actor, { parent: { kind: "TASK", groupId: group.id, id: 99999 }, text: "x", replyTo: undefined }, server.clock),
+      addComment(server.store, server.blobs, actor, { parent: { kind: "TASK", groupId: group.id, id: 99999 }, text: "x", replyTo: undefined }, server.clock),
       /task does not exist/,
     );
     const answer = await tasks(`entry=${id}&embed-comment=true`);

@@ -10,11 +10,29 @@ export function runKairan(args: readonly string[], env: NodeJS.ProcessEnv = {}):
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/**
+ * Runs a kairan command to completion without blocking this process: needed when the command
+ * talks to a server running inside the test process (s3rver), which a blocked loop cannot serve.
+ */
+export async function runKairanAsync(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [KAIRAN_BIN, ...args], { env: { ...cleanEnv(), ...env }, timeout: 60_000 });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const status = await new Promise<number | null>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("close", (code) => resolve(code));
+  });
+  return { status, stdout, stderr };
+}
+
 /** A running `kairan serve` process and what it printed so far. */
 export interface ServerProcess {
   readonly child: ChildProcessWithoutNullStreams;
   readonly url: string;
   stdout(): string;
+  stderr(): string;
   /** Sends a signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -43,6 +61,7 @@ export async function startServerProcess(args: readonly string[], env: NodeJS.Pr
     child,
     url,
     stdout: () => out,
+    stderr: () => err,
     async stop(signal = "SIGTERM") {
       child.kill(signal);
       return exited;
@@ -50,7 +69,7 @@ export async function startServerProcess(args: readonly string[], env: NodeJS.Pr
   };
 }
 
-/** The environment without KAIRAN_* variables of the developer's shell. */
+/** The environment without KAIRAN_* and AWS_* variables of the developer's shell (AWS_* would reach the S3 client). */
 function cleanEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("KAIRAN_")));
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("KAIRAN_") && !key.startsWith("AWS_")));
 }

@@ -1,5 +1,4 @@
 import sharp from "sharp";
-import { openLocalBlobStore } from "../../src/blobs/local.js";
 import type { CabinetFile } from "../../src/domain/file.js";
 import type { Group } from "../../src/domain/group.js";
 import type { User } from "../../src/domain/user.js";
@@ -20,7 +19,7 @@ export async function addTestFile(
 ): Promise<CabinetFile> {
   return addFile(
     server.store,
-    openLocalBlobStore(server.dataDir),
+    server.blobs,
     {
       groupId: group.id,
       authorEmail: author.email,
@@ -38,5 +37,5 @@ export async function addTestFile(
 /** Adds the next version of a file. */
 export async function addTestVersion(server: TestServer, file: CabinetFile, author: User, bytes: Uint8Array, comment = ""): Promise<CabinetFile> {
   const ref = { kind: "CABINET" as const, groupId: file.groupId, id: file.id };
-  return addFileVersion(server.store, openLocalBlobStore(server.dataDir), { ref, authorEmail: author.email, fileName: undefined, source: bytes, comment }, server.clock);
+  return addFileVersion(server.store, server.blobs, { ref, authorEmail: author.email, fileName: undefined, source: bytes, comment }, server.clock);
 }

@@ -170,3 +170,24 @@ describe("web sessions behind https", () => {
     assert.match(session, /; HttpOnly/i);
   });
 });
+
+describe("web sign-in throttling", () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer(undefined, { limits: { loginLimitAccount: "2" } });
+  });
+  after(() => server.close());
+
+  it("refuses sign-in after too many failures for the account, as the OAuth page does, saying so", async () => {
+    const carol = await server.factories.user({ name: "Carol" });
+    const web = new WebClient(server.url);
+    await web.get("/signin");
+    for (let i = 0; i < 2; i++) assert.equal((await web.post("/signin", { email: carol.email, password: "wrong" })).status, 200);
+    const refused = await web.post("/signin", { email: carol.email, password: "password" });
+    assert.equal(refused.status, 429);
+    assert.ok(Number(refused.headers.get("retry-after")) > 0);
+    assert.match(refused.html, /Too many failed sign-ins for this account or from this address/);
+    await assertValidHtml(refused.html, "throttled sign-in");
+    assert.equal(web.cookie("kairan_session"), undefined, "even the right password opens no session now");
+  });
+});

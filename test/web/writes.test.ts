@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, it } from "node:test";
 import type { ContentRef } from "../../src/domain/item-id.js";
@@ -7,6 +6,7 @@ import type { Group } from "../../src/domain/group.js";
 import type { Topic } from "../../src/domain/topic.js";
 import { LIMITS } from "../../src/domain/limits.js";
 import { describeEachBackend } from "../support/backends.js";
+import { filesUnder } from "../support/eventually.js";
 import type { TestUser } from "../support/factories.js";
 import { request } from "../support/http.js";
 import { type TestServer, startTestServer } from "../support/server.js";
@@ -16,13 +16,9 @@ function text(html: string): string {
   return html.replace(/<[^>]+>/g, " ").replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/\s+/g, " ");
 }
 
-/** Files in the blob store's temporary area (uploads not committed; src/blobs/local.ts). */
+/** Files in the temporary area of uploads (src/blobs/temp-area.ts). */
 function tempFiles(dataDir: string): string[] {
-  try {
-    return readdirSync(join(dataDir, "tmp"));
-  } catch {
-    return [];
-  }
+  return filesUnder(join(dataDir, "tmp"));
 }
 
 describeEachBackend("web pages (writing)", (backend) => {

@@ -1,7 +1,9 @@
 // `/oauth/authorize` (the person signs in and approves or denies) and `/oauth/verify` (oob).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { constantTimeEqual } from "../../auth/oauth1.js";
-import { approve, deny, findTemporaryCredential, signIn } from "../../services/oauth.js";
+import { TooManyRequestsError } from "../../domain/errors.js";
+import { approve, deny, findTemporaryCredential } from "../../services/oauth.js";
+import { signInThrottled } from "../../services/sign-in.js";
 import type { TemporaryCredential } from "../../store/store.js";
 import { authorizePage, deniedPage, problemPage, verifierPage } from "../../web/pages/authorize.js";
 import { type Context } from "../context.js";
@@ -62,11 +64,17 @@ async function handleDecision(context: Context, request: FastifyRequest, reply: 
     return reply.header("cache-control", "no-store").redirect(callbackWith(credential.callback, { oauth_token: token, denied: token }), 303);
   }
   const email = form.get("email") ?? "";
-  const user = await signIn(context.store, email, form.get("password") ?? "");
-  if (!user) {
-    const again = { appName: credential.app.name, level: credential.app.accessLevel, token, csrf: credential.csrf, email };
-    return sendPage(reply, 200, authorizePage({ ...again, error: "The e-mail address or the password is wrong." }));
+  const again = { appName: credential.app.name, level: credential.app.accessLevel, token, csrf: credential.csrf, email };
+  const attempt = { email, password: form.get("password") ?? "", address: context.clientAddress(request) };
+  const user = await signInThrottled(context.store, context.clock, context.config.limits.loginThrottle, attempt).catch((error: unknown) => {
+    if (error instanceof TooManyRequestsError) return error;
+    throw error;
+  });
+  // Throttled: the same form, saying so, with the status and Retry-After a script would read.
+  if (user instanceof TooManyRequestsError) {
+    return sendPage(reply.header("retry-after", String(user.retryAfterSeconds)), 429, authorizePage({ ...again, error: user.message }));
   }
+  if (!user) return sendPage(reply, 200, authorizePage({ ...again, error: "The e-mail address or the password is wrong." }));
   const verifier = await approve(context.store, credential, user);
   if (verifier === undefined) return sendPage(reply, 409, problemPage("Already answered", "This request was already approved or denied."));
   const target =

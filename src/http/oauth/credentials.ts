@@ -46,7 +46,11 @@ async function handleToken(context: Context, verifier: OAuthVerifier, request: F
   );
   const issued = grant
     ? await exchangeVerifier(store, clock, grant, signed.verifier)
-    : await exchangePassword(store, clock, app, param(signed, "x_auth_username"), param(signed, "x_auth_password"));
+    : await exchangePassword(store, clock, context.config.limits.loginThrottle, app, {
+        username: param(signed, "x_auth_username"),
+        password: param(signed, "x_auth_password"),
+        address: context.clientAddress(request),
+      });
   return sendForm(reply, { oauth_token: issued.token, oauth_token_secret: issued.secret });
 }
 

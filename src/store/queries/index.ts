@@ -10,6 +10,7 @@ import { fileRepo } from "./files.js";
 import { folderRepo } from "./folders.js";
 import { groupRepo, membershipRepo } from "./groups.js";
 import { leaseRepo } from "./leases.js";
+import { loginFailureRepo } from "./login-failures.js";
 import { sessionRepo } from "./sessions.js";
 import { taskRepo } from "./tasks.js";
 import { nonceRepo, temporaryCredentialRepo } from "./oauth.js";
@@ -40,5 +41,6 @@ export function repositories(db: Kysely<Database>): Tx {
     likes: likeRepo(db),
     favorites: favoriteRepo(db),
     commentReads: commentReadRepo(db),
+    loginFailures: loginFailureRepo(db),
   };
 }

@@ -34,5 +34,6 @@ export const ERRORS_JA: Readonly<Record<string, string>> = {
   TOKEN_LABEL_TOO_LONG: "トークンの用途は 100 文字までです。",
   TOKEN_NOT_FOUND: "このトークンは存在しないか、すでに無効です。",
   APP_NOT_FOUND: "アプリケーションが見つかりません。",
+  SIGN_IN_THROTTLED: "ログインの失敗が多すぎます。しばらく待ってからやり直してください。",
   APP_NOT_AUTHORIZED: "このアプリケーションは許可されていません（取り消し済みです）。",
 };

@@ -1,8 +1,10 @@
 // Sign in and sign out.
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
+import { TooManyRequestsError } from "../../domain/errors.js";
 import { queryValue } from "../../http/query.js";
 import { endSession, startSession } from "../../services/session.js";
+import { errorText } from "../i18n/i18n.js";
 import { type PublicPage, type WebContext, registerPage, registerPublicPage, requireCsrf } from "../page.js";
 import { SIGNIN_COOKIE, clearSessionCookie, cookieOptions, setSessionCookie, signedInOf } from "../session.js";
 
@@ -22,7 +24,16 @@ export function registerAuthPages(app: FastifyInstance, web: WebContext): void {
       requireCsrf(page.form.get("_csrf") ?? undefined, page.request.cookies[SIGNIN_COOKIE] ?? "\u0000");
       const email = page.form.get("email") ?? "";
       const next = safeNext(page.form.get("next") ?? undefined);
-      const started = await startSession(web.store, web.clock, email, page.form.get("password") ?? "");
+      const attempt = { email, password: page.form.get("password") ?? "", address: web.clientAddress(page.request) };
+      const started = await startSession(web.store, web.clock, web.config.limits.loginThrottle, attempt).catch((error: unknown) => {
+        if (error instanceof TooManyRequestsError) return error;
+        throw error;
+      });
+      // Throttled: the same form, saying so, with the status and Retry-After a script would read.
+      if (started instanceof TooManyRequestsError) {
+        page.reply.header("retry-after", String(started.retryAfterSeconds));
+        return showForm(web, page, { email, next, error: errorText(page.chrome.lang, started.code, started.message) }, 429);
+      }
       if (!started) return showForm(web, page, { email, next, error: page.chrome.t("signin.wrong") });
       setSessionCookie(web, page.reply, started.token);
       page.reply.clearCookie(SIGNIN_COOKIE, { path: "/" });

@@ -63,7 +63,7 @@ async function postComment(web: WebContext, page: Page, parent: ContentRef) {
   const csrf = page.session.csrf;
   const received =
     mediaType(page.request) === "multipart/form-data"
-      ? await receiveMultipart(page.request, page.reply, web.blobs, {
+      ? await receiveMultipart(page.request, page.reply, web.blobs, web.admission, {
           textParts: COMMENT_TEXT_PARTS,
           filePart(name, fileName, textSoFar) {
             requireCsrf(textSoFar.get("_csrf"), csrf);

@@ -3,6 +3,7 @@ import { type XmlElement, parseXml } from "../../../atom/parse.js";
 import type { BlobStore } from "../../../blobs/blob-store.js";
 import { ValidationError } from "../../../domain/errors.js";
 import type { StagedFile } from "../../../services/comment.js";
+import type { Admission } from "../../admission.js";
 import { receiveMultipart } from "../../multipart.js";
 import { clip } from "../../query.js";
 
@@ -19,12 +20,14 @@ const TEXT_PARTS: ReadonlySet<string> = new Set(["default"]);
 
 /**
  * Streams a `multipart/form-data` comment to temporary files, never holding a file in memory:
- * part `default` is the XML, `file0`..`file9` the files.
+ * part `default` is the XML, `file0`..`file9` the files. Any failure, a client going away or a
+ * shutdown's grace period running out included, deletes every temporary file before the error leaves.
  * @throws ValidationError DEFAULT_PART_REQUIRED, TOO_MANY_FILES, INVALID_FILE_PART, MULTIPART_MALFORMED; XmlParseError
  * @throws TooLargeError REQUEST_TOO_LARGE, FILE_TOO_LARGE, ATTACHMENTS_TOO_LARGE, XML_PART_TOO_LARGE
+ * @throws UnavailableError TOO_MANY_UPLOADS, SHUTTING_DOWN
  */
-export async function receiveUpload(request: FastifyRequest, reply: FastifyReply, blobs: BlobStore): Promise<Upload> {
-  const received = await receiveMultipart(request, reply, blobs, {
+export async function receiveUpload(request: FastifyRequest, reply: FastifyReply, blobs: BlobStore, admission: Admission): Promise<Upload> {
+  const received = await receiveMultipart(request, reply, blobs, admission, {
     textParts: TEXT_PARTS,
     filePart(name) {
       if (FILE_PART.exec(name) === null) throw new ValidationError("INVALID_FILE_PART", `File parts are named file0 to file9; "${clip(name)}" is not.`);

@@ -1,0 +1,127 @@
+// The operator-set limits of a server process: rate limits, sign-in throttling, concurrent uploads,
+// slow-client timeouts and the shutdown grace period. Validated with the rest of the configuration
+// (config.ts); every default is in the README's "Reliability and limits" table.
+import { z } from "zod";
+
+/** Requests allowed per window, counted in this process only (README: not shared across processes). */
+export interface RateLimitConfig {
+  /** Per client address (after --trust-proxy), every request. */
+  readonly perAddress: number;
+  /** Per token (Bearer or OAuth token credentials), authenticated requests. */
+  readonly perToken: number;
+  readonly windowMs: number;
+}
+
+/** Failed sign-ins allowed per window before sign-in is refused; counted in the database. */
+export interface LoginThrottleConfig {
+  readonly perAccount: number;
+  readonly perAddress: number;
+  readonly windowMs: number;
+}
+
+/** Timeouts against slow or idle clients, and the time a shutdown waits for requests in flight. */
+export interface TimeoutConfig {
+  /** From connection (or previous request) to the end of the request headers. */
+  readonly headersMs: number;
+  /** A whole request, body included (a 50 MB upload must fit). */
+  readonly requestMs: number;
+  /** An idle keep-alive connection between requests. */
+  readonly keepAliveMs: number;
+  /** A socket with no traffic at all. */
+  readonly idleMs: number;
+  /** After SIGTERM: in-flight requests get this long, then are refused or cut. */
+  readonly shutdownGraceMs: number;
+}
+
+/** Every limit of a server process. */
+export interface LimitsConfig {
+  /** undefined: rate limiting is off (`--no-rate-limit`). */
+  readonly rateLimit: RateLimitConfig | undefined;
+  /** Addresses of reverse proxies whose X-Forwarded-For names the client. */
+  readonly trustProxy: readonly string[];
+  readonly loginThrottle: LoginThrottleConfig;
+  /** Multipart uploads received at once by this process. */
+  readonly maxUploads: number;
+  readonly timeouts: TimeoutConfig;
+}
+
+/** Each limit's option and environment variable. */
+export const LIMIT_SOURCES = {
+  rateLimit: { flag: "--no-rate-limit", env: "KAIRAN_RATE_LIMIT" },
+  rateLimitAddress: { flag: "--rate-limit-address", env: "KAIRAN_RATE_LIMIT_ADDRESS" },
+  rateLimitToken: { flag: "--rate-limit-token", env: "KAIRAN_RATE_LIMIT_TOKEN" },
+  rateLimitWindow: { flag: "--rate-limit-window", env: "KAIRAN_RATE_LIMIT_WINDOW" },
+  trustProxy: { flag: "--trust-proxy", env: "KAIRAN_TRUST_PROXY" },
+  loginLimitAccount: { flag: "--login-limit-account", env: "KAIRAN_LOGIN_LIMIT_ACCOUNT" },
+  loginLimitAddress: { flag: "--login-limit-address", env: "KAIRAN_LOGIN_LIMIT_ADDRESS" },
+  maxUploads: { flag: "--max-uploads", env: "KAIRAN_MAX_UPLOADS" },
+  headersTimeout: { flag: "--headers-timeout", env: "KAIRAN_HEADERS_TIMEOUT" },
+  requestTimeout: { flag: "--request-timeout", env: "KAIRAN_REQUEST_TIMEOUT" },
+  keepAliveTimeout: { flag: "--keep-alive-timeout", env: "KAIRAN_KEEP_ALIVE_TIMEOUT" },
+  idleTimeout: { flag: "--idle-timeout", env: "KAIRAN_IDLE_TIMEOUT" },
+  shutdownGrace: { flag: "--shutdown-grace", env: "KAIRAN_SHUTDOWN_GRACE" },
+} as const;
+
+/** Command-line values of the limits, as strings (undefined = not given); `noRateLimit` is `--no-rate-limit`. */
+export type LimitFlags = { readonly noRateLimit?: boolean | undefined } & {
+  readonly [K in Exclude<keyof typeof LIMIT_SOURCES, "rateLimit">]?: string | undefined;
+};
+
+const count = (fallback: number) => z.coerce.number().int("must be an integer").min(1, "must be 1 or more").max(10_000_000, "is too large").default(fallback);
+/** Seconds, fractions allowed (tests use short timeouts), at most a day. */
+const seconds = (fallback: number) => z.coerce.number().positive("must be more than 0 seconds").max(86_400, "must be at most 86400 seconds").default(fallback);
+const ADDRESS = /^[0-9A-Fa-f.:]+$/;
+
+/** The schema fragment config.ts merges into its own. */
+export const limitsSchema = {
+  rateLimit: z.enum(["0", "1", "true", "false"], { message: "must be 0 or 1" }).default("1"),
+  rateLimitAddress: count(3000),
+  rateLimitToken: count(1200),
+  rateLimitWindow: seconds(60),
+  trustProxy: z
+    .string()
+    .transform((text) => text.split(",").map((part) => part.trim()).filter(Boolean))
+    .refine((list) => list.every((address) => ADDRESS.test(address)), "must be a comma-separated list of IP addresses")
+    .default([]),
+  loginLimitAccount: count(10),
+  loginLimitAddress: count(50),
+  maxUploads: count(16),
+  headersTimeout: seconds(20),
+  requestTimeout: seconds(300),
+  keepAliveTimeout: seconds(10),
+  idleTimeout: seconds(60),
+  shutdownGrace: seconds(10),
+};
+
+/** The raw values of the limits: flags over environment. */
+export function rawLimits(flags: LimitFlags, env: NodeJS.ProcessEnv): Record<keyof typeof LIMIT_SOURCES, string | undefined> {
+  const raw = {} as Record<keyof typeof LIMIT_SOURCES, string | undefined>;
+  for (const [key, source] of Object.entries(LIMIT_SOURCES) as [keyof typeof LIMIT_SOURCES, (typeof LIMIT_SOURCES)[keyof typeof LIMIT_SOURCES]][]) {
+    raw[key] = key === "rateLimit" ? (flags.noRateLimit === true ? "0" : env[source.env]) : (flags[key] ?? env[source.env]);
+  }
+  return raw;
+}
+
+/** Sign-in failures are counted over this window (README). */
+const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+
+type ParsedLimits = { [K in keyof typeof limitsSchema]: z.output<(typeof limitsSchema)[K]> };
+
+/** The validated values as the frozen LimitsConfig. */
+export function toLimitsConfig(value: ParsedLimits): LimitsConfig {
+  const ms = (s: number) => Math.round(s * 1000);
+  const on = value.rateLimit === "1" || value.rateLimit === "true";
+  return Object.freeze({
+    rateLimit: on ? Object.freeze({ perAddress: value.rateLimitAddress, perToken: value.rateLimitToken, windowMs: ms(value.rateLimitWindow) }) : undefined,
+    trustProxy: Object.freeze([...value.trustProxy]),
+    loginThrottle: Object.freeze({ perAccount: value.loginLimitAccount, perAddress: value.loginLimitAddress, windowMs: LOGIN_WINDOW_MS }),
+    maxUploads: value.maxUploads,
+    timeouts: Object.freeze({
+      headersMs: ms(value.headersTimeout),
+      requestMs: ms(value.requestTimeout),
+      keepAliveMs: ms(value.keepAliveTimeout),
+      idleMs: ms(value.idleTimeout),
+      shutdownGraceMs: ms(value.shutdownGrace),
+    }),
+  });
+}

@@ -1,0 +1,79 @@
+// Request rate limits per client address (every request) and per token (authenticated requests),
+// counted by @fastify/rate-limit in this process's memory: several processes behind a proxy each
+// allow the full quota (README). Refusals are TooManyRequestsError, answered by the one error table.
+// Headers follow draft-ietf-httpapi-ratelimit-headers: RateLimit-Policy names the quotas, RateLimit
+// says what is left of them.
+import fastifyRateLimit from "@fastify/rate-limit";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { RateLimitConfig } from "../config/limits.js";
+import type { Actor } from "../domain/access.js";
+import { TooManyRequestsError } from "../domain/errors.js";
+
+/** Counts an authenticated request against its token's quota. @throws TooManyRequestsError RATE_LIMITED */
+export type TokenLimit = (request: FastifyRequest, actor: Actor) => Promise<void>;
+
+const POLICIES = ["address", "token"] as const;
+type Policy = (typeof POLICIES)[number];
+type Limiter = ReturnType<FastifyInstance["createRateLimit"]>;
+
+/** Where one quota stands for one request. */
+interface Standing {
+  readonly remaining: number;
+  readonly resetSeconds: number;
+}
+
+/**
+ * Registers the address limit (an onRequest hook, before any work) and the response headers, and
+ * returns the token limit for the authenticator to call. With `config` undefined nothing is counted.
+ */
+export function registerRateLimits(app: FastifyInstance, config: RateLimitConfig | undefined, addressOf: (request: FastifyRequest) => string): TokenLimit {
+  if (config === undefined) return async () => undefined;
+  // global: false: no hook of the plugin's own; we call its limiters, and answer refusals ourselves.
+  app.register(fastifyRateLimit, { global: false });
+  const quota: Readonly<Record<Policy, number>> = { address: config.perAddress, token: config.perToken };
+  const windowSeconds = Math.ceil(config.windowMs / 1000);
+  const policyHeader = POLICIES.map((policy) => `"${policy}";q=${quota[policy]};w=${windowSeconds}`).join(", ");
+  const standings = new WeakMap<FastifyRequest, Partial<Record<Policy, Standing>>>();
+  const tokenKeys = new WeakMap<FastifyRequest, string>();
+  const limiters: Partial<Record<Policy, Limiter>> = {};
+  // Created at the first request: the plugin's decorator exists only once the server has booted.
+  const limiter = (policy: Policy): Limiter =>
+    (limiters[policy] ??= app.createRateLimit({
+      max: quota[policy],
+      timeWindow: config.windowMs,
+      keyGenerator: policy === "address" ? (request) => `address ${addressOf(request)}` : (request) => tokenKeys.get(request) ?? "token ?",
+    }));
+
+  const count = async (request: FastifyRequest, policy: Policy): Promise<void> => {
+    const result = await limiter(policy)(request);
+    if (result.isAllowed) return;
+    const standing = { remaining: result.remaining, resetSeconds: Math.max(1, result.ttlInSeconds) };
+    standings.set(request, { ...standings.get(request), [policy]: standing });
+    if (result.isExceeded) {
+      throw new TooManyRequestsError(
+        "RATE_LIMITED",
+        `Too many requests from this ${policy === "address" ? "address" : "token"}: at most ${quota[policy]} per ${windowSeconds} seconds. Try again in ${standing.resetSeconds} seconds.`,
+        standing.resetSeconds,
+      );
+    }
+  };
+
+  app.addHook("onRequest", async (request) => count(request, "address"));
+  app.addHook("onSend", async (request, reply) => {
+    const standing = standings.get(request);
+    if (standing !== undefined) reply.header("ratelimit-policy", policyHeader).header("ratelimit", rateLimitField(standing));
+  });
+  return async (request, actor) => {
+    if (actor.tokenId === undefined) return;
+    tokenKeys.set(request, `token ${actor.tokenId}`);
+    await count(request, "token");
+  };
+}
+
+/** The RateLimit field: what is left of each quota counted for this request (r), and when it resets (t). */
+function rateLimitField(standing: Partial<Record<Policy, Standing>>): string {
+  return POLICIES.flatMap((policy) => {
+    const one = standing[policy];
+    return one === undefined ? [] : [`"${policy}";r=${one.remaining};t=${one.resetSeconds}`];
+  }).join(", ");
+}

@@ -1,0 +1,42 @@
+import { type Kysely, sql } from "kysely";
+import type { Database } from "../schema.js";
+import type { LoginFailureRepo } from "../store.js";
+
+/** Sign-in counters: one upsert per attempt, so concurrent processes never lose a count. */
+export function loginFailureRepo(db: Kysely<Database>): LoginFailureRepo {
+  return {
+    async count(scope, subject, now, windowMs) {
+      const expired = sql<boolean>`login_failures.window_start <= ${now - windowMs}`;
+      const row = await db
+        .insertInto("login_failures")
+        .values({ scope, subject, failures: 1, window_start: now })
+        .onConflict((conflict) =>
+          conflict.columns(["scope", "subject"]).doUpdateSet({
+            // Both expressions read the row as it was before this update (SQL semantics on both engines).
+            failures: sql<number>`case when ${expired} then 1 else login_failures.failures + 1 end`,
+            window_start: sql<number>`case when ${expired} then ${now} else login_failures.window_start end`,
+          }),
+        )
+        .returning(["failures", "window_start"])
+        .executeTakeFirstOrThrow();
+      return { failures: Number(row.failures), windowStart: Number(row.window_start) };
+    },
+    async forgive(scope, subject) {
+      if (scope === "account") {
+        await db.deleteFrom("login_failures").where("scope", "=", scope).where("subject", "=", subject).execute();
+        return;
+      }
+      await db
+        .updateTable("login_failures")
+        .set({ failures: sql<number>`failures - 1` })
+        .where("scope", "=", scope)
+        .where("subject", "=", subject)
+        .where("failures", ">", 0)
+        .execute();
+    },
+    async removeExpired(before) {
+      const result = await db.deleteFrom("login_failures").where("window_start", "<", before).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
