@@ -20,7 +20,7 @@ import { registerFolderList, registerGroups } from "./http/endpoints/group/group
 import { registerGwCabinet } from "./http/endpoints/gw-cabinet/gw-cabinet.js";
 import { registerGwMemberList } from "./http/endpoints/gw-member-list/gw-member-list.js";
 import { registerGwTask } from "./http/endpoints/gw-task/gw-task.js";
-import { errorHandler } from "./http/errors.js";
+import { clientErrorHandler, errorHandler } from "./http/errors.js";
 import { registerOAuthPages } from "./http/oauth/authorize.js";
 import { registerOAuthCredentials } from "./http/oauth/credentials.js";
 import type { Store } from "./store/store.js";
@@ -35,6 +35,8 @@ export interface AppDependencies {
 
 /** Builds the whole server without listening: tests boot exactly what production boots. */
 export function buildApp({ config, store, blobs, clock }: AppDependencies): FastifyInstance {
+  let listeningUrl: string | undefined;
+  const baseUrl = () => config.publicUrl ?? listeningUrl ?? `http://${config.host}:${config.port}`;
   const app = Fastify({
     // Logs go to standard error: standard output carries the lines operators and scripts read.
     logger: { level: config.logLevel, stream: process.stderr },
@@ -42,14 +44,15 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     bodyLimit: LIMITS.xmlBodyMaxBytes,
     return503OnClosing: true,
     forceCloseConnections: "idle",
+    // Requests refused before routing (unparseable HTTP, a broken path) answer like all others.
+    clientErrorHandler,
+    frameworkErrors: (error, request, reply) => errorHandler(baseUrl)(error, request, reply),
   });
-  let listeningUrl: string | undefined;
   app.addHook("onListen", async () => {
     const address = app.server.address() as AddressInfo;
     const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
     listeningUrl = `http://${host}:${address.port}`;
   });
-  const baseUrl = () => config.publicUrl ?? listeningUrl ?? `http://${config.host}:${config.port}`;
 
   // Bodies are read raw: Atom XML is parsed by our hardened parser, and OAuth signs form bodies byte for byte.
   app.removeAllContentTypeParsers();

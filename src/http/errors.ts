@@ -1,3 +1,5 @@
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { XML_DECLARATION, escapeAttribute, escapeText } from "../atom/build.js";
 import { XmlParseError } from "../atom/parse.js";
@@ -23,6 +25,7 @@ const FRAMEWORK_ERRORS: Readonly<Record<string, { status: number; code: string; 
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: "UNSUPPORTED_MEDIA_TYPE", message: "This body type is not accepted." },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: "INVALID_CONTENT_LENGTH", message: "Content-Length does not match the body." },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: "BODY_REQUIRED", message: "The request body is empty." },
+  FST_ERR_BAD_URL: { status: 400, code: "INVALID_URL", message: "The URL path is not valid (a broken percent-encoding)." },
 };
 
 /**
@@ -81,4 +84,29 @@ export function errorHandler(realm: () => string) {
       .header("content-type", "application/xml; charset=utf-8")
       .send(errorDocument(answer.code, answer.message));
   };
+}
+
+/** Requests node cannot parse at all, by node's error code; anything else is malformed HTTP. */
+const CLIENT_ERRORS: Readonly<Record<string, ErrorReply>> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: "REQUEST_TIMEOUT", message: "The request was not received in time." },
+  HPE_HEADER_OVERFLOW: { status: 431, code: "HEADERS_TOO_LARGE", message: "The request headers are too large." },
+};
+const MALFORMED_REQUEST: ErrorReply = { status: 400, code: "MALFORMED_REQUEST", message: "The request is not valid HTTP (request line, headers or framing)." };
+
+/**
+ * fastify's `clientErrorHandler`: a request node's parser refuses never reaches a route, and
+ * fastify would answer it in JSON. It gets the same `<error>` document as every other refusal,
+ * written on the socket, which is then closed (what follows on it cannot be trusted).
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const answer = CLIENT_ERRORS[error.code ?? ""] ?? MALFORMED_REQUEST;
+  const body = errorDocument(answer.code, answer.message);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status] ?? ""}\r\nContent-Type: application/xml; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
