@@ -7,6 +7,7 @@ import { generateSecret, hashToken } from "../auth/token.js";
 import type { Clock } from "../clock.js";
 import type { Application } from "../domain/access.js";
 import { LIMITS } from "../domain/limits.js";
+import { hasControlCharacter } from "../domain/text.js";
 import type { User } from "../domain/user.js";
 import type { Store, TemporaryCredential, TokenRepo } from "../store/store.js";
 
@@ -60,7 +61,9 @@ export function findTemporaryCredential(store: Store, clock: Clock, token: strin
 
 /** The user whose e-mail and password these are, or undefined; takes the same time either way. */
 export async function signIn(store: Store, email: string, password: string): Promise<User | undefined> {
-  const found = await store.read((tx) => tx.users.findCredentialsByEmail(email.trim().toLowerCase()));
+  const address = email.trim().toLowerCase();
+  // No one's address has a control character (and PostgreSQL cannot compare a NUL): nobody's, then.
+  const found = hasControlCharacter(address) ? undefined : await store.read((tx) => tx.users.findCredentialsByEmail(address));
   const matches = await verifyPassword(password, found?.passwordHash ?? DUMMY_HASH);
   if (!found || !matches) return undefined;
   const { passwordHash: _hash, ...user } = found;
