@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/app.js";
 import { openLocalBlobStore } from "../../src/blobs/local.js";
-import { loadConfig } from "../../src/config/config.js";
+import { type StoreConfig, loadConfig } from "../../src/config/config.js";
 import type { Store } from "../../src/store/store.js";
 import { type Backend, openTestStore, testBackends } from "./backends.js";
 import { TestClock } from "./clock.js";
@@ -13,6 +13,8 @@ export interface TestServer {
   readonly url: string;
   readonly backend: Backend;
   readonly store: Store;
+  /** Where the store's rows live, for suites that read them behind the server's back (snapshots). */
+  readonly storeConfig: StoreConfig;
   readonly clock: TestClock;
   readonly app: FastifyInstance;
   readonly dataDir: string;
@@ -33,6 +35,7 @@ export async function startTestServer(backend: Backend = testBackends()[0] ?? "s
     url: `http://127.0.0.1:${port}`,
     backend,
     store,
+    storeConfig: opened.storeConfig,
     clock,
     app,
     dataDir,
