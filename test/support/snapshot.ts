@@ -32,16 +32,14 @@ type AnyTables = Record<string, Record<string, unknown>>;
 /** Opens a second connection to the server's database (SQLite file or PostgreSQL schema). */
 export function openSnapshotter(server: TestServer): Snapshotter {
   const config = server.storeConfig;
-  const db = (config.kind === "sqlite" ? openSqliteDatabase(config.file) : openPostgresDatabase({ url: config.url, poolSize: 2 })) as unknown as Kysely<AnyTables>;
+  const db = (config.kind === "sqlite" ? openSqliteDatabase(config.file) : openPostgresDatabase({ url: config.url, poolSize: 4 })) as unknown as Kysely<AnyTables>;
   const databaseFiles = config.kind === "sqlite" ? new Set([config.file, `${config.file}-wal`, `${config.file}-shm`]) : new Set<string>();
   return {
     async take() {
-      const tables: Record<string, string[]> = {};
-      for (const table of TABLES_IN_DEPENDENCY_ORDER) {
-        if (NOT_DATA.has(table)) continue;
-        const rows = await db.selectFrom(table).selectAll().execute();
-        tables[table] = rows.map((row) => JSON.stringify(row, Object.keys(row).sort())).sort();
-      }
+      const names = TABLES_IN_DEPENDENCY_ORDER.filter((table) => !NOT_DATA.has(table));
+      // In parallel: one round trip's time on PostgreSQL instead of one per table.
+      const rows = await Promise.all(names.map((table) => db.selectFrom(table).selectAll().execute()));
+      const tables = Object.fromEntries(names.map((table, i) => [table, (rows[i] ?? []).map((row) => JSON.stringify(row, Object.keys(row).sort())).sort()]));
       return { tables, files: listFiles(server.dataDir, server.dataDir, databaseFiles) };
     },
     close: () => db.destroy(),
