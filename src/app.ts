@@ -41,20 +41,22 @@ export interface AppDependencies {
 
 /** Builds the whole server without listening: tests boot exactly what production boots. */
 export function buildApp({ config, store, blobs, clock }: AppDependencies): FastifyInstance {
+  let listeningUrl: string | undefined;
+  const baseUrl = () => config.publicUrl ?? listeningUrl ?? `http://${config.host}:${config.port}`;
   const app = Fastify({
     // Logs go to standard error: standard output carries the lines operators and scripts read.
     logger: { level: config.logLevel, stream: process.stderr },
     genReqId: (request) => safeRequestId(request.headers["x-request-id"]),
     bodyLimit: LIMITS.xmlBodyMaxBytes,
     ...serverOptions(config.limits.timeouts),
+    // Requests refused before routing (a broken path) answer like all others.
+    frameworkErrors: (error, request, reply) => errorHandler(baseUrl)(error, request, reply),
   });
-  let listeningUrl: string | undefined;
   app.addHook("onListen", async () => {
     const address = app.server.address() as AddressInfo;
     const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
     listeningUrl = `http://${host}:${address.port}`;
   });
-  const baseUrl = () => config.publicUrl ?? listeningUrl ?? `http://${config.host}:${config.port}`;
 
   // Bodies are read raw: Atom XML is parsed by our hardened parser, and OAuth signs form bodies byte for byte.
   app.removeAllContentTypeParsers();

@@ -1,5 +1,6 @@
 // Reading the OAuth 1.0a protocol parameters of a request (RFC 5849 §3.4.1.3.1 and §3.5): pure,
 // no I/O. Verification (base string, HMAC, constant-time compare) lives in oauth1.ts.
+import { hasControlCharacter } from "../domain/text.js";
 
 /** The `oauth_problem` values we answer with (OAuth Problem Reporting extension). */
 export type OAuthProblemName =
@@ -126,12 +127,16 @@ function collectParams(parts: SignedRequestParts): Pair[] {
   ];
 }
 
-/** Indexes the oauth_* parameters; two of the same name (in one source or across sources) are ambiguous. */
+/**
+ * Indexes the oauth_* parameters; two of the same name (in one source or across sources) are
+ * ambiguous, and a value with a control character is refused.
+ */
 function indexProtocolParams(params: readonly Pair[]): Map<string, string> {
   const protocol = new Map<string, string>();
   for (const [name, value] of params) {
     if (!name.startsWith("oauth_")) continue;
     if (protocol.has(name)) throw new OAuthProblem("parameter_rejected", `${label(name)} is present more than once`);
+    if (hasControlCharacter(value)) throw new OAuthProblem("parameter_rejected", `${label(name)} holds a control character`);
     protocol.set(name, value);
   }
   return protocol;

@@ -12,3 +12,23 @@ export function characterCount(text: string): number {
   }
   return count;
 }
+
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+/**
+ * True when `text` holds a C0 control character or DEL. No key, token, nonce, URL or e-mail
+ * address has one, and a NUL cannot even be compared or stored in PostgreSQL text: callers
+ * refuse such values before any lookup.
+ */
+export function hasControlCharacter(text: string): boolean {
+  return CONTROL_CHARACTER.test(text);
+}
+
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+
+/** `text` with every C0 control character and DEL replaced by U+FFFD: storable anywhere, equal to no real name. */
+export function replaceControlCharacters(text: string): string {
+  return text.replace(CONTROL_CHARACTERS, "\uFFFD");
+}

@@ -37,6 +37,7 @@ const FRAMEWORK_ERRORS: Readonly<Record<string, { status: number; code: string; 
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: "UNSUPPORTED_MEDIA_TYPE", message: "This body type is not accepted." },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: "INVALID_CONTENT_LENGTH", message: "Content-Length does not match the body." },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: "BODY_REQUIRED", message: "The request body is empty." },
+  FST_ERR_BAD_URL: { status: 400, code: "INVALID_URL", message: "The URL path is not valid (a broken percent-encoding)." },
 };
 
 /**

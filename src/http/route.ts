@@ -4,11 +4,21 @@ import { MethodNotAllowedError } from "../domain/errors.js";
 /** The methods an endpoint answers; every other one is a 405 with an `Allow` header. */
 export type EndpointHandlers = Partial<Record<"GET" | "POST", RouteHandlerMethod>>;
 
+/** An endpoint as registered: its path and the methods it answers, in registration order. */
+export interface Endpoint {
+  readonly url: string;
+  readonly methods: readonly ("GET" | "POST")[];
+}
+
 const OTHER_METHODS = ["PUT", "DELETE", "PATCH", "OPTIONS"] as const;
+
+// Keyed by the HTTP server: every encapsulated plugin context of one app shares it, while two
+// apps in one process (tests, benchmarks) never see each other's endpoints.
+const ENDPOINTS = new WeakMap<object, Endpoint[]>();
 
 /** Registers an API endpoint's handlers, and 405 for the methods it does not have. */
 export function registerEndpoint(app: FastifyInstance, url: string, handlers: EndpointHandlers): void {
-  const allowed = Object.keys(handlers);
+  const allowed = Object.keys(handlers) as ("GET" | "POST")[];
   for (const [method, handler] of Object.entries(handlers)) app.route({ method, url, handler });
   const refused = [...OTHER_METHODS, ...(["GET", "POST"] as const).filter((method) => !(method in handlers))];
   app.route({
@@ -19,4 +29,15 @@ export function registerEndpoint(app: FastifyInstance, url: string, handlers: En
       throw new MethodNotAllowedError("METHOD_NOT_ALLOWED", `${request.method} is not allowed here; use ${allowed.join(" or ")}.`);
     },
   });
+  const list = ENDPOINTS.get(app.server) ?? [];
+  list.push(Object.freeze({ url, methods: Object.freeze(allowed) }));
+  ENDPOINTS.set(app.server, list);
+}
+
+/**
+ * Every endpoint registered with {@link registerEndpoint} on this app (read only; complete once
+ * the app is ready): the route table that the fuzzing and authorization suites walk.
+ */
+export function registeredEndpoints(app: FastifyInstance): readonly Endpoint[] {
+  return Object.freeze([...(ENDPOINTS.get(app.server) ?? [])]);
 }

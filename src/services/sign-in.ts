@@ -5,6 +5,7 @@ import { verifyPassword } from "../auth/password.js";
 import type { Clock } from "../clock.js";
 import type { LoginThrottleConfig } from "../config/limits.js";
 import { TooManyRequestsError } from "../domain/errors.js";
+import { hasControlCharacter, replaceControlCharacters } from "../domain/text.js";
 import type { User } from "../domain/user.js";
 import type { LoginAttemptCount, Store } from "../store/store.js";
 
@@ -26,7 +27,8 @@ export interface SignInAttempt {
  */
 export async function signInThrottled(store: Store, clock: Clock, limits: LoginThrottleConfig, attempt: SignInAttempt): Promise<User | undefined> {
   const now = clock.now();
-  const account = attempt.email.trim().toLowerCase();
+  // PostgreSQL cannot store a NUL; such an address names nobody, but its failures still count.
+  const account = replaceControlCharacters(attempt.email.trim().toLowerCase());
   const counts = await store.transaction(async (tx) => {
     await tx.loginFailures.removeExpired(now - limits.windowMs);
     return {
@@ -53,7 +55,9 @@ export async function signInThrottled(store: Store, clock: Clock, limits: LoginT
 
 /** The user whose e-mail and password these are, or undefined; takes the same time either way. */
 async function signIn(store: Store, email: string, password: string): Promise<User | undefined> {
-  const found = await store.read((tx) => tx.users.findCredentialsByEmail(email.trim().toLowerCase()));
+  const address = email.trim().toLowerCase();
+  // No one's address has a control character (and PostgreSQL cannot compare a NUL): nobody's, then.
+  const found = hasControlCharacter(address) ? undefined : await store.read((tx) => tx.users.findCredentialsByEmail(address));
   const matches = await verifyPassword(password, found?.passwordHash ?? DUMMY_HASH);
   if (!found || !matches) return undefined;
   const { passwordHash: _hash, ...user } = found;

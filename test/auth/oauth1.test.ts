@@ -662,6 +662,13 @@ describe("refusals: OAuthProblem", () => {
     assertRefused(withHeader([...PROTOCOL, ["oauth_signature", "c2ln"]]), "parameter_rejected", /oauth_signature/);
   });
 
+  // Found by test/fuzz: a NUL in a nonce reached PostgreSQL (which cannot store one) as a 500.
+  for (const [name, value] of [["oauth_nonce", "n\u0000"], ["oauth_consumer_key", "\u0000"], ["oauth_token", "t\u001f"], ["oauth_callback", "http://c.example/\u0000"], ["oauth_verifier", "v\u007f"]] as const) {
+    it(`parameter_rejected: a control character in ${name}`, () => {
+      assertRefused(withHeader([...PROTOCOL.filter(([n]) => n !== name), [name, value]]), "parameter_rejected", new RegExp(`^${name} holds a control character$`));
+    });
+  }
+
   it("non-oauth parameters may repeat", () => {
     const request = readOAuthRequest(withHeader(PROTOCOL, { rawQuery: "a=1&a=1&b", formBody: "a=1" }));
     assert.deepEqual(

@@ -169,6 +169,20 @@ describeEachBackend("OAuth 1.0a three-legged flow and xAuth", (backend) => {
     assert.equal((await request(url, { body: inBody, contentType: "application/x-www-form-urlencoded" })).status, 200);
   });
 
+  // Found by test/fuzz on PostgreSQL, which cannot compare or store a NUL: each was a 500.
+  it("control characters in OAuth parameters, an xAuth user name or a sign-in address are refused, not a fault", async () => {
+    const url = `${server.url}/api/board/V2?group=1:${group.id}`;
+    const client = oauth1a(alice.consumer, server.clock);
+    client.getNonce = () => "nonce\u0000";
+    assertProblem(await request(url, { headers: { authorization: client.toHeader(client.authorize({ url, method: "GET" }, { key: alice.token, secret: alice.tokenSecret })).Authorization } }), "parameter_rejected");
+    assertProblem(await signedPost("/oauth/initiate", app, undefined, { oauth_callback: "https://client.example/\u0000" }), "parameter_rejected");
+    const z = await server.factories.app("Z");
+    assertProblem(await signedPost("/oauth/token", z, undefined, { x_auth_mode: "client_auth", x_auth_username: `\u0000${alice.email}`, x_auth_password: PASSWORD }), "permission_denied");
+    const signIn = await decide(await initiate(), { email: `${alice.email}\u0000`, password: PASSWORD, decision: "approve" });
+    assert.equal(signIn.status, 200, signIn.text);
+    assert.match(signIn.text, /The e-mail address or the password is wrong/);
+  });
+
   it("initiate and token answer GET too, and refuse an unsigned or badly signed request", async () => {
     const url = `${server.url}/oauth/initiate`;
     const client = oauth1a(app, server.clock);

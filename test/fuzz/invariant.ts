@@ -1,0 +1,51 @@
+// What every answer to a fuzz request must be: decisions.md §2 and §3, whatever the input.
+import assert from "node:assert/strict";
+import { parseXml } from "../../src/atom/parse.js";
+import type { FuzzAnswer, FuzzRequest } from "./send.js";
+
+const header = (answer: FuzzAnswer, name: string): string => {
+  const value = answer.headers[name];
+  return Array.isArray(value) ? value.join(", ") : (value ?? "");
+};
+
+/**
+ * Asserts the answer is a success, or a refusal in the form decisions.md fixes: an `<error
+ * code=...>` document with a 4xx status; for OAuth failures a 401 with `WWW-Authenticate` and an
+ * `oauth_problem` form; for the OAuth sign-in pages (HTML, for a person) a 4xx page. Never a 5xx.
+ * Every XML body, success or error, must be well-formed (stored or echoed input included).
+ */
+export function assertAnswerShape(request: FuzzRequest, answer: FuzzAnswer): void {
+  const { status } = answer;
+  const type = header(answer, "content-type");
+  const text = answer.body.toString("utf8");
+  const said = `${status} ${type}: ${text.slice(0, 300)}`;
+  assert.ok(status < 500, `a server fault: ${said}`);
+  assert.ok(status >= 200, `no such status: ${said}`);
+  const page = request.target.startsWith("/oauth/");
+  if (status >= 300 && status < 400) {
+    assert.ok(page, `only the sign-in pages redirect: ${said}`);
+    return;
+  }
+  if (request.method === "HEAD") return;
+  if (status < 300) {
+    if (/xml/.test(type)) assert.doesNotThrow(() => parseXml(text), `a success body that is not well-formed XML: ${said}`);
+    return;
+  }
+  if (status === 401) assert.match(header(answer, "www-authenticate"), /^OAuth realm="[^"]*"$/, `401 without its challenge: ${said}`);
+  if (status === 405) assert.ok(header(answer, "allow") !== "", `405 without Allow: ${said}`);
+  if (type.startsWith("application/x-www-form-urlencoded")) {
+    assert.equal(status, 401, `an OAuth problem is a 401: ${said}`);
+    assert.match(text, /^oauth_problem=[a-z_]+&oauth_problem_advice=/, said);
+    return;
+  }
+  if (type.startsWith("text/html")) {
+    assert.ok(page, `an HTML refusal outside the sign-in pages: ${said}`);
+    return;
+  }
+  assert.match(type, /^application\/xml; charset=utf-8$/, `a refusal that is not an <error> document: ${said}`);
+  const error = parseXml(text);
+  assert.equal(error.local, "error", said);
+  assert.equal(error.ns, "", said);
+  assert.match(error.attributes.get("code") ?? "", /^[A-Z][A-Z0-9_]*$/, said);
+  assert.ok(error.text.trim().length > 0, `an error that does not say what was wrong: ${said}`);
+}
