@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { constantTimeEqual } from "../auth/oauth1.js";
 import type { Actor } from "../domain/access.js";
-import { AuthenticationError, ForbiddenError, NotFoundError } from "../domain/errors.js";
+import { ForbiddenError, NotFoundError } from "../domain/errors.js";
 import { parsePair } from "../domain/item-id.js";
 import type { Session } from "../domain/session.js";
 import type { Context } from "../http/context.js";
@@ -86,7 +86,8 @@ export function registerPage(app: FastifyInstance, web: WebContext, path: string
     const signedIn = await signedInOf(web, request);
     if (!signedIn) {
       if (method === "GET") return reply.header("cache-control", "no-store").redirect(`${base.base}/signin?${new URLSearchParams({ next: base.path }).toString()}`, 303);
-      throw new AuthenticationError("SIGNED_OUT", "Your session has ended. Sign in again.");
+      // 403, not 401: a cookie session has no WWW-Authenticate challenge to offer (RFC 9110 §15.5.2).
+      throw new ForbiddenError("SIGNED_OUT", "Your session has ended. Sign in again.");
     }
     const chrome = buildChrome({ ...base, user: signedIn.session.user, csrf: signedIn.session.csrf });
     chromes.set(request, chrome);

@@ -11,7 +11,8 @@ const header = (answer: FuzzAnswer, name: string): string => {
 /**
  * Asserts the answer is a success, or a refusal in the form decisions.md fixes: an `<error
  * code=...>` document with a 4xx status; for OAuth failures a 401 with `WWW-Authenticate` and an
- * `oauth_problem` form; for the OAuth sign-in pages (HTML, for a person) a 4xx page. Never a 5xx.
+ * `oauth_problem` form; for pages for people (the OAuth sign-in pages, the web interface: every
+ * path outside /api/) a 4xx page, or a redirect within the site (to sign in, back from a form). Never a 5xx.
  * Every XML body, success or error, must be well-formed (stored or echoed input included).
  */
 export function assertAnswerShape(request: FuzzRequest, answer: FuzzAnswer): void {
@@ -21,9 +22,11 @@ export function assertAnswerShape(request: FuzzRequest, answer: FuzzAnswer): voi
   const said = `${status} ${type}: ${text.slice(0, 300)}`;
   assert.ok(status < 500, `a server fault: ${said}`);
   assert.ok(status >= 200, `no such status: ${said}`);
-  const page = request.target.startsWith("/oauth/");
+  const page = !request.target.startsWith("/api/");
   if (status >= 300 && status < 400) {
-    assert.ok(page, `only the sign-in pages redirect: ${said}`);
+    assert.ok(page, `only pages for people redirect: ${said}`);
+    // The OAuth pages return to the client's callback; the web interface never leaves the site.
+    if (!request.target.startsWith("/oauth/")) assert.match(header(answer, "location"), /^\/(?![/\\])/, `a redirect off the site: ${said}`);
     return;
   }
   if (request.method === "HEAD") return;
@@ -39,7 +42,7 @@ export function assertAnswerShape(request: FuzzRequest, answer: FuzzAnswer): voi
     return;
   }
   if (type.startsWith("text/html")) {
-    assert.ok(page, `an HTML refusal outside the sign-in pages: ${said}`);
+    assert.ok(page, `an HTML refusal outside the pages for people: ${said}`);
     return;
   }
   assert.match(type, /^application\/xml; charset=utf-8$/, `a refusal that is not an <error> document: ${said}`);

@@ -154,7 +154,7 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
       body: "on=true",
       redirect: "manual",
     });
-    assert.equal(post.status, 401);
+    assert.equal(post.status, 403);
     assert.match(await post.text(), /Your session has ended/);
     assert.deepEqual(await server.store.read((tx) => tx.likes.likers({ kind: "BOARD", id: topic.id })), []);
     // A token (API client) opens no page: pages use the session only.

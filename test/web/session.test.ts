@@ -140,7 +140,7 @@ describeEachBackend("web sign-in and sessions", (backend) => {
     server.clock.advance(SESSION_LIFETIME_MS + 1);
     assert.equal((await web.get("/")).status, 303, "unused for 30 days: gone");
     const post = await web.post("/signout", {}, { csrf: "whatever" });
-    assert.equal(post.status, 401, "a form from an ended session");
+    assert.equal(post.status, 403, "a form from an ended session");
     assert.match(post.html, /Your session has ended/);
   });
 });
