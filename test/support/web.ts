@@ -39,8 +39,10 @@ export class WebClient {
   /** POSTs a urlencoded form; `_csrf` is the last page's token unless given. */
   async post(path: string, fields: Record<string, string> = {}, options: { csrf?: string | null } = {}): Promise<WebAnswer> {
     const body = new URLSearchParams(fields);
-    const csrf = options.csrf === undefined ? this.csrf() : options.csrf;
-    if (csrf !== null && !("_csrf" in fields)) body.set("_csrf", csrf);
+    if (!("_csrf" in fields)) {
+      const csrf = options.csrf === undefined ? this.csrf() : options.csrf;
+      if (csrf !== null) body.set("_csrf", csrf);
+    }
     return this.send(path, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: body.toString() });
   }
 
