@@ -10,6 +10,8 @@ import { fileRepo } from "./files.js";
 import { folderRepo } from "./folders.js";
 import { groupRepo, membershipRepo } from "./groups.js";
 import { leaseRepo } from "./leases.js";
+import { likeNotificationRepo } from "./like-notifications.js";
+import { notificationRepo } from "./notifications.js";
 import { taskRepo } from "./tasks.js";
 import { nonceRepo, temporaryCredentialRepo } from "./oauth.js";
 import { favoriteRepo, likeRepo } from "./reactions.js";
@@ -38,5 +40,7 @@ export function repositories(db: Kysely<Database>): Tx {
     likes: likeRepo(db),
     favorites: favoriteRepo(db),
     commentReads: commentReadRepo(db),
+    notifications: notificationRepo(db),
+    likeNotifications: likeNotificationRepo(db),
   };
 }
