@@ -206,6 +206,11 @@ export interface DatasetPlan {
   /** Topics 1..N are in group 1; the rest are spread over the other groups. */
   readonly bigGroupTopics: number;
   readonly comments: number;
+  /**
+   * Every member of a group is notified of the group's newest N topics they did not write (with
+   * the comments on them); about half of those notifications are confirmed.
+   */
+  readonly notificationTopics: number;
   /** Epoch ms: topic i is published and updated at startAt + i seconds. */
   readonly startAt: number;
 }
@@ -221,6 +226,8 @@ export interface DatasetRepo {
   insertComments(plan: DatasetPlan, from: number, to: number): Promise<void>;
   /** Counters as if every comment had been added one by one. */
   insertCommentCounters(): Promise<void>;
+  /** Notifications (and the comment confirmations of the confirmed ones); topics, comments and counters must exist. */
+  insertNotifications(plan: DatasetPlan): Promise<void>;
   insertTokens(rows: readonly { userId: number; appId: number; tokenHash: string; secret: string; createdAt: number }[]): Promise<void>;
 }
 
