@@ -111,9 +111,13 @@ export async function addComment(
     for (const [index, file] of files.entries()) await blobs.commit(file.temp, keys[index] ?? "");
   } catch (error) {
     // The bytes could not be put in place: take the comment back rather than keep rows without files.
+    // It was visible for a moment, so the members hear of its removal as of any deletion.
+    const { comment } = view;
     await store.transaction(async (tx) => {
-      await removeItemRows(tx, "COMMENT", [view.comment.id]);
-      await tx.comments.remove(view.comment.id);
+      await removeItemRows(tx, "COMMENT", [comment.id]);
+      await tx.comments.remove(comment.id);
+      const cause = { kind: "commentDeleted", number: comment.number, authorId: comment.authorId, createdAt: comment.createdAt } as const;
+      await tx.notifications.fanOut({ item: input.parent, actorId: actor.user.id, cause, at: clock.now() });
     });
     await removeBlobs(blobs, keys);
     throw error;
