@@ -206,7 +206,7 @@ export function notificationRepo(db: Kysely<Database>): NotificationRepo {
       return rows.map((row) => row.group_id);
     },
     async list(userId, filter, page) {
-      // Ids first, off the (user, updated, id, ...filter columns) index alone; the joins run for the page alone.
+      // Ids first, off the (user, updated, id, confirmed) index; the joins run for the page alone.
       let query = db.selectFrom("notifications").select("id").where("user_id", "=", userId);
       if (filter.unconfirmedOnly) query = query.where("confirmed", "=", 0);
       if (filter.itemKind !== null) query = query.where("item_kind", "=", filter.itemKind);
