@@ -1,5 +1,5 @@
 import { ValidationError } from "./errors.js";
-import { type ContentKind, type ContentRef, type ItemRef } from "./item-id.js";
+import type { ContentRef, ItemRef } from "./item-id.js";
 import { LIMITS } from "./limits.js";
 import type { Locale } from "./task.js";
 
@@ -167,9 +167,6 @@ export interface LikeNotification {
   readonly confirmed: boolean;
   readonly updatedAt: number;
 }
-
-/** The kinds a like notification's parent can be. */
-export type LikedKind = ContentKind;
 
 const MEMBER_EVENT_TEXT: Readonly<Record<Locale, Readonly<Record<"joined" | "left", (name: string) => string>>>> = {
   ja: { joined: (name) => `${name}さんがグループに参加しました。`, left: (name) => `${name}さんがグループから退会しました。` },
