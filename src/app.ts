@@ -15,6 +15,8 @@ import { registerBoard } from "./http/endpoints/board/board.js";
 import { registerComment } from "./http/endpoints/comment/comment.js";
 import { registerFileDownload } from "./http/endpoints/file-download/file-download.js";
 import { registerGood } from "./http/endpoints/good/good.js";
+import { registerGoodNotification } from "./http/endpoints/good-notification/good-notification.js";
+import { registerNotification } from "./http/endpoints/notification/notification.js";
 import { registerStar } from "./http/endpoints/star/star.js";
 import { registerFolderList, registerGroups } from "./http/endpoints/group/group.js";
 import { registerGwCabinet } from "./http/endpoints/gw-cabinet/gw-cabinet.js";
@@ -112,6 +114,8 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     registerComment(api, context);
     registerGood(api, context);
     registerStar(api, context);
+    registerNotification(api, context);
+    registerGoodNotification(api, context);
   });
   return app;
 }

@@ -21,6 +21,10 @@ over all topics. Every user gets the personal token gen-<seed>-<user id> (passwo
   --topics N             topics (default 20000)
   --big-topics N         topics in group 1 (default half of --topics)
   --comments N           comments (default 5 x topics)
+  --notification-topics N
+                         notifications: every member has one of each of the N newest topics
+                         of their groups that they did not write, counting its comments; about
+                         half are confirmed (default 20; 0 for none)
   --seed S               seed of the pseudo-random choices (default 1)
   The issue's full scale: --users 10000 --groups 1000 --big-members 5000 --topics 1000000 --comments 5000000
 
@@ -35,6 +39,7 @@ const GENERATE_OPTIONS = {
   topics: { type: "string" },
   "big-topics": { type: "string" },
   comments: { type: "string" },
+  "notification-topics": { type: "string" },
   seed: { type: "string" },
 } as const;
 
@@ -84,6 +89,7 @@ export function planOf(values: Record<string, string | boolean | undefined>): Da
     topics,
     bigGroupTopics: num("big-topics", groups === 1 ? topics : Math.floor(topics / 2), 0, topics),
     comments: num("comments", 5 * topics, 0),
+    notificationTopics: num("notification-topics", 20, 0, 1_000_000),
     startAt: START_AT,
   };
   if (plan.comments > 0 && plan.topics === 0) throw new UsageError("--comments needs at least one topic");

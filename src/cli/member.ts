@@ -36,13 +36,13 @@ export const MEMBER_COMMAND: CommandGroup = commandGroup("member", "manage the m
     summary: "remove a member (--user EMAIL) or an invitation (--member ID); never the last manager",
     usage: "--group ID (--user EMAIL | --member ID)",
     options: { ...GROUP_USER, member: { type: "string" } },
-    async run(values, _p, { store }) {
+    async run(values, _p, { store, clock }) {
       const email = optional(values, "user");
       const memberText = optional(values, "member");
       if ((email === undefined) === (memberText === undefined)) throw new UsageError("give exactly one of --user and --member");
       const memberId = memberText === undefined ? undefined : parsePair(memberText);
       if (memberText !== undefined && memberId === undefined) throw new UsageError("--member must be a member id such as 1:5");
-      return shown("removed", await removeMember(store, { groupId: groupOption(values), email, memberId }));
+      return shown("removed", await removeMember(store, { groupId: groupOption(values), email, memberId }, clock));
     },
   },
   "set-manager": {

@@ -69,7 +69,9 @@ export async function loadGroupware(
       trashed: task.trashed,
       at: now,
     });
-    result.tasks[task.ref] = formatContentId({ kind: "TASK", groupId, id: created.id });
+    const ref: ContentRef = { kind: "TASK", groupId, id: created.id };
+    result.tasks[task.ref] = formatContentId(ref);
+    await tx.notifications.fanOut({ item: ref, actorId: created.authorId, cause: { kind: "created" }, at: now });
   }
   const cabinetFolders = await loadFolders(tx, groupId, "CABINET", seed.cabinetFolders, now, result);
   for (const [fi, file] of seed.files.entries()) {
@@ -78,8 +80,12 @@ export async function loadGroupware(
     if (!first) continue;
     const folderId = file.folder === undefined ? null : (cabinetFolders.get(file.folder) ?? null);
     const created = await tx.files.insert({ groupId, title: file.title, memo: file.memo, authorId: user(file.author) ?? 0, folderId, trashed: file.trashed }, first);
-    for (const version of rest) await tx.files.addVersion(created.id, version);
     const ref: ContentRef = { kind: "CABINET", groupId, id: created.id };
+    await tx.notifications.fanOut({ item: ref, actorId: created.authorId, cause: { kind: "created" }, at: now });
+    for (const version of rest) {
+      await tx.files.addVersion(created.id, version);
+      await tx.notifications.fanOut({ item: ref, actorId: version.authorId, cause: { kind: "updated", bodyChanged: false }, at: now });
+    }
     result.files[file.ref] = formatContentId(ref);
   }
 }

@@ -98,9 +98,13 @@ async function loadGroup(tx: Tx, seed: Seed["groups"][number], userIds: Readonly
     });
     const ref: ContentRef = { kind: "BOARD", groupId: group.id, id: created.id };
     result.topics[topic.ref] = formatContentId(ref);
+    // A seeded workspace looks as if its members had written it: the others have notifications of it.
+    await tx.notifications.fanOut({ item: ref, actorId: created.authorId, cause: { kind: "created" }, at: now });
     for (const comment of topic.comments) {
       const number = await tx.comments.nextNumber(ref);
-      await tx.comments.insert({ parent: ref, number, authorId: userIds.get(comment.author) ?? 0, body: comment.text, replyTo: comment.replyTo, at: now });
+      const authorId = userIds.get(comment.author) ?? 0;
+      await tx.comments.insert({ parent: ref, number, authorId, body: comment.text, replyTo: comment.replyTo, at: now });
+      await tx.notifications.fanOut({ item: ref, actorId: authorId, cause: { kind: "comment", number }, at: now });
     }
   }
   return group.id;

@@ -35,10 +35,15 @@ export async function detailComments(tx: Tx, viewerId: number, comments: readonl
   }));
 }
 
-/** Removes the likes, favorites and attachment rows of items being deleted; returns blob keys to delete after commit. */
+/**
+ * Removes the likes, favorites, notifications and attachment rows of items being deleted (a deleted
+ * item's notifications go with it); returns blob keys to delete after commit.
+ */
 export async function removeItemRows(tx: Tx, kind: ItemKey["kind"], ids: readonly number[]): Promise<string[]> {
   await tx.likes.removeItems(kind, ids);
   await tx.favorites.removeItems(kind, ids);
+  await tx.likeNotifications.removeItems(kind, ids);
+  if (kind !== "COMMENT") await tx.notifications.removeItems(kind, ids);
   return kind === "COMMENT" ? tx.attachments.removeOf(ids) : [];
 }
 

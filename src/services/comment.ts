@@ -74,7 +74,7 @@ export async function listComments(
 
 /**
  * Adds a comment, with its files (the board's legacy path and the comment endpoint both come
- * here). Files move from the temporary area into place only once the comment row has committed.
+ * here); the group's other members are notified. Files move from the temporary area into place only once the comment row has committed.
  * @throws ValidationError COMMENT_TEXT_REQUIRED, COMMENT_TEXT_TOO_LONG, REPLY_TO_NOT_FOUND, TOO_MANY_FILES
  * @throws TooLargeError FILE_TOO_LARGE, ATTACHMENTS_TOO_LARGE
  * @throws NotFoundError GROUP_NOT_FOUND, TOPIC_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED
@@ -99,6 +99,7 @@ export async function addComment(
     const number = await tx.comments.nextNumber(input.parent);
     const at = clock.now();
     const comment = await tx.comments.insert({ parent: input.parent, number, authorId: actor.user.id, body, replyTo: input.replyTo ?? null, at });
+    await tx.notifications.fanOut({ item: input.parent, actorId: actor.user.id, cause: { kind: "comment", number }, at });
     const attachments: Attachment[] = [];
     for (const [index, file] of files.entries()) {
       const blobKey = keys[index] ?? "";
@@ -110,9 +111,13 @@ export async function addComment(
     for (const [index, file] of files.entries()) await blobs.commit(file.temp, keys[index] ?? "");
   } catch (error) {
     // The bytes could not be put in place: take the comment back rather than keep rows without files.
+    // It was visible for a moment, so the members hear of its removal as of any deletion.
+    const { comment } = view;
     await store.transaction(async (tx) => {
-      await removeItemRows(tx, "COMMENT", [view.comment.id]);
-      await tx.comments.remove(view.comment.id);
+      await removeItemRows(tx, "COMMENT", [comment.id]);
+      await tx.comments.remove(comment.id);
+      const cause = { kind: "commentDeleted", number: comment.number, authorId: comment.authorId, createdAt: comment.createdAt } as const;
+      await tx.notifications.fanOut({ item: input.parent, actorId: actor.user.id, cause, at: clock.now() });
     });
     await removeBlobs(blobs, keys);
     throw error;
@@ -121,7 +126,8 @@ export async function addComment(
 }
 
 /**
- * Deletes a comment with its attachments, likes and favorites: its author and the group's managers may.
+ * Deletes a comment with its attachments, likes and favorites: its author and the group's managers
+ * may. The other members are notified of the deletion.
  * @throws NotFoundError COMMENT_NOT_FOUND (or its parent's); ForbiddenError COMMENT_DELETE_FORBIDDEN
  */
 export async function deleteComment(
@@ -129,6 +135,7 @@ export async function deleteComment(
   blobs: BlobStore,
   actor: Actor,
   input: { parent: ContentRef; number: number },
+  clock: Clock,
 ): Promise<CommentView> {
   const { view, keys } = await store.transaction(async (tx) => {
     const { group, membership } = await requireGroupMember(tx, actor, input.parent.groupId);
@@ -140,6 +147,8 @@ export async function deleteComment(
     }
     const removedKeys = await removeItemRows(tx, "COMMENT", [comment.id]);
     await tx.comments.remove(comment.id);
+    const cause = { kind: "commentDeleted", number: comment.number, authorId: comment.authorId, createdAt: comment.createdAt } as const;
+    await tx.notifications.fanOut({ item: input.parent, actorId: actor.user.id, cause, at: clock.now() });
     return { view: { group, comment, attachments: [] }, keys: removedKeys };
   });
   await removeBlobs(blobs, keys);

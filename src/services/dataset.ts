@@ -15,7 +15,7 @@ export function datasetToken(seed: number, userId: number): string {
 }
 
 /** Milliseconds each stage took. */
-export type DatasetTimings = Record<"users" | "groups" | "memberships" | "tokens" | "topics" | "comments", number>;
+export type DatasetTimings = Record<"users" | "groups" | "memberships" | "tokens" | "topics" | "comments" | "notifications", number>;
 
 /** Loads a synthetic dataset into an empty store; `progress` hears each finished stage. */
 export async function generateDataset(store: Store, plan: DatasetPlan, at: number, progress: (line: string) => void): Promise<DatasetTimings> {
@@ -37,6 +37,7 @@ export async function generateDataset(store: Store, plan: DatasetPlan, at: numbe
       await inChunks(plan.comments, COMMENT_CHUNK, (from, to) => store.transaction((tx) => tx.dataset.insertComments(plan, from, to)));
       await store.transaction((tx) => tx.dataset.insertCommentCounters());
     }),
+    notifications: await timed("notifications", () => store.transaction((tx) => tx.dataset.insertNotifications(plan))),
   };
 }
 

@@ -3,7 +3,7 @@ import type { BlobStore } from "../blobs/blob-store.js";
 import type { Clock } from "../clock.js";
 import { type CabinetFile, checkFileName, checkFileText } from "../domain/file.js";
 import type { ContentRef } from "../domain/item-id.js";
-import type { NewFileVersion, Store } from "../store/store.js";
+import type { NewFileVersion, Store, Tx } from "../store/store.js";
 import { requireGroup, requireMemberByEmail } from "./admin-lookup.js";
 import { discardFileBytes, storeFileBytes } from "./file-content.js";
 import { requireFile } from "./file.js";
@@ -37,7 +37,9 @@ export async function addFile(store: Store, blobs: BlobStore, input: NewFileInpu
   return recordOrDiscard(blobs, version, () =>
     store.transaction(async (tx) => {
       if (input.folderId !== null) await requireFolderOf(tx, input.groupId, input.folderId, "CABINET");
-      return tx.files.insert({ groupId: input.groupId, ...text, authorId, folderId: input.folderId, trashed: false }, version);
+      const file = await tx.files.insert({ groupId: input.groupId, ...text, authorId, folderId: input.folderId, trashed: false }, version);
+      await notifyChange(tx, file, authorId, "created", version.at);
+      return file;
     }),
   );
 }
@@ -59,16 +61,30 @@ export async function addFileVersion(
   }));
   const upload = { fileName: input.fileName ?? file.current.fileName, source: input.source, authorId, comment: input.comment };
   const version = await storeFileBytes(blobs, upload, clock.now());
-  return recordOrDiscard(blobs, version, () => store.transaction((tx) => tx.files.addVersion(file.id, version)));
+  return recordOrDiscard(blobs, version, () =>
+    store.transaction(async (tx) => {
+      const changed = await tx.files.addVersion(file.id, version);
+      await notifyChange(tx, changed, authorId, "updated", version.at);
+      return changed;
+    }),
+  );
 }
 
 /** Moves a file to the trash (listed under TRASH, still downloadable by members). @throws NotFoundError FILE_NOT_FOUND */
 export async function trashFile(store: Store, input: { ref: ContentRef }, clock: Clock): Promise<CabinetFile> {
   return store.transaction(async (tx) => {
     const file = await requireFile(tx, input.ref);
-    await tx.files.update(file.id, { trashed: true, at: clock.now() });
+    const at = clock.now();
+    await tx.files.update(file.id, { trashed: true, at });
+    await notifyChange(tx, file, null, "updated", at);
     return (await tx.files.findById(file.id)) ?? file;
   });
+}
+
+/** Notifies the group's members but the actor (every member for an operator's change, `actorId` null). */
+async function notifyChange(tx: Tx, file: CabinetFile, actorId: number | null, kind: "created" | "updated", at: number): Promise<void> {
+  const cause = kind === "created" ? ({ kind } as const) : ({ kind, bodyChanged: false } as const);
+  await tx.notifications.fanOut({ item: { kind: "CABINET", groupId: file.groupId, id: file.id }, actorId, cause, at });
 }
 
 async function recordOrDiscard<T>(blobs: BlobStore, version: NewFileVersion, record: () => Promise<T>): Promise<T> {

@@ -1,11 +1,12 @@
 import type { Clock } from "../clock.js";
 import { NotFoundError, ValidationError } from "../domain/errors.js";
 import { type Member, requireKeepsAManager } from "../domain/member.js";
+import { memberListItem } from "../domain/notification.js";
 import type { Store, Tx } from "../store/store.js";
 import { requireGroup, requireMemberByEmail, requireUserByEmail } from "./admin-lookup.js";
 
 /**
- * Adds a user to a group as a joined member.
+ * Adds a user to a group as a joined member; the other members are notified.
  * @throws NotFoundError GROUP_NOT_FOUND, USER_NOT_FOUND; ValidationError ALREADY_MEMBER
  */
 export async function addMember(store: Store, input: { groupId: number; email: string; manager: boolean }, clock: Clock): Promise<Member> {
@@ -15,7 +16,9 @@ export async function addMember(store: Store, input: { groupId: number; email: s
     if (await tx.memberships.findJoined(input.groupId, user.id)) {
       throw new ValidationError("ALREADY_MEMBER", `${input.email.slice(0, 40)} is a member of this group already.`);
     }
-    const created = await tx.memberships.insertJoined({ groupId: input.groupId, userId: user.id, manager: input.manager, notify: true, createdAt: clock.now() });
+    const at = clock.now();
+    const created = await tx.memberships.insertJoined({ groupId: input.groupId, userId: user.id, manager: input.manager, notify: true, createdAt: at });
+    await tx.notifications.fanOut({ item: memberListItem(input.groupId), actorId: user.id, cause: { kind: "joined" }, at });
     return requireMember(tx, created.id);
   });
 }
@@ -36,13 +39,19 @@ export async function inviteMember(
 
 /**
  * Removes a joined member (by e-mail) or an invitation (by member id); never the last manager.
+ * The remaining members are notified that a member left.
  * @throws NotFoundError GROUP_NOT_FOUND, USER_NOT_FOUND, MEMBER_NOT_FOUND; ValidationError USER_NOT_MEMBER, LAST_MANAGER
  */
-export async function removeMember(store: Store, input: { groupId: number; email?: string; memberId?: number }): Promise<Member> {
+export async function removeMember(store: Store, input: { groupId: number; email?: string; memberId?: number }, clock: Clock): Promise<Member> {
   return store.transaction(async (tx) => {
     const member = await memberOf(tx, input);
     requireKeepsAManager(member, await tx.memberships.countManagers(input.groupId));
     await tx.memberships.remove(member.id);
+    if (member.status === "JOIN" && member.userId !== null) {
+      // Their notifications of the group go (they can no longer read its items); the others hear they left.
+      await tx.notifications.removeOfMember(member.userId, input.groupId);
+      await tx.notifications.fanOut({ item: memberListItem(input.groupId), actorId: member.userId, cause: { kind: "left" }, at: clock.now() });
+    }
     return member;
   });
 }

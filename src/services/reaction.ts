@@ -5,6 +5,7 @@ import type { ItemRef } from "../domain/item-id.js";
 import type { Liker } from "../domain/reaction.js";
 import type { Page, Store } from "../store/store.js";
 import { type ItemView, itemOfKey, requireItem } from "./item.js";
+import { recordLikeChange } from "./like-notification.js";
 
 /** An item with everyone who liked it. */
 export interface LikersView {
@@ -16,13 +17,15 @@ export interface LikersView {
 
 /**
  * Likes (`on`) or unlikes an item; liking a liked item or unliking an unliked one changes nothing.
+ * The item's author hears of it through their like notifications.
  * @throws NotFoundError ITEM_NOT_FOUND and the like; ForbiddenError GROUP_NOT_JOINED
  */
 export async function setLike(store: Store, actor: Actor, input: { ref: ItemRef; on: boolean }, clock: Clock): Promise<ItemView> {
   return store.transaction(async (tx) => {
     const item = await requireItem(tx, actor, input.ref);
-    if (input.on) await tx.likes.add(actor.user.id, item.key, item.group.id, clock.now());
-    else await tx.likes.remove(actor.user.id, item.key);
+    const at = clock.now();
+    const changed = input.on ? await tx.likes.add(actor.user.id, item.key, item.group.id, at) : await tx.likes.remove(actor.user.id, item.key);
+    if (changed) await recordLikeChange(tx, actor, item, input.on, at);
     return item;
   });
 }

@@ -13,7 +13,7 @@ export type Due = { readonly dueAt: number; readonly allDay: boolean } | null;
 export type TaskPlace = { readonly kind: "folder"; readonly folderId: number } | { readonly kind: "unclassified" } | { readonly kind: "trash" };
 
 /**
- * Adds a task; author and assignee must be members.
+ * Adds a task; author and assignee must be members. The other members are notified.
  * @throws ValidationError TASK_TITLE_*, TASK_BODY_TOO_LONG, USER_NOT_MEMBER; NotFoundError GROUP_NOT_FOUND, USER_NOT_FOUND, FOLDER_NOT_FOUND
  */
 export async function addTask(
@@ -27,7 +27,8 @@ export async function addTask(
     const author = await requireMemberByEmail(tx, input.groupId, input.authorEmail);
     const assigneeId = await assigneeOf(tx, input.groupId, input.assigneeEmail);
     if (input.folderId !== null) await requireFolderOf(tx, input.groupId, input.folderId, "TASK");
-    return tx.tasks.insert({
+    const at = clock.now();
+    const task = await tx.tasks.insert({
       groupId: input.groupId,
       ...text,
       authorId: author.user.id,
@@ -38,13 +39,15 @@ export async function addTask(
       status: input.status,
       folderId: input.folderId,
       trashed: false,
-      at: clock.now(),
+      at,
     });
+    await tx.notifications.fanOut({ item: refOf(task), actorId: author.user.id, cause: { kind: "created" }, at });
+    return task;
   });
 }
 
 /**
- * Changes the fields given; an empty assignee e-mail clears the assignee.
+ * Changes the fields given; an empty assignee e-mail clears the assignee. Every member is notified.
  * @throws ValidationError, NotFoundError TASK_NOT_FOUND, USER_NOT_FOUND
  */
 export async function updateTask(
@@ -65,6 +68,7 @@ export async function updateTask(
       at: clock.now(),
     };
     await tx.tasks.update(task.id, change);
+    await notifyChange(tx, task, text.body !== task.body, change.at);
     return requireTask(tx, input.ref);
   });
 }
@@ -78,8 +82,18 @@ export async function moveTask(store: Store, input: { ref: ContentRef; place: Ta
     const change: TaskChange =
       place.kind === "trash" ? { trashed: true, at: clock.now() } : { trashed: false, folderId: place.kind === "folder" ? place.folderId : null, at: clock.now() };
     await tx.tasks.update(task.id, change);
+    await notifyChange(tx, task, false, change.at);
     return requireTask(tx, input.ref);
   });
+}
+
+/** An operator changed the task: every member is notified (there is no acting member to leave out). */
+async function notifyChange(tx: Tx, task: Task, bodyChanged: boolean, at: number): Promise<void> {
+  await tx.notifications.fanOut({ item: refOf(task), actorId: null, cause: { kind: "updated", bodyChanged }, at });
+}
+
+function refOf(task: Task): ContentRef {
+  return { kind: "TASK", groupId: task.groupId, id: task.id };
 }
 
 async function assigneeOf(tx: Tx, groupId: number, email: string | undefined): Promise<number | undefined> {

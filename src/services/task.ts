@@ -60,9 +60,10 @@ async function viewOf(tx: Tx, actor: Actor, group: Group, tasks: readonly Task[]
 }
 
 /**
- * The seam for the notifications issue, which keeps one notification per (user, item) and will
- * read the caller's confirmed flags here. Until then no task counts as confirmed.
+ * The tasks the caller has no unconfirmed notification of: everything that changed since was
+ * confirmed (or was the caller's own doing).
  */
-async function confirmedByCaller(_tx: Tx, _actor: Actor, _items: readonly ContentRef[]): Promise<ReadonlySet<number>> {
-  return new Set();
+async function confirmedByCaller(tx: Tx, actor: Actor, items: readonly ContentRef[]): Promise<ReadonlySet<number>> {
+  const unconfirmed = await tx.notifications.unconfirmedOf(actor.user.id, "TASK", items.map((item) => item.id));
+  return new Set(items.filter((item) => !unconfirmed.has(item.id)).map((item) => item.id));
 }

@@ -57,7 +57,8 @@ export async function getTopic(
 
 /**
  * Creates a topic in a group the caller has joined, unfiled unless a board folder of the group
- * is given (the web form offers folders and shared editing; the API sends neither).
+ * is given (the web form offers folders and shared editing; the API sends neither); the other
+ * members are notified.
  * @throws ValidationError TOPIC_TITLE_REQUIRED, TOPIC_TITLE_TOO_LONG, TOPIC_BODY_TOO_LONG
  * @throws NotFoundError GROUP_NOT_FOUND, FOLDER_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED
  */
@@ -72,6 +73,7 @@ export async function createTopic(
     const { group } = await requireGroupMember(tx, actor, input.groupId);
     const folderId = input.folderId ?? null;
     if (folderId !== null) await requireFolderOf(tx, group.id, folderId, "BOARD");
+    const at = clock.now();
     const topic = await tx.topics.insert({
       groupId: group.id,
       ...draft,
@@ -80,14 +82,16 @@ export async function createTopic(
       allowEdit: input.allowEdit ?? false,
       fastNotify: false,
       trashed: false,
-      at: clock.now(),
+      at,
     });
+    await tx.notifications.fanOut({ item: refOf(topic), actorId: actor.user.id, cause: { kind: "created" }, at });
     return { group, topics: [topic], comments: undefined };
   });
 }
 
 /**
  * Overwrites title and body; an omitted body empties it. The holder's own update ends its lease.
+ * The other members are notified (a changed body also sets the notification's summary update).
  * @throws ValidationError, NotFoundError TOPIC_NOT_FOUND, ForbiddenError, ConflictError TOPIC_BEING_EDITED
  */
 export async function updateTopic(
@@ -105,12 +109,14 @@ export async function updateTopic(
     requireNotLeasedByOther(await tx.leases.find(topic.id), actor.user.id, now);
     await tx.topics.update(topic.id, { ...draft, at: now });
     await tx.leases.remove(topic.id);
+    const cause = { kind: "updated", bodyChanged: draft.body !== topic.body } as const;
+    await tx.notifications.fanOut({ item: refOf(topic), actorId: actor.user.id, cause, at: now });
     return { group, topics: [await requireTopic(tx, input.ref)], comments: undefined };
   });
 }
 
 /**
- * Deletes a topic with its comments, their attachments, and every like and favorite of them all;
+ * Deletes a topic with its comments, their attachments, and every like, favorite and notification of them all;
  * the attachment bytes go once the rows are gone for good.
  * @throws NotFoundError TOPIC_NOT_FOUND, ForbiddenError, ConflictError TOPIC_BEING_EDITED
  */

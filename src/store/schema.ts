@@ -26,6 +26,8 @@ export interface Database {
   favorites: FavoritesTable;
   comment_reads: CommentReadsTable;
   login_failures: LoginFailuresTable;
+  notifications: NotificationsTable;
+  like_notifications: LikeNotificationsTable;
 }
 
 /** Registered users. */
@@ -274,4 +276,46 @@ export interface LoginFailuresTable {
   subject: string;
   failures: number;
   window_start: number;
+}
+
+/**
+ * One update notification per (user, item) (decisions.md §6). `item_kind` GROUP is a group's
+ * member list (item_id = the group id). `event` is the last change's cause; the comment and
+ * summary columns describe the last comment and body changes.
+ */
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  group_id: number;
+  item_kind: "GROUP" | "BOARD" | "TASK" | "CABINET";
+  item_id: number;
+  actor_id: number | null;
+  event: "created" | "updated" | "comment" | "commentDeleted" | "joined" | "left";
+  confirmed: number;
+  unconfirmed_comments: number;
+  comment_number: number | null;
+  comment_deleted: number;
+  summary_updated_at: number | null;
+  summary_updator_id: number | null;
+  created_at: number;
+  updated_at: number;
+  last_access_at: number | null;
+}
+
+/**
+ * One like notification per (owner, liked item): a topic, task or file (comment_number 0) or one
+ * of their comments (its number, and comment_id = its row, which keys its likes).
+ */
+export interface LikeNotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  group_id: number;
+  item_kind: "BOARD" | "TASK" | "CABINET";
+  item_id: number;
+  comment_number: number;
+  comment_id: number | null;
+  confirmed: number;
+  created_at: number;
+  updated_at: number;
+  confirmed_at: number | null;
 }

@@ -6,6 +6,15 @@ import type { Group, Membership } from "../domain/group.js";
 import type { CabinetFile, FileVersion } from "../domain/file.js";
 import type { ContentRef } from "../domain/item-id.js";
 import type { Member, MemberStatus } from "../domain/member.js";
+import type {
+  LikedItem,
+  LikeNotification,
+  Notification,
+  NotificationEvent,
+  NotificationFilter,
+  NotificationItem,
+  NotificationItemKind,
+} from "../domain/notification.js";
 import type { Task, TaskFilter, TaskPriority, TaskStatus } from "../domain/task.js";
 import type { ItemKey, LikeSummary, Liker } from "../domain/reaction.js";
 import type { EditLease, Topic } from "../domain/topic.js";
@@ -50,6 +59,8 @@ export interface Tx {
   readonly favorites: FavoriteRepo;
   readonly commentReads: CommentReadRepo;
   readonly loginFailures: LoginFailureRepo;
+  readonly notifications: NotificationRepo;
+  readonly likeNotifications: LikeNotificationRepo;
 }
 
 /** Offset paging as the interface defines it (`start-index`, `max-results`). */
@@ -218,6 +229,11 @@ export interface DatasetPlan {
   /** Topics 1..N are in group 1; the rest are spread over the other groups. */
   readonly bigGroupTopics: number;
   readonly comments: number;
+  /**
+   * Every member of a group is notified of the group's newest N topics they did not write (with
+   * the comments on them); about half of those notifications are confirmed.
+   */
+  readonly notificationTopics: number;
   /** Epoch ms: topic i is published and updated at startAt + i seconds. */
   readonly startAt: number;
 }
@@ -233,6 +249,8 @@ export interface DatasetRepo {
   insertComments(plan: DatasetPlan, from: number, to: number): Promise<void>;
   /** Counters as if every comment had been added one by one. */
   insertCommentCounters(): Promise<void>;
+  /** Notifications (and the comment confirmations of the confirmed ones); topics, comments and counters must exist. */
+  insertNotifications(plan: DatasetPlan): Promise<void>;
   insertTokens(rows: readonly { userId: number; appId: number; tokenHash: string; secret: string; createdAt: number }[]): Promise<void>;
 }
 
@@ -350,9 +368,10 @@ export interface AttachmentRepo {
 
 /** Likes: one row per (user, item). */
 export interface LikeRepo {
-  /** Idempotent: liking twice leaves one like. */
-  add(userId: number, item: ItemKey, groupId: number, at: number): Promise<void>;
-  remove(userId: number, item: ItemKey): Promise<void>;
+  /** Idempotent: liking twice leaves one like; true when this call added it. */
+  add(userId: number, item: ItemKey, groupId: number, at: number): Promise<boolean>;
+  /** True when there was a like to remove. */
+  remove(userId: number, item: ItemKey): Promise<boolean>;
   /** Who liked the item, first liker first. */
   likers(item: ItemKey): Promise<Liker[]>;
   /** Who liked each of these items of one kind, first liker first (absent = nobody). */
@@ -372,9 +391,10 @@ export interface FavoriteRow {
 
 /** Favorites: one row per (user, item). */
 export interface FavoriteRepo {
-  /** Idempotent: favoriting twice leaves one favorite. */
-  add(userId: number, item: ItemKey, groupId: number, at: number): Promise<void>;
-  remove(userId: number, item: ItemKey): Promise<void>;
+  /** Idempotent: favoriting twice leaves one favorite; true when this call added it. */
+  add(userId: number, item: ItemKey, groupId: number, at: number): Promise<boolean>;
+  /** True when there was a favorite to remove. */
+  remove(userId: number, item: ItemKey): Promise<boolean>;
   find(userId: number, item: ItemKey): Promise<FavoriteRow | undefined>;
   /** The user's favorites in groups the user has joined, newest first. */
   list(userId: number, page: Page): Promise<FavoriteRow[]>;
@@ -389,6 +409,8 @@ export interface CommentReadRepo {
   /** The time of the user's last confirmation of the parent; undefined when never. */
   find(userId: number, parent: ContentRef): Promise<number | undefined>;
   confirm(userId: number, parent: ContentRef, at: number): Promise<void>;
+  /** Records a confirmation of each parent at once (confirming notifications). */
+  confirmMany(userId: number, parents: readonly ContentRef[], at: number): Promise<void>;
   /** Forgets every confirmation of the parent (it is being deleted). */
   removeAllOf(parent: ContentRef): Promise<void>;
 }
@@ -408,4 +430,42 @@ export interface LoginFailureRepo {
   forgive(scope: "account" | "address", subject: string): Promise<void>;
   /** Deletes counters whose window started before `before`. */
   removeExpired(before: number): Promise<number>;
+}
+
+/** Update notifications: one per (user, item). */
+export interface NotificationRepo {
+  /**
+   * Creates, or brings to the top unconfirmed, the item's notification of every joined member of
+   * its group but the actor: one set-based statement, whatever the group's size.
+   */
+  fanOut(event: NotificationEvent): Promise<void>;
+  /** Groups the user has joined and set to "do not notify". */
+  mutedGroupIds(userId: number): Promise<number[]>;
+  /** A page of the user's notifications, newest first (updated, then id). */
+  list(userId: number, filter: NotificationFilter, page: Page): Promise<Notification[]>;
+  /** Confirms the user's unconfirmed notifications of these items; returns them, newest first. */
+  confirm(userId: number, items: readonly NotificationItem[], at: number): Promise<Notification[]>;
+  /** Of these items of one kind, the ids whose notification for the user is unconfirmed. */
+  unconfirmedOf(userId: number, kind: NotificationItemKind, ids: readonly number[]): Promise<Set<number>>;
+  /** Removes every notification of these items (they are being deleted). */
+  removeItems(kind: NotificationItemKind, ids: readonly number[]): Promise<void>;
+  /** Removes a user's notifications and like notifications of a group (they left it). */
+  removeOfMember(userId: number, groupId: number): Promise<void>;
+}
+
+/** Like notifications: one per (owner, liked item). */
+export interface LikeNotificationRepo {
+  /** Creates, or brings to the top unconfirmed, the owner's like notification of the item. */
+  touch(ownerId: number, item: LikedItem, commentId: number | null, at: number): Promise<void>;
+  remove(ownerId: number, item: LikedItem): Promise<void>;
+  /** A page of the user's like notifications, newest first, with their likers. */
+  list(userId: number, filter: { readonly unconfirmedOnly: boolean }, page: Page): Promise<LikeNotification[]>;
+  count(userId: number, filter: { readonly unconfirmedOnly: boolean }): Promise<number>;
+  /** Confirms the user's unconfirmed like notifications of these items; returns them, newest first. */
+  confirm(userId: number, items: readonly LikedItem[], at: number): Promise<LikeNotification[]>;
+  /**
+   * Removes the like notifications of deleted items: a topic, task or file with its comments', or
+   * comments by row id.
+   */
+  removeItems(kind: ItemKey["kind"], ids: readonly number[]): Promise<void>;
 }

@@ -23,6 +23,8 @@ export const TABLES_IN_DEPENDENCY_ORDER = [
   "likes",
   "favorites",
   "comment_reads",
+  "notifications",
+  "like_notifications",
   "oauth_nonces",
   "oauth_temporary_credentials",
   "login_failures",

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import { after, describe, it } from "node:test";
 import { runKairan, startServerProcess } from "../support/cli.js";
-import { atomText, entriesOf, request } from "../support/http.js";
+import { atomText, entriesOf, nsChild, request } from "../support/http.js";
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -35,6 +35,7 @@ describe("kairan generate", () => {
       assert.equal((answer.text.match(/<entry cbl:sequence=/g) ?? []).length, 90, "3 comments per topic, embedded");
       const outsider = await request(`${server.url}/api/board/V2?group=1:1`, { token: "gen-7-30" });
       assert.equal(outsider.status, 403, "users beyond --big-members are not members of group 1");
+      await assertGeneratedNotifications(server.url);
     } finally {
       await server.stop();
     }
@@ -60,6 +61,33 @@ describe("kairan generate", () => {
     assert.match(runKairan(["generate", "--help"]).stdout, /Usage: kairan generate/);
   });
 });
+
+/**
+ * Notifications to match: user 3 has one of each of group 1's 20 newest topics that others wrote,
+ * counting their 3 comments until confirmed, and the comment feed agrees.
+ */
+async function assertGeneratedNotifications(url: string): Promise<void> {
+  const token = "gen-7-3";
+  const answer = await request(`${url}/api/notification/V2?group=1:1&max-results=100`, { token });
+  assert.equal(answer.status, 200, answer.text);
+  const entries = entriesOf(answer.xml);
+  assert.ok(entries.length > 10 && entries.length <= 20, `${entries.length} notifications of the 20 newest topics`);
+  const confirmed = entries.filter((e) => nsChild(e, "cbl", "confirmed")?.text === "true");
+  const unconfirmed = entries.filter((e) => nsChild(e, "cbl", "confirmed")?.text === "false");
+  assert.ok(confirmed.length > 0 && unconfirmed.length > 0, "some of each");
+  for (const entry of entries) {
+    const topic = Number(/BOARD,1:(\d+)$/.exec(atomText(entry, "id") ?? "")?.[1]);
+    assert.ok(topic > 10 && topic <= 30, "one of the newest 20");
+    assert.notEqual(atomText(nsChild(entry, "atom", "author")!, "uri"), "1:3", "never of the user's own topics");
+    const isConfirmed = nsChild(entry, "cbl", "confirmed")?.text === "true";
+    assert.equal(nsChild(entry, "cbl", "unconfirmedCommentCount")?.text, isConfirmed ? "0" : "3");
+    assert.equal(nsChild(entry, "cblNtf", "commentId")?.text, `${atomText(entry, "id")},COMMENT,3`);
+  }
+  const unseen = async (entry: (typeof entries)[number]) =>
+    entriesOf((await request(`${url}/api/comment/V2?entry=${atomText(entry, "id")}&unconfirmed=true`, { token })).xml).length;
+  assert.equal(await unseen(unconfirmed[0]!), 3);
+  assert.equal(await unseen(confirmed[0]!), 0, "a confirmed notification's comments count as seen");
+}
 
 /** The generated rows that depend on the seed (authors, body lengths, flags). */
 function runSql(dir: string): unknown {

@@ -63,7 +63,7 @@ describeEachBackend("GET /api/gwTask/V2", (backend) => {
     assert.equal(attribute(nsChild(allDay, "cbl", "when")!, "allday"), "true");
     assert.equal(attribute(nsChild(allDay, "cblTsk", "folder")!, "valueString"), "Sprint");
     assert.equal(nsChild(allDay, "cblTsk", "priority")?.text, "S");
-    assert.equal(nsChild(allDay, "cbl", "confirmed")?.text, "false");
+    assert.equal(nsChild(allDay, "cbl", "confirmed")?.text, "true", "no unconfirmed notification of it (notification.test.ts covers the rest)");
     const timed = entries[2]!;
     assert.equal(attribute(nsChild(timed, "cbl", "when")!, "endTime"), "2026-04-08T12:30:00Z");
     assert.equal(attribute(nsChild(timed, "cbl", "when")!, "allday"), undefined);
@@ -80,7 +80,7 @@ describeEachBackend("GET /api/gwTask/V2", (backend) => {
     assert.match(text, /<cbl:who valueString="Bob &amp; &lt;Baba&gt;" id="1:\d+"\/>/);
     assert.match(text, /<cblTsk:priority>S<\/cblTsk:priority>/);
     assert.match(text, /<cblTsk:folder valueString="Sprint" id="1:\d+"\/>/);
-    assert.match(text, /<cbl:confirmed>false<\/cbl:confirmed>/);
+    assert.match(text, /<cbl:confirmed>true<\/cbl:confirmed>/);
     const start = text.indexOf("<entry>", text.indexOf("due today all day") - 200);
     const entry = text.slice(start, text.indexOf("</entry>", start));
     const order = ["<id>", "<title", 'rel="alternate"', 'rel="mobile"', '<category term="GROUP"', '<category term="TASK"', "<author>", "<updated>", "<summary", "<cbl:task ", "<cbl:group ", "<cbl:who ", "<cbl:when ", "<cblTsk:folder ", "<cblTsk:priority>", "<cbl:confirmed>"];

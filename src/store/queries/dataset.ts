@@ -79,6 +79,27 @@ export function datasetRepo(db: Kysely<Database>): DatasetRepo {
       await sql`INSERT INTO comment_counters (parent_kind, parent_id, last_number)
         SELECT parent_kind, parent_id, MAX(number) FROM comments GROUP BY parent_kind, parent_id`.execute(db);
     },
+    async insertNotifications(plan) {
+      if (plan.notificationTopics === 0) return;
+      // As if each of the group's newest topics had been created and then commented on by its
+      // author (the generator's comments are by the topic's author): every other member has a
+      // notification whose count is the topic's comments; odd topics' are confirmed, with the
+      // comment feed's confirmation to match.
+      const last = sql`COALESCE(cc.last_number, 0)`;
+      await sql`INSERT INTO notifications (user_id, group_id, item_kind, item_id, actor_id, event, confirmed, unconfirmed_comments,
+          comment_number, comment_deleted, summary_updated_at, summary_updator_id, created_at, updated_at, last_access_at)
+        SELECT m.user_id, t.group_id, 'BOARD', t.id, t.author_id, CASE WHEN cc.last_number IS NULL THEN 'created' ELSE 'comment' END,
+          t.id % 2, CASE WHEN t.id % 2 = 1 THEN 0 ELSE ${last} END, cc.last_number, 0, NULL, NULL,
+          t.published_at, t.updated_at + ${last}, CASE WHEN t.id % 2 = 1 THEN t.updated_at + ${last} ELSE NULL END
+        FROM (SELECT id, group_id, author_id, published_at, updated_at,
+                ROW_NUMBER() OVER (PARTITION BY group_id ORDER BY updated_at DESC, id DESC) AS r FROM topics) t
+        INNER JOIN memberships m ON m.group_id = t.group_id AND m.status = 'JOIN' AND m.user_id <> t.author_id
+        LEFT JOIN comment_counters cc ON cc.parent_kind = 'BOARD' AND cc.parent_id = t.id
+        WHERE t.r <= ${lit(plan.notificationTopics)}
+        ORDER BY t.updated_at, t.id, m.user_id`.execute(db);
+      await sql`INSERT INTO comment_reads (user_id, parent_kind, parent_id, confirmed_at)
+        SELECT user_id, item_kind, item_id, last_access_at FROM notifications WHERE confirmed = 1`.execute(db);
+    },
     async insertTokens(rows) {
       for (let start = 0; start < rows.length; start += TOKEN_BATCH) {
         const batch = rows.slice(start, start + TOKEN_BATCH).map((row) => ({

@@ -11,6 +11,8 @@ import { folderRepo } from "./folders.js";
 import { groupRepo, membershipRepo } from "./groups.js";
 import { leaseRepo } from "./leases.js";
 import { loginFailureRepo } from "./login-failures.js";
+import { likeNotificationRepo } from "./like-notifications.js";
+import { notificationRepo } from "./notifications.js";
 import { sessionRepo } from "./sessions.js";
 import { taskRepo } from "./tasks.js";
 import { nonceRepo, temporaryCredentialRepo } from "./oauth.js";
@@ -42,5 +44,7 @@ export function repositories(db: Kysely<Database>): Tx {
     favorites: favoriteRepo(db),
     commentReads: commentReadRepo(db),
     loginFailures: loginFailureRepo(db),
+    notifications: notificationRepo(db),
+    likeNotifications: likeNotificationRepo(db),
   };
 }

@@ -7,14 +7,21 @@ import type { FavoriteRepo, FavoriteRow, LikeRepo } from "../store.js";
 function reactionWrites(db: Kysely<Database>, table: "likes" | "favorites"): Pick<LikeRepo, "add" | "remove" | "removeItems"> {
   return {
     async add(userId, item, groupId, at) {
-      await db
+      const result = await db
         .insertInto(table)
         .values({ user_id: userId, item_kind: item.kind, item_id: item.id, group_id: groupId, created_at: at })
         .onConflict((oc) => oc.columns(["user_id", "item_kind", "item_id"]).doNothing())
-        .execute();
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
     },
     async remove(userId, item) {
-      await db.deleteFrom(table).where("user_id", "=", userId).where("item_kind", "=", item.kind).where("item_id", "=", item.id).execute();
+      const result = await db
+        .deleteFrom(table)
+        .where("user_id", "=", userId)
+        .where("item_kind", "=", item.kind)
+        .where("item_id", "=", item.id)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
     },
     async removeItems(kind, ids) {
       if (ids.length > 0) await db.deleteFrom(table).where("item_kind", "=", kind).where("item_id", "in", ids).execute();

@@ -32,7 +32,7 @@ export function registerItemActions(app: FastifyInstance, web: WebContext): void
     registerPage(app, web, `${area.path}/comments/:number/delete`, {
       async POST(page) {
         const ref = parent(page);
-        await deleteComment(web.store, web.blobs, page.actor, { parent: ref, number: commentNumber(page) });
+        await deleteComment(web.store, web.blobs, page.actor, { parent: ref, number: commentNumber(page) }, web.clock);
         return page.redirect(`${itemPath(ref)}#comments`);
       },
     });

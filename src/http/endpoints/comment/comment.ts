@@ -30,7 +30,7 @@ export function registerComment(app: FastifyInstance, context: Context): void {
         const view =
           input.op === "add"
             ? await addComment(store, blobs, actor, { ...input, files: upload?.files ?? [] }, clock)
-            : await deleteComment(store, blobs, actor, input);
+            : await deleteComment(store, blobs, actor, input, clock);
         return sendFeed(reply, commentWriteFeed(context.baseUrl(), viewerOf(actor), view));
       } finally {
         await upload?.discard();

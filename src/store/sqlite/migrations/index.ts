@@ -3,6 +3,7 @@ import { core } from "./0001-core.js";
 import { comments } from "./0002-comments.js";
 import { groupware } from "./0003-groupware.js";
 import { oauth } from "./0004-oauth.js";
+import { notifications } from "./0005-notifications.js";
 import { throttle } from "./0006-throttle.js";
 import { sessions } from "./0007-sessions.js";
 
@@ -12,6 +13,7 @@ export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   "0002-comments": comments,
   "0003-groupware": groupware,
   "0004-oauth": oauth,
+  "0005-notifications": notifications,
   "0006-throttle": throttle,
   "0007-sessions": sessions,
 };

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from "fastify";
+import { requireAccess } from "../../../domain/access.js";
+import { likeNotificationsFeed } from "../../../present/like-notification.js";
+import { confirmLikeNotifications, listLikeNotifications } from "../../../services/like-notification.js";
+import { type Context, authenticateRequest, sendFeed, viewerOf } from "../../context.js";
+import { type QueryValues, queryFlag, readPage } from "../../query.js";
+import { registerEndpoint } from "../../route.js";
+import { readXmlBody } from "../../xml-body.js";
+import { readConfirmation } from "../notification/notification.request.js";
+
+/**
+ * `GET|POST /api/goodNotification/V2`: likes of the caller's items, one entry per item with every
+ * liker; confirming up to 100 of them. The user's own state: `read` level.
+ */
+export function registerGoodNotification(app: FastifyInstance, context: Context): void {
+  const { store, clock } = context;
+  registerEndpoint(app, "/api/goodNotification/V2", {
+    async GET(request, reply) {
+      const actor = await authenticateRequest(context, request);
+      const query = request.query as QueryValues;
+      const input = { unconfirmedOnly: queryFlag(query, "unconfirmed"), page: readPage(query) };
+      requireAccess(actor, "read");
+      const view = await listLikeNotifications(store, actor, input);
+      return sendFeed(reply, likeNotificationsFeed(context.baseUrl(), viewerOf(actor), view, clock.now()));
+    },
+    async POST(request, reply) {
+      const actor = await authenticateRequest(context, request);
+      const input = readConfirmation(readXmlBody(request));
+      requireAccess(actor, "read");
+      const view = await confirmLikeNotifications(store, actor, input, clock);
+      return sendFeed(reply, likeNotificationsFeed(context.baseUrl(), viewerOf(actor), view, clock.now()));
+    },
+  });
+}

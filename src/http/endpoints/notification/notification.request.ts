@@ -1,0 +1,50 @@
+import { NS } from "../../../atom/namespaces.js";
+import { type XmlElement, childText, children } from "../../../atom/parse.js";
+import { ValidationError } from "../../../domain/errors.js";
+import { type ItemRef, parseGroupParameter, parseItemId } from "../../../domain/item-id.js";
+import { parseCategory } from "../../../domain/notification.js";
+import type { NotificationQuery } from "../../../services/notification.js";
+import { type QueryValues, clip, queryFlag, queryValue, readPage } from "../../query.js";
+
+/**
+ * `GET /api/notification/V2`: `unconfirmed`, `include-rule-out`, `embed-attachment` (true in any
+ * letter case), `category` (one value), `group` and paging.
+ * @throws ValidationError INVALID_CATEGORY, INVALID_GROUP, INVALID_START_INDEX, INVALID_MAX_RESULTS
+ */
+export function readNotificationQuery(query: QueryValues): NotificationQuery {
+  const category = queryValue(query, "category")?.trim();
+  const group = queryValue(query, "group")?.trim();
+  return {
+    unconfirmedOnly: queryFlag(query, "unconfirmed"),
+    includeRuledOut: queryFlag(query, "include-rule-out"),
+    embedAttachments: queryFlag(query, "embed-attachment"),
+    category: category === undefined || category === "" ? null : parseCategory(category),
+    groupId: group === undefined || group === "" ? null : readGroup(group),
+    page: readPage(query),
+  };
+}
+
+function readGroup(value: string): number {
+  const groupId = parseGroupParameter(value);
+  if (groupId === undefined) throw new ValidationError("INVALID_GROUP", `group must be a group id such as 1:12 (got "${clip(value)}").`);
+  return groupId;
+}
+
+/**
+ * A confirmation (notifications and like notifications alike): one `entry/id` per item, any
+ * other children (such as `updated`) ignored. An id that names nothing this server holds, or no
+ * id at all, counts as an unknown id: undefined, ignored by the service but counted for the limit.
+ * @throws ValidationError FEED_REQUIRED
+ */
+export function readConfirmation(feed: XmlElement): { readonly ids: readonly (ItemRef | undefined)[] } {
+  if (feed.ns !== NS.atom || (feed.local !== "feed" && feed.local !== "entry")) {
+    throw new ValidationError("FEED_REQUIRED", "The body must be an Atom feed with one entry per notification to confirm.");
+  }
+  const entries = feed.local === "entry" ? [feed] : children(feed, NS.atom, "entry");
+  return {
+    ids: entries.map((entry) => {
+      const id = childText(entry, NS.atom, "id");
+      return id === undefined ? undefined : parseItemId(id);
+    }),
+  };
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from "fastify";
+import { requireAccess } from "../../../domain/access.js";
+import { notificationsFeed } from "../../../present/notification.js";
+import { confirmNotifications, listNotifications } from "../../../services/notification.js";
+import { type Context, authenticateRequest, sendFeed, viewerOf } from "../../context.js";
+import type { QueryValues } from "../../query.js";
+import { registerEndpoint } from "../../route.js";
+import { readXmlBody } from "../../xml-body.js";
+import { readConfirmation, readNotificationQuery } from "./notification.request.js";
+
+/**
+ * `GET|POST /api/notification/V2`: the caller's update notifications; confirming up to 100 of
+ * them. Notifications are the user's own state: `read` level (decisions.md §3).
+ */
+export function registerNotification(app: FastifyInstance, context: Context): void {
+  const { store, clock } = context;
+  registerEndpoint(app, "/api/notification/V2", {
+    async GET(request, reply) {
+      const actor = await authenticateRequest(context, request);
+      const input = readNotificationQuery(request.query as QueryValues);
+      requireAccess(actor, "read");
+      const view = await listNotifications(store, actor, input);
+      return sendFeed(reply, notificationsFeed(context.baseUrl(), viewerOf(actor), view, context.config.locale, clock.now()));
+    },
+    async POST(request, reply) {
+      const actor = await authenticateRequest(context, request);
+      const input = readConfirmation(readXmlBody(request));
+      requireAccess(actor, "read");
+      const view = await confirmNotifications(store, actor, input, clock);
+      return sendFeed(reply, notificationsFeed(context.baseUrl(), viewerOf(actor), view, context.config.locale, clock.now()));
+    },
+  });
+}

@@ -1,0 +1,98 @@
+import { element, utcTimestamp } from "../atom/build.js";
+import { formatAttachmentId, formatCommentId, formatContentId, formatGroupId, formatPair } from "../domain/item-id.js";
+import { type Notification, type NotificationItem, categoryOfItemKind, memberEventText } from "../domain/notification.js";
+import type { Locale } from "../domain/task.js";
+import type { NotificationAttachment, NotificationsView } from "../services/notification.js";
+import { type Viewer, authorElement, categoryElements, feedDocument, newestOf, summaryElement, webLinkElements } from "./feed.js";
+import { type ItemLinks, commentLinks, contentLinks, groupLinks } from "./links.js";
+
+/** The wire id of a notification's item (`GROUP,1:n` for a member list). */
+export function notificationItemId(item: NotificationItem): string {
+  return item.kind === "GROUP" ? formatGroupId(item.groupId) : formatContentId(item);
+}
+
+/** The page a notification leads to: the comment that caused it, the item, or the member list. */
+function linksOf(baseUrl: string, notification: Notification): ItemLinks {
+  const { item } = notification;
+  if (item.kind === "GROUP") {
+    const group = groupLinks(baseUrl, item.groupId);
+    return { alternate: `${group.alternate}/members`, mobile: `${group.mobile}/members` };
+  }
+  if (notification.commentNumber !== null && !notification.commentDeleted) return commentLinks(baseUrl, item, notification.commentNumber);
+  return contentLinks(baseUrl, item);
+}
+
+function summaryOf(notification: Notification, locale: Locale): string {
+  const { event } = notification;
+  if (event === "joined" || event === "left") return memberEventText(event, notification.actor?.name ?? "", locale);
+  return notification.body;
+}
+
+/** `<cbl:attachment fileName=".." id=".." size="bytes" type="MIME"/>`, as comment entries carry them. */
+function attachmentElement(file: NotificationAttachment): string {
+  if (file.kind === "comment") {
+    const { attachment } = file;
+    return element("cbl:attachment", {
+      fileName: attachment.fileName,
+      id: formatAttachmentId(file.parent, file.commentNumber, attachment.position),
+      size: attachment.size,
+      type: attachment.contentType,
+    });
+  }
+  const { file: shared } = file;
+  return element("cbl:attachment", {
+    fileName: shared.current.fileName,
+    id: formatContentId({ kind: "CABINET", groupId: shared.groupId, id: shared.id }),
+    size: shared.current.size,
+    type: shared.current.mimeType,
+  });
+}
+
+/**
+ * A notification entry: the shared fields in decisions.md §1 order, then `cbl:group`,
+ * `cbl:confirmed`, the summary update, the unconfirmed comment count, files, the comment that
+ * caused it, `cblNtf:lastAccess` (the last confirmation; before the first one, when the
+ * notification began: the point since which changes are unseen) and `cblNtf:icon` (the area:
+ * BOARD, TASK, CABINET or MEMBER_LIST).
+ */
+export function notificationEntry(baseUrl: string, notification: Notification, files: readonly NotificationAttachment[] | undefined, locale: Locale): string {
+  const { item, actor, summaryUpdator } = notification;
+  const id = notificationItemId(item);
+  const commentId = notification.commentNumber === null || item.kind === "GROUP" ? undefined : formatCommentId(item, notification.commentNumber);
+  return (
+    "<entry>" +
+    element("id", {}, id) +
+    element("title", { type: "text" }, notification.title) +
+    webLinkElements(linksOf(baseUrl, notification)) +
+    categoryElements(id) +
+    (actor === null ? "<author><name/></author>" : authorElement(actor.name, actor.id)) +
+    element("updated", {}, utcTimestamp(notification.updatedAt)) +
+    summaryElement(summaryOf(notification, locale)) +
+    element("cbl:group", { valueString: notification.groupName, id: formatPair(item.groupId) }) +
+    element("cbl:confirmed", {}, String(notification.confirmed)) +
+    (notification.summaryUpdatedAt === null ? "" : element("cbl:summaryUpdated", {}, utcTimestamp(notification.summaryUpdatedAt))) +
+    (summaryUpdator === null ? "" : element("cbl:summaryUpdator", { valueString: summaryUpdator.name, id: formatPair(summaryUpdator.id) })) +
+    element("cbl:unconfirmedCommentCount", {}, String(notification.unconfirmedComments)) +
+    (files ?? []).map(attachmentElement).join("") +
+    (commentId === undefined ? "" : element("cblNtf:commentId", {}, commentId) + element("cblNtf:commentDeleted", {}, String(notification.commentDeleted))) +
+    element("cblNtf:lastAccess", {}, utcTimestamp(notification.lastAccessAt ?? notification.createdAt)) +
+    element("cblNtf:icon", {}, categoryOfItemKind(item.kind)) +
+    "</entry>"
+  );
+}
+
+/** `GET|POST /api/notification/V2`: the caller's notifications (or those just confirmed), newest first. */
+export function notificationsFeed(baseUrl: string, viewer: Viewer, view: NotificationsView, locale: Locale, now: number): string {
+  const updated = newestOf(view.notifications.map((notification) => notification.updatedAt), now);
+  return feedDocument(
+    {
+      title: "Notifications",
+      id: `${baseUrl}/api/notification/V2`,
+      alternate: `${baseUrl}/notifications`,
+      viewer,
+      updated,
+      extra: element("subtitle", { type: "text" }, `Updates for ${viewer.name}`) + element("dc:date", {}, utcTimestamp(updated)),
+    },
+    view.notifications.map((notification, index) => notificationEntry(baseUrl, notification, view.attachments?.[index], locale)),
+  );
+}

@@ -1,0 +1,69 @@
+import type { Clock } from "../clock.js";
+import type { Actor } from "../domain/access.js";
+import type { ItemRef } from "../domain/item-id.js";
+import { type LikedItem, type LikeNotification, likedItemOf, requireConfirmableCount } from "../domain/notification.js";
+import type { Page, Store, Tx } from "../store/store.js";
+import type { ItemView } from "./item.js";
+
+/** A page of like notifications and how many the filter keeps in all (`cbl:totalCount`). */
+export interface LikeNotificationsView {
+  readonly notifications: readonly LikeNotification[];
+  readonly totalCount: number;
+}
+
+/** A page of the caller's like notifications, newest first. */
+export async function listLikeNotifications(
+  store: Store,
+  actor: Actor,
+  input: { unconfirmedOnly: boolean; page: Page },
+): Promise<LikeNotificationsView> {
+  return store.read(async (tx) => {
+    const filter = { unconfirmedOnly: input.unconfirmedOnly };
+    return {
+      notifications: await tx.likeNotifications.list(actor.user.id, filter, input.page),
+      totalCount: await tx.likeNotifications.count(actor.user.id, filter),
+    };
+  });
+}
+
+/**
+ * Confirms the caller's like notifications of these ids; unknown and already confirmed ids are ignored.
+ * @throws ValidationError TOO_MANY_ENTRIES (more than 100 ids: nothing is confirmed)
+ */
+export async function confirmLikeNotifications(
+  store: Store,
+  actor: Actor,
+  input: { ids: readonly (ItemRef | undefined)[] },
+  clock: Clock,
+): Promise<LikeNotificationsView> {
+  requireConfirmableCount(input.ids.length);
+  const items = new Map<string, LikedItem>();
+  for (const ref of input.ids) {
+    const item = ref && likedItemOf(ref);
+    if (item) items.set(`${item.parent.kind}:${item.parent.groupId}:${item.parent.id}:${item.commentNumber}`, item);
+  }
+  return store.transaction(async (tx) => {
+    const confirmed = await tx.likeNotifications.confirm(actor.user.id, [...items.values()], clock.now());
+    return { notifications: confirmed, totalCount: confirmed.length };
+  });
+}
+
+/**
+ * Tells the item's author of a like (`on`) or takes an unlike back: a new like brings the author's
+ * like notification to the top unconfirmed; when the last liker is gone, so is the notification.
+ * Nothing for likes of one's own items, or for authors who have left the group.
+ */
+export async function recordLikeChange(tx: Tx, actor: Actor, item: ItemView, on: boolean, at: number): Promise<void> {
+  const ownerId = item.authorId;
+  if (ownerId === actor.user.id) return;
+  const liked: LikedItem =
+    item.ref.kind === "COMMENT" ? { parent: item.ref.parent, commentNumber: item.ref.number } : { parent: item.ref, commentNumber: 0 };
+  if (on) {
+    if (await tx.memberships.findJoined(item.group.id, ownerId)) {
+      await tx.likeNotifications.touch(ownerId, liked, item.key.kind === "COMMENT" ? item.key.id : null, at);
+    }
+    return;
+  }
+  const likers = await tx.likes.likers(item.key);
+  if (!likers.some((liker) => liker.userId !== ownerId)) await tx.likeNotifications.remove(ownerId, liked);
+}

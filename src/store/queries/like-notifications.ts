@@ -1,0 +1,176 @@
+import type { Kysely } from "kysely";
+import type { LikedItem, LikeNotification, UserMention } from "../../domain/notification.js";
+import type { Database, ItemKind } from "../schema.js";
+import type { LikeNotificationRepo, Page } from "../store.js";
+import { joinedGroupIds } from "./notifications.js";
+
+/** Like notifications with their item's title and text (a comment's: its parent's title, its own text). */
+function selectDetails(db: Kysely<Database>) {
+  return db
+    .selectFrom("like_notifications as n")
+    .innerJoin("groups as g", "g.id", "n.group_id")
+    .leftJoin("topics as t", (join) => join.on("n.item_kind", "=", "BOARD").onRef("t.id", "=", "n.item_id"))
+    .leftJoin("tasks as k", (join) => join.on("n.item_kind", "=", "TASK").onRef("k.id", "=", "n.item_id"))
+    .leftJoin("files as f", (join) => join.on("n.item_kind", "=", "CABINET").onRef("f.id", "=", "n.item_id"))
+    .leftJoin("file_versions as fv", (join) => join.onRef("fv.file_id", "=", "f.id").onRef("fv.version_number", "=", "f.current_version"))
+    .leftJoin("comments as c", "c.id", "n.comment_id")
+    .selectAll("n")
+    .select([
+      "g.name as group_name",
+      "t.title as topic_title",
+      "t.body as topic_body",
+      "k.title as task_title",
+      "k.summary as task_body",
+      "f.title as file_title",
+      "f.memo as file_memo",
+      "fv.file_name as file_name",
+      "c.body as comment_body",
+    ]);
+}
+
+type DetailRow = Awaited<ReturnType<ReturnType<typeof selectDetails>["executeTakeFirstOrThrow"]>>;
+
+function textOf(row: DetailRow): { title: string; body: string } {
+  const own =
+    row.item_kind === "BOARD"
+      ? { title: row.topic_title ?? "", body: row.topic_body ?? "" }
+      : row.item_kind === "TASK"
+        ? { title: row.task_title ?? "", body: row.task_body ?? "" }
+        : { title: row.file_title?.trim() ? row.file_title : (row.file_name ?? ""), body: row.file_memo ?? "" };
+  return row.comment_number === 0 ? own : { title: own.title, body: row.comment_body ?? "" };
+}
+
+/** The key of a row's likes in the likes table: the comment's row, or the item itself. */
+function likeKeyOf(row: DetailRow): { readonly kind: ItemKind; readonly id: number } {
+  return row.comment_id === null ? { kind: row.item_kind, id: row.item_id } : { kind: "COMMENT", id: row.comment_id };
+}
+
+const keyText = (kind: ItemKind, id: number) => `${kind}:${id}`;
+
+function itemWhere(item: LikedItem) {
+  return { kind: item.parent.kind, id: item.parent.id, number: item.commentNumber };
+}
+
+/** Like notification queries. */
+export function likeNotificationRepo(db: Kysely<Database>): LikeNotificationRepo {
+  /** Everyone but the owner who likes each row's item, first liker first; one query per item kind. */
+  const likersOf = async (ownerId: number, rows: readonly DetailRow[]): Promise<Map<string, UserMention[]>> => {
+    const byKind = new Map<ItemKind, number[]>();
+    for (const row of rows) {
+      const key = likeKeyOf(row);
+      byKind.set(key.kind, [...(byKind.get(key.kind) ?? []), key.id]);
+    }
+    const out = new Map<string, UserMention[]>();
+    for (const [kind, ids] of byKind) {
+      const likes = await db
+        .selectFrom("likes")
+        .innerJoin("users", "users.id", "likes.user_id")
+        .select(["likes.item_id", "users.id", "users.name"])
+        .where("likes.item_kind", "=", kind)
+        .where("likes.item_id", "in", ids)
+        .where("likes.user_id", "<>", ownerId)
+        .orderBy("likes.created_at")
+        .orderBy("users.id")
+        .execute();
+      for (const like of likes) {
+        const key = keyText(kind, like.item_id);
+        out.set(key, [...(out.get(key) ?? []), { id: like.id, name: like.name }]);
+      }
+    }
+    return out;
+  };
+  const present = async (ownerId: number, rows: readonly DetailRow[]): Promise<LikeNotification[]> => {
+    const likers = await likersOf(ownerId, rows);
+    return rows.map((row) => ({
+      item: { parent: { kind: row.item_kind, groupId: row.group_id, id: row.item_id }, commentNumber: row.comment_number },
+      groupName: row.group_name,
+      ...textOf(row),
+      likers: likers.get(keyText(likeKeyOf(row).kind, likeKeyOf(row).id)) ?? [],
+      confirmed: row.confirmed === 1,
+      updatedAt: row.updated_at,
+    }));
+  };
+  const filtered = (userId: number, filter: { readonly unconfirmedOnly: boolean }) => {
+    const query = db.selectFrom("like_notifications").where("user_id", "=", userId).where("group_id", "in", joinedGroupIds(db, userId));
+    return filter.unconfirmedOnly ? query.where("confirmed", "=", 0) : query;
+  };
+  const page = async (userId: number, ids: readonly number[]): Promise<LikeNotification[]> => {
+    if (ids.length === 0) return [];
+    const rows = await selectDetails(db).where("n.id", "in", ids).orderBy("n.updated_at", "desc").orderBy("n.id", "desc").execute();
+    return present(userId, rows);
+  };
+  return {
+    async touch(ownerId, item, commentId, at) {
+      await db
+        .insertInto("like_notifications")
+        .values({
+          user_id: ownerId,
+          group_id: item.parent.groupId,
+          item_kind: item.parent.kind,
+          item_id: item.parent.id,
+          comment_number: item.commentNumber,
+          comment_id: commentId,
+          confirmed: 0,
+          created_at: at,
+          updated_at: at,
+        })
+        .onConflict((oc) => oc.columns(["item_kind", "item_id", "comment_number", "user_id"]).doUpdateSet({ confirmed: 0, updated_at: at }))
+        .execute();
+    },
+    async remove(ownerId, item) {
+      const key = itemWhere(item);
+      await db
+        .deleteFrom("like_notifications")
+        .where("user_id", "=", ownerId)
+        .where("item_kind", "=", key.kind)
+        .where("item_id", "=", key.id)
+        .where("comment_number", "=", key.number)
+        .execute();
+    },
+    async list(userId, filter, paging: Page) {
+      const rows = await filtered(userId, filter)
+        .select("id")
+        .orderBy("updated_at", "desc")
+        .orderBy("id", "desc")
+        .limit(paging.limit)
+        .offset(paging.offset)
+        .execute();
+      return page(userId, rows.map((row) => row.id));
+    },
+    async count(userId, filter) {
+      const row = await filtered(userId, filter)
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+    async confirm(userId, items, at) {
+      if (items.length === 0) return [];
+      const rows = await db
+        .updateTable("like_notifications")
+        .set({ confirmed: 1, confirmed_at: at })
+        .where("user_id", "=", userId)
+        .where("group_id", "in", joinedGroupIds(db, userId))
+        .where("confirmed", "=", 0)
+        .where((eb) =>
+          eb.or(
+            items.map((item) =>
+              eb.and([
+                eb("item_kind", "=", item.parent.kind),
+                eb("item_id", "=", item.parent.id),
+                eb("comment_number", "=", item.commentNumber),
+                eb("group_id", "=", item.parent.groupId),
+              ]),
+            ),
+          ),
+        )
+        .returning("id")
+        .execute();
+      return page(userId, rows.map((row) => row.id));
+    },
+    async removeItems(kind, ids) {
+      if (ids.length === 0) return;
+      if (kind === "COMMENT") await db.deleteFrom("like_notifications").where("comment_id", "in", ids).execute();
+      else await db.deleteFrom("like_notifications").where("item_kind", "=", kind).where("item_id", "in", ids).execute();
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import type { Kysely } from "kysely";
+import type { Notification, NotificationItem } from "../../domain/notification.js";
+import type { Database } from "../schema.js";
+import type { NotificationRepo } from "../store.js";
+import { fanOutNotifications } from "./notification-fanout.js";
+
+/** Notifications with what an entry shows of their item, group and users (one row per notification). */
+function selectDetails(db: Kysely<Database>) {
+  return db
+    .selectFrom("notifications as n")
+    .innerJoin("groups as g", "g.id", "n.group_id")
+    .leftJoin("users as actor", "actor.id", "n.actor_id")
+    .leftJoin("users as updator", "updator.id", "n.summary_updator_id")
+    .leftJoin("topics as t", (join) => join.on("n.item_kind", "=", "BOARD").onRef("t.id", "=", "n.item_id"))
+    .leftJoin("tasks as k", (join) => join.on("n.item_kind", "=", "TASK").onRef("k.id", "=", "n.item_id"))
+    .leftJoin("files as f", (join) => join.on("n.item_kind", "=", "CABINET").onRef("f.id", "=", "n.item_id"))
+    .leftJoin("file_versions as fv", (join) => join.onRef("fv.file_id", "=", "f.id").onRef("fv.version_number", "=", "f.current_version"))
+    .selectAll("n")
+    .select([
+      "g.name as group_name",
+      "actor.name as actor_name",
+      "updator.name as updator_name",
+      "t.title as topic_title",
+      "t.body as topic_body",
+      "k.title as task_title",
+      "k.summary as task_body",
+      "f.title as file_title",
+      "f.memo as file_memo",
+      "fv.file_name as file_name",
+    ]);
+}
+
+type DetailRow = Awaited<ReturnType<ReturnType<typeof selectDetails>["executeTakeFirstOrThrow"]>>;
+
+function itemOf(row: DetailRow): NotificationItem {
+  return row.item_kind === "GROUP"
+    ? { kind: "GROUP", groupId: row.group_id, id: row.item_id }
+    : { kind: row.item_kind, groupId: row.group_id, id: row.item_id };
+}
+
+/** Title and body of the item; a file without a title shows its file name (interface.md, File). */
+function textOf(row: DetailRow): { title: string; body: string } {
+  switch (row.item_kind) {
+    case "BOARD":
+      return { title: row.topic_title ?? "", body: row.topic_body ?? "" };
+    case "TASK":
+      return { title: row.task_title ?? "", body: row.task_body ?? "" };
+    case "CABINET":
+      return { title: row.file_title?.trim() ? row.file_title : (row.file_name ?? ""), body: row.file_memo ?? "" };
+    case "GROUP":
+      return { title: row.group_name, body: "" };
+  }
+}
+
+function toNotification(row: DetailRow): Notification {
+  return {
+    item: itemOf(row),
+    groupName: row.group_name,
+    ...textOf(row),
+    actor: row.actor_id === null ? null : { id: row.actor_id, name: row.actor_name ?? "" },
+    event: row.event,
+    confirmed: row.confirmed === 1,
+    unconfirmedComments: row.unconfirmed_comments,
+    commentNumber: row.comment_number,
+    commentDeleted: row.comment_deleted === 1,
+    summaryUpdatedAt: row.summary_updated_at,
+    summaryUpdator: row.summary_updator_id === null ? null : { id: row.summary_updator_id, name: row.updator_name ?? "" },
+    updatedAt: row.updated_at,
+    createdAt: row.created_at,
+    lastAccessAt: row.last_access_at,
+  };
+}
+
+/** Update notification queries. */
+export function notificationRepo(db: Kysely<Database>): NotificationRepo {
+  /** The notifications with these ids, newest first. */
+  const details = async (ids: readonly number[]): Promise<Notification[]> => {
+    if (ids.length === 0) return [];
+    const rows = await selectDetails(db).where("n.id", "in", ids).orderBy("n.updated_at", "desc").orderBy("n.id", "desc").execute();
+    return rows.map(toNotification);
+  };
+  return {
+    fanOut: (event) => fanOutNotifications(db, event),
+    async mutedGroupIds(userId) {
+      const rows = await db
+        .selectFrom("memberships")
+        .select("group_id")
+        .where("user_id", "=", userId)
+        .where("status", "=", "JOIN")
+        .where("notify", "=", 0)
+        .execute();
+      return rows.map((row) => row.group_id);
+    },
+    async list(userId, filter, page) {
+      // Ids first, off the (user, updated, id, confirmed) index; the joins run for the page alone.
+      let query = db.selectFrom("notifications").select("id").where("user_id", "=", userId).where("group_id", "in", joinedGroupIds(db, userId));
+      if (filter.unconfirmedOnly) query = query.where("confirmed", "=", 0);
+      if (filter.itemKind !== null) query = query.where("item_kind", "=", filter.itemKind);
+      if (filter.groupId !== null) query = query.where("group_id", "=", filter.groupId);
+      if (filter.hiddenGroupIds.length > 0) query = query.where("group_id", "not in", filter.hiddenGroupIds);
+      const rows = await query.orderBy("updated_at", "desc").orderBy("id", "desc").limit(page.limit).offset(page.offset).execute();
+      return details(rows.map((row) => row.id));
+    },
+    async confirm(userId, items, at) {
+      if (items.length === 0) return [];
+      const rows = await db
+        .updateTable("notifications")
+        .set({ confirmed: 1, unconfirmed_comments: 0, last_access_at: at })
+        .where("user_id", "=", userId)
+        .where("group_id", "in", joinedGroupIds(db, userId))
+        .where("confirmed", "=", 0)
+        .where((eb) =>
+          eb.or(items.map((item) => eb.and([eb("item_kind", "=", item.kind), eb("item_id", "=", item.id), eb("group_id", "=", item.groupId)]))),
+        )
+        .returning("id")
+        .execute();
+      return details(rows.map((row) => row.id));
+    },
+    async unconfirmedOf(userId, kind, ids) {
+      if (ids.length === 0) return new Set();
+      const rows = await db
+        .selectFrom("notifications")
+        .select("item_id")
+        .where("user_id", "=", userId)
+        .where("item_kind", "=", kind)
+        .where("item_id", "in", ids)
+        .where("confirmed", "=", 0)
+        .execute();
+      return new Set(rows.map((row) => row.item_id));
+    },
+    async removeItems(kind, ids) {
+      if (ids.length > 0) await db.deleteFrom("notifications").where("item_kind", "=", kind).where("item_id", "in", ids).execute();
+    },
+    async removeOfMember(userId, groupId) {
+      await db.deleteFrom("notifications").where("user_id", "=", userId).where("group_id", "=", groupId).execute();
+      await db.deleteFrom("like_notifications").where("user_id", "=", userId).where("group_id", "=", groupId).execute();
+    },
+  };
+}
+
+/**
+ * The groups the user has joined, as a subquery. Leaving a group takes its notifications away
+ * (member-admin.ts), but a feed of titles must not rely on that alone: every read checks membership.
+ */
+export function joinedGroupIds(db: Kysely<Database>, userId: number) {
+  return db.selectFrom("memberships").select("group_id").where("user_id", "=", userId).where("status", "=", "JOIN");
+}
