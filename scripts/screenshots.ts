@@ -21,6 +21,8 @@ const PAGES: readonly { name: string; path: string }[] = [
   { name: "tasks", path: "/g/1:1/tasks" },
   { name: "files", path: "/g/1:1/files" },
   { name: "members", path: "/g/1:1/members" },
+  { name: "notifications", path: "/notifications?show=all" },
+  { name: "likes", path: "/notifications/likes" },
   { name: "favorites", path: "/favorites" },
   { name: "settings", path: "/settings" },
 ];

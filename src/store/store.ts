@@ -61,6 +61,7 @@ export interface Tx {
   readonly loginFailures: LoginFailureRepo;
   readonly notifications: NotificationRepo;
   readonly likeNotifications: LikeNotificationRepo;
+  readonly notificationCounts: NotificationCountRepo;
 }
 
 /** Offset paging as the interface defines it (`start-index`, `max-results`). */
@@ -430,6 +431,12 @@ export interface LoginFailureRepo {
   forgive(scope: "account" | "address", subject: string): Promise<void>;
   /** Deletes counters whose window started before `before`. */
   removeExpired(before: number): Promise<number>;
+}
+
+/** Notification counts the web interface shows. */
+export interface NotificationCountRepo {
+  /** The user's unconfirmed notifications per group (groups without any are absent). */
+  unconfirmedByGroup(userId: number): Promise<Map<number, number>>;
 }
 
 /** Update notifications: one per (user, item). */

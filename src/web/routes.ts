@@ -14,6 +14,7 @@ import { registerFilePages } from "./pages/files.js";
 import { registerGroupPages } from "./pages/groups.js";
 import { registerItemActions } from "./pages/item-actions.js";
 import { registerMemberPages } from "./pages/members.js";
+import { registerNotificationPages } from "./pages/notifications.js";
 import { registerSettingsPages } from "./pages/settings.js";
 import { registerStatic } from "./pages/static.js";
 import { registerTaskPages } from "./pages/tasks.js";
@@ -35,6 +36,7 @@ export function registerWeb(app: FastifyInstance, context: Context): WebContext 
     registerMemberPages(scope, web);
     registerItemActions(scope, web);
     registerFavoritesPage(scope, web);
+    registerNotificationPages(scope, web);
     registerSettingsPages(scope, web);
     registerDownload(scope, web);
   });

@@ -88,15 +88,25 @@ describe("the web interface in Chromium: two people", () => {
     await a.getByLabel(/^Files/).setInputFiles([]);
   });
 
-  it("Bob, on his phone, finds the topic, comments and likes it", async () => {
+  it("Bob, on his phone, sees the notification, opens the topic, comments and likes it", async () => {
     await b.goto(`${server.url}/m/`);
     await b.getByLabel("E-mail address").fill("bob@example.com");
     await b.getByLabel("Password").fill("bob-pass");
     await b.getByRole("button", { name: "Sign in" }).click();
     await b.waitForURL(`${server.url}/m`);
-    await b.getByRole("link", { name: "Browser Team" }).click();
-    await b.getByRole("link", { name: "Launch party" }).click();
-    assert.equal(b.url(), topicUrl.replace(server.url, `${server.url}/m`), "the phone page of the topic");
+    assert.match((await b.locator(".card").textContent()) ?? "", /Browser Team[\s\S]*1 unconfirmed/, "my groups counts it");
+    await b.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Notifications" }).click();
+    const row = b.locator(".notifications .row.unread");
+    assert.equal(await row.count(), 1);
+    assert.match((await row.textContent()) ?? "", /Launch party[\s\S]*Alice Aoki commented[\s\S]*New comments: 1/);
+    await row.getByRole("link", { name: "Launch party" }).click();
+    await b.waitForURL(/#comment-1$/);
+    assert.equal(b.url().replace(/#.*$/, ""), topicUrl.replace(server.url, `${server.url}/m`), "the phone page of the topic");
+    await b.goto(`${server.url}/m/notifications`);
+    await b.getByRole("button", { name: "Mark as read" }).click();
+    await b.waitForLoadState();
+    assert.equal(await b.locator(".notifications .row.unread").count(), 0, "confirmed");
+    await b.goto(topicUrl.replace(server.url, `${server.url}/m`));
     assert.match((await b.locator("#comment-1").textContent()) ?? "", /Here is the map\./);
     const width = await b.evaluate<number>("document.documentElement.scrollWidth");
     assert.ok(width <= 390, `no sideways scrolling on a phone (page is ${width}px wide)`);
@@ -110,7 +120,15 @@ describe("the web interface in Chromium: two people", () => {
     assert.equal(await b.locator(".topic .reactions").getByRole("button", { name: "Unlike" }).count(), 1);
   });
 
-  it("Alice sees who liked her topic", async () => {
+  it("Alice sees the like notification and who liked her topic", async () => {
+    await a.goto(`${server.url}/`);
+    await a.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Likes" }).click();
+    const row = a.locator(".notifications .row.unread");
+    assert.equal(await row.count(), 1);
+    assert.match((await row.textContent()) ?? "", /Launch party[\s\S]*Liked by Bob Baba/);
+    await row.getByRole("button", { name: "Mark as read" }).click();
+    await a.waitForLoadState();
+    assert.equal(await a.locator(".notifications .row.unread").count(), 0);
     await a.goto(topicUrl);
     assert.match((await a.locator(".topic .likers").textContent()) ?? "", /Liked by Bob Baba/);
     assert.match((await a.locator("#comment-2").textContent()) ?? "", /Count me in!/);

@@ -10,6 +10,7 @@ import { fileRepo } from "./files.js";
 import { folderRepo } from "./folders.js";
 import { groupRepo, membershipRepo } from "./groups.js";
 import { leaseRepo } from "./leases.js";
+import { notificationCountRepo } from "./notification-counts.js";
 import { loginFailureRepo } from "./login-failures.js";
 import { likeNotificationRepo } from "./like-notifications.js";
 import { notificationRepo } from "./notifications.js";
@@ -28,6 +29,7 @@ export function repositories(db: Kysely<Database>): Tx {
     apps: appRepo(db),
     tokens: tokenRepo(db),
     sessions: sessionRepo(db),
+    notificationCounts: notificationCountRepo(db),
     groups: groupRepo(db),
     memberships: membershipRepo(db),
     folders: folderRepo(db),

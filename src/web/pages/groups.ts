@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import { formatPair } from "../../domain/item-id.js";
 import { LIMITS } from "../../domain/limits.js";
-import { listMyGroups } from "../../services/group.js";
+import { listMyGroupsWithCounts } from "../../services/my-groups.js";
 import { type WebContext, pathPair, registerPage } from "../page.js";
 
 /** How many groups the page lists (people are in a handful; the feed pages through more). */
@@ -12,12 +12,13 @@ const GROUPS_SHOWN = LIMITS.pageSizeMax;
 export function registerGroupPages(app: FastifyInstance, web: WebContext): void {
   registerPage(app, web, "/", {
     async GET(page) {
-      const groups = await listMyGroups(web.store, page.actor, { offset: 0, limit: GROUPS_SHOWN });
+      const groups = await listMyGroupsWithCounts(web.store, page.actor, { offset: 0, limit: GROUPS_SHOWN });
       return page.render("groups", {
         title: page.chrome.t("groups.title"),
         section: "groups",
         feed: { title: page.chrome.t("groups.title"), href: `${web.baseUrl()}/api/group/V2` },
-        groups: groups.map((group) => ({ group, unconfirmed: 0 })),
+        groups,
+        notificationsHref: page.chrome.u("/notifications"),
       });
     },
   });

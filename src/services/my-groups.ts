@@ -1,0 +1,21 @@
+// The web's "my groups": the caller's groups, each with how many of its notifications wait.
+import type { Actor } from "../domain/access.js";
+import type { Group } from "../domain/group.js";
+import type { Page, Store } from "../store/store.js";
+
+/** A joined group and its unconfirmed notifications (0 for a group set to "do not notify"). */
+export interface MyGroupWithCount {
+  readonly group: Group;
+  readonly unconfirmed: number;
+}
+
+/** The groups the caller has joined, newest first, with their unconfirmed notification counts. */
+export async function listMyGroupsWithCounts(store: Store, actor: Actor, page: Page): Promise<MyGroupWithCount[]> {
+  return store.read(async (tx) => {
+    const groups = await tx.groups.listJoined(actor.user.id, page);
+    const counts = await tx.notificationCounts.unconfirmedByGroup(actor.user.id);
+    // Notifications of a muted group are hidden from the list; its count says so too.
+    const muted = new Set(await tx.notifications.mutedGroupIds(actor.user.id));
+    return groups.map((group) => ({ group, unconfirmed: muted.has(group.id) ? 0 : (counts.get(group.id) ?? 0) }));
+  });
+}

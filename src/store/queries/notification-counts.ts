@@ -1,0 +1,19 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../schema.js";
+import type { NotificationCountRepo } from "../store.js";
+
+/** Counts of a user's notifications for the web's "my groups" page. */
+export function notificationCountRepo(db: Kysely<Database>): NotificationCountRepo {
+  return {
+    async unconfirmedByGroup(userId) {
+      const rows = await db
+        .selectFrom("notifications")
+        .select((eb) => ["group_id", eb.fn.countAll<number | string>().as("count")])
+        .where("user_id", "=", userId)
+        .where("confirmed", "=", 0)
+        .groupBy("group_id")
+        .execute();
+      return new Map(rows.map((row) => [row.group_id, Number(row.count)]));
+    },
+  };
+}
