@@ -165,11 +165,18 @@ describeEachBackend("web pages (reading)", (backend) => {
     assert.equal(hrefs((await web.get("/settings")).html, /application\/atom\+xml/).length, 0, "no feed, no link");
   });
 
-  it("opens the favorites page from the favorites feed's own alternate link", async () => {
-    const feed = await request(`${server.url}/api/star/V2`, { token: alice.token });
-    const alternate = /<feed[^]*?<link rel="alternate" type="text\/html" href="([^"]*)"/.exec(feed.text)?.[1] ?? "";
-    assert.equal(alternate, `${server.url}/favorites`);
-    assert.match(text((await web.get("/favorites")).html), /Release plan/);
+  it("opens the page each personal feed's own alternate link names", async () => {
+    for (const [feed, page, shows] of [
+      ["/api/star/V2", "/favorites", /Release plan/],
+      ["/api/notification/V2", "/notifications", /Bob Baba commented/],
+      ["/api/goodNotification/V2", "/notifications/likes", /Liked by Bob Baba/],
+      ["/api/group/V2", "/", /Dev <Team> & Co/],
+    ] as const) {
+      const answer = await request(`${server.url}${feed}`, { token: alice.token });
+      const alternate = /<feed[^]*?<link rel="alternate" type="text\/html" href="([^"]*)"/.exec(answer.text)?.[1] ?? "";
+      assert.equal(alternate, `${server.url}${page}`, feed);
+      assert.match(text((await web.get(page)).html), shows, page);
+    }
   });
 
   it("opens the page every feed entry's alternate and mobile links name", async () => {
@@ -181,6 +188,8 @@ describeEachBackend("web pages (reading)", (backend) => {
       { url: `/api/gwMemberList/V2?group=1:${group.id}`, expect: "Bob Baba" },
       { url: `/api/star/V2`, expect: "Release plan" },
       { url: `/api/group/V2`, expect: "Dev <Team> & Co" },
+      { url: `/api/notification/V2`, expect: "First!" },
+      { url: `/api/goodNotification/V2`, expect: "Release plan" },
     ];
     for (const feed of feeds) {
       const entries = entriesOf((await request(`${server.url}${feed.url}`, { token: alice.token })).xml);
