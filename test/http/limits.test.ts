@@ -20,9 +20,10 @@ function assertRawError(answer: RawAnswer, status: number, code: string): void {
 }
 
 /** A request whose target plus header names and values add up to `size` bytes, the sum Node's maxHeaderSize bounds. */
+// `/nowhere`, not `/`: the root is the web interface's home page (a redirect to sign in).
 function requestOfHeaderSize(size: number): string {
-  const fixed = "/".length + "Host".length + "x".length + "X-Pad".length;
-  return `GET / HTTP/1.1\r\nHost: x\r\nX-Pad: ${"p".repeat(size - fixed)}\r\n\r\n`;
+  const fixed = "/nowhere".length + "Host".length + "x".length + "X-Pad".length;
+  return `GET /nowhere HTTP/1.1\r\nHost: x\r\nX-Pad: ${"p".repeat(size - fixed)}\r\n\r\n`;
 }
 
 
