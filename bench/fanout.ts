@@ -57,7 +57,8 @@ function quantile(times: readonly number[], q: number): number {
  * the work; for PostgreSQL only the client's part).
  */
 function summary(times: Timings): string {
-  return `median ${quantile(times.wall, 0.5).toFixed(2)} ms, p99 ${quantile(times.wall, 0.99).toFixed(2)} ms (CPU median ${quantile(times.cpu, 0.5).toFixed(2)} ms; ${times.wall.length} runs)`;
+  const mean = times.wall.reduce((sum, t) => sum + t, 0) / Math.max(1, times.wall.length);
+  return `median ${quantile(times.wall, 0.5).toFixed(2)} ms, mean ${mean.toFixed(2)} ms, p99 ${quantile(times.wall, 0.99).toFixed(2)} ms (CPU median ${quantile(times.cpu, 0.5).toFixed(2)} ms; ${times.wall.length} runs)`;
 }
 
 async function timeEach(rounds: number, work: (round: number) => Promise<unknown>): Promise<Timings> {
