@@ -4,6 +4,13 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
+/** Runs `node bench/upload-memory.mjs` (its own server, 50 MB upload); returns its last line. */
+export function uploadMemory(): string {
+  const result = spawnSync(process.execPath, ["bench/upload-memory.mjs"], { cwd: ROOT, encoding: "utf8" });
+  const lines = result.stdout.trim().split("\n");
+  return `${lines.at(-1) ?? ""}${result.status === 0 ? "" : ` -> FAILED (exit ${result.status})`}`;
+}
+
 /** A child process that printed "listening on URL". */
 export interface Listening {
   readonly url: string;
@@ -24,9 +31,12 @@ export function kairan(args: readonly string[]): string {
   return result.stdout;
 }
 
+/** Extra node flags for the server process, to compare V8 settings: BENCH_NODE_FLAGS="--max-semi-space-size=2". */
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+
 /** Starts a real `kairan serve` process on a free port; rate limiting off, or it would set the pace. */
 export function startKairan(data: string): Promise<Listening> {
-  return listen(["bin/kairan.js", "serve", "--port", "0", "--data", data, "--no-demo", "--log-level", "warn", "--no-rate-limit"]);
+  return listen([...NODE_FLAGS, "bin/kairan.js", "serve", "--port", "0", "--data", data, "--no-demo", "--log-level", "warn", "--no-rate-limit"]);
 }
 
 /** Starts the bare node:http baseline serving `bodyFile` with the headers in `headersFile`. */

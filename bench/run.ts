@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Measured, measure } from "./load.js";
-import { build, kairan, memoryMb, sampleRss, startBaseline, startKairan } from "./processes.js";
+import { build, kairan, memoryMb, sampleRss, startBaseline, startKairan, uploadMemory } from "./processes.js";
 import { scenarios } from "./scenarios.js";
 import { scaleCheck } from "./scale.js";
 
@@ -35,6 +35,7 @@ async function main(): Promise<void> {
     const rows = await runScenarios(work, data, summary, seconds);
     printTable(rows.rows);
     console.log(`kairan server memory: peak RSS sampled during the run ${rows.peakRss} MB, VmHWM after the run ${rows.hwm} MB`);
+    console.log(`upload: ${uploadMemory()}`);
     await scaleCheck(work, seconds);
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -14,6 +14,7 @@ import { TooLargeError, ValidationError } from "../domain/errors.js";
 import { LIMITS } from "../domain/limits.js";
 import type { StagedFile } from "../services/comment.js";
 import { attachmentDraft } from "./endpoints/comment/file-part.js";
+import { receivedBytes } from "./received-bytes.js";
 
 /** How one form's parts are read. */
 export interface MultipartRules {
@@ -146,9 +147,11 @@ async function readParts(
 /** Streams one file part into its temporary file, counting bytes against both limits. */
 async function receiveFile(part: MultipartFile, sink: Writable, allowance: number, fileName: string): Promise<number> {
   let size = 0;
+  const received = receivedBytes();
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       size += chunk.length;
+      received.add(chunk.length);
       if (size > LIMITS.fileMaxBytes) callback(fileTooLarge(fileName));
       else if (size > allowance) callback(attachmentsTooLarge());
       else callback(null, chunk);
