@@ -2,7 +2,33 @@ import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
 import type { TokenRepo } from "../store.js";
 import { toApplication } from "./apps.js";
+import { prepared } from "./prepared.js";
 import { toUser } from "./users.js";
+
+/** A live token with its user and application: every authenticated request runs it. */
+const findLiveToken = prepared(["tokenHash"], (db, values: { tokenHash: string }) =>
+  db
+    .selectFrom("tokens")
+    .innerJoin("users", "users.id", "tokens.user_id")
+    .innerJoin("applications", "applications.id", "tokens.app_id")
+    .select([
+      "tokens.id as token_id",
+      "tokens.secret as token_secret",
+      "users.id as user_id",
+      "users.name as user_name",
+      "users.email",
+      "users.family_kana",
+      "users.given_kana",
+      "applications.id",
+      "applications.name",
+      "applications.consumer_key",
+      "applications.consumer_secret",
+      "applications.access_level",
+      "applications.created_at",
+    ])
+    .where("tokens.token_hash", "=", values.tokenHash)
+    .where("tokens.revoked_at", "is", null),
+);
 
 /** Token queries: looked up by the token's SHA-256, never by the token itself. */
 export function tokenRepo(db: Kysely<Database>): TokenRepo {
@@ -25,28 +51,7 @@ export function tokenRepo(db: Kysely<Database>): TokenRepo {
       return row.id;
     },
     async findLive(tokenHash) {
-      const row = await db
-        .selectFrom("tokens")
-        .innerJoin("users", "users.id", "tokens.user_id")
-        .innerJoin("applications", "applications.id", "tokens.app_id")
-        .select([
-          "tokens.id as token_id",
-          "tokens.secret as token_secret",
-          "users.id as user_id",
-          "users.name as user_name",
-          "users.email",
-          "users.family_kana",
-          "users.given_kana",
-          "applications.id",
-          "applications.name",
-          "applications.consumer_key",
-          "applications.consumer_secret",
-          "applications.access_level",
-          "applications.created_at",
-        ])
-        .where("tokens.token_hash", "=", tokenHash)
-        .where("tokens.revoked_at", "is", null)
-        .executeTakeFirst();
+      const [row] = await findLiveToken(db, { tokenHash });
       if (!row) return undefined;
       return {
         tokenId: row.token_id,

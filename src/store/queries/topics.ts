@@ -3,6 +3,7 @@ import type { FolderFilter } from "../../domain/folder.js";
 import type { Topic } from "../../domain/topic.js";
 import type { Database } from "../schema.js";
 import type { Page, TopicRepo } from "../store.js";
+import { prepared } from "./prepared.js";
 
 /** Topics with their author's and folder's names, as every read needs them. */
 function selectTopics(db: Kysely<Database>) {
@@ -45,6 +46,11 @@ function pageOf<Q extends SelectQueryBuilder<Database, "topics", object>>(query:
   return paged.orderBy("topics.updated_at", "desc").orderBy("topics.id", "desc").limit(page.limit).offset(page.offset) as Q;
 }
 
+/** What polling clients read most: the board's first pages, all folders; kept compiled. */
+const firstPagesOfBoard = prepared(["groupId", "limit", "offset"], (db, values: { groupId: number; limit: number; offset: number }) =>
+  pageOf(selectTopics(db), values.groupId, { kind: "all" }, { limit: values.limit, offset: values.offset }),
+);
+
 /** Topics queries. */
 export function topicRepo(db: Kysely<Database>): TopicRepo {
   return {
@@ -72,6 +78,10 @@ export function topicRepo(db: Kysely<Database>): TopicRepo {
       return row && toTopic(row);
     },
     async list(groupId, filter, page) {
+      if (filter.kind === "all" && page.offset < DEFERRED_JOIN_OFFSET) {
+        const rows = await firstPagesOfBoard(db, { groupId, limit: page.limit, offset: page.offset });
+        return rows.map(toTopic);
+      }
       if (page.offset < DEFERRED_JOIN_OFFSET) {
         const rows = await pageOf(selectTopics(db), groupId, filter, page).execute();
         return rows.map(toTopic);
