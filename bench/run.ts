@@ -21,6 +21,8 @@ const DATASETS = {
 /** One row of the printed table. */
 interface Row extends Measured {
   readonly name: string;
+  /** The Kairan server's peak RSS during the row, in MB (sampled every 250 ms). */
+  readonly rssMb?: number;
 }
 
 async function main(): Promise<void> {
@@ -72,7 +74,9 @@ async function runScenarios(work: string, data: string, summary: GenerateSummary
     const rows: Row[] = [baselineRow];
     const drains: string[] = [];
     for (const [index, scenario] of list.entries()) {
-      rows.push({ name: scenario.name, ...(await measure(server.url, scenario, seconds)) });
+      const rowPeak = sampleRss(pid);
+      const measured = await measure(server.url, scenario, seconds);
+      rows.push({ name: scenario.name, ...measured, rssMb: rowPeak() });
       // Writes still in flight when the run stops would otherwise be counted in the next row.
       if (scenario.method === "POST" && index < list.length - 1) drains.push(`${scenario.name} ${await waitIdle(pid)} ms`);
     }
@@ -98,11 +102,11 @@ async function runBaseline(work: string, seconds: number): Promise<Row> {
 function printTable(rows: readonly Row[]): void {
   const base = rows[0]?.requestsPerSecond ?? 1;
   const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
-  console.log(line(["scenario".padEnd(34), "req/s".padStart(7), "p50 ms", "p99 ms", "vs baseline", "failures"]));
-  console.log(line(["-".repeat(34), "-".repeat(7), "------", "------", "-----------", "--------"]));
+  console.log(line(["scenario".padEnd(34), "req/s".padStart(7), "p50 ms", "p99 ms", "vs baseline", "failures", "server MB"]));
+  console.log(line(["-".repeat(34), "-".repeat(7), "------", "------", "-----------", "--------", "---------"]));
   for (const row of rows) {
     const ratio = `${((100 * row.requestsPerSecond) / base).toFixed(1)} %`;
-    console.log(line([row.name.padEnd(34), String(row.requestsPerSecond).padStart(7), String(row.p50).padStart(6), String(row.p99).padStart(6), ratio.padStart(11), String(row.failures).padStart(8)]));
+    console.log(line([row.name.padEnd(34), String(row.requestsPerSecond).padStart(7), String(row.p50).padStart(6), String(row.p99).padStart(6), ratio.padStart(11), String(row.failures).padStart(8), String(row.rssMb ?? "").padStart(9)]));
   }
 }
 
