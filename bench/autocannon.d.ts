@@ -4,9 +4,25 @@ declare module "autocannon" {
     url: string;
     connections?: number;
     duration?: number;
+    /** Seconds to wait for an answer before counting a timeout (default 10). */
+    timeout?: number;
     method?: string;
     headers?: Record<string, string>;
     body?: string;
+    /** Called with each connection's client before it starts. */
+    setupClient?: (client: Client) => void;
+  }
+  /** One request of a connection's sequence. */
+  interface RequestStep {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+  }
+  /** One connection. */
+  interface Client {
+    /** Replaces the request this connection repeats by a sequence it loops over. */
+    setRequests(requests: RequestStep[]): void;
   }
   interface Histogram {
     average: number;

@@ -1,27 +1,39 @@
 import autocannon from "autocannon";
+import type { Request } from "./scenarios.js";
 
 /** One measured load run. */
 export interface Measured {
   readonly requestsPerSecond: number;
   readonly p50: number;
   readonly p99: number;
-  /** Responses with another status than expected, plus errors and timeouts. */
+  /** Responses with another status than expected, plus errors and timeouts (no answer within 60 s). */
   readonly failures: number;
 }
 
-/** Fires `request` at the server from 32 connections for `seconds`. */
+/**
+ * Fires `request` at the server from 32 connections for `seconds`; with `cycles`, connection k
+ * loops over `cycles[k % cycles.length]` instead.
+ */
 export async function measure(
   baseUrl: string,
-  request: { method: string; path: string; headers?: Readonly<Record<string, string>>; body?: string; expect: number },
+  request: Request & { readonly expect: number; readonly cycles?: readonly (readonly Request[])[] },
   seconds: number,
 ): Promise<Measured> {
+  const { cycles } = request;
+  let connection = 0;
   const result = await autocannon({
     url: baseUrl + request.path,
     connections: 32,
     duration: seconds,
+    // Not the default 10 s: 32 queued writes that each notify 5,000 members can take longer, and a
+    // slow answer is a latency to report, not a failure.
+    timeout: 60,
     method: request.method,
     headers: { ...request.headers },
     ...(request.body === undefined ? {} : { body: request.body }),
+    ...(cycles === undefined || cycles.length === 0
+      ? {}
+      : { setupClient: (client) => client.setRequests(cycles[connection++ % cycles.length]!.map((step) => ({ ...step, headers: { ...step.headers } }))) }),
   });
   const expected = result.statusCodeStats?.[String(request.expect)]?.count ?? 0;
   return {

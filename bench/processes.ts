@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -15,13 +16,29 @@ export function uploadMemory(): string {
 export interface Listening {
   readonly url: string;
   readonly child: ChildProcess;
-  stop(): Promise<void>;
+  /** SIGTERM: the server finishes what it has in flight; SIGKILL: it does not. */
+  stop(signal?: "SIGTERM" | "SIGKILL"): Promise<void>;
 }
 
-/** Compiles src/ to dist/ (incremental: cheap when nothing changed). */
+/** Compiles src/ to dist/, unless nothing under src/ (nor a tsconfig) changed since the last build. */
 export function build(): void {
+  if (newestMtime(`${ROOT}src`, ["tsconfig.json", "tsconfig.build.json"].map((name) => ROOT + name)) < mtimeOf(`${ROOT}dist/.tsbuildinfo`)) return;
   const result = spawnSync(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
   if (result.status !== 0) throw new Error("build failed");
+}
+
+function mtimeOf(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** The newest modification time under `dir` (directories too: a deleted file changes its folder's) and of `files`. */
+function newestMtime(dir: string, files: readonly string[]): number {
+  const under = readdirSync(dir, { recursive: true, withFileTypes: true }).map((entry) => join(entry.parentPath, entry.name));
+  return Math.max(mtimeOf(dir), ...files.map(mtimeOf), ...under.map(mtimeOf));
 }
 
 /** Runs `kairan ARGS` to completion and returns its standard output. */
@@ -51,17 +68,17 @@ function listen(args: readonly string[]): Promise<Listening> {
     child.stdout?.on("data", (chunk: Buffer) => {
       out += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match?.[1]) resolve({ url: match[1], child, stop: () => stop(child) });
+      if (match?.[1]) resolve({ url: match[1], child, stop: (signal) => stop(child, signal) });
     });
     child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}`)));
   });
 }
 
-function stop(child: ChildProcess): Promise<void> {
+function stop(child: ChildProcess, signal: "SIGTERM" | "SIGKILL" = "SIGTERM"): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null) return resolve();
     child.once("exit", () => resolve());
-    child.kill("SIGTERM");
+    child.kill(signal);
   });
 }
 
@@ -86,4 +103,30 @@ export function sampleRss(pid: number): () => number {
     clearInterval(timer);
     return peak;
   };
+}
+
+/** CPU time the process has used so far, in clock ticks (utime + stime of /proc/PID/stat). */
+function cpuTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/**
+ * Waits until the process has used (almost) no CPU for three windows of `windowMs` in a row: the
+ * requests a load run left in flight are done, so they do not run into the next scenario's
+ * measurement. One quiet window is not enough on a loaded machine, where a busy server can go
+ * unscheduled for 100 ms. Gives up after `timeoutMs`; returns the milliseconds waited.
+ */
+export async function waitIdle(pid: number, windowMs = 100, timeoutMs = 60_000): Promise<number> {
+  const started = performance.now();
+  let last = cpuTicks(pid);
+  for (let quiet = 0; quiet < 3 && performance.now() - started < timeoutMs; ) {
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    const now = cpuTicks(pid);
+    // One tick (10 ms) per window is timers of an idle server.
+    quiet = now - last <= 1 ? quiet + 1 : 0;
+    last = now;
+  }
+  return Math.round(performance.now() - started);
 }

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Measured, measure } from "./load.js";
-import { build, kairan, memoryMb, sampleRss, startBaseline, startKairan, uploadMemory } from "./processes.js";
+import { type GenerateSummary, discover } from "./inputs.js";
+import { build, kairan, memoryMb, sampleRss, startBaseline, startKairan, uploadMemory, waitIdle } from "./processes.js";
 import { scenarios } from "./scenarios.js";
 import { scaleCheck } from "./scale.js";
 
@@ -20,6 +21,8 @@ const DATASETS = {
 /** One row of the printed table. */
 interface Row extends Measured {
   readonly name: string;
+  /** The Kairan server's peak RSS during the row, in MB (sampled every 250 ms). */
+  readonly rssMb?: number;
 }
 
 async function main(): Promise<void> {
@@ -27,25 +30,29 @@ async function main(): Promise<void> {
   const full = process.argv.includes("--full");
   const seconds = quick ? 2 : 10;
   const work = mkdtempSync(join(tmpdir(), "kairan-bench-"));
+  const phases: string[] = [];
+  const timed = async <T>(name: string, step: () => T | Promise<T>): Promise<T> => {
+    const started = performance.now();
+    const result = await step();
+    phases.push(`${name} ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return result;
+  };
   try {
-    build();
+    await timed("build", build);
     const data = join(work, "main");
-    const summary = JSON.parse(kairan(["generate", "--data", data, "--seed", String(SEED), "--log-level", "warn", ...DATASETS[full ? "full" : "default"]])) as GenerateSummary;
-    console.log(`dataset: ${JSON.stringify(summary.plan)} generated in ${summary.totalMs} ms (topics ${summary.timings.topics} ms)`);
-    const rows = await runScenarios(work, data, summary, seconds);
+    const generate = () => kairan(["generate", "--data", data, "--seed", String(SEED), "--log-level", "warn", ...DATASETS[full ? "full" : "default"]]);
+    const summary = JSON.parse(await timed("generate", generate)) as GenerateSummary;
+    console.log(`dataset: ${JSON.stringify(summary.plan)} generated in ${summary.totalMs} ms ${JSON.stringify(summary.timings)}`);
+    const rows = await timed("scenarios", () => runScenarios(work, data, summary, seconds));
     printTable(rows.rows);
+    console.log(`writes in flight after each write row, drained in: ${rows.drains.join("; ")}`);
     console.log(`kairan server memory: peak RSS sampled during the run ${rows.peakRss} MB, VmHWM after the run ${rows.hwm} MB`);
-    console.log(`upload: ${uploadMemory()}`);
-    await scaleCheck(work, seconds);
+    console.log(`upload: ${await timed("upload", uploadMemory)}`);
+    await timed("scale check", () => scaleCheck(work, quick ? 1 : seconds));
+    console.log(`\nbench phases: ${phases.join(", ")}`);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-}
-
-interface GenerateSummary {
-  readonly plan: { readonly bigGroupTopics: number };
-  readonly timings: Record<string, number>;
-  readonly totalMs: number;
 }
 
 async function runScenarios(work: string, data: string, summary: GenerateSummary, seconds: number) {
@@ -53,28 +60,39 @@ async function runScenarios(work: string, data: string, summary: GenerateSummary
   const pid = server.child.pid ?? 0;
   const peak = sampleRss(pid);
   try {
-    const token = `gen-${SEED}-1`;
-    const page = await fetch(`${server.url}/api/board/V2?group=1:1`, { headers: { authorization: `Bearer ${token}` } });
-    const body = Buffer.from(await page.arrayBuffer());
-    if (page.status !== 200) throw new Error(`board page: ${page.status} ${body.toString()}`);
-    const headers = Object.fromEntries(["content-type", "etag", "last-modified", "cache-control", "vary"].map((name) => [name, page.headers.get(name) ?? ""]));
-    writeFileSync(join(work, "body.xml"), body);
-    writeFileSync(join(work, "headers.json"), JSON.stringify(headers));
+    const found = await discover(server.url, summary);
+    const { inputs } = found;
+    console.log(
+      `bench user ${found.userId}: member of group 1 (${summary.plan.bigGroupMembers} members) and of group ${inputs.typical.groupId} ` +
+        `(${summary.plan.membersPerGroup} members), ${found.notifications} notifications; likes over ${inputs.typical.likeTopicIds.length} topics`,
+    );
+    writeFileSync(join(work, "body.xml"), found.board.body);
+    writeFileSync(join(work, "headers.json"), JSON.stringify(found.board.headers));
     const baselineRow = await runBaseline(work, seconds);
-    const list = scenarios({ token, groupId: 1, topicId: summary.plan.bigGroupTopics, boardEtag: headers.etag ?? "" });
+    const list = scenarios(inputs);
     await measure(server.url, list[0]!, Math.max(1, seconds / 2)); // warm-up: JIT, page cache
     const rows: Row[] = [baselineRow];
-    for (const scenario of list) rows.push({ name: scenario.name, ...(await measure(server.url, scenario, seconds)) });
-    return { rows, peakRss: peak(), hwm: memoryMb(pid, "VmHWM") };
+    const drains: string[] = [];
+    for (const [index, scenario] of list.entries()) {
+      const rowPeak = sampleRss(pid);
+      const measured = await measure(server.url, scenario, seconds);
+      rows.push({ name: scenario.name, ...measured, rssMb: rowPeak() });
+      // Writes still in flight when the run stops would otherwise be counted in the next row.
+      if (scenario.method === "POST" && index < list.length - 1) drains.push(`${scenario.name} ${await waitIdle(pid)} ms`);
+    }
+    // Two samplers at different moments: either may have caught a spike the other missed.
+    return { rows, drains, peakRss: Math.max(peak(), ...rows.map((row) => row.rssMb ?? 0)), hwm: memoryMb(pid, "VmHWM") };
   } finally {
-    await server.stop();
+    // The database is thrown away: no need to wait for the last row's queued writes (32 fan-outs
+    // to 5,000 members take seconds).
+    await server.stop("SIGKILL");
   }
 }
 
 async function runBaseline(work: string, seconds: number): Promise<Row> {
   const baseline = await startBaseline(join(work, "body.xml"), join(work, "headers.json"));
   try {
-    const request = { method: "GET", path: "/", expect: 200 };
+    const request = { method: "GET", path: "/", expect: 200 } as const;
     await measure(baseline.url, request, Math.max(1, seconds / 2));
     return { name: "BASELINE node:http, same bytes", ...(await measure(baseline.url, request, seconds)) };
   } finally {
@@ -85,11 +103,11 @@ async function runBaseline(work: string, seconds: number): Promise<Row> {
 function printTable(rows: readonly Row[]): void {
   const base = rows[0]?.requestsPerSecond ?? 1;
   const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
-  console.log(line(["scenario".padEnd(34), "req/s".padStart(7), "p50 ms", "p99 ms", "vs baseline", "failures"]));
-  console.log(line(["-".repeat(34), "-".repeat(7), "------", "------", "-----------", "--------"]));
+  console.log(line(["scenario".padEnd(34), "req/s".padStart(7), "p50 ms", "p99 ms", "vs baseline", "failures", "server MB"]));
+  console.log(line(["-".repeat(34), "-".repeat(7), "------", "------", "-----------", "--------", "---------"]));
   for (const row of rows) {
     const ratio = `${((100 * row.requestsPerSecond) / base).toFixed(1)} %`;
-    console.log(line([row.name.padEnd(34), String(row.requestsPerSecond).padStart(7), String(row.p50).padStart(6), String(row.p99).padStart(6), ratio.padStart(11), String(row.failures).padStart(8)]));
+    console.log(line([row.name.padEnd(34), String(row.requestsPerSecond).padStart(7), String(row.p50).padStart(6), String(row.p99).padStart(6), ratio.padStart(11), String(row.failures).padStart(8), String(row.rssMb ?? "").padStart(9)]));
   }
 }
 

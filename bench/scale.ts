@@ -11,7 +11,7 @@ const SEED = 2;
 export async function scaleCheck(work: string, seconds: number): Promise<void> {
   const big = 1_000_000;
   const data = join(work, "scale");
-  const args = ["--users", "100", "--groups", "2", "--big-members", "100", "--members-per-group", "100", "--topics", String(big + 1000), "--big-topics", String(big), "--comments", "0"];
+  const args = ["--users", "100", "--groups", "2", "--big-members", "100", "--members-per-group", "100", "--topics", String(big + 1000), "--big-topics", String(big), "--comments", "0", "--tasks", "0", "--notification-topics", "0"];
   const summary = JSON.parse(kairan(["generate", "--data", data, "--seed", String(SEED), "--log-level", "warn", ...args])) as { totalMs: number; timings: { topics: number } };
   console.log(`\nscale check: ${big + 1000} topics generated in ${summary.timings.topics} ms`);
   const server = await startKairan(data);

@@ -1,17 +1,27 @@
 import { loadConfig } from "../config/config.js";
-import { DATASET_PASSWORD, generateDataset } from "../services/dataset.js";
+import { DATASET_PASSWORD, findTypicalMember, generateDataset } from "../services/dataset.js";
 import { openStore } from "../store/open.js";
 import type { DatasetPlan } from "../store/store.js";
 import { SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, configFlags, parseCommand } from "./options.js";
+
+/**
+ * Each member's window of notifications per group and kind. A real server keeps every notification
+ * (one per member and item), which at 1,000,000 topics would be billions of rows. 50 newest topics
+ * and 50 newest tasks per group give a member of the big group and of one or two ordinary groups a
+ * few hundred notifications (several pages, half unconfirmed) and keep --full's notifications
+ * stage near 15 s; a page costs the same whatever the count (the user's index is ordered by time).
+ */
+const DEFAULT_NOTIFICATION_TOPICS = 50;
 
 /** Usage of `kairan generate`. */
 export const GENERATE_HELP = `Usage: kairan generate [options]
 
 Fills an EMPTY database with a synthetic, reproducible dataset for load benchmarks, and prints
-a JSON summary (counts, stage timings, how to authenticate). Group 1 is the big group: users
-1..--big-members are its members and it holds the first --big-topics topics; the other groups
-get --members-per-group members each and share the remaining topics. Comments are spread evenly
-over all topics. Every user gets the personal token gen-<seed>-<user id> (password
+a JSON summary (counts, stage timings, how to authenticate, and "typical": an ordinary group and
+a member of it who is also in group 1). Group 1 is the big group: users 1..--big-members are its
+members and it holds the first --big-topics topics; the other groups get --members-per-group
+members each and share the remaining topics. Comments are spread evenly over all topics, tasks
+evenly over all groups. Every user gets the personal token gen-<seed>-<user id> (password
 "${DATASET_PASSWORD}"): predictable on purpose, so never run this against real data.
 
   --users N              users (default 2000)
@@ -21,10 +31,12 @@ over all topics. Every user gets the personal token gen-<seed>-<user id> (passwo
   --topics N             topics (default 20000)
   --big-topics N         topics in group 1 (default half of --topics)
   --comments N           comments (default 5 x topics)
+  --tasks N              tasks (default topics / 10)
   --notification-topics N
                          notifications: every member has one of each of the N newest topics
-                         of their groups that they did not write, counting its comments; about
-                         half are confirmed (default 20; 0 for none)
+                         of their groups that they did not write, counting its comments, and
+                         one of each of the N newest tasks; about half are confirmed
+                         (default ${DEFAULT_NOTIFICATION_TOPICS}; 0 for none)
   --seed S               seed of the pseudo-random choices (default 1)
   The issue's full scale: --users 10000 --groups 1000 --big-members 5000 --topics 1000000 --comments 5000000
 
@@ -39,6 +51,7 @@ const GENERATE_OPTIONS = {
   topics: { type: "string" },
   "big-topics": { type: "string" },
   comments: { type: "string" },
+  tasks: { type: "string" },
   "notification-topics": { type: "string" },
   seed: { type: "string" },
 } as const;
@@ -60,7 +73,8 @@ export async function generate(args: readonly string[]): Promise<void> {
     const started = performance.now();
     const timings = await generateDataset(store, plan, START_AT, (line) => console.error(line));
     const totalMs = Math.round(performance.now() - started);
-    console.log(JSON.stringify({ plan, timings, totalMs, token: `gen-${plan.seed}-<user id>`, bigGroup: "1:1" }));
+    const typical = await findTypicalMember(store, plan);
+    console.log(JSON.stringify({ plan, timings, totalMs, token: `gen-${plan.seed}-<user id>`, bigGroup: "1:1", typical }));
   } finally {
     await store.close();
   }
@@ -89,7 +103,8 @@ export function planOf(values: Record<string, string | boolean | undefined>): Da
     topics,
     bigGroupTopics: num("big-topics", groups === 1 ? topics : Math.floor(topics / 2), 0, topics),
     comments: num("comments", 5 * topics, 0),
-    notificationTopics: num("notification-topics", 20, 0, 1_000_000),
+    tasks: num("tasks", Math.floor(topics / 10), 0),
+    notificationTopics: num("notification-topics", DEFAULT_NOTIFICATION_TOPICS, 0, 1_000_000),
     startAt: START_AT,
   };
   if (plan.comments > 0 && plan.topics === 0) throw new UsageError("--comments needs at least one topic");

@@ -15,7 +15,7 @@ export function datasetToken(seed: number, userId: number): string {
 }
 
 /** Milliseconds each stage took. */
-export type DatasetTimings = Record<"users" | "groups" | "memberships" | "tokens" | "topics" | "comments" | "notifications", number>;
+export type DatasetTimings = Record<"users" | "groups" | "memberships" | "tokens" | "topics" | "comments" | "tasks" | "notifications", number>;
 
 /** Loads a synthetic dataset into an empty store; `progress` hears each finished stage. */
 export async function generateDataset(store: Store, plan: DatasetPlan, at: number, progress: (line: string) => void): Promise<DatasetTimings> {
@@ -37,8 +37,30 @@ export async function generateDataset(store: Store, plan: DatasetPlan, at: numbe
       await inChunks(plan.comments, COMMENT_CHUNK, (from, to) => store.transaction((tx) => tx.dataset.insertComments(plan, from, to)));
       await store.transaction((tx) => tx.dataset.insertCommentCounters());
     }),
+    tasks: await timed("tasks", () => inChunks(plan.tasks, TOPIC_CHUNK, (from, to) => store.transaction((tx) => tx.dataset.insertTasks(plan, from, to)))),
     notifications: await timed("notifications", () => store.transaction((tx) => tx.dataset.insertNotifications(plan))),
   };
+}
+
+/** An ordinary group and one of its members (not its manager) who is also a member of the big group 1. */
+export interface TypicalMember {
+  readonly groupId: number;
+  readonly userId: number;
+}
+
+/**
+ * The first ordinary group (2, 3, ...) with such a member, for benchmarks that read the big group
+ * and write into an ordinary one with one token; undefined when there is none (a single group).
+ */
+export async function findTypicalMember(store: Store, plan: DatasetPlan): Promise<TypicalMember | undefined> {
+  return store.read(async (tx) => {
+    for (let groupId = 2; groupId <= plan.groups; groupId++) {
+      const members = await tx.memberships.listMembers(groupId, "JOIN", { offset: 0, limit: plan.membersPerGroup });
+      const found = members.find((member) => !member.manager && member.userId !== null && member.userId <= plan.bigGroupMembers);
+      if (found?.userId) return { groupId, userId: found.userId };
+    }
+    return undefined;
+  });
 }
 
 async function insertTokens(store: Store, plan: DatasetPlan, at: number): Promise<void> {

@@ -223,9 +223,11 @@ export interface DatasetPlan {
   /** Topics 1..N are in group 1; the rest are spread over the other groups. */
   readonly bigGroupTopics: number;
   readonly comments: number;
+  /** Tasks, spread round-robin over every group (task i in group (i - 1) % groups + 1). */
+  readonly tasks: number;
   /**
-   * Every member of a group is notified of the group's newest N topics they did not write (with
-   * the comments on them); about half of those notifications are confirmed.
+   * Every member of a group is notified of the group's newest N topics (with the comments on them)
+   * and newest N tasks that they did not write; about half of those notifications are confirmed.
    */
   readonly notificationTopics: number;
   /** Epoch ms: topic i is published and updated at startAt + i seconds. */
@@ -241,9 +243,11 @@ export interface DatasetRepo {
   insertTopics(plan: DatasetPlan, from: number, to: number): Promise<void>;
   /** Comments number from..to (inclusive); the topics must exist. */
   insertComments(plan: DatasetPlan, from: number, to: number): Promise<void>;
+  /** Tasks number from..to (inclusive). */
+  insertTasks(plan: DatasetPlan, from: number, to: number): Promise<void>;
   /** Counters as if every comment had been added one by one. */
   insertCommentCounters(): Promise<void>;
-  /** Notifications (and the comment confirmations of the confirmed ones); topics, comments and counters must exist. */
+  /** Notifications (and the comment confirmations of the confirmed ones); topics, comments, counters and tasks must exist. */
   insertNotifications(plan: DatasetPlan): Promise<void>;
   insertTokens(rows: readonly { userId: number; appId: number; tokenHash: string; secret: string; createdAt: number }[]): Promise<void>;
 }

@@ -15,9 +15,14 @@ function numbers(from: number, to: number): RawBuilder<unknown> {
   return sql`WITH RECURSIVE n(i) AS (SELECT CAST(${lit(from)} AS INTEGER) UNION ALL SELECT i + 1 FROM n WHERE i < ${lit(to)})`;
 }
 
-/** A deterministic pseudo-random number in 0..2^32-1 from the row number and the seed (Knuth's multiplicative hash). */
+/**
+ * A deterministic pseudo-random number in 0..2^32-6 from the row number and the seed: Knuth's
+ * multiplier, taken modulo the largest prime below 2^32. Modulo 2^32, the low bits would follow
+ * the row number (x % 4 would be (i + seed) % 4, the same for every task of a group when the
+ * group count is a multiple of 4). The product stays below 2^63 for every row count allowed.
+ */
 function mix(plan: DatasetPlan, salt: number): RawBuilder<number> {
-  return sql<number>`(((i + ${lit(plan.seed + salt)}) * 2654435761) % 4294967296)`;
+  return sql<number>`(((i + ${lit(plan.seed + salt)}) * 2654435761) % 4294967291)`;
 }
 
 const LOREM =
@@ -27,6 +32,18 @@ const LOREM =
 /** The user who is member `k` (0-based) of small group `g`: a window of consecutive users starting at a seeded offset. */
 function smallGroupMember(plan: DatasetPlan, group: RawBuilder<number>, k: RawBuilder<number>): RawBuilder<number> {
   return sql<number>`(((${group} * 7919 + ${lit(plan.seed)}) + ${k}) % ${lit(plan.users)}) + 1`;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Midnight UTC of the day of `at`: all-day due dates are kept at midnight. */
+function midnight(at: number): number {
+  return Math.floor(at / DAY_MS) * DAY_MS;
+}
+
+/** Tasks spread over the topics' time span (topic i is at start + i s), half a second off any topic. */
+function taskStepMs(plan: DatasetPlan): number {
+  return 1000 * Math.max(1, Math.floor(plan.topics / Math.max(plan.tasks, 1)));
 }
 
 /** Bulk dataset queries; ids are 1..N because `kairan generate` only loads into an empty database. */
@@ -75,6 +92,26 @@ export function datasetRepo(db: Kysely<Database>): DatasetRepo {
           substr(${LOREM}, 1, 20 + CAST(${mix(plan, 4)} % 120 AS INTEGER)), NULL, t.updated_at + (i - 1) / ${lit(plan.topics)} + 1
         FROM n INNER JOIN topics t ON t.id = (i - 1) % ${lit(plan.topics)} + 1 ORDER BY i`.execute(db);
     },
+    async insertTasks(plan, from, to) {
+      // Round-robin over every group: task i is number (i-1)/groups + 1 of group (i-1) % groups + 1,
+      // so each group's sequence runs 1, 2, ... without gaps. Authors and assignees are members.
+      const group = sql<number>`((i - 1) % ${lit(plan.groups)} + 1)`;
+      const member = (salt: number) => sql<number>`CASE WHEN ${group} = 1 THEN ${mix(plan, salt)} % ${lit(plan.bigGroupMembers)} + 1
+        ELSE ${smallGroupMember(plan, group, sql`(${mix(plan, salt)} % ${lit(plan.membersPerGroup)})`)} END`;
+      const allDay = sql<number>`CAST(${mix(plan, 8)} % 2 AS INTEGER)`;
+      // Due dates within 60 days of the start, at midnight UTC for all-day tasks; a third have none.
+      const due = sql`CASE WHEN ${mix(plan, 7)} % 3 = 0 THEN NULL
+        ELSE ${lit(midnight(plan.startAt))} + (${mix(plan, 9)} % 60) * 86400000 + CASE WHEN ${allDay} = 1 THEN 0 ELSE (${mix(plan, 10)} % 24) * 3600000 END END`;
+      const at = sql`${lit(plan.startAt)} + i * CAST(${lit(taskStepMs(plan))} AS BIGINT) + 500`;
+      await sql`${numbers(from, to)}
+        INSERT INTO tasks (group_id, sequence, title, summary, author_id, assignee_id, due_at, all_day, priority, status, folder_id, trashed, created_at, updated_at)
+        SELECT ${group}, (i - 1) / ${lit(plan.groups)} + 1, 'Task ' || i, substr(${LOREM}, 1, 20 + CAST(${mix(plan, 11)} % 160 AS INTEGER)), ${member(5)},
+          CASE WHEN ${mix(plan, 12)} % 4 = 0 THEN NULL ELSE ${member(6)} END, ${due}, ${allDay},
+          CASE ${mix(plan, 13)} % 4 WHEN 0 THEN 'S' WHEN 1 THEN 'A' WHEN 2 THEN 'B' ELSE 'C' END,
+          CASE ${mix(plan, 14)} % 4 WHEN 0 THEN 'NOT_STARTED' WHEN 1 THEN 'IN_PROGRESS' WHEN 2 THEN 'ON_HOLD' ELSE 'COMPLETED' END,
+          NULL, 0, ${at}, ${at}
+        FROM n ORDER BY i`.execute(db);
+    },
     async insertCommentCounters() {
       await sql`INSERT INTO comment_counters (parent_kind, parent_id, last_number)
         SELECT parent_kind, parent_id, MAX(number) FROM comments GROUP BY parent_kind, parent_id`.execute(db);
@@ -96,7 +133,17 @@ export function datasetRepo(db: Kysely<Database>): DatasetRepo {
         INNER JOIN memberships m ON m.group_id = t.group_id AND m.status = 'JOIN' AND m.user_id <> t.author_id
         LEFT JOIN comment_counters cc ON cc.parent_kind = 'BOARD' AND cc.parent_id = t.id
         WHERE t.r <= ${lit(plan.notificationTopics)}
-        ORDER BY t.updated_at, t.id, m.user_id`.execute(db);
+        ORDER BY m.user_id, t.updated_at, t.id`.execute(db);
+      // And as if each of the group's newest tasks had just been added by its author (no comments).
+      await sql`INSERT INTO notifications (user_id, group_id, item_kind, item_id, actor_id, event, confirmed, unconfirmed_comments,
+          comment_number, comment_deleted, summary_updated_at, summary_updator_id, created_at, updated_at, last_access_at)
+        SELECT m.user_id, k.group_id, 'TASK', k.id, k.author_id, 'created', k.sequence % 2, 0, NULL, 0, NULL, NULL,
+          k.created_at, k.updated_at, CASE WHEN k.sequence % 2 = 1 THEN k.updated_at ELSE NULL END
+        FROM (SELECT id, group_id, sequence, author_id, created_at, updated_at,
+                ROW_NUMBER() OVER (PARTITION BY group_id ORDER BY updated_at DESC, id DESC) AS r FROM tasks) k
+        INNER JOIN memberships m ON m.group_id = k.group_id AND m.status = 'JOIN' AND m.user_id <> k.author_id
+        WHERE k.r <= ${lit(plan.notificationTopics)}
+        ORDER BY m.user_id, k.updated_at, k.id`.execute(db);
       await sql`INSERT INTO comment_reads (user_id, parent_kind, parent_id, confirmed_at)
         SELECT user_id, item_kind, item_id, last_access_at FROM notifications WHERE confirmed = 1`.execute(db);
     },
