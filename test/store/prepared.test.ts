@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import type { Kysely } from "kysely";
-import { prepared } from "../../src/store/queries/prepared.js";
+import { prepared, sharingTemplatesOf } from "../../src/store/queries/prepared.js";
 import { openPostgresDatabase } from "../../src/store/postgres/open.js";
 import type { Database } from "../../src/store/schema.js";
 import { openSqliteDatabase } from "../../src/store/sqlite/open.js";
@@ -51,6 +51,22 @@ describeEachBackend("prepared queries", (backend) => {
   it("works inside a transaction's own handle", async () => {
     const rows = await db.transaction().execute((trx) => byNames(trx, { first: "Ann", second: "Bob", limit: 5 }));
     assert.deepEqual(rows, [{ name: "Ann" }, { name: "Bob" }]);
+  });
+
+  it("compiles once for a root handle and the transactions declared on it", async () => {
+    let builds = 0;
+    const named = prepared(["name"], (handle, values: { name: string }) => {
+      builds += 1;
+      return handle.selectFrom("users").select("email").where("name", "=", values.name);
+    });
+    assert.deepEqual(await named(db, { name: "Ann" }), [{ email: "ann@example.com" }]);
+    for (const name of ["Bob", "Cy"]) {
+      const rows = await db.transaction().execute((trx) => named(sharingTemplatesOf(trx, db), { name }));
+      assert.deepEqual(rows, [{ email: `${name.toLowerCase()}@example.com` }]);
+    }
+    assert.equal(builds, 1);
+    await db.transaction().execute((trx) => named(trx, { name: "Ann" }));
+    assert.equal(builds, 2, "an undeclared transaction handle compiles its own");
   });
 
   it("refuses a query that does not take a value as a parameter", async () => {

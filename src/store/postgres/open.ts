@@ -2,6 +2,7 @@ import { Kysely, Migrator, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import type { Database } from "../schema.js";
 import { repositories } from "../queries/index.js";
+import { sharingTemplatesOf } from "../queries/prepared.js";
 import type { Store } from "../store.js";
 import { postgresMigrations } from "./migrations/index.js";
 
@@ -20,7 +21,7 @@ export function openPostgresStore(options: PostgresOptions): Store {
   const db = openPostgresDatabase(options);
   const root = repositories(db);
   return {
-    transaction: (work) => db.transaction().execute((trx) => work(repositories(trx))),
+    transaction: (work) => db.transaction().execute((trx) => work(repositories(sharingTemplatesOf(trx, db)))),
     read: (work) => work(root),
     async migrate() {
       // Kysely looks for its migration table in every schema unless told which one; several

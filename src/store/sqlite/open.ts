@@ -5,6 +5,7 @@ import { Kysely, Migrator, SqliteDialect, type SqliteDatabase } from "kysely";
 import type { SqliteSynchronous } from "../../config/config.js";
 import type { Database } from "../schema.js";
 import { repositories } from "../queries/index.js";
+import { sharingTemplatesOf } from "../queries/prepared.js";
 import type { Store } from "../store.js";
 import { sqliteMigrations } from "./migrations/index.js";
 
@@ -23,7 +24,7 @@ export function openSqliteStore(file: string, synchronous: SqliteSynchronous = "
   const db = openSqliteDatabase(file, synchronous);
   const root = repositories(db);
   return {
-    transaction: (work) => db.transaction().execute((trx) => work(repositories(trx))),
+    transaction: (work) => db.transaction().execute((trx) => work(repositories(sharingTemplatesOf(trx, db)))),
     read: (work) => work(root),
     async migrate() {
       const migrator = new Migrator({ db, provider: { getMigrations: async () => ({ ...sqliteMigrations }) } });
