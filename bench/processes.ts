@@ -18,10 +18,13 @@ export interface Listening {
   stop(): Promise<void>;
 }
 
-/** Compiles src/ to dist/ (incremental: cheap when nothing changed). */
+/** Compiles src/ to dist/ (incremental: cheap when nothing changed) with the web assets, as `npm run build` does. */
 export function build(): void {
   const result = spawnSync(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
   if (result.status !== 0) throw new Error("build failed");
+  // Without the templates and static files a fresh checkout's server exits at start.
+  const assets = spawnSync(process.execPath, ["scripts/copy-web-assets.mjs"], { cwd: ROOT, stdio: "inherit" });
+  if (assets.status !== 0) throw new Error("copying the web assets failed");
 }
 
 /** Runs `kairan ARGS` to completion and returns its standard output. */
