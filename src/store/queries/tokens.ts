@@ -2,10 +2,36 @@ import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
 import type { TokenRepo } from "../store.js";
 import { toApplication } from "./apps.js";
+import { compiledOnce } from "./compiled.js";
 import { toUser } from "./users.js";
 
 /** Token queries: looked up by the token's SHA-256, never by the token itself. */
 export function tokenRepo(db: Kysely<Database>): TokenRepo {
+  // Every API request runs this one.
+  const findLiveRows = compiledOnce(db, (tokenHash) =>
+    db
+      .selectFrom("tokens")
+      .innerJoin("users", "users.id", "tokens.user_id")
+      .innerJoin("applications", "applications.id", "tokens.app_id")
+      .select([
+        "tokens.id as token_id",
+        "tokens.secret as token_secret",
+        "users.id as user_id",
+        "users.name as user_name",
+        "users.email",
+        "users.family_kana",
+        "users.given_kana",
+        "applications.id",
+        "applications.name",
+        "applications.consumer_key",
+        "applications.consumer_secret",
+        "applications.access_level",
+        "applications.created_at",
+      ])
+      .where("tokens.token_hash", "=", String(tokenHash))
+      .where("tokens.revoked_at", "is", null)
+      .compile(),
+  );
   return {
     async insert(token) {
       const row = await db
@@ -25,28 +51,7 @@ export function tokenRepo(db: Kysely<Database>): TokenRepo {
       return row.id;
     },
     async findLive(tokenHash) {
-      const row = await db
-        .selectFrom("tokens")
-        .innerJoin("users", "users.id", "tokens.user_id")
-        .innerJoin("applications", "applications.id", "tokens.app_id")
-        .select([
-          "tokens.id as token_id",
-          "tokens.secret as token_secret",
-          "users.id as user_id",
-          "users.name as user_name",
-          "users.email",
-          "users.family_kana",
-          "users.given_kana",
-          "applications.id",
-          "applications.name",
-          "applications.consumer_key",
-          "applications.consumer_secret",
-          "applications.access_level",
-          "applications.created_at",
-        ])
-        .where("tokens.token_hash", "=", tokenHash)
-        .where("tokens.revoked_at", "is", null)
-        .executeTakeFirst();
+      const [row] = await findLiveRows(tokenHash);
       if (!row) return undefined;
       return {
         tokenId: row.token_id,
