@@ -50,14 +50,20 @@ export function credentialsOf(request: FastifyRequest, publicUrl?: string): Cred
   };
 }
 
+// The caller of each request once known: the feed cache authenticates before the handler does.
+const ACTORS = new WeakMap<FastifyRequest, Actor>();
+
 /**
  * Authenticates the request, the first thing every API handler does, and counts it against the
- * token's rate limit.
+ * token's rate limit; once per request (a second call returns the same caller, uncounted).
  * @throws TooManyRequestsError RATE_LIMITED
  */
 export async function authenticateRequest(context: Context, request: FastifyRequest): Promise<Actor> {
+  const known = ACTORS.get(request);
+  if (known !== undefined) return known;
   const actor = await context.authenticate(credentialsOf(request, context.config.publicUrl));
   await context.limitToken(request, actor);
+  ACTORS.set(request, actor);
   return actor;
 }
 
