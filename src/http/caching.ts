@@ -8,8 +8,15 @@ import type { QueryValues } from "./query.js";
 const FEED_TYPE = "application/atom+xml";
 /** Where the hash-based ETag waits for the hook that runs after compression. */
 const IDENTITY_TAG = Symbol("identityEtag");
+/** The reply was sent from the cache: its headers are set. */
+const SERVED = Symbol("servedFromCache");
+/** The request's cache key and Last-Modified, once looked up. */
+const LOOKUP = Symbol("feedLookup");
 
-type TaggedReply = FastifyReply & { [IDENTITY_TAG]?: string };
+// Properties rather than WeakMaps keyed by request: a WeakMap's entries go only at a full
+// collection, and at thousands of requests a second the server's memory grew until one came.
+type TaggedReply = FastifyReply & { [IDENTITY_TAG]?: string; [SERVED]?: true };
+type LookedUpRequest = FastifyRequest & { [LOOKUP]?: FeedLookup };
 
 /** A feed request the cache may answer: its key and the Last-Modified it gets. */
 interface FeedLookup {
@@ -41,8 +48,6 @@ const COMMIT_SETTLE_MS = 1000;
  */
 export function registerFeedCaching(app: FastifyInstance, context: Context): void {
   const cache = new FeedCache(context.config.limits.feedCacheBytes);
-  const lookups = new WeakMap<FastifyRequest, FeedLookup>();
-  const served = new WeakSet<FastifyReply>();
 
   const lookUp: preHandlerHookHandler = async (request, reply) => {
     if (!isFeedRoute(request)) return;
@@ -53,20 +58,20 @@ export function registerFeedCaching(app: FastifyInstance, context: Context): voi
     const version = await context.store.viewVersion(actor.user.id);
     const key = [actor.user.id, actor.app.accessLevel, request.method, normalisedTarget(request.raw.url ?? "/"), version.memberVersion, version.groupVersions].join("\n");
     const lookup = { key, lastModified: lastModifiedOf(version) };
-    lookups.set(request, lookup);
+    (request as LookedUpRequest)[LOOKUP] = lookup;
     const entry = cache.get(key);
     if (entry === undefined) return;
-    served.add(reply);
+    (reply as TaggedReply)[SERVED] = true;
     setValidators(reply, entry.etag, lookup.lastModified);
     if (isNotModified(request, entry.etag, lookup.lastModified)) return reply.code(304).send();
     return reply.code(200).header("content-type", `${FEED_TYPE}; charset=utf-8`).send(encoded(request, reply, key, entry));
   };
 
   const store: onSendHookHandler = async (request, reply, payload) => {
-    if (served.has(reply) || !isFeedAnswer(request, reply) || typeof payload !== "string") return payload;
+    if ((reply as TaggedReply)[SERVED] === true || !isFeedAnswer(request, reply) || typeof payload !== "string") return payload;
     const body = Buffer.from(payload);
     const tag = `"${createHash("sha1").update(body).digest("base64url")}"`;
-    const lookup = lookups.get(request);
+    const lookup = (request as LookedUpRequest)[LOOKUP];
     setValidators(reply, tag, lookup?.lastModified);
     const entry = lookup && cache.set(lookup.key, body, tag);
     if (isNotModified(request, tag, lookup?.lastModified)) {

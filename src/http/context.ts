@@ -50,8 +50,10 @@ export function credentialsOf(request: FastifyRequest, publicUrl?: string): Cred
   };
 }
 
-// The caller of each request once known: the feed cache authenticates before the handler does.
-const ACTORS = new WeakMap<FastifyRequest, Actor>();
+/** The caller, once known: the feed cache authenticates before the handler does. */
+const ACTOR = Symbol("actor");
+// A property rather than a WeakMap keyed by request: its entries would go only at a full collection.
+type AuthenticatedRequest = FastifyRequest & { [ACTOR]?: Actor };
 
 /**
  * Authenticates the request, the first thing every API handler does, and counts it against the
@@ -59,11 +61,11 @@ const ACTORS = new WeakMap<FastifyRequest, Actor>();
  * @throws TooManyRequestsError RATE_LIMITED
  */
 export async function authenticateRequest(context: Context, request: FastifyRequest): Promise<Actor> {
-  const known = ACTORS.get(request);
+  const known = (request as AuthenticatedRequest)[ACTOR];
   if (known !== undefined) return known;
   const actor = await context.authenticate(credentialsOf(request, context.config.publicUrl));
   await context.limitToken(request, actor);
-  ACTORS.set(request, actor);
+  (request as AuthenticatedRequest)[ACTOR] = actor;
   return actor;
 }
 

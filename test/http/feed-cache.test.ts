@@ -11,7 +11,7 @@ const OVERHEAD = 256;
 const costing = (bytes: number) => Buffer.alloc(bytes - OVERHEAD - 2, "x");
 
 describe("feed cache", () => {
-  it("holds entries up to its capacity in bytes, dropping the least recently used first", () => {
+  it("holds entries up to its capacity in bytes, dropping the least recently read first", () => {
     const cache = new FeedCache(8000);
     for (const key of ["a", "b", "c", "d", "e", "f", "g", "h"]) assert.ok(cache.set(key, costing(1000), `"${key}"`));
     assert.equal(cache.bytes, 8000, "exactly full");
@@ -21,6 +21,18 @@ describe("feed cache", () => {
     assert.equal(cache.get("b"), undefined, "b was the least recently used");
     assert.ok(cache.get("a") && cache.get("i"));
     assert.equal(cache.bytes, 8000);
+  });
+
+  it("evicts the oldest once every entry has had its second chance, never the newcomer", () => {
+    const cache = new FeedCache(8000);
+    const keys = ["a", "b", "c", "d", "e", "f", "g", "h"];
+    for (const key of keys) cache.set(key, costing(1000), `"${key}"`);
+    for (const key of keys) cache.get(key);
+    assert.ok(cache.set("i", costing(1000), '"i"'));
+    assert.equal(cache.size, 8);
+    assert.equal(cache.bytes, 8000);
+    assert.equal(cache.get("a"), undefined);
+    for (const key of [...keys.slice(1), "i"]) assert.ok(cache.get(key), key);
   });
 
   it("keeps a feed of an eighth of its capacity, not one byte more, and nothing at capacity 0", () => {
