@@ -20,6 +20,9 @@ type LookedUpRequest = FastifyRequest & { [LOOKUP]?: FeedLookup };
 
 /** A feed request the cache may answer: its key and the Last-Modified it gets. */
 interface FeedLookup {
+  /** Caller, access level, method and URL: what a poller asks for again and again. */
+  readonly target: string;
+  /** The target at the caller's current view version. */
   readonly key: string;
   readonly lastModified: number | undefined;
 }
@@ -40,7 +43,7 @@ const COMMIT_SETTLE_MS = 1000;
  *   running the handler; the version changes whenever anything the caller's feeds show changes,
  *   in any process, so a hit is the feed the handler would build now.
  * - after it (a miss): a strong ETag hashed from the exact body (the same in every process),
- *   kept with the body under the key.
+ *   kept with the body under the key when the caller asked for this URL before.
  * Last-Modified is the time of the latest change the version counts; If-None-Match decides when
  * present, else If-Modified-Since equal to it. Register before the routes and after
  * @fastify/compress: kept feeds keep their compressed variants (the plugin leaves an answer with
@@ -56,8 +59,9 @@ export function registerFeedCaching(app: FastifyInstance, context: Context): voi
     // A feed that depends on the clock (a task term counted from now) has no lasting validators but its tag.
     if (cacheable !== undefined && !cacheable(request.query as QueryValues)) return;
     const version = await context.store.viewVersion(actor.user.id);
-    const key = [actor.user.id, actor.app.accessLevel, request.method, normalisedTarget(request.raw.url ?? "/"), version.memberVersion, version.groupVersions].join("\n");
-    const lookup = { key, lastModified: lastModifiedOf(version) };
+    const target = `${actor.user.id}\n${actor.app.accessLevel}\n${request.method}\n${normalisedTarget(request.raw.url ?? "/")}`;
+    const key = `${target}\n${version.memberVersion}\n${version.groupVersions}`;
+    const lookup = { target, key, lastModified: lastModifiedOf(version) };
     (request as LookedUpRequest)[LOOKUP] = lookup;
     const entry = cache.get(key);
     if (entry === undefined) return;
@@ -73,7 +77,7 @@ export function registerFeedCaching(app: FastifyInstance, context: Context): voi
     const tag = `"${createHash("sha1").update(body).digest("base64url")}"`;
     const lookup = (request as LookedUpRequest)[LOOKUP];
     setValidators(reply, tag, lookup?.lastModified);
-    const entry = lookup && cache.set(lookup.key, body, tag);
+    const entry = lookup && cache.admits(lookup.target) ? cache.set(lookup.key, body, tag) : undefined;
     if (isNotModified(request, tag, lookup?.lastModified)) {
       reply.code(304);
       reply.removeHeader("content-type");

@@ -66,6 +66,16 @@ describe("feed cache", () => {
     assert.ok(cache.bytes > before);
   });
 
+  it("admits a feed only for a target asked for before, remembering at least 1,024 targets", () => {
+    const cache = new FeedCache(0);
+    assert.equal(cache.admits("ann /api/star/V2"), false);
+    assert.equal(cache.admits("ann /api/star/V2"), true);
+    for (let n = 0; n < 1023; n++) cache.admits(`other ${n}`);
+    assert.equal(cache.admits("ann /api/star/V2"), true, "1,024 targets remembered");
+    cache.admits("one more");
+    assert.equal(cache.admits("ann /api/star/V2"), false, "the oldest forgotten");
+  });
+
   it("negotiates br or gzip by quality, br on a tie, none when refused or absent", () => {
     assert.equal(negotiateEncoding(undefined), undefined);
     assert.equal(negotiateEncoding("gzip, deflate, br"), "br");

@@ -81,8 +81,11 @@ describeEachBackend("HTTP caching and compression of GET feeds", (backend) => {
   });
 
   it("answers a repeated poll from the cache, without building the feed", async () => {
+    const url = `${boardUrl}&max-results=7`;
+    assert.ok((await readsOf(() => get(alice.token, {}, url))) > 0, "built");
+    assert.ok((await readsOf(() => get(alice.token, {}, url))) > 0, "built again, and kept: the caller asked for this URL before");
+    assert.equal(await readsOf(() => get(alice.token, {}, url)), 0, "a hit reads nothing but the caller and the version");
     const first = await get(alice.token);
-    assert.equal(await readsOf(() => get(alice.token)), 0, "a hit reads nothing but the caller and the version");
     assert.equal(await readsOf(() => get(alice.token, { "if-none-match": first.headers.get("etag") ?? "" })), 0);
     assert.ok((await readsOf(() => get(alice.token, {}, `${boardUrl}&max-results=5`))) > 0, "another query is another feed");
     assert.ok((await readsOf(() => get(bob.token))) > 0, "another caller is another feed");
@@ -190,8 +193,7 @@ describeEachBackend("HTTP caching and compression of GET feeds", (backend) => {
       const client = oauth1a(alice.consumer, server.clock);
       return request(`${boardUrl}&${formEncode(oauthParams(client.authorize({ url: boardUrl, method: "GET" }, token)))}`);
     };
-    const first = await signedGet();
-    assert.equal(first.status, 200, first.text);
+    for (let n = 0; n < 2; n++) assert.equal((await signedGet()).status, 200);
     assert.equal(await readsOf(async () => assert.equal((await signedGet()).status, 200), 2), 0);
     const client = oauth1a(alice.consumer, server.clock);
     const headers = { authorization: client.toHeader(client.authorize({ url: boardUrl, method: "GET" }, token)).Authorization };
