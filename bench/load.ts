@@ -9,10 +9,12 @@ export interface Measured {
   readonly failures: number;
 }
 
+let sequence = 0;
+
 /** Fires `request` at the server from 32 connections for `seconds`. */
 export async function measure(
   baseUrl: string,
-  request: { method: string; path: string; headers?: Readonly<Record<string, string>>; body?: string; expect: number },
+  request: { method: string; path: string; headers?: Readonly<Record<string, string>>; body?: string; expect: number; uniqueQuery?: boolean },
   seconds: number,
 ): Promise<Measured> {
   const result = await autocannon({
@@ -22,6 +24,8 @@ export async function measure(
     method: request.method,
     headers: { ...request.headers },
     ...(request.body === undefined ? {} : { body: request.body }),
+    // A parameter the endpoint ignores, new for every request: no two requests share a cache entry.
+    ...(request.uniqueQuery === true ? { requests: [{ setupRequest: (sent: { path: string }) => ({ ...sent, path: `${request.path}&n=${++sequence}` }) }] } : {}),
   });
   const expected = result.statusCodeStats?.[String(request.expect)]?.count ?? 0;
   return {

@@ -37,9 +37,9 @@ export function kairan(args: readonly string[]): string {
 /** Extra node flags for the server process, to compare V8 settings: BENCH_NODE_FLAGS="--max-semi-space-size=2". */
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
 
-/** Starts a real `kairan serve` process on a free port; rate limiting off, or it would set the pace. */
-export function startKairan(data: string): Promise<Listening> {
-  return listen([...NODE_FLAGS, "bin/kairan.js", "serve", "--port", "0", "--data", data, "--no-demo", "--log-level", "warn", "--no-rate-limit"]);
+/** Starts a real `kairan serve` process on a free port (`extra`: more options); rate limiting off, or it would set the pace. */
+export function startKairan(data: string, extra: readonly string[] = []): Promise<Listening> {
+  return listen([...NODE_FLAGS, "bin/kairan.js", "serve", "--port", "0", "--data", data, "--no-demo", "--log-level", "warn", "--no-rate-limit", ...extra]);
 }
 
 /** Starts the bare node:http baseline serving `bodyFile` with the headers in `headersFile`. */

@@ -6,6 +6,8 @@ export interface Scenario {
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
   readonly expect: number;
+  /** A new query for every request: each one is a feed cache miss (built, hashed and kept). */
+  readonly uniqueQuery?: boolean;
 }
 
 /** What the scenarios need to know about the generated dataset and the running server. */
@@ -35,7 +37,9 @@ export function scenarios(inputs: ScenarioInputs): readonly Scenario[] {
   const board = `/api/board/V2?group=1:${inputs.groupId}`;
   const topicRef = `GROUP,1:${inputs.groupId},BOARD,1:${inputs.topicId}`;
   return [
+    // Polls repeat one URL, so from the second request on these read the feed cache.
     { name: "board list (20 topics)", method: "GET", path: board, headers: auth, expect: 200 },
+    { name: "board list, every request a cache miss", method: "GET", path: board, headers: auth, expect: 200, uniqueQuery: true },
     { name: "board + embed-comment (20x5)", method: "GET", path: `${board}&embed-comment=true`, headers: auth, expect: 200 },
     { name: "one topic (entry=)", method: "GET", path: `/api/board/V2?entry=${encodeURIComponent(topicRef)}`, headers: auth, expect: 200 },
     { name: "board list, If-None-Match -> 304", method: "GET", path: board, headers: { ...auth, "if-none-match": inputs.boardEtag }, expect: 304 },
