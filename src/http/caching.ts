@@ -71,13 +71,13 @@ export function registerFeedCaching(app: FastifyInstance, context: Context): voi
     return reply.code(200).header("content-type", `${FEED_TYPE}; charset=utf-8`).send(encoded(request, reply, key, entry));
   };
 
-  const store: onSendHookHandler = async (request, reply, payload) => {
+  const keep: onSendHookHandler = async (request, reply, payload) => {
     if ((reply as TaggedReply)[SERVED] === true || !isFeedAnswer(request, reply) || typeof payload !== "string") return payload;
-    const body = Buffer.from(payload);
-    const tag = `"${createHash("sha1").update(body).digest("base64url")}"`;
+    // The hash of the UTF-8 bytes, which are what is sent.
+    const tag = `"${createHash("sha1").update(payload).digest("base64url")}"`;
     const lookup = (request as LookedUpRequest)[LOOKUP];
     setValidators(reply, tag, lookup?.lastModified);
-    const entry = lookup && cache.admits(lookup.target) ? cache.set(lookup.key, body, tag) : undefined;
+    const entry = lookup && cache.admits(lookup.target) ? cache.set(lookup.key, Buffer.from(payload), tag) : undefined;
     if (isNotModified(request, tag, lookup?.lastModified)) {
       reply.code(304);
       reply.removeHeader("content-type");
@@ -88,7 +88,7 @@ export function registerFeedCaching(app: FastifyInstance, context: Context): voi
   };
 
   app.addHook("preHandler", lookUp);
-  app.addHook("onSend", store);
+  app.addHook("onSend", keep);
   app.addHook("onRoute", (route) => {
     // Route-level onSend hooks run after the instance's, and @fastify/compress added its own first.
     const existing = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
