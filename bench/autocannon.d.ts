@@ -9,6 +9,8 @@ declare module "autocannon" {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
+    /** Requests cycled through; `setupRequest` may rewrite each one before it is sent. */
+    requests?: { setupRequest?: (request: { path: string }) => { path: string } }[];
     /** Called with each connection's client before it starts. */
     setupClient?: (client: Client) => void;
   }

@@ -10,13 +10,15 @@ export interface Measured {
   readonly failures: number;
 }
 
+let sequence = 0;
+
 /**
  * Fires `request` at the server from 32 connections for `seconds`; with `cycles`, connection k
- * loops over `cycles[k % cycles.length]` instead.
+ * loops over `cycles[k % cycles.length]` instead; with `uniqueQuery`, every request's URL is new.
  */
 export async function measure(
   baseUrl: string,
-  request: Request & { readonly expect: number; readonly cycles?: readonly (readonly Request[])[] },
+  request: Request & { readonly expect: number; readonly cycles?: readonly (readonly Request[])[]; readonly uniqueQuery?: boolean },
   seconds: number,
 ): Promise<Measured> {
   const { cycles } = request;
@@ -34,6 +36,8 @@ export async function measure(
     ...(cycles === undefined || cycles.length === 0
       ? {}
       : { setupClient: (client) => client.setRequests(cycles[connection++ % cycles.length]!.map((step) => ({ ...step, headers: { ...step.headers } }))) }),
+    // A parameter the endpoint ignores, new for every request: no two requests share a cache entry.
+    ...(request.uniqueQuery === true ? { requests: [{ setupRequest: (sent: { path: string }) => ({ ...sent, path: `${request.path}&n=${++sequence}` }) }] } : {}),
   });
   const expected = result.statusCodeStats?.[String(request.expect)]?.count ?? 0;
   return {

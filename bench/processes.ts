@@ -20,11 +20,14 @@ export interface Listening {
   stop(signal?: "SIGTERM" | "SIGKILL"): Promise<void>;
 }
 
-/** Compiles src/ to dist/, unless nothing under src/ (nor a tsconfig) changed since the last build. */
+/** Compiles src/ to dist/ with the web assets, as `npm run build` does, unless nothing under src/ (nor a tsconfig) changed since the last build. */
 export function build(): void {
   if (newestMtime(`${ROOT}src`, ["tsconfig.json", "tsconfig.build.json"].map((name) => ROOT + name)) < mtimeOf(`${ROOT}dist/.tsbuildinfo`)) return;
   const result = spawnSync(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
   if (result.status !== 0) throw new Error("build failed");
+  // Without the templates and static files a fresh checkout's server exits at start.
+  const assets = spawnSync(process.execPath, ["scripts/copy-web-assets.mjs"], { cwd: ROOT, stdio: "inherit" });
+  if (assets.status !== 0) throw new Error("copying the web assets failed");
 }
 
 function mtimeOf(path: string): number {
@@ -51,9 +54,9 @@ export function kairan(args: readonly string[]): string {
 /** Extra node flags for the server process, to compare V8 settings: BENCH_NODE_FLAGS="--max-semi-space-size=2". */
 const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
 
-/** Starts a real `kairan serve` process on a free port; rate limiting off, or it would set the pace. */
-export function startKairan(data: string): Promise<Listening> {
-  return listen([...NODE_FLAGS, "bin/kairan.js", "serve", "--port", "0", "--data", data, "--no-demo", "--log-level", "warn", "--no-rate-limit"]);
+/** Starts a real `kairan serve` process on a free port (`extra`: more options); rate limiting off, or it would set the pace. */
+export function startKairan(data: string, extra: readonly string[] = []): Promise<Listening> {
+  return listen([...NODE_FLAGS, "bin/kairan.js", "serve", "--port", "0", "--data", data, "--no-demo", "--log-level", "warn", "--no-rate-limit", ...extra]);
 }
 
 /** Starts the bare node:http baseline serving `bodyFile` with the headers in `headersFile`. */

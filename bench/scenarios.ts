@@ -10,6 +10,8 @@ export interface Request {
 export interface Scenario extends Request {
   readonly name: string;
   readonly expect: number;
+  /** A new query for every request: each one is a feed cache miss (built, hashed and kept). */
+  readonly uniqueQuery?: boolean;
   /**
    * For writes that must change something every time: connection k loops over
    * `cycles[k % cycles.length]` instead of repeating the request above (which is its first step).
@@ -59,7 +61,9 @@ function reads(inputs: ScenarioInputs): readonly Scenario[] {
   const board = `/api/board/V2?group=1:${inputs.big.groupId}`;
   const ref = encodeURIComponent(topicRef(inputs.big.groupId, inputs.big.topicId));
   return [
+    // Polls repeat one URL, so from the second request on these read the feed cache.
     { name: "board list (20 topics)", method: "GET", path: board, headers: auth, expect: 200 },
+    { name: "board list, every request a cache miss", method: "GET", path: board, headers: auth, expect: 200, uniqueQuery: true },
     { name: "board + embed-comment (20x5)", method: "GET", path: `${board}&embed-comment=true`, headers: auth, expect: 200 },
     { name: "one topic (entry=)", method: "GET", path: `/api/board/V2?entry=${ref}`, headers: auth, expect: 200 },
     { name: "comment list (5 comments)", method: "GET", path: `/api/comment/V2?entry=${ref}`, headers: auth, expect: 200 },

@@ -10,6 +10,7 @@ import type { Config } from "./config/config.js";
 import { LIMITS } from "./domain/limits.js";
 import { NotFoundError } from "./domain/errors.js";
 import { registerFeedCaching } from "./http/caching.js";
+import { COMPRESS_THRESHOLD_BYTES } from "./http/feed-cache.js";
 import type { Context } from "./http/context.js";
 import { registerBoard } from "./http/endpoints/board/board.js";
 import { registerComment } from "./http/endpoints/comment/comment.js";
@@ -100,7 +101,7 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     // Compression and validators first: both act on the routes registered after them.
     // Request bodies stay as sent: OAuth signs form bodies byte for byte, and the body limit holds.
     await api.register(compress, { threshold: COMPRESS_THRESHOLD_BYTES, encodings: ["br", "gzip"], globalDecompression: false });
-    registerFeedCaching(api);
+    registerFeedCaching(api, context);
     registerBoard(api, context);
     registerGroups(api, context);
     registerFolderList(api, context, "/api/boardFolder/V2", "BOARD");
@@ -119,9 +120,6 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
   });
   return app;
 }
-
-/** Below about 1 KB compression saves less than its headers and CPU cost (small error documents). */
-const COMPRESS_THRESHOLD_BYTES = 1024;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 

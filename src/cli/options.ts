@@ -46,6 +46,7 @@ export const LIMIT_OPTIONS = {
   "login-limit-account": { type: "string" },
   "login-limit-address": { type: "string" },
   "max-uploads": { type: "string" },
+  "feed-cache-mb": { type: "string" },
   "headers-timeout": { type: "string" },
   "request-timeout": { type: "string" },
   "keep-alive-timeout": { type: "string" },
@@ -63,6 +64,7 @@ export const LIMIT_OPTIONS_HELP = `Limits (each also read from its environment v
   --login-limit-account N     KAIRAN_LOGIN_LIMIT_ACCOUNT   failed sign-ins per account per 15 minutes (10)
   --login-limit-address N     KAIRAN_LOGIN_LIMIT_ADDRESS   failed sign-ins per address per 15 minutes (50)
   --max-uploads N             KAIRAN_MAX_UPLOADS           multipart uploads received at once (16)
+  --feed-cache-mb N           KAIRAN_FEED_CACHE_MB         MB of built feeds kept for repeated polls, 0 = off (16)
   --headers-timeout S         KAIRAN_HEADERS_TIMEOUT       time to send the request headers (20)
   --request-timeout S         KAIRAN_REQUEST_TIMEOUT       time to send a whole request, body included (300)
   --keep-alive-timeout S      KAIRAN_KEEP_ALIVE_TIMEOUT    idle keep-alive connection (10)
@@ -126,6 +128,7 @@ export function configFlags(values: Record<string, string | boolean | undefined>
       loginLimitAccount: text("login-limit-account"),
       loginLimitAddress: text("login-limit-address"),
       maxUploads: text("max-uploads"),
+      feedCache: text("feed-cache-mb"),
       headersTimeout: text("headers-timeout"),
       requestTimeout: text("request-timeout"),
       keepAliveTimeout: text("keep-alive-timeout"),

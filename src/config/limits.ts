@@ -42,6 +42,8 @@ export interface LimitsConfig {
   readonly loginThrottle: LoginThrottleConfig;
   /** Multipart uploads received at once by this process. */
   readonly maxUploads: number;
+  /** Bytes of built GET feeds this process keeps to answer repeated polls (0: none). */
+  readonly feedCacheBytes: number;
   readonly timeouts: TimeoutConfig;
 }
 
@@ -55,6 +57,7 @@ export const LIMIT_SOURCES = {
   loginLimitAccount: { flag: "--login-limit-account", env: "KAIRAN_LOGIN_LIMIT_ACCOUNT" },
   loginLimitAddress: { flag: "--login-limit-address", env: "KAIRAN_LOGIN_LIMIT_ADDRESS" },
   maxUploads: { flag: "--max-uploads", env: "KAIRAN_MAX_UPLOADS" },
+  feedCache: { flag: "--feed-cache-mb", env: "KAIRAN_FEED_CACHE_MB" },
   headersTimeout: { flag: "--headers-timeout", env: "KAIRAN_HEADERS_TIMEOUT" },
   requestTimeout: { flag: "--request-timeout", env: "KAIRAN_REQUEST_TIMEOUT" },
   keepAliveTimeout: { flag: "--keep-alive-timeout", env: "KAIRAN_KEEP_ALIVE_TIMEOUT" },
@@ -86,6 +89,7 @@ export const limitsSchema = {
   loginLimitAccount: count(10),
   loginLimitAddress: count(50),
   maxUploads: count(16),
+  feedCache: z.coerce.number().int("must be an integer").min(0, "must be 0 or more").max(4096, "must be at most 4096 (MB)").default(16),
   headersTimeout: seconds(20),
   requestTimeout: seconds(300),
   keepAliveTimeout: seconds(10),
@@ -116,6 +120,7 @@ export function toLimitsConfig(value: ParsedLimits): LimitsConfig {
     trustProxy: Object.freeze([...value.trustProxy]),
     loginThrottle: Object.freeze({ perAccount: value.loginLimitAccount, perAddress: value.loginLimitAddress, windowMs: LOGIN_WINDOW_MS }),
     maxUploads: value.maxUploads,
+    feedCacheBytes: value.feedCache * 1024 * 1024,
     timeouts: Object.freeze({
       headersMs: ms(value.headersTimeout),
       requestMs: ms(value.requestTimeout),

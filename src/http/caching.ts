@@ -1,45 +1,119 @@
 import { createHash } from "node:crypto";
-import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from "fastify";
+import type { ViewVersion } from "../store/store.js";
+import { type Context, authenticateRequest } from "./context.js";
+import { COMPRESS_THRESHOLD_BYTES, type CachedFeed, FeedCache, negotiateEncoding } from "./feed-cache.js";
+import type { QueryValues } from "./query.js";
 
 const FEED_TYPE = "application/atom+xml";
 /** Where the hash-based ETag waits for the hook that runs after compression. */
 const IDENTITY_TAG = Symbol("identityEtag");
+/** The reply was sent from the cache: its headers are set. */
+const SERVED = Symbol("servedFromCache");
+/** The request's cache key and Last-Modified, once looked up. */
+const LOOKUP = Symbol("feedLookup");
 
-type TaggedReply = FastifyReply & { [IDENTITY_TAG]?: string };
+// Properties rather than WeakMaps keyed by request: a WeakMap's entries go only at a full
+// collection, and at thousands of requests a second the server's memory grew until one came.
+type TaggedReply = FastifyReply & { [IDENTITY_TAG]?: string; [SERVED]?: true };
+type LookedUpRequest = FastifyRequest & { [LOOKUP]?: FeedLookup };
+
+/** A feed request the cache may answer: its key and the Last-Modified it gets. */
+interface FeedLookup {
+  /** Caller, access level, method and URL: what a poller asks for again and again. */
+  readonly target: string;
+  /** The target at the caller's current view version. */
+  readonly key: string;
+  readonly lastModified: number | undefined;
+}
 
 /**
- * HTTP validators for every GET feed, in one place: a strong ETag hashed from the exact body
- * (it changes exactly when what the caller sees changes: the feed names the caller as author),
- * Last-Modified from the feed's `updated`, and 304 for a matching conditional request.
- * Register before the routes and after @fastify/compress: the 304 is decided on the identity
- * body (no compression work for it), and a compressed variant gets its own strong tag.
+ * A change is stamped inside its transaction, and becomes visible at commit, a moment later. A
+ * Last-Modified second is therefore sent only once it has been over for this long, so that no
+ * change stamped within it can still appear afterwards (see {@link lastModifiedOf}).
  */
-export function registerFeedCaching(app: FastifyInstance): void {
-  app.addHook("onSend", answerConditional);
+const COMMIT_SETTLE_MS = 1000;
+
+/**
+ * HTTP validators and the feed cache for every GET feed (every GET under /api/ registered after
+ * this), in one place (README "Performance"):
+ * - before the handler: authenticate (once: the handler reuses the caller), read the caller's
+ *   view version (one query) and look the feed up by (caller, access level, method, path and
+ *   query without OAuth parameters, version). A hit answers 304 or the kept bytes without
+ *   running the handler; the version changes whenever anything the caller's feeds show changes,
+ *   in any process, so a hit is the feed the handler would build now.
+ * - after it (a miss): a strong ETag hashed from the exact body (the same in every process),
+ *   kept with the body under the key when the caller asked for this URL before.
+ * Last-Modified is the time of the latest change the version counts; If-None-Match decides when
+ * present, else If-Modified-Since equal to it. Register before the routes and after
+ * @fastify/compress: kept feeds keep their compressed variants (the plugin leaves an answer with
+ * a Content-Encoding alone), and a compressed variant gets its own strong tag.
+ */
+export function registerFeedCaching(app: FastifyInstance, context: Context): void {
+  const cache = new FeedCache(context.config.limits.feedCacheBytes);
+
+  const lookUp: preHandlerHookHandler = async (request, reply) => {
+    if (!isFeedRoute(request)) return;
+    const actor = await authenticateRequest(context, request);
+    const cacheable = request.routeOptions.config.feedCacheable;
+    // A feed that depends on the clock (a task term counted from now) has no lasting validators but its tag.
+    if (cacheable !== undefined && !cacheable(request.query as QueryValues)) return;
+    const version = await context.store.viewVersion(actor.user.id);
+    const target = `${actor.user.id}\n${actor.app.accessLevel}\n${request.method}\n${normalisedTarget(request.raw.url ?? "/")}`;
+    const key = `${target}\n${version.memberVersion}\n${version.groupVersions}`;
+    const lookup = { target, key, lastModified: lastModifiedOf(version) };
+    (request as LookedUpRequest)[LOOKUP] = lookup;
+    const entry = cache.get(key);
+    if (entry === undefined) return;
+    (reply as TaggedReply)[SERVED] = true;
+    setValidators(reply, entry.etag, lookup.lastModified);
+    if (isNotModified(request, entry.etag, lookup.lastModified)) return reply.code(304).send();
+    return reply.code(200).header("content-type", `${FEED_TYPE}; charset=utf-8`).send(encoded(request, reply, key, entry));
+  };
+
+  const keep: onSendHookHandler = async (request, reply, payload) => {
+    if ((reply as TaggedReply)[SERVED] === true || !isFeedAnswer(request, reply) || typeof payload !== "string") return payload;
+    // The hash of the UTF-8 bytes, which are what is sent.
+    const tag = `"${createHash("sha1").update(payload).digest("base64url")}"`;
+    const lookup = (request as LookedUpRequest)[LOOKUP];
+    setValidators(reply, tag, lookup?.lastModified);
+    const entry = lookup && cache.admits(lookup.target) ? cache.set(lookup.key, Buffer.from(payload), tag) : undefined;
+    if (isNotModified(request, tag, lookup?.lastModified)) {
+      reply.code(304);
+      reply.removeHeader("content-type");
+      reply.removeHeader("content-length");
+      return "";
+    }
+    return lookup && entry ? encoded(request, reply, lookup.key, entry) : payload;
+  };
+
+  app.addHook("preHandler", lookUp);
+  app.addHook("onSend", keep);
   app.addHook("onRoute", (route) => {
     // Route-level onSend hooks run after the instance's, and @fastify/compress added its own first.
     const existing = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
     route.onSend = [...existing, tagEncodedVariant];
   });
+
+  /** The kept bytes in the coding the client asks for (compressed once per entry), else identity. */
+  function encoded(request: FastifyRequest, reply: FastifyReply, key: string, entry: CachedFeed): Buffer {
+    const encoding = request.headers["x-no-compression"] === undefined ? negotiateEncoding(request.headers["accept-encoding"]) : undefined;
+    if (encoding === undefined || entry.body.length < COMPRESS_THRESHOLD_BYTES) return entry.body;
+    reply.header("content-encoding", encoding);
+    return cache.variant(key, entry, encoding);
+  }
 }
 
-const answerConditional: onSendHookHandler = async (request, reply, payload) => {
-  if (!isCacheableFeed(request, reply) || typeof payload !== "string") return payload;
-  const tag = `"${createHash("sha1").update(payload).digest("base64url")}"`;
+/** The validator headers of a feed answer, 200 or 304. */
+function setValidators(reply: FastifyReply, tag: string, lastModified: number | undefined): void {
   (reply as TaggedReply)[IDENTITY_TAG] = tag;
-  const lastModified = feedUpdated(payload);
   reply.header("etag", tag);
   reply.header("cache-control", "private, no-cache");
   // Lower case so that @fastify/compress sees it and does not add it twice; even an identity answer
   // varies with Accept-Encoding, since another request could have received it compressed.
   reply.header("vary", "Authorization, accept-encoding");
   if (lastModified !== undefined) reply.header("last-modified", new Date(lastModified).toUTCString());
-  if (!isNotModified(request, tag, lastModified)) return payload;
-  reply.code(304);
-  reply.removeHeader("content-type");
-  reply.removeHeader("content-length");
-  return "";
-};
+}
 
 const tagEncodedVariant: onSendHookHandler = async (_request, reply, payload) => {
   const tag = (reply as TaggedReply)[IDENTITY_TAG];
@@ -51,7 +125,12 @@ const tagEncodedVariant: onSendHookHandler = async (_request, reply, payload) =>
   return payload;
 };
 
-function isCacheableFeed(request: FastifyRequest, reply: FastifyReply): boolean {
+/** GET (and HEAD) of an API endpoint: every one of them answers a feed, or an error. */
+function isFeedRoute(request: FastifyRequest): boolean {
+  return (request.method === "GET" || request.method === "HEAD") && (request.routeOptions.url ?? "").startsWith("/api/");
+}
+
+function isFeedAnswer(request: FastifyRequest, reply: FastifyReply): boolean {
   if (request.method !== "GET" && request.method !== "HEAD") return false;
   if (reply.statusCode !== 200) return false;
   const type = reply.getHeader("content-type");
@@ -59,17 +138,42 @@ function isCacheableFeed(request: FastifyRequest, reply: FastifyReply): boolean 
 }
 
 /**
- * RFC 9110 §13.2.2: If-None-Match decides when present; If-Modified-Since only without it.
- * Known limit: the feed's `updated` has whole seconds and does not move when an older topic is
- * deleted, so If-Modified-Since alone can answer 304 for a changed list; the ETag cannot.
+ * Path and query without the OAuth protocol parameters: a signed request carries a fresh nonce,
+ * timestamp and signature each time, and they change nothing in the feed.
+ */
+export function normalisedTarget(url: string): string {
+  const start = url.indexOf("?");
+  if (start === -1) return url;
+  const kept = url
+    .slice(start + 1)
+    .split("&")
+    .filter((parameter) => parameter !== "" && !parameter.startsWith("oauth_"));
+  return kept.length === 0 ? url.slice(0, start) : `${url.slice(0, start)}?${kept.join("&")}`;
+}
+
+/**
+ * Last-Modified: the second of the latest change the version counts, once that second has been
+ * over for {@link COMMIT_SETTLE_MS}; before that, none. HTTP dates have whole seconds: a later
+ * change within the same second would send the same date for a different feed. A date is thus
+ * sent only when every change stamped up to it has committed (unless a transaction's commit came
+ * more than a second after its write), and any later change is stamped in a later second, so an
+ * exact match of If-Modified-Since means the same feed.
+ */
+export function lastModifiedOf(version: ViewVersion): number | undefined {
+  const second = Math.floor(version.changedAt / 1000) * 1000;
+  return version.now >= second + 1000 + COMMIT_SETTLE_MS ? second : undefined;
+}
+
+/**
+ * RFC 9110 §13.2.2: If-None-Match decides when present; If-Modified-Since only without it, and
+ * only when it is exactly the Last-Modified we would send now (not "not older than it": a
+ * deleted older topic does not move a feed's newest date, but it moves the change time).
  */
 function isNotModified(request: FastifyRequest, tag: string, lastModified: number | undefined): boolean {
   const noneMatch = request.headers["if-none-match"];
   if (noneMatch !== undefined) return matchesAny(noneMatch, tag);
   const since = request.headers["if-modified-since"];
-  if (since === undefined || lastModified === undefined) return false;
-  const sinceMs = Date.parse(since);
-  return !Number.isNaN(sinceMs) && lastModified <= sinceMs;
+  return since !== undefined && lastModified !== undefined && Date.parse(since) === lastModified;
 }
 
 /** Weak comparison (§13.1.2), and a tag of a compressed variant names the same content. */
@@ -80,12 +184,4 @@ export function matchesAny(header: string, tag: string): boolean {
     const value = candidate.trim().replace(/^W\//, "").replace(/^"|"$/g, "");
     return value === opaque || value.replace(/\.(gzip|br|deflate)$/, "") === opaque;
   });
-}
-
-/** The feed-level `<updated>`: the first one, since the feed head precedes every entry. */
-function feedUpdated(xml: string): number | undefined {
-  const start = xml.indexOf("<updated>");
-  if (start === -1) return undefined;
-  const value = Date.parse(xml.slice(start + 9, xml.indexOf("</updated>", start)));
-  return Number.isNaN(value) ? undefined : value;
 }

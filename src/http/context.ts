@@ -50,14 +50,22 @@ export function credentialsOf(request: FastifyRequest, publicUrl?: string): Cred
   };
 }
 
+/** The caller, once known: the feed cache authenticates before the handler does. */
+const ACTOR = Symbol("actor");
+// A property rather than a WeakMap keyed by request: its entries would go only at a full collection.
+type AuthenticatedRequest = FastifyRequest & { [ACTOR]?: Actor };
+
 /**
  * Authenticates the request, the first thing every API handler does, and counts it against the
- * token's rate limit.
+ * token's rate limit; once per request (a second call returns the same caller, uncounted).
  * @throws TooManyRequestsError RATE_LIMITED
  */
 export async function authenticateRequest(context: Context, request: FastifyRequest): Promise<Actor> {
+  const known = (request as AuthenticatedRequest)[ACTOR];
+  if (known !== undefined) return known;
   const actor = await context.authenticate(credentialsOf(request, context.config.publicUrl));
   await context.limitToken(request, actor);
+  (request as AuthenticatedRequest)[ACTOR] = actor;
   return actor;
 }
 

@@ -1,5 +1,22 @@
 import type { FastifyInstance, RouteHandlerMethod } from "fastify";
 import { MethodNotAllowedError } from "../domain/errors.js";
+import type { QueryValues } from "./query.js";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** False for a GET whose feed the cache must not keep (http/caching.ts); absent: always kept. */
+    readonly feedCacheable?: (query: QueryValues) => boolean;
+  }
+}
+
+/** How an endpoint's answers may be reused. */
+export interface EndpointOptions {
+  /**
+   * Whether the feed cache may keep a GET answer of this query (default: always). No for a feed
+   * that depends on the clock as well as on the data.
+   */
+  readonly feedCacheable?: (query: QueryValues) => boolean;
+}
 
 /** The methods an endpoint answers; every other one is a 405 with an `Allow` header. */
 export type EndpointHandlers = Partial<Record<"GET" | "POST", RouteHandlerMethod>>;
@@ -17,9 +34,10 @@ const OTHER_METHODS = ["PUT", "DELETE", "PATCH", "OPTIONS"] as const;
 const ENDPOINTS = new WeakMap<object, Endpoint[]>();
 
 /** Registers an API endpoint's handlers, and 405 for the methods it does not have. */
-export function registerEndpoint(app: FastifyInstance, url: string, handlers: EndpointHandlers): void {
+export function registerEndpoint(app: FastifyInstance, url: string, handlers: EndpointHandlers, options: EndpointOptions = {}): void {
   const allowed = Object.keys(handlers) as ("GET" | "POST")[];
-  for (const [method, handler] of Object.entries(handlers)) app.route({ method, url, handler });
+  const config = options.feedCacheable === undefined ? {} : { feedCacheable: options.feedCacheable };
+  for (const [method, handler] of Object.entries(handlers)) app.route({ method, url, handler, config });
   const refused = [...OTHER_METHODS, ...(["GET", "POST"] as const).filter((method) => !(method in handlers))];
   app.route({
     method: refused,

@@ -28,6 +28,8 @@ export interface Database {
   login_failures: LoginFailuresTable;
   notifications: NotificationsTable;
   like_notifications: LikeNotificationsTable;
+  group_changes: GroupChangesTable;
+  member_changes: MemberChangesTable;
 }
 
 /** Registered users. */
@@ -318,4 +320,22 @@ export interface LikeNotificationsTable {
   created_at: number;
   updated_at: number;
   confirmed_at: number | null;
+}
+
+/**
+ * A group's change version, moved by triggers on every write to what the group's feeds show
+ * (store/change-tracking.ts); row 0 counts for everyone (user names).
+ */
+export interface GroupChangesTable {
+  group_id: number;
+  version: number;
+  /** Epoch ms by the database's clock; never goes back. */
+  changed_at: number;
+}
+
+/** A user's change version: per-caller state (memberships, favorites, confirmations). */
+export interface MemberChangesTable {
+  user_id: number;
+  version: number;
+  changed_at: number;
 }

@@ -27,7 +27,26 @@ export interface Store {
   migrate(): Promise<void>;
   /** True when the database holds no users yet (first start). */
   isEmpty(): Promise<boolean>;
+  /** The change versions of what the user can see, in one query (store/change-tracking.ts). */
+  viewVersion(userId: number): Promise<ViewVersion>;
   close(): Promise<void>;
+}
+
+/**
+ * What a user's feeds can show, as versions kept by the database's triggers. The pair
+ * (memberVersion, groupVersions) never repeats: the member version grows with every change of the
+ * user's memberships (so the set of groups is fixed while it stays), and the sum of their group
+ * versions (plus the directory row) grows with every change in any of them.
+ */
+export interface ViewVersion {
+  /** The user's own version (0 before their first change). */
+  readonly memberVersion: number;
+  /** The sum of the versions of the groups the user has joined and of the directory row. */
+  readonly groupVersions: number;
+  /** Epoch ms of the latest of those changes, by the database's clock. */
+  readonly changedAt: number;
+  /** Epoch ms now, by the same clock (to tell whether `changedAt`'s second is over). */
+  readonly now: number;
 }
 
 /** The repositories available inside a transaction (or a plain read). */

@@ -122,6 +122,7 @@ describe("config", () => {
     assert.deepEqual(limits.loginThrottle, { perAccount: 10, perAddress: 50, windowMs: 15 * 60_000 });
     assert.deepEqual(limits.trustProxy, []);
     assert.equal(limits.maxUploads, 16);
+    assert.equal(limits.feedCacheBytes, 16 * 1024 * 1024);
     assert.deepEqual(limits.timeouts, { headersMs: 20_000, requestMs: 300_000, keepAliveMs: 10_000, idleMs: 60_000, shutdownGraceMs: 10_000 });
     assert.ok(Object.isFrozen(limits) && Object.isFrozen(limits.timeouts));
   });
@@ -156,5 +157,13 @@ describe("config", () => {
       },
     );
     assert.throws(() => loadConfig({ limits: { headersTimeout: "30", requestTimeout: "10" } }, {}), /--headers-timeout \/ KAIRAN_HEADERS_TIMEOUT: must not be longer than --request-timeout/);
+  });
+
+  it("takes the feed cache size in MB from 0 (off) to 4096", () => {
+    assert.equal(loadConfig({ limits: { feedCache: "0" } }, {}).limits.feedCacheBytes, 0);
+    assert.equal(loadConfig({}, { KAIRAN_FEED_CACHE_MB: "4096" }).limits.feedCacheBytes, 4096 * 1024 * 1024);
+    assert.throws(() => loadConfig({ limits: { feedCache: "4097" } }, {}), /--feed-cache-mb \/ KAIRAN_FEED_CACHE_MB: must be at most 4096/);
+    assert.throws(() => loadConfig({ limits: { feedCache: "-1" } }, {}), /--feed-cache-mb \/ KAIRAN_FEED_CACHE_MB: must be 0 or more/);
+    assert.throws(() => loadConfig({ limits: { feedCache: "1.5" } }, {}), /--feed-cache-mb \/ KAIRAN_FEED_CACHE_MB: must be an integer/);
   });
 });

@@ -5,6 +5,7 @@ import type { BlobStore } from "../../src/blobs/blob-store.js";
 import { openBlobStore } from "../../src/blobs/open.js";
 import { type BlobStoreConfig, type StoreConfig, loadConfig } from "../../src/config/config.js";
 import type { LimitFlags } from "../../src/config/limits.js";
+import { openStore } from "../../src/store/open.js";
 import type { Store } from "../../src/store/store.js";
 import { type Backend, openTestStore, testBackends } from "./backends.js";
 import { TestClock } from "./clock.js";
@@ -37,9 +38,16 @@ export interface TestServer {
  */
 export async function startTestServer(
   backend: Backend = testBackends()[0] ?? "sqlite",
-  options: { readonly blobStore?: BlobStoreConfig; readonly limits?: LimitFlags; readonly publicUrl?: string; readonly locale?: string } = {},
+  options: {
+    readonly blobStore?: BlobStoreConfig;
+    readonly limits?: LimitFlags;
+    readonly publicUrl?: string;
+    readonly locale?: string;
+    /** Wraps the store the app is given (to watch what it reads); factories use the store itself. */
+    readonly appStore?: (store: Store) => Store;
+  } = {},
 ): Promise<TestServer> {
-  const { blobStore = { kind: "local" }, limits = {}, publicUrl, locale } = options;
+  const { blobStore = { kind: "local" }, limits = {}, publicUrl, locale, appStore = (store: Store) => store } = options;
   const opened = await openTestStore(backend);
   const { store, dataDir } = opened;
   const logLevel = process.env.KAIRAN_TEST_LOG ?? "silent";
@@ -47,7 +55,7 @@ export async function startTestServer(
   const config = { ...loadConfig(flags, {}), store: opened.storeConfig, blobStore };
   const clock = new TestClock();
   const blobs = await openBlobStore(blobStore, dataDir);
-  const app = buildApp({ config, store, blobs, clock });
+  const app = buildApp({ config, store: appStore(store), blobs, clock });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const { port } = app.server.address() as AddressInfo;
   return {
@@ -64,6 +72,34 @@ export async function startTestServer(
       await app.close();
       await blobs.close();
       await opened.close();
+    },
+  };
+}
+
+/** Another server instance over a test server's database, as a second process would be. */
+export interface SiblingServer {
+  readonly url: string;
+  readonly store: Store;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots another app over `first`'s database and files, with its own store connection (its own
+ * pool on PostgreSQL), its own memory (the feed cache) and the same clock. `publicUrl` should be
+ * `first`'s when feeds of both are compared byte for byte (links carry the base URL).
+ */
+export async function startSiblingServer(first: TestServer, options: { readonly limits?: LimitFlags; readonly publicUrl?: string } = {}): Promise<SiblingServer> {
+  const store = await openStore(first.storeConfig);
+  const flags = { port: "0", data: first.dataDir, logLevel: process.env.KAIRAN_TEST_LOG ?? "silent", noDemo: true, publicUrl: options.publicUrl, limits: { noRateLimit: true, ...options.limits } };
+  const config = { ...loadConfig(flags, {}), store: first.storeConfig, blobStore: { kind: "local" } as const };
+  const app = buildApp({ config, store, blobs: first.blobs, clock: first.clock });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  return {
+    url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+    store,
+    async close() {
+      await app.close();
+      await store.close();
     },
   };
 }

@@ -3,8 +3,11 @@ import pg from "pg";
 import type { Database } from "../schema.js";
 import { repositories } from "../queries/index.js";
 import { sharingTemplatesOf } from "../queries/prepared.js";
+import { viewVersionReader } from "../queries/view-version.js";
 import type { Store } from "../store.js";
 import { postgresMigrations } from "./migrations/index.js";
+// The triggers' clock: versions are compared with the time they were stamped with.
+import { POSTGRES_NOW_MS } from "./migrations/0009-change-versions.js";
 
 /** How to reach PostgreSQL. */
 export interface PostgresOptions {
@@ -41,6 +44,7 @@ export function openPostgresStore(options: PostgresOptions): Store {
       const row = await db.selectFrom("users").select("id").limit(1).executeTakeFirst();
       return row === undefined;
     },
+    viewVersion: viewVersionReader(db, POSTGRES_NOW_MS),
     close: () => db.destroy(),
   };
 }

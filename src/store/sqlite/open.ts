@@ -6,8 +6,11 @@ import type { SqliteSynchronous } from "../../config/config.js";
 import type { Database } from "../schema.js";
 import { repositories } from "../queries/index.js";
 import { sharingTemplatesOf } from "../queries/prepared.js";
+import { viewVersionReader } from "../queries/view-version.js";
 import type { Store } from "../store.js";
 import { sqliteMigrations } from "./migrations/index.js";
+// The triggers' clock: versions are compared with the time they were stamped with.
+import { SQLITE_NOW_MS } from "./migrations/0009-change-versions.js";
 
 /**
  * Opens (creating if needed) the SQLite database file.
@@ -35,6 +38,7 @@ export function openSqliteStore(file: string, synchronous: SqliteSynchronous = "
       const row = await db.selectFrom("users").select("id").limit(1).executeTakeFirst();
       return row === undefined;
     },
+    viewVersion: viewVersionReader(db, SQLITE_NOW_MS),
     close: () => db.destroy(),
   };
 }

@@ -35,6 +35,14 @@ export function readTaskQuery(query: QueryValues, now: number): TaskRead {
   return { kind: "list", groupId, folder, filter: { term, notCompletedOnly: readStatus(query) }, page: readPage(query), embedComments };
 }
 
+/**
+ * False when the answer depends on the time of the request: a `term-end` without `term-start`
+ * counts the term from now (the feed cache must not keep it).
+ */
+export function isTaskQueryCacheable(query: QueryValues): boolean {
+  return queryValue(query, "term-start") !== undefined || queryValue(query, "term-end") === undefined;
+}
+
 // RFC 3339 date-time (`T`/`Z` in either case, optional fraction), with the zone Z only.
 const UTC_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?[Zz]$/;
 

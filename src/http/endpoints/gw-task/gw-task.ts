@@ -1,22 +1,24 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { taskFeed } from "../../../present/task.js";
 import { getTask, listTasks } from "../../../services/task.js";
 import { type Context, authenticateRequest, sendFeed, viewerOf } from "../../context.js";
 import type { QueryValues } from "../../query.js";
 import { registerEndpoint } from "../../route.js";
-import { readTaskQuery } from "./gw-task.request.js";
+import { isTaskQueryCacheable, readTaskQuery } from "./gw-task.request.js";
 
 /** `GET /api/gwTask/V2`: a group's task list (read only). */
 export function registerGwTask(app: FastifyInstance, context: Context): void {
   const { store, clock } = context;
-  registerEndpoint(app, "/api/gwTask/V2", {
-    async GET(request, reply) {
+  const handlers = {
+    async GET(request: FastifyRequest, reply: FastifyReply) {
       const actor = await authenticateRequest(context, request);
       const input = readTaskQuery(request.query as QueryValues, clock.now());
       requireAccess(actor, input.embedComments ? "comments" : "read");
       const view = input.kind === "one" ? await getTask(store, actor, input) : await listTasks(store, actor, input);
       return sendFeed(reply, taskFeed(context.baseUrl(), viewerOf(actor), view, context.config.locale, clock.now()));
     },
-  });
+  };
+  // A term counted from now changes with the clock: that answer is built every time.
+  registerEndpoint(app, "/api/gwTask/V2", handlers, { feedCacheable: isTaskQueryCacheable });
 }

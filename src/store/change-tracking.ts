@@ -1,0 +1,51 @@
+/**
+ * What migration 0009 tracks: which writes move which change version (group_changes,
+ * member_changes). Both engines build their triggers from these lists, so they behave alike.
+ * A feed of user U is built only from rows of U's joined groups, from U's own rows and from user
+ * names, so the versions of (U, U's joined groups, the directory row) move whenever a feed of U
+ * could read something else (store.ts `ViewVersion`; README "Performance").
+ *
+ * Group rows (group_changes.group_id), bumped on INSERT, UPDATE and DELETE:
+ * - folders, topics, comments, attachments, likes, tasks, files: their `group_id` (every member
+ *   sees titles, bodies, authors, folder names, comment lists, like counts, files);
+ * - file_versions: the group of their file (file name, size, history);
+ * - groups: `id` (name, summary; a new group);
+ * - memberships: `group_id` (the member list) and the member row of `user_id` (below).
+ * Member rows (member_changes.user_id), per-caller state:
+ * - memberships: join, leave, manager and notify settings: the joined groups (which group
+ *   versions count) and the notification feed's muted groups;
+ * - favorites, comment_reads: `cblStar:set`, the favorites feed, `unconfirmed=true` of comments;
+ * - notifications, like_notifications: only an UPDATE that confirms, shown by `cbl:confirmed` of
+ *   tasks and of both notification feeds (and `cblNtf:lastAccess`). A confirmation writes the
+ *   confirmation time (last_access_at, confirmed_at), which nothing else updates: the trigger
+ *   watches that column, so the upsert of a 5,000-member fan-out (or of a like) does not even
+ *   consider it. Watching `confirmed` instead made SQLite run it for each of the 5,000 rows to find
+ *   its condition false: about 6 % of a fan-out's CPU, measured. The fan-out and the like happen in
+ *   the transaction of the item write, which already moves the group.
+ * The directory row (group_changes.group_id = 0, counted for everyone): an UPDATE of a user's
+ * name, e-mail or readings. Names appear in every group the user ever wrote in, not only in the
+ * groups they are still in, so the change is counted for every caller (names rarely change).
+ * Not tracked: comment_counters (no feed shows them; comment numbers come from comments),
+ * topic_leases (only the web's topic page shows the lease), tokens and applications (checked by
+ * authentication on every request; the access level is part of the cache key), sessions, nonces.
+ * Frozen with migration 0009: a later change of what is tracked is a new migration.
+ */
+export const CHANGE_TRACKING = {
+  /** Rows naming their group in `group_id`. */
+  groupRows: ["folders", "topics", "comments", "attachments", "likes", "tasks", "files"],
+  /** Rows naming their user in `user_id`: per-caller state. */
+  memberRows: ["favorites", "comment_reads"],
+  /** Confirmations move the owner's member row; each table's confirmation time column. */
+  confirmations: [
+    { table: "notifications", column: "last_access_at" },
+    { table: "like_notifications", column: "confirmed_at" },
+  ],
+  /** User columns that feeds show. */
+  userColumns: ["name", "email", "family_kana", "given_kana"],
+} as const;
+
+/** The group_changes row every caller's version counts: user names and e-mail addresses. */
+export const DIRECTORY_ROW = 0;
+
+/** The events a row trigger fires on. */
+export const ROW_EVENTS = ["INSERT", "UPDATE", "DELETE"] as const;
