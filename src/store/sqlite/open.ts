@@ -9,6 +9,7 @@ import { sharingTemplatesOf } from "../queries/prepared.js";
 import { viewVersionReader } from "../queries/view-version.js";
 import type { Store } from "../store.js";
 import { sqliteMigrations } from "./migrations/index.js";
+import { WriteBatcher } from "./write-batch.js";
 // The triggers' clock: versions are compared with the time they were stamped with.
 import { SQLITE_NOW_MS } from "./migrations/0009-change-versions.js";
 
@@ -26,8 +27,10 @@ import { SQLITE_NOW_MS } from "./migrations/0009-change-versions.js";
 export function openSqliteStore(file: string, synchronous: SqliteSynchronous = "normal"): Store {
   const db = openSqliteDatabase(file, synchronous);
   const root = repositories(db);
+  const writes = new WriteBatcher(db);
   return {
-    transaction: (work) => db.transaction().execute((trx) => work(repositories(sharingTemplatesOf(trx, db)))),
+    // Concurrent transactions share one commit (write-batch.ts), each in its own savepoint.
+    transaction: (work) => writes.run((trx) => work(repositories(sharingTemplatesOf(trx, db)))),
     read: (work) => work(root),
     async migrate() {
       const migrator = new Migrator({ db, provider: { getMigrations: async () => ({ ...sqliteMigrations }) } });
