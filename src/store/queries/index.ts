@@ -22,8 +22,11 @@ import { tokenRepo } from "./tokens.js";
 import { topicRepo } from "./topics.js";
 import { userRepo } from "./users.js";
 
-/** The repositories over one connection or transaction; identical on every engine. */
-export function repositories(db: Kysely<Database>): Tx {
+/** The database engine under the queries: the same SQL on each but for the notification fan-out. */
+export type Engine = "sqlite" | "postgres";
+
+/** The repositories over one connection or transaction; identical on every engine but for the notification fan-out. */
+export function repositories(db: Kysely<Database>, engine: Engine): Tx {
   return {
     users: userRepo(db),
     apps: appRepo(db),
@@ -46,7 +49,7 @@ export function repositories(db: Kysely<Database>): Tx {
     favorites: favoriteRepo(db),
     commentReads: commentReadRepo(db),
     loginFailures: loginFailureRepo(db),
-    notifications: notificationRepo(db),
+    notifications: notificationRepo(db, engine),
     likeNotifications: likeNotificationRepo(db),
   };
 }

@@ -21,9 +21,9 @@ import { sqliteMigrations } from "./migrations/index.js";
  */
 export function openSqliteStore(file: string, synchronous: SqliteSynchronous = "normal"): Store {
   const db = openSqliteDatabase(file, synchronous);
-  const root = repositories(db);
+  const root = repositories(db, "sqlite");
   return {
-    transaction: (work) => db.transaction().execute((trx) => work(repositories(trx))),
+    transaction: (work) => db.transaction().execute((trx) => work(repositories(trx, "sqlite"))),
     read: (work) => work(root),
     async migrate() {
       const migrator = new Migrator({ db, provider: { getMigrations: async () => ({ ...sqliteMigrations }) } });
