@@ -160,7 +160,7 @@ export async function fanOutNotifications(db: Kysely<Database>, event: Notificat
  * alone if it aborts, and an upsert's update part always may. These two can only fail, given the
  * table's `on conflict fail` constraints (sqlite/migrations/0008), so they need no such copy; a
  * failed statement's rows go with its transaction (the fan-out always runs in one). In the steady
- * state of a group of 5,000 members that copy was about a third of the fan-out's CPU.
+ * state of a group of 5,000 members that copy was about a quarter of the fan-out's time.
  */
 export async function fanOutNotificationsInTwoSteps(db: Kysely<Database>, event: NotificationEvent): Promise<void> {
   const { item } = event;

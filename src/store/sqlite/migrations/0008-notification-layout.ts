@@ -7,10 +7,10 @@ import { type Kysely, type Migration, sql } from "kysely";
  * into a statement journal first; a failing one keeps them, and the transaction that ran it rolls
  * back as a whole when the error reaches it (store.transaction). The fan-out writes into nearly
  * every page of the page index in a large group; without that copy, creating a topic in a group of
- * 5,000 members who hold 100 notifications each takes about a third less CPU (bench/fanout.ts:
- * 22 ms against 29 with 16 KB pages, 31 against 44 with 4 KB pages). The upsert's update part
- * always aborts, whatever the table says, so SQLite's fan-out is an update and an insert
- * (queries/notification-fanout.ts).
+ * 5,000 members who hold 100 notifications each takes a quarter less time (bench/fanout.ts's steady
+ * state, the fan-out statements and their commit alone: 32 ms against 42 with 4 KB pages, 22
+ * against 28 with 16 KB pages). An upsert's update part always aborts, whatever the table says,
+ * so SQLite's fan-out is an update and an insert (queries/notification-fanout.ts).
  *
  * Columns, ids (and the id sequence), rows and indexes are as before; PostgreSQL has no such
  * journal and keeps its table (postgres/migrations/0008).
