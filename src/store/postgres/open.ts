@@ -22,9 +22,9 @@ const INT8_OID = 20;
 /** Opens a pool to PostgreSQL. Nothing is created until `migrate()`. */
 export function openPostgresStore(options: PostgresOptions): Store {
   const db = openPostgresDatabase(options);
-  const root = repositories(db);
+  const root = repositories(db, "postgres");
   return {
-    transaction: (work) => db.transaction().execute((trx) => work(repositories(sharingTemplatesOf(trx, db)))),
+    transaction: (work) => db.transaction().execute((trx) => work(repositories(sharingTemplatesOf(trx, db), "postgres"))),
     read: (work) => work(root),
     async migrate() {
       // Kysely looks for its migration table in every schema unless told which one; several

@@ -22,8 +22,11 @@ import { tokenRepo } from "./tokens.js";
 import { topicRepo } from "./topics.js";
 import { userRepo } from "./users.js";
 
+/** The database engine under the queries: the same SQL on each but for the notification fan-out. */
+export type Engine = "sqlite" | "postgres";
+
 /** How each repository is made over a connection or transaction. */
-const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>) => Tx[K] } = {
+const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>, engine: Engine) => Tx[K] } = {
   users: userRepo,
   apps: appRepo,
   tokens: tokenRepo,
@@ -52,11 +55,14 @@ const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>) => Tx[K] } =
 /** Repositories made on first use; the getters are defined once, on the prototype. */
 class LazyRepositories {
   readonly #made = new Map<keyof Tx, unknown>();
-  constructor(readonly db: Kysely<Database>) {}
+  constructor(
+    readonly db: Kysely<Database>,
+    readonly engine: Engine,
+  ) {}
   repository<K extends keyof Tx>(key: K): Tx[K] {
     let repo = this.#made.get(key) as Tx[K] | undefined;
     if (repo === undefined) {
-      repo = FACTORIES[key](this.db);
+      repo = FACTORIES[key](this.db, this.engine);
       this.#made.set(key, repo);
     }
     return repo;
@@ -72,11 +78,12 @@ for (const key of Object.keys(FACTORIES) as (keyof Tx)[]) {
 }
 
 /**
- * The repositories over one connection or transaction; identical on every engine. Each is made on
+ * The repositories over one connection or transaction; identical on every engine but for the
+ * notification fan-out. Each is made on
  * first use: a transaction touches three or four of the 23, and making them all took about 18 µs
  * per transaction (measured), a few percent of a write.
  */
-export function repositories(db: Kysely<Database>): Tx {
+export function repositories(db: Kysely<Database>, engine: Engine): Tx {
   // The prototype's getters make it a Tx; TypeScript cannot see properties defined in a loop.
-  return new LazyRepositories(db) as unknown as Tx;
+  return new LazyRepositories(db, engine) as unknown as Tx;
 }

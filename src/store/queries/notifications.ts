@@ -2,7 +2,8 @@ import type { Kysely } from "kysely";
 import type { Notification, NotificationItem } from "../../domain/notification.js";
 import type { Database } from "../schema.js";
 import type { NotificationRepo } from "../store.js";
-import { fanOutNotifications } from "./notification-fanout.js";
+import type { Engine } from "./index.js";
+import { fanOutNotifications, fanOutNotificationsInTwoSteps } from "./notification-fanout.js";
 
 /** Notifications with what an entry shows of their item, group and users (one row per notification). */
 function selectDetails(db: Kysely<Database>) {
@@ -72,7 +73,7 @@ function toNotification(row: DetailRow): Notification {
 }
 
 /** Update notification queries. */
-export function notificationRepo(db: Kysely<Database>): NotificationRepo {
+export function notificationRepo(db: Kysely<Database>, engine: Engine): NotificationRepo {
   /** The notifications with these ids, newest first. */
   const details = async (ids: readonly number[]): Promise<Notification[]> => {
     if (ids.length === 0) return [];
@@ -80,7 +81,7 @@ export function notificationRepo(db: Kysely<Database>): NotificationRepo {
     return rows.map(toNotification);
   };
   return {
-    fanOut: (event) => fanOutNotifications(db, event),
+    fanOut: (event) => (engine === "sqlite" ? fanOutNotificationsInTwoSteps(db, event) : fanOutNotifications(db, event)),
     async mutedGroupIds(userId) {
       const rows = await db
         .selectFrom("memberships")

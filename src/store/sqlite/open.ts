@@ -26,11 +26,11 @@ import { SQLITE_NOW_MS } from "./migrations/0009-change-versions.js";
  */
 export function openSqliteStore(file: string, synchronous: SqliteSynchronous = "normal"): Store {
   const db = openSqliteDatabase(file, synchronous);
-  const root = repositories(db);
+  const root = repositories(db, "sqlite");
   const writes = new WriteBatcher(db);
   return {
     // Concurrent transactions share one commit (write-batch.ts), each in its own savepoint.
-    transaction: (work) => writes.run((trx) => work(repositories(sharingTemplatesOf(trx, db)))),
+    transaction: (work) => writes.run((trx) => work(repositories(sharingTemplatesOf(trx, db), "sqlite"))),
     read: (work) => work(root),
     async migrate() {
       const migrator = new Migrator({ db, provider: { getMigrations: async () => ({ ...sqliteMigrations }) } });
@@ -50,6 +50,8 @@ export function openSqliteStore(file: string, synchronous: SqliteSynchronous = "
 export function openSqliteDatabase(file: string, synchronous: SqliteSynchronous = "normal"): Kysely<Database> {
   mkdirSync(dirname(file), { recursive: true });
   const database = new SQLite(file);
+  // Before WAL mode: a new file takes it only until it turns to WAL; an existing file keeps its own.
+  database.pragma(`page_size = ${NEW_DATABASE_PAGE_SIZE}`);
   database.pragma("journal_mode = WAL");
   database.pragma(`synchronous = ${synchronous === "full" ? "FULL" : "NORMAL"}`);
   database.pragma("foreign_keys = ON");
@@ -58,17 +60,35 @@ export function openSqliteDatabase(file: string, synchronous: SqliteSynchronous 
   // thousands of scattered pages per statement (bench/fanout.ts, README "Performance").
   // - A 32 MB page cache (the default is 2 MB) keeps those pages in memory between fan-outs
   //   instead of re-reading them from the file; 16 MB was not enough for 5,000 members.
-  // - The upsert's statement journal (the pages it changed, kept to undo the statement) stays in
-  //   memory instead of a temporary file: about half the fan-out's system time.
-  // - A checkpoint every 10,000 pages (about 40 MB of WAL) instead of every 1,000: one fan-out
-  //   dirties more than 1,000 pages, so each commit checkpointed; now a checkpoint copies the latest
-  //   version of pages written by several commits once. The WAL file is cut back to 64 MB after one.
+  // - Statement journals (the pages a statement changed, kept to undo that statement alone) stay
+  //   in memory instead of temporary files: about half the fan-out's system time when it still
+  //   needed one (it no longer does: queries/notification-fanout.ts).
+  // - A checkpoint every 40 MB of WAL instead of every 1,000 pages: one fan-out dirties more than
+  //   1,000 pages, so each commit checkpointed; now a checkpoint copies the latest version of pages
+  //   written by several commits once. The WAL file is cut back to 64 MB after one.
+  const pageSize = Number(database.pragma("page_size", { simple: true }));
   database.pragma("cache_size = -32768");
   database.pragma("temp_store = MEMORY");
-  database.pragma("wal_autocheckpoint = 10000");
+  database.pragma(`wal_autocheckpoint = ${Math.ceil(CHECKPOINT_WAL_BYTES / pageSize)}`);
   database.pragma("journal_size_limit = 67108864");
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
 }
+
+/**
+ * Page size of new database files (SQLite's default, which older files keep, is 4 KB). In the
+ * steady state a fan-out rewrites nearly every leaf page of the notification page index, and it
+ * pays per page: a WAL frame (two write calls), a page to balance, a page for the checkpoint to
+ * copy. With 4 KB pages that is about one page per member (4,800 for 5,000 members), with 16 KB
+ * pages a quarter as many for about the same bytes: 22 ms against 32 for the fan-out statements
+ * and their commit (bench/fanout.ts, README "Performance"). Larger pages gain less and less (with
+ * the former upsert: 28 ms at 16 KB, 23 at 32 KB, 21 at 64 KB) while small writes pay more and
+ * more: committing one topic row (4 pages: 64 KB of WAL at 16 KB, 16 KB at 4 KB) took 31 µs at
+ * 4 KB, 51 at 16 KB, 69 at 32 KB, 99 at 64 KB.
+ */
+export const NEW_DATABASE_PAGE_SIZE = 16384;
+
+/** WAL bytes between automatic checkpoints (the pragma counts pages, whose size depends on the file). */
+const CHECKPOINT_WAL_BYTES = 40 * 1024 * 1024;
 
 /** Prepared statements kept per SQL text; a bound on their number keeps memory flat. */
 const STATEMENT_CACHE_SIZE = 500;

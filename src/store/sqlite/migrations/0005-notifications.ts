@@ -52,10 +52,21 @@ export const notifications: Migration = {
  * Newest-first pages of one user's notifications off one index; `confirmed` rides along so that
  * `unconfirmed=true` (what polling clients ask) reads the index alone. One narrow index on
  * purpose: a fan-out writes one entry per member, each into another member's part of every
- * user-ordered index, so each such index costs one scattered B-tree insert per member. Measured on
- * SQLite, 5,000 members holding 150 notifications each: this index about 65-85 ms of CPU per
- * fan-out, one also carrying kind and group about 110 ms, four indexes (one per filter) far more;
- * category and group filters read the rows instead.
+ * user-ordered index, so each such index costs one scattered B-tree insert per member, and once
+ * the members hold many notifications a fan-out rewrites nearly every leaf page of it (one WAL
+ * frame each: sqlite/open.ts, NEW_DATABASE_PAGE_SIZE). Category and group filters read the rows.
+ * Measured in bench/fanout.ts's steady state (5,000 members holding 100 notifications each),
+ * timing the fan-out statement and its commit alone on a quiet machine (medians):
+ * - this index: about 4,800 pages written per fan-out with 4 KB pages (42 ms), 1,200 with 16 KB
+ *   pages (28 ms). Earlier: one also carrying kind and group cost about a third more, four
+ *   indexes (one per filter) far more.
+ * - without `id`, which is the rowid that SQLite appends to every index entry anyway (so it is
+ *   stored twice): 17 % fewer pages (3,950 and 34 ms; 990 and 23 ms), but the `updated_at, id`
+ *   order then needs a sort step, and `start-index=99980` took twice as long (22 -> 45 ms). Kept.
+ * - a WITHOUT ROWID table keyed by the upsert's (kind, item, user): no separate unique index, but
+ *   this index then carries kind and item instead of the rowid: as many pages, no faster (43 ms;
+ *   31 with 16 KB pages). Keyed by (user, kind, item): every row goes into its member's part of
+ *   the table, 11,000 pages and 187 ms.
  */
 async function createNotificationPageIndexes(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex("notifications_user_page").on("notifications").columns(["user_id", "updated_at", "id", "confirmed"]).execute();

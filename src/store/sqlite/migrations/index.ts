@@ -6,6 +6,7 @@ import { oauth } from "./0004-oauth.js";
 import { notifications } from "./0005-notifications.js";
 import { throttle } from "./0006-throttle.js";
 import { sessions } from "./0007-sessions.js";
+import { notificationLayout } from "./0008-notification-layout.js";
 import { changeVersions } from "./0009-change-versions.js";
 
 /** SQLite migrations in order; names sort in the order they must run. */
@@ -17,5 +18,6 @@ export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   "0005-notifications": notifications,
   "0006-throttle": throttle,
   "0007-sessions": sessions,
+  "0008-notification-layout": notificationLayout,
   "0009-change-versions": changeVersions,
 };
