@@ -2,19 +2,13 @@
 // and per address, at the boundary, across two server instances over one database, and the HTML
 // pages' security headers.
 import assert from "node:assert/strict";
-import type { AddressInfo } from "node:net";
 import { after, before, it } from "node:test";
-import { buildApp } from "../../src/app.js";
-import { openLocalBlobStore } from "../../src/blobs/local.js";
-import { loadConfig } from "../../src/config/config.js";
 import { issueTemporaryCredentials } from "../../src/services/oauth.js";
-import { openStore } from "../../src/store/open.js";
-import type { Store } from "../../src/store/store.js";
 import { describeEachBackend } from "../support/backends.js";
 import { PASSWORD, type TestConsumer, type TestUser } from "../support/factories.js";
 import { request } from "../support/http.js";
 import { assertProblem, formEncode, oauth1a } from "../support/oauth.js";
-import { type TestServer, startTestServer } from "../support/server.js";
+import { type SiblingServer, type TestServer, startSiblingServer, startTestServer } from "../support/server.js";
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 
@@ -33,14 +27,14 @@ describeEachBackend("sign-in throttling", (backend) => {
   let app: TestConsumer;
   let alice: TestUser;
   let bob: TestUser;
-  let second: { url: string; store: Store; close(): Promise<void> };
+  let second: SiblingServer;
 
   before(async () => {
     server = await startTestServer(backend, { limits: { loginLimitAccount: "3", loginLimitAddress: "8", trustProxy: "127.0.0.1" } });
     app = await server.factories.app("Z", "Throttled client");
     alice = await server.factories.user({ email: "alice@example.com" });
     bob = await server.factories.user({ email: "bob@example.com" });
-    second = await secondServerOn(server);
+    second = await startSiblingServer(server, { limits: { loginLimitAccount: "3", loginLimitAddress: "8", trustProxy: "127.0.0.1" } });
   });
   after(async () => {
     await second.close();
@@ -125,18 +119,3 @@ async function xAuth(server: TestServer, app: TestConsumer, form: Record<string,
 }
 
 /** A second server instance (its own app, store connection and memory) over the first one's database. */
-async function secondServerOn(first: TestServer): Promise<{ url: string; store: Store; close(): Promise<void> }> {
-  const storeConfig = first.storeConfig;
-  const store = await openStore(storeConfig);
-  const config = { ...loadConfig({ port: "0", data: first.dataDir, logLevel: "silent", noDemo: true, limits: { noRateLimit: true, loginLimitAccount: "3", loginLimitAddress: "8", trustProxy: "127.0.0.1" } }, {}), store: storeConfig };
-  const app = buildApp({ config, store, blobs: openLocalBlobStore(first.dataDir), clock: first.clock });
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  return {
-    url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
-    store,
-    async close() {
-      await app.close();
-      await store.close();
-    },
-  };
-}
