@@ -3,7 +3,7 @@
  * member_changes). Both engines build their triggers from these lists, so they behave alike.
  * A feed of user U is built only from rows of U's joined groups, from U's own rows and from user
  * names, so the versions of (U, U's joined groups, the directory row) move whenever a feed of U
- * could read something else (store.ts `ViewVersion`; README "Performance").
+ * could read something else (`ViewVersion` below; README "Performance").
  *
  * Group rows (group_changes.group_id), bumped on INSERT, UPDATE and DELETE:
  * - folders, topics, comments, attachments, likes, tasks, files: their `group_id` (every member
@@ -49,3 +49,20 @@ export const DIRECTORY_ROW = 0;
 
 /** The events a row trigger fires on. */
 export const ROW_EVENTS = ["INSERT", "UPDATE", "DELETE"] as const;
+
+/**
+ * What a user's feeds can show, as versions kept by the database's triggers. The pair
+ * (memberVersion, groupVersions) never repeats: the member version grows with every change of the
+ * user's memberships (so the set of groups is fixed while it stays), and the sum of their group
+ * versions (plus the directory row) grows with every change in any of them.
+ */
+export interface ViewVersion {
+  /** The user's own version (0 before their first change). */
+  readonly memberVersion: number;
+  /** The sum of the versions of the groups the user has joined and of the directory row. */
+  readonly groupVersions: number;
+  /** Epoch ms of the latest of those changes, by the database's clock. */
+  readonly changedAt: number;
+  /** Epoch ms now, by the same clock (to tell whether `changedAt`'s second is over). */
+  readonly now: number;
+}

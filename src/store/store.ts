@@ -9,6 +9,7 @@ import type { Member, MemberStatus } from "../domain/member.js";
 import type { Task, TaskFilter, TaskPriority, TaskStatus } from "../domain/task.js";
 import type { ItemKey, LikeSummary, Liker } from "../domain/reaction.js";
 import type { EditLease, Topic } from "../domain/topic.js";
+import type { ViewVersion } from "./change-tracking.js";
 import type { LoginFailureRepo } from "./login-failure-repo.js";
 import type { CommentReadRepo, LikeNotificationRepo, NotificationCountRepo, NotificationRepo } from "./notification-repos.js";
 import type { Session, TokenOrigin, UserToken } from "../domain/session.js";
@@ -30,23 +31,6 @@ export interface Store {
   /** The change versions of what the user can see, in one query (store/change-tracking.ts). */
   viewVersion(userId: number): Promise<ViewVersion>;
   close(): Promise<void>;
-}
-
-/**
- * What a user's feeds can show, as versions kept by the database's triggers. The pair
- * (memberVersion, groupVersions) never repeats: the member version grows with every change of the
- * user's memberships (so the set of groups is fixed while it stays), and the sum of their group
- * versions (plus the directory row) grows with every change in any of them.
- */
-export interface ViewVersion {
-  /** The user's own version (0 before their first change). */
-  readonly memberVersion: number;
-  /** The sum of the versions of the groups the user has joined and of the directory row. */
-  readonly groupVersions: number;
-  /** Epoch ms of the latest of those changes, by the database's clock. */
-  readonly changedAt: number;
-  /** Epoch ms now, by the same clock (to tell whether `changedAt`'s second is over). */
-  readonly now: number;
 }
 
 /** The repositories available inside a transaction (or a plain read). */
@@ -421,5 +405,6 @@ export interface FavoriteRepo {
   removeItems(kind: ItemKey["kind"], ids: readonly number[]): Promise<void>;
 }
 
+export type { ViewVersion } from "./change-tracking.js";
 export type { LoginAttemptCount, LoginFailureRepo } from "./login-failure-repo.js";
 export type { CommentReadRepo, LikeNotificationRepo, NotificationCountRepo, NotificationRepo } from "./notification-repos.js";
