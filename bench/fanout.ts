@@ -76,7 +76,10 @@ async function timeEach(rounds: number, work: (round: number) => Promise<unknown
 }
 
 function actorOf(userId: number): Actor {
-  return { user: { id: userId, name: `User ${userId}`, email: `user${userId}@bench.example` }, app: { id: 1, name: "bench", consumerKey: "bench", accessLevel: "Z" } };
+  return {
+    user: { id: userId, name: `User ${userId}`, email: `user${userId}@bench.example` },
+    app: { id: 1, name: "bench", consumerKey: "bench", accessLevel: "Z" },
+  };
 }
 
 /** Users 1..count and a group holding users 1..members (user 1 a manager); returns the group id. */
@@ -86,7 +89,14 @@ async function seedGroup(store: Store, firstUser: number, members: number, at: n
     for (let i = 0; i < members; i++) {
       const userId = firstUser + i;
       if (!(await tx.users.findById(userId))) {
-        await tx.users.insert({ name: `User ${userId}`, email: `user${userId}@bench.example`, familyKana: "", givenKana: "", passwordHash: "x", createdAt: at });
+        await tx.users.insert({
+          name: `User ${userId}`,
+          email: `user${userId}@bench.example`,
+          familyKana: "",
+          givenKana: "",
+          passwordHash: "x",
+          createdAt: at,
+        });
       }
       await tx.memberships.insertJoined({ groupId: group.id, userId, manager: i === 0, notify: true, createdAt: at });
     }
@@ -101,7 +111,12 @@ async function benchFanOut(store: Store, dataDir: string, raw: () => Kysely<Data
   const author = actorOf(1);
   let lastTopic = 0;
   const create = (groupId: number) => async () => {
-    const view = await createTopic(store, author, { groupId, title: "Fan-out", body: "A topic every member hears of." }, clock);
+    const view = await createTopic(
+      store,
+      author,
+      { groupId, title: "Fan-out", body: "A topic every member hears of." },
+      clock,
+    );
     lastTopic = view.topics[0]?.id ?? 0;
   };
   const members = MEMBERS.toLocaleString("en");
@@ -122,7 +137,9 @@ async function benchFanOut(store: Store, dataDir: string, raw: () => Kysely<Data
   console.log(`create topic, group of ${members}, ${held}: ${summary(loaded)}`);
   const parent = { kind: "BOARD" as const, groupId: big, id: lastTopic };
   const blobs = openLocalBlobStore(dataDir);
-  const comment = await timeEach(ROUNDS.fanOut, () => addComment(store, blobs, actorOf(2), { parent, text: "a comment", replyTo: undefined }, clock));
+  const comment = await timeEach(ROUNDS.fanOut, () =>
+    addComment(store, blobs, actorOf(2), { parent, text: "a comment", replyTo: undefined }, clock),
+  );
   console.log(`add comment (updates ${MEMBERS - 1} notifications), ${held}: ${summary(comment)}`);
 }
 
@@ -136,20 +153,30 @@ async function preload(db: Kysely<Database>, groupId: number): Promise<void> {
   const started = performance.now();
   await sql`WITH RECURSIVE n(i) AS (SELECT CAST(1 AS INTEGER) UNION ALL SELECT i + 1 FROM n WHERE i < ${lit(PRELOAD_PER_MEMBER)})
     INSERT INTO topics (group_id, title, body, author_id, folder_id, allow_edit, fast_notify, trashed, published_at, updated_at)
-    SELECT ${lit(groupId)}, 'Old ' || i, '', 1, NULL, 0, 0, 0, ${lit(start)} + i * 1000, ${lit(start)} + i * 1000 FROM n ORDER BY i`.execute(db);
+    SELECT ${lit(groupId)}, 'Old ' || i, '', 1, NULL, 0, 0, 0, ${lit(start)} + i * 1000, ${lit(start)} + i * 1000 FROM n ORDER BY i`.execute(
+    db,
+  );
   await sql`INSERT INTO notifications (user_id, group_id, item_kind, item_id, actor_id, event, confirmed, unconfirmed_comments,
       comment_number, comment_deleted, summary_updated_at, summary_updator_id, created_at, updated_at, last_access_at)
     SELECT m.user_id, t.group_id, 'BOARD', t.id, 1, 'created', 0, 0, NULL, 0, NULL, NULL, t.updated_at, t.updated_at, NULL
     FROM topics t INNER JOIN memberships m ON m.group_id = t.group_id AND m.status = 'JOIN' AND m.user_id <> 1
     WHERE t.group_id = ${lit(groupId)} AND t.title LIKE 'Old %' ORDER BY t.id, m.user_id`.execute(db);
-  console.log(`(loaded ${(PRELOAD_PER_MEMBER * (MEMBERS - 1)).toLocaleString("en")} older notifications into the group in ${Math.round(performance.now() - started)} ms)`);
+  console.log(
+    `(loaded ${(PRELOAD_PER_MEMBER * (MEMBERS - 1)).toLocaleString("en")} older notifications into the group in ${Math.round(performance.now() - started)} ms)`,
+  );
 }
 
 /**
  * User `reader` gets NOTIFICATIONS notifications of as many topics by `writer` in `groupId`, a
  * third of them confirmed, in two set-based statements (portable SQL, constants as literals).
  */
-async function bulkNotifications(db: Kysely<Database>, groupId: number, reader: number, writer: number, postgres: boolean): Promise<void> {
+async function bulkNotifications(
+  db: Kysely<Database>,
+  groupId: number,
+  reader: number,
+  writer: number,
+  postgres: boolean,
+): Promise<void> {
   const lit = (value: number) => sql.lit(value);
   const start = Date.parse("2025-01-01T00:00:00Z");
   await sql`WITH RECURSIVE n(i) AS (SELECT CAST(1 AS INTEGER) UNION ALL SELECT i + 1 FROM n WHERE i < ${lit(NOTIFICATIONS)})
@@ -176,7 +203,9 @@ async function benchListing(store: Store, raw: () => Kysely<Database>, postgres:
   try {
     const started = performance.now();
     await bulkNotifications(db, groupId, reader, writer, postgres);
-    console.log(`\n${NOTIFICATIONS.toLocaleString("en")} notifications for one user loaded in ${Math.round(performance.now() - started)} ms`);
+    console.log(
+      `\n${NOTIFICATIONS.toLocaleString("en")} notifications for one user loaded in ${Math.round(performance.now() - started)} ms`,
+    );
   } finally {
     await db.destroy();
   }
@@ -186,7 +215,14 @@ async function benchListing(store: Store, raw: () => Kysely<Database>, postgres:
     if (membership) await tx.memberships.update(membership.id, { notify: false, at: clock.now() });
   });
   await createTopic(store, actorOf(writer), { groupId: muted, title: "muted", body: "" }, clock);
-  const base: NotificationQuery = { unconfirmedOnly: false, includeRuledOut: false, embedAttachments: false, category: null, groupId: null, page: { offset: 0, limit: 20 } };
+  const base: NotificationQuery = {
+    unconfirmedOnly: false,
+    includeRuledOut: false,
+    embedAttachments: false,
+    category: null,
+    groupId: null,
+    page: { offset: 0, limit: 20 },
+  };
   const viewer = { id: reader, name: "Reader", email: "reader@bench.example" };
   const cases: [string, Partial<NotificationQuery>][] = [
     ["first page (20)", {}],
@@ -235,7 +271,9 @@ async function main(): Promise<void> {
   const flag = process.argv.indexOf("--postgres");
   const postgresUrl = flag >= 0 ? process.argv[flag + 1] : process.env.KAIRAN_TEST_DATABASE_URL || undefined;
   const work = mkdtempSync(join(tmpdir(), "kairan-fanout-"));
-  console.log(`notification benchmark${quick ? " (--quick)" : ""}: ${ROUNDS.fanOut} fan-outs and ${ROUNDS.list} listings per case, after ${ROUNDS.warmUp} warm-up runs`);
+  console.log(
+    `notification benchmark${quick ? " (--quick)" : ""}: ${ROUNDS.fanOut} fan-outs and ${ROUNDS.list} listings per case, after ${ROUNDS.warmUp} warm-up runs`,
+  );
   try {
     const file = join(work, "kairan.sqlite");
     await runOn("SQLite", { kind: "sqlite", file }, () => openSqliteDatabase(file), work);

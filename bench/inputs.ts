@@ -2,7 +2,12 @@ import type { ScenarioInputs } from "./scenarios.js";
 
 /** The part of `kairan generate`'s summary the bench reads. */
 export interface GenerateSummary {
-  readonly plan: { readonly seed: number; readonly bigGroupTopics: number; readonly bigGroupMembers: number; readonly membersPerGroup: number };
+  readonly plan: {
+    readonly seed: number;
+    readonly bigGroupTopics: number;
+    readonly bigGroupMembers: number;
+    readonly membersPerGroup: number;
+  };
   readonly timings: Record<string, number>;
   readonly totalMs: number;
   /** An ordinary group and a member of it who is also in group 1. */
@@ -33,9 +38,13 @@ export async function discover(url: string, summary: GenerateSummary): Promise<D
     return { body, headers: Object.fromEntries(PAGE_HEADERS.map((name) => [name, answer.headers.get(name) ?? ""])) };
   };
   const board = await get("/api/board/V2?group=1:1");
-  const topics = topicsOf((await get(`/api/board/V2?group=1:${typical.groupId}&max-results=100`)).body.toString(), typical.groupId);
+  const topics = topicsOf(
+    (await get(`/api/board/V2?group=1:${typical.groupId}&max-results=100`)).body.toString(),
+    typical.groupId,
+  );
   const others = topics.filter((topic) => topic.authorId !== typical.userId).map((topic) => topic.id);
-  if (topics.length === 0 || others.length === 0) throw new Error(`group ${typical.groupId} has no topic of another member to like`);
+  if (topics.length === 0 || others.length === 0)
+    throw new Error(`group ${typical.groupId} has no topic of another member to like`);
   return {
     inputs: {
       token,
@@ -63,7 +72,8 @@ function topicsOf(feed: string, groupId: number): { id: number; authorId: number
 async function countEntries(get: (path: string) => Promise<{ body: Buffer }>, path: string): Promise<number> {
   let total = 0;
   for (let start = 0; ; start += 100) {
-    const count = (await get(`${path}?max-results=100&start-index=${start}`)).body.toString().split("<entry").length - 1;
+    const count =
+      (await get(`${path}?max-results=100&start-index=${start}`)).body.toString().split("<entry").length - 1;
     total += count;
     if (count < 100) return total;
   }

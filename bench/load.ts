@@ -18,7 +18,11 @@ let sequence = 0;
  */
 export async function measure(
   baseUrl: string,
-  request: Request & { readonly expect: number; readonly cycles?: readonly (readonly Request[])[]; readonly uniqueQuery?: boolean },
+  request: Request & {
+    readonly expect: number;
+    readonly cycles?: readonly (readonly Request[])[];
+    readonly uniqueQuery?: boolean;
+  },
   seconds: number,
 ): Promise<Measured> {
   const { cycles } = request;
@@ -35,9 +39,20 @@ export async function measure(
     ...(request.body === undefined ? {} : { body: request.body }),
     ...(cycles === undefined || cycles.length === 0
       ? {}
-      : { setupClient: (client) => client.setRequests(cycles[connection++ % cycles.length]!.map((step) => ({ ...step, headers: { ...step.headers } }))) }),
+      : {
+          setupClient: (client) =>
+            client.setRequests(
+              cycles[connection++ % cycles.length]!.map((step) => ({ ...step, headers: { ...step.headers } })),
+            ),
+        }),
     // A parameter the endpoint ignores, new for every request: no two requests share a cache entry.
-    ...(request.uniqueQuery === true ? { requests: [{ setupRequest: (sent: { path: string }) => ({ ...sent, path: `${request.path}&n=${++sequence}` }) }] } : {}),
+    ...(request.uniqueQuery === true
+      ? {
+          requests: [
+            { setupRequest: (sent: { path: string }) => ({ ...sent, path: `${request.path}&n=${++sequence}` }) },
+          ],
+        }
+      : {}),
   });
   const expected = result.statusCodeStats?.[String(request.expect)]?.count ?? 0;
   return {

@@ -22,8 +22,17 @@ export interface Listening {
 
 /** Compiles src/ to dist/ with the web assets, as `npm run build` does, unless nothing under src/ (nor a tsconfig) changed since the last build. */
 export function build(): void {
-  if (newestMtime(`${ROOT}src`, ["tsconfig.json", "tsconfig.build.json"].map((name) => ROOT + name)) < mtimeOf(`${ROOT}dist/.tsbuildinfo`)) return;
-  const result = spawnSync(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, "-p", "tsconfig.build.json"], { cwd: ROOT, stdio: "inherit" });
+  if (
+    newestMtime(
+      `${ROOT}src`,
+      ["tsconfig.json", "tsconfig.build.json"].map((name) => ROOT + name),
+    ) < mtimeOf(`${ROOT}dist/.tsbuildinfo`)
+  )
+    return;
+  const result = spawnSync(process.execPath, [`${ROOT}node_modules/typescript/bin/tsc`, "-p", "tsconfig.build.json"], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
   if (result.status !== 0) throw new Error("build failed");
   // Without the templates and static files a fresh checkout's server exits at start.
   const assets = spawnSync(process.execPath, ["scripts/copy-web-assets.mjs"], { cwd: ROOT, stdio: "inherit" });
@@ -40,13 +49,19 @@ function mtimeOf(path: string): number {
 
 /** The newest modification time under `dir` (directories too: a deleted file changes its folder's) and of `files`. */
 function newestMtime(dir: string, files: readonly string[]): number {
-  const under = readdirSync(dir, { recursive: true, withFileTypes: true }).map((entry) => join(entry.parentPath, entry.name));
+  const under = readdirSync(dir, { recursive: true, withFileTypes: true }).map((entry) =>
+    join(entry.parentPath, entry.name),
+  );
   return Math.max(mtimeOf(dir), ...files.map(mtimeOf), ...under.map(mtimeOf));
 }
 
 /** Runs `kairan ARGS` to completion and returns its standard output. */
 export function kairan(args: readonly string[]): string {
-  const result = spawnSync(process.execPath, ["bin/kairan.js", ...args], { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 24 });
+  const result = spawnSync(process.execPath, ["bin/kairan.js", ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    maxBuffer: 1 << 24,
+  });
   if (result.status !== 0) throw new Error(`kairan ${args.join(" ")} failed:\n${result.stderr}`);
   return result.stdout;
 }
@@ -56,7 +71,20 @@ const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolea
 
 /** Starts a real `kairan serve` process on a free port (`extra`: more options); rate limiting off, or it would set the pace. */
 export function startKairan(data: string, extra: readonly string[] = []): Promise<Listening> {
-  return listen([...NODE_FLAGS, "bin/kairan.js", "serve", "--port", "0", "--data", data, "--no-demo", "--log-level", "warn", "--no-rate-limit", ...extra]);
+  return listen([
+    ...NODE_FLAGS,
+    "bin/kairan.js",
+    "serve",
+    "--port",
+    "0",
+    "--data",
+    data,
+    "--no-demo",
+    "--log-level",
+    "warn",
+    "--no-rate-limit",
+    ...extra,
+  ]);
 }
 
 /** Starts the bare node:http baseline serving `bodyFile` with the headers in `headersFile`. */
@@ -124,7 +152,7 @@ function cpuTicks(pid: number): number {
 export async function waitIdle(pid: number, windowMs = 100, timeoutMs = 60_000): Promise<number> {
   const started = performance.now();
   let last = cpuTicks(pid);
-  for (let quiet = 0; quiet < 3 && performance.now() - started < timeoutMs; ) {
+  for (let quiet = 0; quiet < 3 && performance.now() - started < timeoutMs;) {
     await new Promise((resolve) => setTimeout(resolve, windowMs));
     const now = cpuTicks(pid);
     // One tick (10 ms) per window is timers of an idle server.

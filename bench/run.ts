@@ -15,7 +15,18 @@ const DATASETS = {
   // One group of 5,000 members holding half the topics; 5 comments per topic.
   default: ["--users", "5000", "--groups", "100", "--big-members", "5000", "--topics", "20000", "--comments", "100000"],
   // The issue's scale.
-  full: ["--users", "10000", "--groups", "1000", "--big-members", "5000", "--topics", "1000000", "--comments", "5000000"],
+  full: [
+    "--users",
+    "10000",
+    "--groups",
+    "1000",
+    "--big-members",
+    "5000",
+    "--topics",
+    "1000000",
+    "--comments",
+    "5000000",
+  ],
 } as const;
 
 /** One row of the printed table. */
@@ -40,13 +51,27 @@ async function main(): Promise<void> {
   try {
     await timed("build", build);
     const data = join(work, "main");
-    const generate = () => kairan(["generate", "--data", data, "--seed", String(SEED), "--log-level", "warn", ...DATASETS[full ? "full" : "default"]]);
+    const generate = () =>
+      kairan([
+        "generate",
+        "--data",
+        data,
+        "--seed",
+        String(SEED),
+        "--log-level",
+        "warn",
+        ...DATASETS[full ? "full" : "default"],
+      ]);
     const summary = JSON.parse(await timed("generate", generate)) as GenerateSummary;
-    console.log(`dataset: ${JSON.stringify(summary.plan)} generated in ${summary.totalMs} ms ${JSON.stringify(summary.timings)}`);
+    console.log(
+      `dataset: ${JSON.stringify(summary.plan)} generated in ${summary.totalMs} ms ${JSON.stringify(summary.timings)}`,
+    );
     const rows = await timed("scenarios", () => runScenarios(work, data, summary, seconds));
     printTable(rows.rows);
     console.log(`writes in flight after each write row, drained in: ${rows.drains.join("; ")}`);
-    console.log(`kairan server memory: peak RSS sampled during the run ${rows.peakRss} MB, VmHWM after the run ${rows.hwm} MB`);
+    console.log(
+      `kairan server memory: peak RSS sampled during the run ${rows.peakRss} MB, VmHWM after the run ${rows.hwm} MB`,
+    );
     console.log(`upload: ${await timed("upload", uploadMemory)}`);
     await timed("scale check", () => scaleCheck(work, quick ? 1 : seconds));
     console.log(`\nbench phases: ${phases.join(", ")}`);
@@ -78,10 +103,16 @@ async function runScenarios(work: string, data: string, summary: GenerateSummary
       const measured = await measure(server.url, scenario, seconds);
       rows.push({ name: scenario.name, ...measured, rssMb: rowPeak() });
       // Writes still in flight when the run stops would otherwise be counted in the next row.
-      if (scenario.method === "POST" && index < list.length - 1) drains.push(`${scenario.name} ${await waitIdle(pid)} ms`);
+      if (scenario.method === "POST" && index < list.length - 1)
+        drains.push(`${scenario.name} ${await waitIdle(pid)} ms`);
     }
     // Two samplers at different moments: either may have caught a spike the other missed.
-    return { rows, drains, peakRss: Math.max(peak(), ...rows.map((row) => row.rssMb ?? 0)), hwm: memoryMb(pid, "VmHWM") };
+    return {
+      rows,
+      drains,
+      peakRss: Math.max(peak(), ...rows.map((row) => row.rssMb ?? 0)),
+      hwm: memoryMb(pid, "VmHWM"),
+    };
   } finally {
     // The database is thrown away: no need to wait for the last row's queued writes (32 fan-outs
     // to 5,000 members take seconds).
@@ -103,11 +134,23 @@ async function runBaseline(work: string, seconds: number): Promise<Row> {
 function printTable(rows: readonly Row[]): void {
   const base = rows[0]?.requestsPerSecond ?? 1;
   const line = (cells: readonly string[]) => `| ${cells.join(" | ")} |`;
-  console.log(line(["scenario".padEnd(34), "req/s".padStart(7), "p50 ms", "p99 ms", "vs baseline", "failures", "server MB"]));
+  console.log(
+    line(["scenario".padEnd(34), "req/s".padStart(7), "p50 ms", "p99 ms", "vs baseline", "failures", "server MB"]),
+  );
   console.log(line(["-".repeat(34), "-".repeat(7), "------", "------", "-----------", "--------", "---------"]));
   for (const row of rows) {
     const ratio = `${((100 * row.requestsPerSecond) / base).toFixed(1)} %`;
-    console.log(line([row.name.padEnd(34), String(row.requestsPerSecond).padStart(7), String(row.p50).padStart(6), String(row.p99).padStart(6), ratio.padStart(11), String(row.failures).padStart(8), String(row.rssMb ?? "").padStart(9)]));
+    console.log(
+      line([
+        row.name.padEnd(34),
+        String(row.requestsPerSecond).padStart(7),
+        String(row.p50).padStart(6),
+        String(row.p99).padStart(6),
+        ratio.padStart(11),
+        String(row.failures).padStart(8),
+        String(row.rssMb ?? "").padStart(9),
+      ]),
+    );
   }
 }
 

@@ -11,8 +11,29 @@ const SEED = 2;
 export async function scaleCheck(work: string, seconds: number): Promise<void> {
   const big = 1_000_000;
   const data = join(work, "scale");
-  const args = ["--users", "100", "--groups", "2", "--big-members", "100", "--members-per-group", "100", "--topics", String(big + 1000), "--big-topics", String(big), "--comments", "0", "--tasks", "0", "--notification-topics", "0"];
-  const summary = JSON.parse(kairan(["generate", "--data", data, "--seed", String(SEED), "--log-level", "warn", ...args])) as { totalMs: number; timings: { topics: number } };
+  const args = [
+    "--users",
+    "100",
+    "--groups",
+    "2",
+    "--big-members",
+    "100",
+    "--members-per-group",
+    "100",
+    "--topics",
+    String(big + 1000),
+    "--big-topics",
+    String(big),
+    "--comments",
+    "0",
+    "--tasks",
+    "0",
+    "--notification-topics",
+    "0",
+  ];
+  const summary = JSON.parse(
+    kairan(["generate", "--data", data, "--seed", String(SEED), "--log-level", "warn", ...args]),
+  ) as { totalMs: number; timings: { topics: number } };
   console.log(`\nscale check: ${big + 1000} topics generated in ${summary.timings.topics} ms`);
   // The queries' cost is what grows or not with the board: with the feed cache every request
   // after the first would be a hit, whatever the board's size.
@@ -26,8 +47,12 @@ export async function scaleCheck(work: string, seconds: number): Promise<void> {
     const deep = await get("/api/board/V2?group=1:1&start-index=10000");
     const cost = (a: number, b: number) => (a / b).toFixed(2);
     console.log(`board of 1,000:            ${small.requestsPerSecond} req/s, p99 ${small.p99} ms`);
-    console.log(`board of ${big.toLocaleString("en")}:        ${large.requestsPerSecond} req/s, p99 ${large.p99} ms -> cost ${cost(small.requestsPerSecond, large.requestsPerSecond)}x (target <= 1.5x)`);
-    console.log(`start-index=10000 (large): ${deep.requestsPerSecond} req/s, p99 ${deep.p99} ms -> cost ${cost(large.requestsPerSecond, deep.requestsPerSecond)}x first page (target <= 3x)`);
+    console.log(
+      `board of ${big.toLocaleString("en")}:        ${large.requestsPerSecond} req/s, p99 ${large.p99} ms -> cost ${cost(small.requestsPerSecond, large.requestsPerSecond)}x (target <= 1.5x)`,
+    );
+    console.log(
+      `start-index=10000 (large): ${deep.requestsPerSecond} req/s, p99 ${deep.p99} ms -> cost ${cost(large.requestsPerSecond, deep.requestsPerSecond)}x first page (target <= 3x)`,
+    );
   } finally {
     await server.stop();
   }

@@ -63,18 +63,54 @@ function reads(inputs: ScenarioInputs): readonly Scenario[] {
   return [
     // Polls repeat one URL, so from the second request on these read the feed cache.
     { name: "board list (20 topics)", method: "GET", path: board, headers: auth, expect: 200 },
-    { name: "board list, every request a cache miss", method: "GET", path: board, headers: auth, expect: 200, uniqueQuery: true },
-    { name: "board + embed-comment (20x5)", method: "GET", path: `${board}&embed-comment=true`, headers: auth, expect: 200 },
+    {
+      name: "board list, every request a cache miss",
+      method: "GET",
+      path: board,
+      headers: auth,
+      expect: 200,
+      uniqueQuery: true,
+    },
+    {
+      name: "board + embed-comment (20x5)",
+      method: "GET",
+      path: `${board}&embed-comment=true`,
+      headers: auth,
+      expect: 200,
+    },
     { name: "one topic (entry=)", method: "GET", path: `/api/board/V2?entry=${ref}`, headers: auth, expect: 200 },
-    { name: "comment list (5 comments)", method: "GET", path: `/api/comment/V2?entry=${ref}`, headers: auth, expect: 200 },
-    { name: "task list (page of 20)", method: "GET", path: `/api/gwTask/V2?group=1:${inputs.big.groupId}`, headers: auth, expect: 200 },
+    {
+      name: "comment list (5 comments)",
+      method: "GET",
+      path: `/api/comment/V2?entry=${ref}`,
+      headers: auth,
+      expect: 200,
+    },
+    {
+      name: "task list (page of 20)",
+      method: "GET",
+      path: `/api/gwTask/V2?group=1:${inputs.big.groupId}`,
+      headers: auth,
+      expect: 200,
+    },
     { name: "notifications (page of 20)", method: "GET", path: "/api/notification/V2", headers: auth, expect: 200 },
-    { name: "board list, If-None-Match -> 304", method: "GET", path: board, headers: { ...auth, "if-none-match": inputs.boardEtag }, expect: 304 },
+    {
+      name: "board list, If-None-Match -> 304",
+      method: "GET",
+      path: board,
+      headers: { ...auth, "if-none-match": inputs.boardEtag },
+      expect: 304,
+    },
   ];
 }
 
 function writes(inputs: ScenarioInputs): readonly Scenario[] {
-  const post = { method: "POST", path: "/api/board/V2", headers: { authorization: `Bearer ${inputs.token}`, ...ATOM }, expect: 200 } as const;
+  const post = {
+    method: "POST",
+    path: "/api/board/V2",
+    headers: { authorization: `Bearer ${inputs.token}`, ...ATOM },
+    expect: 200,
+  } as const;
   const createTopic = (groupId: number) =>
     `<feed ${NS}><cbl:operation type="insert"/><entry><cbl:group id="1:${groupId}"/><title>Load test</title><summary type="text">Written by npm run bench.</summary></entry></feed>`;
   const addComment = (group: GroupInputs) =>

@@ -42,7 +42,13 @@ export function nextOperation(data: Dataset): Operation {
       Math.random() < 0.4
         ? `<feed ${NS}><entry><cbl:group id="1:1"/><title>soak ${Date.now()}</title><summary type="text">${"text ".repeat(40)}</summary></entry></feed>`
         : `<feed ${NS}><cbl:operation type="insert"/><id>${topic}</id><entry><summary type="text">soak comment ${"漢字 ".repeat(20)}</summary></entry></feed>`;
-    return { kind: "write", method: "POST", path: body.includes("cbl:group") ? "/api/board/V2" : "/api/comment/V2", headers: atom, body };
+    return {
+      kind: "write",
+      method: "POST",
+      path: body.includes("cbl:group") ? "/api/board/V2" : "/api/comment/V2",
+      headers: atom,
+      body,
+    };
   }
   if (roll < 0.9) {
     // Like or unlike at random: the likes table stays bounded however long the soak runs.
@@ -58,9 +64,17 @@ function upload(auth: Record<string, string>, topic: string): Operation {
   const xml = `<feed ${NS}><cbl:operation type="insert"/><id>${topic}</id><entry><summary type="text">soak upload</summary></entry></feed>`;
   const body = Buffer.concat([
     Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="default"\r\n\r\n${xml}\r\n`),
-    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file0"; filename="soak.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file0"; filename="soak.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
     randomBytes(size),
     Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
   ]);
-  return { kind: "upload", method: "POST", path: "/api/comment/V2", headers: { ...auth, "content-type": `multipart/form-data; boundary=${BOUNDARY}` }, body };
+  return {
+    kind: "upload",
+    method: "POST",
+    path: "/api/comment/V2",
+    headers: { ...auth, "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
+    body,
+  };
 }

@@ -32,16 +32,41 @@ interface Interval {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { minutes: { type: "string", default: "5" }, interval: { type: "string" }, clients: { type: "string", default: "16" } } });
+  const { values } = parseArgs({
+    options: {
+      minutes: { type: "string", default: "5" },
+      interval: { type: "string" },
+      clients: { type: "string", default: "16" },
+    },
+  });
   const minutes = Number(values.minutes);
   const clients = Number(values.clients);
   const intervalSeconds = Number(values.interval ?? Math.max(10, Math.round((minutes * 60) / 12)));
-  if (!(minutes > 0) || !(clients > 0) || !(intervalSeconds > 0)) throw new Error("usage: npm run soak -- --minutes N [--interval S] [--clients C]");
+  if (!(minutes > 0) || !(clients > 0) || !(intervalSeconds > 0))
+    throw new Error("usage: npm run soak -- --minutes N [--interval S] [--clients C]");
   const work = mkdtempSync(join(tmpdir(), "kairan-soak-"));
   try {
     build();
     const data = join(work, "data");
-    kairan(["generate", "--data", data, "--seed", String(SEED), "--log-level", "warn", "--users", String(MEMBERS), "--groups", "1", "--big-members", String(MEMBERS), "--topics", "2000", "--comments", "10000"]);
+    kairan([
+      "generate",
+      "--data",
+      data,
+      "--seed",
+      String(SEED),
+      "--log-level",
+      "warn",
+      "--users",
+      String(MEMBERS),
+      "--groups",
+      "1",
+      "--big-members",
+      String(MEMBERS),
+      "--topics",
+      "2000",
+      "--comments",
+      "10000",
+    ]);
     const server = await startProbedServer(data);
     try {
       await soak(server, minutes, intervalSeconds, clients);
@@ -57,8 +82,12 @@ async function soak(server: ProbedServer, minutes: number, intervalSeconds: numb
   const tokens = Array.from({ length: MEMBERS }, (_, index) => `gen-${SEED}-${index + 1}`);
   const data: Dataset = { tokens, topicIds: await topicIds(server.url, tokens[0] ?? "") };
   const idle = await server.memory();
-  console.log(`soak: ${minutes} min, ${clients} clients, a line every ${intervalSeconds} s; server idle: ${describe(idle)}`);
-  console.log("time    requests   req/s   p50 ms   p99 ms  failures   reads writes likes uploads   RSS MB  heap used/total MB");
+  console.log(
+    `soak: ${minutes} min, ${clients} clients, a line every ${intervalSeconds} s; server idle: ${describe(idle)}`,
+  );
+  console.log(
+    "time    requests   req/s   p50 ms   p99 ms  failures   reads writes likes uploads   RSS MB  heap used/total MB",
+  );
   let current: Interval = newInterval();
   const samples: Memory[] = [];
   const endAt = Date.now() + minutes * 60_000;
@@ -76,7 +105,9 @@ async function soak(server: ProbedServer, minutes: number, intervalSeconds: numb
   const startedAt = Date.now();
   const ticker = (async () => {
     while (Date.now() < endAt) {
-      await new Promise((resolve) => setTimeout(resolve, Math.min(intervalSeconds * 1000, Math.max(0, endAt - Date.now()))));
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.min(intervalSeconds * 1000, Math.max(0, endAt - Date.now()))),
+      );
       const done = current;
       current = newInterval();
       const memory = await server.memory();
@@ -95,7 +126,11 @@ function newInterval(): Interval {
 /** Sends one operation; true when it got its success status. New topics join the pool. */
 async function send(baseUrl: string, operation: Operation, data: Dataset): Promise<boolean> {
   try {
-    const response = await fetch(`${baseUrl}${operation.path}`, { method: operation.method, headers: operation.headers, body: operation.body });
+    const response = await fetch(`${baseUrl}${operation.path}`, {
+      method: operation.method,
+      headers: operation.headers,
+      body: operation.body,
+    });
     const text = await response.text();
     if (response.status !== 200) return false;
     if (operation.path === "/api/board/V2" && operation.method === "POST" && data.topicIds.length < 10_000) {
@@ -109,7 +144,9 @@ async function send(baseUrl: string, operation: Operation, data: Dataset): Promi
 }
 
 async function topicIds(baseUrl: string, token: string): Promise<string[]> {
-  const response = await fetch(`${baseUrl}/api/board/V2?group=1:1&max-results=100`, { headers: { authorization: `Bearer ${token}` } });
+  const response = await fetch(`${baseUrl}/api/board/V2?group=1:1&max-results=100`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   const ids = [...(await response.text()).matchAll(/<entry><id>([^<]+)<\/id>/g)].map((match) => match[1] ?? "");
   if (ids.length === 0) throw new Error("the generated board has no topics");
   return ids;
@@ -149,8 +186,12 @@ function printSummary(idle: Memory, samples: readonly Memory[]): void {
   console.log(`  idle, before load:        ${describe(idle)}`);
   console.log(`  start (first interval):   ${describe(first)}`);
   console.log(`  end (last interval):      ${describe(last)}`);
-  console.log(`  start -> end:             RSS ${growth(first.rss, last.rss)}, heap used ${growth(first.heapUsed, last.heapUsed)}`);
-  console.log(`  peak during the run:      RSS ${mb(Math.max(...samples.map((s) => s.rss)))} MB, heap used ${mb(Math.max(...samples.map((s) => s.heapUsed)))} MB`);
+  console.log(
+    `  start -> end:             RSS ${growth(first.rss, last.rss)}, heap used ${growth(first.heapUsed, last.heapUsed)}`,
+  );
+  console.log(
+    `  peak during the run:      RSS ${mb(Math.max(...samples.map((s) => s.rss)))} MB, heap used ${mb(Math.max(...samples.map((s) => s.heapUsed)))} MB`,
+  );
 }
 
 /** The server process with the memory probe loaded. */
@@ -161,7 +202,21 @@ interface ProbedServer {
 }
 
 function startProbedServer(data: string): Promise<ProbedServer> {
-  const args = ["--expose-gc", "--import", "./bench/memory-probe.mjs", "bin/kairan.js", "serve", "--port", "0", "--data", data, "--no-demo", "--log-level", "warn", "--no-rate-limit"];
+  const args = [
+    "--expose-gc",
+    "--import",
+    "./bench/memory-probe.mjs",
+    "bin/kairan.js",
+    "serve",
+    "--port",
+    "0",
+    "--data",
+    data,
+    "--no-demo",
+    "--log-level",
+    "warn",
+    "--no-rate-limit",
+  ];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "inherit", "ipc"] });
   let out = "";
   return new Promise((resolve, reject) => {

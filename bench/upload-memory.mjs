@@ -27,7 +27,9 @@ const SIZES = (process.env.BENCH_SIZES_MB ?? "25,25").split(",").map((n) => Numb
 const BOUNDARY = "----kairan-bench";
 
 function status(pid, field) {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith(`${field}:`));
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith(`${field}:`));
   return Number(/(\d+)/.exec(line ?? "")?.[1] ?? NaN) / 1024;
 }
 
@@ -35,8 +37,11 @@ async function* body(xml, sizes) {
   yield Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="default"\r\n\r\n${xml}\r\n`);
   const chunk = Buffer.alloc(64 * 1024, 0x61);
   for (const [i, size] of sizes.entries()) {
-    yield Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file${i}"; filename="f${i}.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
-    for (let sent = 0; sent < size; sent += chunk.length) yield sent + chunk.length <= size ? chunk : chunk.subarray(0, size - sent);
+    yield Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file${i}"; filename="f${i}.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    );
+    for (let sent = 0; sent < size; sent += chunk.length)
+      yield sent + chunk.length <= size ? chunk : chunk.subarray(0, size - sent);
     yield Buffer.from("\r\n");
   }
   yield Buffer.from(`--${BOUNDARY}--\r\n`);
@@ -44,14 +49,21 @@ async function* body(xml, sizes) {
 
 function upload(base, xml, sizes) {
   return new Promise((resolve, reject) => {
-    const req = request(`${base}/api/comment/V2`, {
-      method: "POST",
-      headers: { authorization: "Bearer alice-demo-token", "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
-    }, (res) => {
-      let text = "";
-      res.on("data", (c) => (text += c));
-      res.on("end", () => (res.statusCode === 200 ? resolve() : reject(new Error(`${res.statusCode} ${text}`))));
-    });
+    const req = request(
+      `${base}/api/comment/V2`,
+      {
+        method: "POST",
+        headers: {
+          authorization: "Bearer alice-demo-token",
+          "content-type": `multipart/form-data; boundary=${BOUNDARY}`,
+        },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (c) => (text += c));
+        res.on("end", () => (res.statusCode === 200 ? resolve() : reject(new Error(`${res.statusCode} ${text}`))));
+      },
+    );
     req.on("error", reject);
     Readable.from(body(xml, sizes)).pipe(req);
   });
@@ -59,9 +71,28 @@ function upload(base, xml, sizes) {
 
 async function main() {
   const data = mkdtempSync(join(tmpdir(), "kairan-bench-"));
-  const seeded = spawnSync(process.execPath, [bin, "seed", join(root, "seeds/demo.json"), "--data", data, "--log-level", "silent"], { encoding: "utf8" });
+  const seeded = spawnSync(
+    process.execPath,
+    [bin, "seed", join(root, "seeds/demo.json"), "--data", data, "--log-level", "silent"],
+    { encoding: "utf8" },
+  );
   if (seeded.status !== 0) throw new Error(`seed failed: ${seeded.stderr}`);
-  const server = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean), bin, "serve", "--port", "0", "--data", data, "--no-demo", "--log-level", "warn"], { stdio: ["ignore", "pipe", "inherit"] });
+  const server = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean),
+      bin,
+      "serve",
+      "--port",
+      "0",
+      "--data",
+      data,
+      "--no-demo",
+      "--log-level",
+      "warn",
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
   try {
     const base = await new Promise((resolve, reject) => {
       server.stdout.on("data", (chunk) => {
@@ -71,7 +102,9 @@ async function main() {
       });
       server.on("exit", (code) => reject(new Error(`server exited with ${code}`)));
     });
-    const board = await (await fetch(`${base}/api/board/V2?group=1:1`, { headers: { authorization: "Bearer alice-demo-token" } })).text();
+    const board = await (
+      await fetch(`${base}/api/board/V2?group=1:1`, { headers: { authorization: "Bearer alice-demo-token" } })
+    ).text();
     const topicId = /<entry><id>([^<]+)<\/id>/.exec(board)?.[1];
     const xml = `<feed xmlns="http://www.w3.org/2005/Atom"><id>${topicId}</id><entry><summary>bench</summary></entry></feed>`;
     await upload(base, xml, [1 * MB, 1 * MB]);
@@ -82,7 +115,15 @@ async function main() {
     await upload(base, xml, SIZES);
     const peak = status(server.pid, "VmHWM");
     const growth = peak - before;
-    console.log(JSON.stringify({ rssBeforeMB: +before.toFixed(1), peakBeforeMB: +peakSinceStart.toFixed(1), peakDuringMB: +peak.toFixed(1), growthMB: +growth.toFixed(1), uploadMs: Date.now() - started }));
+    console.log(
+      JSON.stringify({
+        rssBeforeMB: +before.toFixed(1),
+        peakBeforeMB: +peakSinceStart.toFixed(1),
+        peakDuringMB: +peak.toFixed(1),
+        growthMB: +growth.toFixed(1),
+        uploadMs: Date.now() - started,
+      }),
+    );
     console.log(`peak memory grew by ${growth.toFixed(1)} MB while receiving 50 MB (limit ${LIMIT_MB} MB)`);
     process.exitCode = growth < LIMIT_MB ? 0 : 1;
   } finally {

@@ -27,9 +27,8 @@ if (files.length === 0) {
   process.exit(1);
 }
 
-const result = spawnSync(
-  process.execPath,
-  ["--import", "tsx", "--test", "--test-reporter=spec", ...files],
-  { cwd: root, stdio: "inherit" },
-);
+const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", ...files], {
+  cwd: root,
+  stdio: "inherit",
+});
 process.exit(result.status ?? 1);

@@ -49,7 +49,13 @@ async function addActivity(browser: Browser, base: string): Promise<void> {
   await page.locator(".topic .reactions button", { hasText: "Like" }).click();
   await page.waitForLoadState();
   const png = await sharp({ create: { width: 480, height: 270, channels: 3, background: { r: 40, g: 110, b: 170 } } })
-    .composite([{ input: Buffer.from('<svg width="480" height="270"><circle cx="240" cy="135" r="80" fill="#f0b400"/></svg>'), top: 0, left: 0 }])
+    .composite([
+      {
+        input: Buffer.from('<svg width="480" height="270"><circle cx="240" cy="135" r="80" fill="#f0b400"/></svg>'),
+        top: 0,
+        left: 0,
+      },
+    ])
     .png()
     .toBuffer();
   await page.locator("#comment-text").fill("Here is the diagram from Monday's call.");
@@ -75,7 +81,11 @@ async function main(): Promise<void> {
     mkdirSync(OUT, { recursive: true });
     await addActivity(browser, server.url);
     for (const viewport of VIEWPORTS) {
-      const context = await browser.newContext({ locale: "en-US", timezoneId: "UTC", viewport: { width: viewport.width, height: viewport.height } });
+      const context = await browser.newContext({
+        locale: "en-US",
+        timezoneId: "UTC",
+        viewport: { width: viewport.width, height: viewport.height },
+      });
       const page = await context.newPage();
       await page.goto(`${server.url}${viewport.prefix}/signin`);
       await page.screenshot({ path: join(OUT, `${viewport.name}-signin.png`), fullPage: true });

@@ -100,7 +100,11 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
   app.register(async (api) => {
     // Compression and validators first: both act on the routes registered after them.
     // Request bodies stay as sent: OAuth signs form bodies byte for byte, and the body limit holds.
-    await api.register(compress, { threshold: COMPRESS_THRESHOLD_BYTES, encodings: ["br", "gzip"], globalDecompression: false });
+    await api.register(compress, {
+      threshold: COMPRESS_THRESHOLD_BYTES,
+      encodings: ["br", "gzip"],
+      globalDecompression: false,
+    });
     registerFeedCaching(api, context);
     registerBoard(api, context);
     registerGroups(api, context);

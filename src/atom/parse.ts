@@ -18,11 +18,7 @@ export interface XmlElement {
 
 /** Why a body was refused; each maps to one 400/413 error code at the HTTP edge. */
 export type XmlErrorCode =
-  | "XML_MALFORMED"
-  | "XML_DOCTYPE_FORBIDDEN"
-  | "XML_TOO_DEEP"
-  | "XML_TOO_LARGE"
-  | "XML_TOO_MANY_ELEMENTS";
+  "XML_MALFORMED" | "XML_DOCTYPE_FORBIDDEN" | "XML_TOO_DEEP" | "XML_TOO_LARGE" | "XML_TOO_MANY_ELEMENTS";
 
 /** A request body that is not acceptable XML; the message is for a person and never echoes the body. */
 export class XmlParseError extends Error {
@@ -62,7 +58,10 @@ interface OpenElement {
 export function parseXml(source: string, limits: XmlLimits = XML_LIMITS): XmlElement {
   const bytes = Buffer.byteLength(source, "utf8");
   if (bytes > limits.maxBytes) {
-    throw new XmlParseError("XML_TOO_LARGE", `The XML body is ${bytes} bytes long; at most ${limits.maxBytes} are accepted.`);
+    throw new XmlParseError(
+      "XML_TOO_LARGE",
+      `The XML body is ${bytes} bytes long; at most ${limits.maxBytes} are accepted.`,
+    );
   }
   const parser: Parser = new SaxesParser({ xmlns: true, position: true });
   const tree = buildTree(parser, limits);
@@ -94,7 +93,10 @@ function buildTree(parser: Parser, limits: XmlLimits): { readonly root: () => Xm
       throw new XmlParseError("XML_TOO_MANY_ELEMENTS", `The XML body has more than ${limits.maxElements} elements.`);
     }
     if (stack.length >= limits.maxDepth) {
-      throw new XmlParseError("XML_TOO_DEEP", `Elements are nested more than ${limits.maxDepth} levels deep (at ${where(parser)}).`);
+      throw new XmlParseError(
+        "XML_TOO_DEEP",
+        `Elements are nested more than ${limits.maxDepth} levels deep (at ${where(parser)}).`,
+      );
     }
     const element = openElement(tag);
     const parent = stack.at(-1);
@@ -137,7 +139,10 @@ function fromSaxes(error: unknown): XmlParseError {
   const position = match === null ? "" : ` (line ${match[1]}, column ${match[2]})`;
   // A DOCTYPE after or inside the root fails in saxes before our handler runs; it is still a DOCTYPE.
   if (detail === "inappropriately located doctype declaration") {
-    return new XmlParseError("XML_DOCTYPE_FORBIDDEN", `A DOCTYPE declaration is not allowed, least of all after the root element starts${position}.`);
+    return new XmlParseError(
+      "XML_DOCTYPE_FORBIDDEN",
+      `A DOCTYPE declaration is not allowed, least of all after the root element starts${position}.`,
+    );
   }
   return new XmlParseError("XML_MALFORMED", `The XML body is not well-formed: ${detail}${position}.`);
 }

@@ -70,7 +70,11 @@ export function bearerScheme(store: Store): CredentialScheme {
 /** True when the request carries OAuth 1.0a parameters in the header, the query or a form body. */
 function carriesOAuth(credentials: Credentials): boolean {
   const hasKey = (form: string | undefined) => form !== undefined && /(?:^|&)oauth_consumer_key=/.test(form);
-  return /^\s*OAuth(?:\s|$)/i.test(credentials.authorization ?? "") || hasKey(credentials.rawQuery) || hasKey(credentials.formBody);
+  return (
+    /^\s*OAuth(?:\s|$)/i.test(credentials.authorization ?? "") ||
+    hasKey(credentials.rawQuery) ||
+    hasKey(credentials.formBody)
+  );
 }
 
 /**
@@ -88,7 +92,8 @@ export function oauthScheme(store: Store, clock: Clock): CredentialScheme {
         if (request.token === undefined) throw new OAuthProblem("parameter_absent", "oauth_token is missing");
         const found = await store.read((tx) => tx.tokens.findLive(hashToken(request.token ?? "")));
         // Another application's token is as unknown to this consumer as a revoked one.
-        if (!found || found.app.id !== app.id) throw new OAuthProblem("token_rejected", "oauth_token is unknown, revoked or not issued to this application");
+        if (!found || found.app.id !== app.id)
+          throw new OAuthProblem("token_rejected", "oauth_token is unknown, revoked or not issued to this application");
         return { secret: found.secret, grant: found };
       });
       const { consumerSecret: _secret, ...app } = grant.app;

@@ -51,7 +51,10 @@ export function createOAuthVerifier(store: Store, clock: Clock): OAuthVerifier {
       const request = readOAuthRequest(credentials);
       const now = clock.now();
       if (!isTimestampFresh(request.timestamp, now)) {
-        throw new OAuthProblem("timestamp_refused", `oauth_timestamp must be within ${TIMESTAMP_WINDOW_SECONDS} seconds of the server's clock`);
+        throw new OAuthProblem(
+          "timestamp_refused",
+          `oauth_timestamp must be within ${TIMESTAMP_WINDOW_SECONDS} seconds of the server's clock`,
+        );
       }
       const app = await store.read((tx) => tx.apps.findByConsumerKey(request.consumerKey));
       if (!app) throw new OAuthProblem("consumer_key_unknown", "oauth_consumer_key names no registered application");
@@ -69,9 +72,16 @@ export function createOAuthVerifier(store: Store, clock: Clock): OAuthVerifier {
 }
 
 /** The signature over either base URI (as received, or the configured public one), then the body hash. */
-function checkSignature(credentials: Credentials, request: OAuthRequest, consumerSecret: string, tokenSecret: string): void {
+function checkSignature(
+  credentials: Credentials,
+  request: OAuthRequest,
+  consumerSecret: string,
+  tokenSecret: string,
+): void {
   const bases = [credentials.baseUri, credentials.publicBaseUri].filter((base): base is string => base !== undefined);
-  const signed = bases.some((baseUri) => signatureMatches(request, { baseUri, method: credentials.method }, consumerSecret, tokenSecret));
+  const signed = bases.some((baseUri) =>
+    signatureMatches(request, { baseUri, method: credentials.method }, consumerSecret, tokenSecret),
+  );
   if (!signed) throw new OAuthProblem("signature_invalid", "oauth_signature does not match the request");
   const bodyHash = request.params.find(([name]) => name === "oauth_body_hash")?.[1];
   // Form bodies are signed parameter by parameter; multipart bodies are not covered (rawBody undefined).

@@ -136,7 +136,8 @@ function indexProtocolParams(params: readonly Pair[]): Map<string, string> {
   for (const [name, value] of params) {
     if (!name.startsWith("oauth_")) continue;
     if (protocol.has(name)) throw new OAuthProblem("parameter_rejected", `${label(name)} is present more than once`);
-    if (hasControlCharacter(value)) throw new OAuthProblem("parameter_rejected", `${label(name)} holds a control character`);
+    if (hasControlCharacter(value))
+      throw new OAuthProblem("parameter_rejected", `${label(name)} holds a control character`);
     protocol.set(name, value);
   }
   return protocol;

@@ -21,8 +21,12 @@ export async function readImage(open: () => Promise<Readable>): Promise<ImageFac
   try {
     const metadata = await (await open()).pipe(sharp()).metadata();
     if (!metadata.width || !metadata.height) return undefined;
-    const thumbnail = await (await open())
-      .pipe(sharp().rotate().resize(THUMBNAIL_MAX_PX, THUMBNAIL_MAX_PX, { fit: "inside", withoutEnlargement: true }).png())
+    const thumbnail = await (
+      await open()
+    )
+      .pipe(
+        sharp().rotate().resize(THUMBNAIL_MAX_PX, THUMBNAIL_MAX_PX, { fit: "inside", withoutEnlargement: true }).png(),
+      )
       .toBuffer();
     return { width: metadata.width, height: metadata.height, thumbnail };
   } catch {

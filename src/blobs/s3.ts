@@ -36,7 +36,8 @@ export async function openS3BlobStore(config: S3Config, tmpDir: string): Promise
   await checkBucket(client, config);
   const temps = tempArea(tmpDir);
   const Bucket = config.bucket;
-  const objectKey = (key: string): string => (config.prefix === "" ? checkBlobKey(key) : `${config.prefix}/${checkBlobKey(key)}`);
+  const objectKey = (key: string): string =>
+    config.prefix === "" ? checkBlobKey(key) : `${config.prefix}/${checkBlobKey(key)}`;
   return {
     createTemp: () => temps.create(),
     async commit(temp, key) {
@@ -45,7 +46,12 @@ export async function openS3BlobStore(config: S3Config, tmpDir: string): Promise
       // this also avoids the SDK's aws-chunked stream encoding, which some S3-compatible servers lack.
       const body = createReadStream(path);
       try {
-        await new Upload({ client, params: { Bucket, Key: objectKey(key), Body: body }, partSize: PART_BYTES, queueSize: PARTS_IN_FLIGHT }).done();
+        await new Upload({
+          client,
+          params: { Bucket, Key: objectKey(key), Body: body },
+          partSize: PART_BYTES,
+          queueSize: PARTS_IN_FLIGHT,
+        }).done();
       } finally {
         body.destroy();
       }
@@ -81,7 +87,12 @@ async function checkBucket(client: S3Client, config: S3Config): Promise<void> {
     client.destroy();
     const where = `s3://${config.bucket}${config.endpoint ? ` at ${config.endpoint}` : ` (AWS, ${config.region})`}`;
     const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-    const reason = status === 404 ? "no such bucket" : status === 403 ? "access denied (credentials or permissions)" : (error as Error).message || (error as Error).name;
+    const reason =
+      status === 404
+        ? "no such bucket"
+        : status === 403
+          ? "access denied (credentials or permissions)"
+          : (error as Error).message || (error as Error).name;
     throw new BlobStoreError(`cannot use ${where}: ${reason}`, { cause: error });
   }
 }

@@ -82,7 +82,11 @@ export function tempArea(tmpRoot: string): TempArea {
  * that are no longer running, directories nobody has touched for STALE_AFTER_MS, and loose files
  * as old. `own` (this process's area) is kept. Returns how many entries it removed.
  */
-export async function sweepTempArea(tmpRoot: string, own: Pick<TempArea, "name">, now: number = Date.now()): Promise<number> {
+export async function sweepTempArea(
+  tmpRoot: string,
+  own: Pick<TempArea, "name">,
+  now: number = Date.now(),
+): Promise<number> {
   const names = await readdir(tmpRoot).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return [];
     throw error;

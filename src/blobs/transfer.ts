@@ -9,7 +9,11 @@ import { listLocalBlobs } from "./local.js";
  * object with the same bytes, so an interrupted run can simply be repeated.
  * Resolves with the number of files copied.
  */
-export async function copyLocalBlobs(fromDataDir: string, target: BlobStore, onStray: (path: string) => void): Promise<number> {
+export async function copyLocalBlobs(
+  fromDataDir: string,
+  target: BlobStore,
+  onStray: (path: string) => void,
+): Promise<number> {
   let copied = 0;
   for await (const blob of listLocalBlobs(fromDataDir, onStray)) {
     const temp = await target.createTemp();

@@ -34,7 +34,11 @@ export interface CommandGroup {
 }
 
 /** Builds `kairan <name> <subcommand> [options]`: parses, opens the store, runs, prints what was done. */
-export function commandGroup(name: string, summary: string, subcommands: Readonly<Record<string, Subcommand>>): CommandGroup {
+export function commandGroup(
+  name: string,
+  summary: string,
+  subcommands: Readonly<Record<string, Subcommand>>,
+): CommandGroup {
   const help = `Usage: kairan ${name} <${Object.keys(subcommands).join("|")}> [options]
 
 ${Object.entries(subcommands)
@@ -93,7 +97,8 @@ export function groupOption(values: Values): number {
 export function itemOption(values: Values, name: string, kind: ContentKind): ContentRef {
   const text = required(values, name);
   const ref = parseItemId(text);
-  if (ref?.kind !== kind) throw new UsageError(`--${name} must be an id such as GROUP,1:1,${kind},1:2 (got "${text.slice(0, 40)}")`);
+  if (ref?.kind !== kind)
+    throw new UsageError(`--${name} must be an id such as GROUP,1:1,${kind},1:2 (got "${text.slice(0, 40)}")`);
   return ref;
 }
 

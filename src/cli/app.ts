@@ -47,16 +47,24 @@ export async function app(args: readonly string[]): Promise<void> {
       return void console.log(`removed application ${key} and its tokens`);
     }
     default:
-      throw new UsageError(action === undefined ? "kairan app needs add, list or remove" : `unknown action "${action}"`);
+      throw new UsageError(
+        action === undefined ? "kairan app needs add, list or remove" : `unknown action "${action}"`,
+      );
   }
 }
 
-async function addApp(values: { name?: string; level?: string; key?: string; secret?: string } & Record<string, string | boolean | undefined>): Promise<void> {
+async function addApp(
+  values: { name?: string; level?: string; key?: string; secret?: string } & Record<
+    string,
+    string | boolean | undefined
+  >,
+): Promise<void> {
   const name = values.name?.trim();
   if (!name) throw new UsageError("--name is required");
   const level = values.level ?? "";
   if (!isAccessLevel(level)) throw new UsageError(`--level must be one of ${ACCESS_LEVELS.join(", ")}`);
-  if ((values.key === undefined) !== (values.secret === undefined)) throw new UsageError("give --key and --secret together, or neither");
+  if ((values.key === undefined) !== (values.secret === undefined))
+    throw new UsageError("give --key and --secret together, or neither");
   if (values.key !== undefined && (values.key.trim() === "" || (values.secret ?? "").length < 8)) {
     throw new UsageError("--key must not be empty and --secret must have at least 8 characters");
   }
@@ -64,10 +72,13 @@ async function addApp(values: { name?: string; level?: string; key?: string; sec
   const consumerSecret = values.secret ?? generateSecret();
   await withStore(values, (store) =>
     store.transaction(async (tx) => {
-      if (await tx.apps.findByConsumerKey(consumerKey)) throw new CommandError(`an application with the key "${consumerKey}" exists already`);
+      if (await tx.apps.findByConsumerKey(consumerKey))
+        throw new CommandError(`an application with the key "${consumerKey}" exists already`);
       await tx.apps.insert({ name, consumerKey, consumerSecret, accessLevel: level, createdAt: systemClock.now() });
     }),
   );
   // Printed once: the secret cannot be shown again (list never prints it).
-  console.log(`name:            ${name}\naccess level:    ${level}\nconsumer key:    ${consumerKey}\nconsumer secret: ${consumerSecret}`);
+  console.log(
+    `name:            ${name}\naccess level:    ${level}\nconsumer key:    ${consumerKey}\nconsumer secret: ${consumerSecret}`,
+  );
 }

@@ -46,11 +46,14 @@ export async function copy(args: readonly string[]): Promise<void> {
   if (!/^postgres(ql)?:\/\//.test(values.to)) throw new UsageError("--to must be a postgres:// URL");
   const target = loadBlobStoreConfig(blobStoreFlags(values));
   const filesTo = values["files-to"];
-  if (target.kind === "s3" && filesTo) throw new UsageError("give either --files-to DIR or --blob-store s3://..., not both");
+  if (target.kind === "s3" && filesTo)
+    throw new UsageError("give either --files-to DIR or --blob-store s3://..., not both");
   const from = resolve(values.from);
   const hasFiles = await isDirectory(localBlobDir(from));
   if (hasFiles && target.kind === "local" && !filesTo) {
-    throw new CopyError(`${localBlobDir(from)} holds stored files: pass --files-to DIR (the new installation's data directory) or --blob-store s3://BUCKET`);
+    throw new CopyError(
+      `${localBlobDir(from)} holds stored files: pass --files-to DIR (the new installation's data directory) or --blob-store s3://BUCKET`,
+    );
   }
   const files = hasFiles ? await fileCopy(from, target, filesTo) : undefined;
   try {

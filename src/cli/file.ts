@@ -4,7 +4,16 @@ import { basename } from "node:path";
 import type { CabinetFile } from "../domain/file.js";
 import { formatContentId, formatPair } from "../domain/item-id.js";
 import { addFile, addFileVersion, trashFile } from "../services/file-admin.js";
-import { type CommandGroup, type Values, commandGroup, folderOption, groupOption, itemOption, optional, required } from "./admin.js";
+import {
+  type CommandGroup,
+  type Values,
+  commandGroup,
+  folderOption,
+  groupOption,
+  itemOption,
+  optional,
+  required,
+} from "./admin.js";
 import { UsageError } from "./options.js";
 
 function shown(action: string, file: CabinetFile) {
@@ -34,26 +43,57 @@ async function pathOption(values: Values): Promise<{ path: string; name: string 
 export const FILE_COMMAND: CommandGroup = commandGroup("file", "add files and versions to a group's shared folder", {
   add: {
     summary: "add a file read from disk (version 1)",
-    usage: "--group ID --author EMAIL --path FILE [--name NAME] [--title TEXT] [--memo TEXT] [--folder ID] [--comment TEXT]",
-    options: { group: { type: "string" }, author: { type: "string" }, path: { type: "string" }, name: { type: "string" }, title: { type: "string" }, memo: { type: "string" }, folder: { type: "string" }, comment: { type: "string" } },
+    usage:
+      "--group ID --author EMAIL --path FILE [--name NAME] [--title TEXT] [--memo TEXT] [--folder ID] [--comment TEXT]",
+    options: {
+      group: { type: "string" },
+      author: { type: "string" },
+      path: { type: "string" },
+      name: { type: "string" },
+      title: { type: "string" },
+      memo: { type: "string" },
+      folder: { type: "string" },
+      comment: { type: "string" },
+    },
     async run(values, _p, { store, blobs, clock }) {
       const groupId = groupOption(values);
       const authorEmail = required(values, "author");
       const folderId = folderOption(values);
       const { path, name } = await pathOption(values);
-      const input = { groupId, authorEmail, fileName: name, source: createReadStream(path), title: optional(values, "title") ?? "", memo: optional(values, "memo") ?? "", folderId, comment: optional(values, "comment") ?? "" };
+      const input = {
+        groupId,
+        authorEmail,
+        fileName: name,
+        source: createReadStream(path),
+        title: optional(values, "title") ?? "",
+        memo: optional(values, "memo") ?? "",
+        folderId,
+        comment: optional(values, "comment") ?? "",
+      };
       return shown("added", await addFile(store, blobs, input, clock));
     },
   },
   "add-version": {
     summary: "add the next version of a file, read from disk (named after it unless --name)",
     usage: "--file ID --author EMAIL --path FILE [--name NAME] [--comment TEXT]",
-    options: { file: { type: "string" }, author: { type: "string" }, path: { type: "string" }, name: { type: "string" }, comment: { type: "string" } },
+    options: {
+      file: { type: "string" },
+      author: { type: "string" },
+      path: { type: "string" },
+      name: { type: "string" },
+      comment: { type: "string" },
+    },
     async run(values, _p, { store, blobs, clock }) {
       const ref = itemOption(values, "file", "CABINET");
       const authorEmail = required(values, "author");
       const { path, name } = await pathOption(values);
-      const input = { ref, authorEmail, fileName: name, source: createReadStream(path), comment: optional(values, "comment") ?? "" };
+      const input = {
+        ref,
+        authorEmail,
+        fileName: name,
+        source: createReadStream(path),
+        comment: optional(values, "comment") ?? "",
+      };
       return shown("added-version", await addFileVersion(store, blobs, input, clock));
     },
   },

@@ -69,12 +69,15 @@ export async function generate(args: readonly string[]): Promise<void> {
   const store = await openStore(config.store);
   try {
     await store.migrate();
-    if (!(await store.isEmpty())) throw new UsageError("the database is not empty: kairan generate only fills a new one");
+    if (!(await store.isEmpty()))
+      throw new UsageError("the database is not empty: kairan generate only fills a new one");
     const started = performance.now();
     const timings = await generateDataset(store, plan, START_AT, (line) => console.error(line));
     const totalMs = Math.round(performance.now() - started);
     const typical = await findTypicalMember(store, plan);
-    console.log(JSON.stringify({ plan, timings, totalMs, token: `gen-${plan.seed}-<user id>`, bigGroup: "1:1", typical }));
+    console.log(
+      JSON.stringify({ plan, timings, totalMs, token: `gen-${plan.seed}-<user id>`, bigGroup: "1:1", typical }),
+    );
   } finally {
     await store.close();
   }
@@ -108,6 +111,7 @@ export function planOf(values: Record<string, string | boolean | undefined>): Da
     startAt: START_AT,
   };
   if (plan.comments > 0 && plan.topics === 0) throw new UsageError("--comments needs at least one topic");
-  if (plan.groups === 1 && plan.bigGroupTopics < plan.topics) throw new UsageError("with one group, --big-topics must equal --topics");
+  if (plan.groups === 1 && plan.bigGroupTopics < plan.topics)
+    throw new UsageError("with one group, --big-topics must equal --topics");
   return plan;
 }

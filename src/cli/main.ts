@@ -15,7 +15,9 @@ import { TASK_COMMAND } from "./task.js";
 import { TOKEN_HELP, token } from "./token.js";
 import { GROUP_COMMAND, USER_COMMAND } from "./user.js";
 
-const COMMANDS: Readonly<Record<string, { run: (args: readonly string[]) => Promise<void>; help: string; summary: string }>> = {
+const COMMANDS: Readonly<
+  Record<string, { run: (args: readonly string[]) => Promise<void>; help: string; summary: string }>
+> = {
   serve: { run: serve, help: SERVE_HELP, summary: "start the HTTP server (loads the demo workspace on first start)" },
   seed: { run: seed, help: SEED_HELP, summary: "load a workspace description (JSON) into the database" },
   user: USER_COMMAND,
@@ -26,7 +28,11 @@ const COMMANDS: Readonly<Record<string, { run: (args: readonly string[]) => Prom
   app: { run: app, help: APP_HELP, summary: "register, list and remove client applications (OAuth consumers)" },
   token: { run: token, help: TOKEN_HELP, summary: "issue, list and revoke tokens (OAuth token credentials, Bearer)" },
   copy: { run: copy, help: COPY_HELP, summary: "copy a SQLite installation into an empty PostgreSQL database" },
-  generate: { run: generate, help: GENERATE_HELP, summary: "fill an empty database with a synthetic dataset (benchmarks)" },
+  generate: {
+    run: generate,
+    help: GENERATE_HELP,
+    summary: "fill an empty database with a synthetic dataset (benchmarks)",
+  },
 };
 
 const HELP = `Usage: kairan <command> [options]
@@ -48,8 +54,13 @@ export async function main(argv: readonly string[]): Promise<void> {
     await command.run(args);
   } catch (error) {
     if (error instanceof UsageError) return fail(`${error.message}\n\n${command.help}`);
-    if (error instanceof ConfigError || error instanceof SeedError || error instanceof CommandError || error instanceof CopyError ||
-      error instanceof BlobStoreError) {
+    if (
+      error instanceof ConfigError ||
+      error instanceof SeedError ||
+      error instanceof CommandError ||
+      error instanceof CopyError ||
+      error instanceof BlobStoreError
+    ) {
       return fail(error.message);
     }
     // A refused operation (unknown group, last manager, bad title...): the rule's own message.

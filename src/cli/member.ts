@@ -5,7 +5,15 @@ import { type CommandGroup, booleanOption, commandGroup, groupOption, optional, 
 import { UsageError } from "./options.js";
 
 function shown(action: string, member: Member) {
-  return { [action]: "member", id: formatPair(member.id), group: formatPair(member.groupId), status: member.status, name: member.name, manager: member.manager, notify: member.notify };
+  return {
+    [action]: "member",
+    id: formatPair(member.id),
+    group: formatPair(member.groupId),
+    status: member.status,
+    name: member.name,
+    manager: member.manager,
+    notify: member.notify,
+  };
 }
 
 const GROUP_USER = { group: { type: "string" }, user: { type: "string" } } as const;
@@ -17,18 +25,36 @@ export const MEMBER_COMMAND: CommandGroup = commandGroup("member", "manage the m
     usage: "--group ID --user EMAIL [--manager]",
     options: { ...GROUP_USER, manager: { type: "boolean" } },
     async run(values, _p, { store, clock }) {
-      return shown("added", await addMember(store, { groupId: groupOption(values), email: required(values, "user"), manager: values.manager === true }, clock));
+      return shown(
+        "added",
+        await addMember(
+          store,
+          { groupId: groupOption(values), email: required(values, "user"), manager: values.manager === true },
+          clock,
+        ),
+      );
     },
   },
   invite: {
     summary: "invite an e-mail address to a group",
     usage: "--group ID --email EMAIL --label TEXT [--expires 2027-01-01T00:00:00Z]",
-    options: { group: { type: "string" }, email: { type: "string" }, label: { type: "string" }, expires: { type: "string" } },
+    options: {
+      group: { type: "string" },
+      email: { type: "string" },
+      label: { type: "string" },
+      expires: { type: "string" },
+    },
     async run(values, _p, { store, clock }) {
       const expires = optional(values, "expires");
       const expiresAt = expires === undefined ? null : Date.parse(expires);
-      if (expiresAt !== null && (Number.isNaN(expiresAt) || !/Z$/.test(expires ?? ""))) throw new UsageError("--expires must be a UTC date-time such as 2027-01-01T00:00:00Z");
-      const input = { groupId: groupOption(values), email: required(values, "email"), label: required(values, "label"), expiresAt };
+      if (expiresAt !== null && (Number.isNaN(expiresAt) || !/Z$/.test(expires ?? "")))
+        throw new UsageError("--expires must be a UTC date-time such as 2027-01-01T00:00:00Z");
+      const input = {
+        groupId: groupOption(values),
+        email: required(values, "email"),
+        label: required(values, "label"),
+        expiresAt,
+      };
       return shown("invited", await inviteMember(store, input, clock));
     },
   },
@@ -39,9 +65,11 @@ export const MEMBER_COMMAND: CommandGroup = commandGroup("member", "manage the m
     async run(values, _p, { store, clock }) {
       const email = optional(values, "user");
       const memberText = optional(values, "member");
-      if ((email === undefined) === (memberText === undefined)) throw new UsageError("give exactly one of --user and --member");
+      if ((email === undefined) === (memberText === undefined))
+        throw new UsageError("give exactly one of --user and --member");
       const memberId = memberText === undefined ? undefined : parsePair(memberText);
-      if (memberText !== undefined && memberId === undefined) throw new UsageError("--member must be a member id such as 1:5");
+      if (memberText !== undefined && memberId === undefined)
+        throw new UsageError("--member must be a member id such as 1:5");
       return shown("removed", await removeMember(store, { groupId: groupOption(values), email, memberId }, clock));
     },
   },
@@ -50,7 +78,14 @@ export const MEMBER_COMMAND: CommandGroup = commandGroup("member", "manage the m
     usage: "--group ID --user EMAIL --value true|false",
     options: { ...GROUP_USER, value: { type: "string" } },
     async run(values, _p, { store, clock }) {
-      return shown("updated", await setManager(store, { groupId: groupOption(values), email: required(values, "user"), value: booleanOption(values, "value") }, clock));
+      return shown(
+        "updated",
+        await setManager(
+          store,
+          { groupId: groupOption(values), email: required(values, "user"), value: booleanOption(values, "value") },
+          clock,
+        ),
+      );
     },
   },
   "set-notify": {
@@ -58,7 +93,14 @@ export const MEMBER_COMMAND: CommandGroup = commandGroup("member", "manage the m
     usage: "--group ID --user EMAIL --value true|false",
     options: { ...GROUP_USER, value: { type: "string" } },
     async run(values, _p, { store, clock }) {
-      return shown("updated", await setNotify(store, { groupId: groupOption(values), email: required(values, "user"), value: booleanOption(values, "value") }, clock));
+      return shown(
+        "updated",
+        await setNotify(
+          store,
+          { groupId: groupOption(values), email: required(values, "user"), value: booleanOption(values, "value") },
+          clock,
+        ),
+      );
     },
   },
 });

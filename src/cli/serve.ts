@@ -8,7 +8,14 @@ import { loadSeed } from "../seed/load.js";
 import { validateSeed } from "../seed/validate.js";
 import { openStore } from "../store/open.js";
 import type { Store } from "../store/store.js";
-import { LIMIT_OPTIONS, LIMIT_OPTIONS_HELP, SERVER_OPTIONS, SERVER_OPTIONS_HELP, configFlags, parseCommand } from "./options.js";
+import {
+  LIMIT_OPTIONS,
+  LIMIT_OPTIONS_HELP,
+  SERVER_OPTIONS,
+  SERVER_OPTIONS_HELP,
+  configFlags,
+  parseCommand,
+} from "./options.js";
 
 /** Usage of `kairan serve`. */
 export const SERVE_HELP = `Usage: kairan serve [options]

@@ -4,7 +4,10 @@ import type { Store } from "../store/store.js";
 import { configFlags } from "./options.js";
 
 /** Opens the configured store (migrated), runs `work`, and always closes it. */
-export async function withStore<T>(values: Record<string, string | boolean | undefined>, work: (store: Store) => Promise<T>): Promise<T> {
+export async function withStore<T>(
+  values: Record<string, string | boolean | undefined>,
+  work: (store: Store) => Promise<T>,
+): Promise<T> {
   const store = await openStore(loadConfig(configFlags(values)).store);
   try {
     await store.migrate();
@@ -15,9 +18,19 @@ export async function withStore<T>(values: Record<string, string | boolean | und
 }
 
 /** Prints rows as JSON, or as an aligned table with a header line. */
-export function printRows(rows: ReadonlyArray<Readonly<Record<string, string | number | null>>>, columns: readonly string[], json: boolean): void {
+export function printRows(
+  rows: ReadonlyArray<Readonly<Record<string, string | number | null>>>,
+  columns: readonly string[],
+  json: boolean,
+): void {
   if (json) return void console.log(JSON.stringify(rows, null, 2));
   const cells = [columns, ...rows.map((row) => columns.map((column) => String(row[column] ?? "")))];
   const widths = columns.map((_, index) => Math.max(...cells.map((line) => (line[index] ?? "").length)));
-  for (const line of cells) console.log(line.map((cell, index) => cell.padEnd(widths[index] ?? 0)).join("  ").trimEnd());
+  for (const line of cells)
+    console.log(
+      line
+        .map((cell, index) => cell.padEnd(widths[index] ?? 0))
+        .join("  ")
+        .trimEnd(),
+    );
 }

@@ -1,7 +1,16 @@
 import { formatContentId, formatPair, parsePair } from "../domain/item-id.js";
 import { type Task, isTaskPriority, isTaskStatus, parseDue } from "../domain/task.js";
 import { type Due, type TaskPlace, addTask, moveTask, updateTask } from "../services/task-admin.js";
-import { type CommandGroup, type Values, commandGroup, folderOption, groupOption, itemOption, optional, required } from "./admin.js";
+import {
+  type CommandGroup,
+  type Values,
+  commandGroup,
+  folderOption,
+  groupOption,
+  itemOption,
+  optional,
+  required,
+} from "./admin.js";
 import { UsageError } from "./options.js";
 
 function shown(action: string, task: Task) {
@@ -12,7 +21,10 @@ function shown(action: string, task: Task) {
     title: task.title,
     status: task.status,
     priority: task.priority,
-    due: task.dueAt === null ? null : new Date(task.dueAt).toISOString().slice(0, task.allDay ? 10 : 19) + (task.allDay ? "" : "Z"),
+    due:
+      task.dueAt === null
+        ? null
+        : new Date(task.dueAt).toISOString().slice(0, task.allDay ? 10 : 19) + (task.allDay ? "" : "Z"),
     folder: task.folderId === null ? null : formatPair(task.folderId),
     trashed: task.trashed,
   };
@@ -23,11 +35,19 @@ function dueOption(values: Values): Due | undefined {
   if (text === undefined) return undefined;
   if (text === "") return null;
   const due = parseDue(text);
-  if (!due) throw new UsageError(`--due must be a date (2026-12-01) or a UTC date-time (2026-12-01T09:00:00Z) (got "${text.slice(0, 40)}")`);
+  if (!due)
+    throw new UsageError(
+      `--due must be a date (2026-12-01) or a UTC date-time (2026-12-01T09:00:00Z) (got "${text.slice(0, 40)}")`,
+    );
   return due;
 }
 
-function enumOption<T extends string>(values: Values, name: string, is: (text: string) => text is T, allowed: string): T | undefined {
+function enumOption<T extends string>(
+  values: Values,
+  name: string,
+  is: (text: string) => text is T,
+  allowed: string,
+): T | undefined {
   const text = optional(values, name);
   if (text === undefined) return undefined;
   if (!is(text)) throw new UsageError(`--${name} must be one of ${allowed} (got "${text.slice(0, 40)}")`);
@@ -88,7 +108,10 @@ export const TASK_COMMAND: CommandGroup = commandGroup("task", "add and change t
     usage: "--task ID",
     options: { task: { type: "string" } },
     async run(values, _p, { store, clock }) {
-      return shown("completed", await updateTask(store, { ref: itemOption(values, "task", "TASK"), status: "COMPLETED" }, clock));
+      return shown(
+        "completed",
+        await updateTask(store, { ref: itemOption(values, "task", "TASK"), status: "COMPLETED" }, clock),
+      );
     },
   },
   move: {
@@ -96,7 +119,10 @@ export const TASK_COMMAND: CommandGroup = commandGroup("task", "add and change t
     usage: "--task ID --folder ID|UNCLASSIFIED|TRASH",
     options: { task: { type: "string" }, folder: { type: "string" } },
     async run(values, _p, { store, clock }) {
-      return shown("moved", await moveTask(store, { ref: itemOption(values, "task", "TASK"), place: placeOption(values) }, clock));
+      return shown(
+        "moved",
+        await moveTask(store, { ref: itemOption(values, "task", "TASK"), place: placeOption(values) }, clock),
+      );
     },
   },
 });
@@ -106,6 +132,7 @@ function placeOption(values: Values): TaskPlace {
   if (text.toUpperCase() === "UNCLASSIFIED") return { kind: "unclassified" };
   if (text.toUpperCase() === "TRASH") return { kind: "trash" };
   const folderId = parsePair(text);
-  if (folderId === undefined) throw new UsageError(`--folder must be a folder id, UNCLASSIFIED or TRASH (got "${text.slice(0, 40)}")`);
+  if (folderId === undefined)
+    throw new UsageError(`--folder must be a folder id, UNCLASSIFIED or TRASH (got "${text.slice(0, 40)}")`);
   return { kind: "folder", folderId };
 }

@@ -14,7 +14,13 @@ level. 'add' prints the token and its secret once; 'list' never shows them.
 
 ${SERVER_OPTIONS_HELP}`;
 
-const OPTIONS = { ...SERVER_OPTIONS, user: { type: "string" }, app: { type: "string" }, label: { type: "string" }, json: { type: "boolean" } } as const;
+const OPTIONS = {
+  ...SERVER_OPTIONS,
+  user: { type: "string" },
+  app: { type: "string" },
+  label: { type: "string" },
+  json: { type: "boolean" },
+} as const;
 
 /** `kairan token add|list|revoke`. @throws UsageError, CommandError, ConfigError */
 export async function token(args: readonly string[]): Promise<void> {
@@ -41,11 +47,15 @@ export async function token(args: readonly string[]): Promise<void> {
     case "revoke":
       return revokeToken(values, rest);
     default:
-      throw new UsageError(action === undefined ? "kairan token needs add, list or revoke" : `unknown action "${action}"`);
+      throw new UsageError(
+        action === undefined ? "kairan token needs add, list or revoke" : `unknown action "${action}"`,
+      );
   }
 }
 
-async function addToken(values: { user?: string; app?: string; label?: string } & Record<string, string | boolean | undefined>): Promise<void> {
+async function addToken(
+  values: { user?: string; app?: string; label?: string } & Record<string, string | boolean | undefined>,
+): Promise<void> {
   const email = values.user?.trim().toLowerCase();
   const key = values.app;
   if (!email || !key) throw new UsageError("--user and --app are required");
@@ -57,17 +67,30 @@ async function addToken(values: { user?: string; app?: string; label?: string } 
       const app = await tx.apps.findByConsumerKey(key);
       if (!app) throw new CommandError(`no application has the key "${key}"`);
       const label = values.label ?? "";
-      await tx.tokens.insert({ userId: user.id, appId: app.id, tokenHash: hashToken(issued.token), secret: issued.secret, label, createdAt: systemClock.now() });
+      await tx.tokens.insert({
+        userId: user.id,
+        appId: app.id,
+        tokenHash: hashToken(issued.token),
+        secret: issued.secret,
+        label,
+        createdAt: systemClock.now(),
+      });
     }),
   );
   // Printed once: only the token's hash is stored.
   console.log(`token:        ${issued.token}\ntoken secret: ${issued.secret}`);
 }
 
-async function revokeToken(values: Record<string, string | boolean | undefined>, rest: readonly string[]): Promise<void> {
+async function revokeToken(
+  values: Record<string, string | boolean | undefined>,
+  rest: readonly string[],
+): Promise<void> {
   const [id, ...extra] = rest;
-  if (id === undefined || extra.length > 0 || !/^[0-9]{1,12}$/.test(id)) throw new UsageError("kairan token revoke takes exactly one numeric ID");
-  const revoked = await withStore(values, (store) => store.transaction((tx) => tx.tokens.revoke(Number(id), systemClock.now())));
+  if (id === undefined || extra.length > 0 || !/^[0-9]{1,12}$/.test(id))
+    throw new UsageError("kairan token revoke takes exactly one numeric ID");
+  const revoked = await withStore(values, (store) =>
+    store.transaction((tx) => tx.tokens.revoke(Number(id), systemClock.now())),
+  );
   if (!revoked) throw new CommandError(`no live token has the id ${id}`);
   console.log(`revoked token ${id}`);
 }

@@ -8,7 +8,13 @@ export const USER_COMMAND: CommandGroup = commandGroup("user", "add and list use
   add: {
     summary: "register a user; without --password one is generated and printed",
     usage: "--name NAME --email ADDRESS [--password PW] [--family-kana K] [--given-kana K]",
-    options: { name: { type: "string" }, email: { type: "string" }, password: { type: "string" }, "family-kana": { type: "string" }, "given-kana": { type: "string" } },
+    options: {
+      name: { type: "string" },
+      email: { type: "string" },
+      password: { type: "string" },
+      "family-kana": { type: "string" },
+      "given-kana": { type: "string" },
+    },
     async run(values, _positionals, { store, clock }) {
       const generated = optional(values, "password") === undefined ? randomBytes(12).toString("base64url") : undefined;
       const user = await addUser(
@@ -22,7 +28,13 @@ export const USER_COMMAND: CommandGroup = commandGroup("user", "add and list use
         },
         clock,
       );
-      return { added: "user", id: formatPair(user.id), name: user.name, email: user.email, ...(generated ? { password: generated } : {}) };
+      return {
+        added: "user",
+        id: formatPair(user.id),
+        name: user.name,
+        email: user.email,
+        ...(generated ? { password: generated } : {}),
+      };
     },
   },
   list: {
@@ -42,7 +54,11 @@ export const GROUP_COMMAND: CommandGroup = commandGroup("group", "add and list g
     usage: "--name NAME [--summary TEXT] [--manager EMAIL]",
     options: { name: { type: "string" }, summary: { type: "string" }, manager: { type: "string" } },
     async run(values, _positionals, { store, clock }) {
-      const input = { name: required(values, "name"), summary: optional(values, "summary") ?? "", managerEmail: optional(values, "manager") };
+      const input = {
+        name: required(values, "name"),
+        summary: optional(values, "summary") ?? "",
+        managerEmail: optional(values, "manager"),
+      };
       const group = await addGroup(store, input, clock);
       return { added: "group", id: formatPair(group.id), name: group.name };
     },
@@ -52,7 +68,11 @@ export const GROUP_COMMAND: CommandGroup = commandGroup("group", "add and list g
     usage: "",
     options: {},
     async run(_values, _positionals, { store }) {
-      return (await listGroups(store)).map((group) => ({ id: formatPair(group.id), name: group.name, summary: group.summary }));
+      return (await listGroups(store)).map((group) => ({
+        id: formatPair(group.id),
+        name: group.name,
+        summary: group.summary,
+      }));
     },
   },
 });

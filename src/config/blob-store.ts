@@ -62,7 +62,10 @@ function parseS3Url(value: string): { bucket: string; prefix: string } | undefin
 export const blobStoreFields = {
   blobStore: z
     .string()
-    .refine((value) => parseS3Url(value) !== undefined, "must be s3://BUCKET or s3://BUCKET/PREFIX (bucket: 3-63 of a-z 0-9 . -)")
+    .refine(
+      (value) => parseS3Url(value) !== undefined,
+      "must be s3://BUCKET or s3://BUCKET/PREFIX (bucket: 3-63 of a-z 0-9 . -)",
+    )
     .optional(),
   s3Endpoint: z
     .string()
@@ -70,7 +73,10 @@ export const blobStoreFields = {
     .refine((value) => /^https?:\/\//i.test(value), "must start with http:// or https://")
     .transform((value) => value.replace(/\/+$/, ""))
     .optional(),
-  s3Region: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "must be a region name such as eu-central-1").default("us-east-1"),
+  s3Region: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be a region name such as eu-central-1")
+    .default("us-east-1"),
   s3ForcePathStyle: z.enum(["0", "1", "true", "false"], { message: "must be 0 or 1" }).default("0"),
   s3AccessKeyId: z.string().max(256, "must be at most 256 characters").optional(),
   s3SecretAccessKey: z.string().max(256, "must be at most 256 characters").optional(),
@@ -89,19 +95,27 @@ export function rawBlobStore(flags: BlobStoreFlags, env: NodeJS.ProcessEnv) {
 }
 
 /** Problems between fields (each field alone may be fine): S3 settings without a bucket, half a key pair. */
-export function blobStoreCrossProblems(raw: ReturnType<typeof rawBlobStore>, flags: BlobStoreFlags, env: NodeJS.ProcessEnv): string[] {
+export function blobStoreCrossProblems(
+  raw: ReturnType<typeof rawBlobStore>,
+  flags: BlobStoreFlags,
+  env: NodeJS.ProcessEnv,
+): string[] {
   const problems: string[] = [];
   if (raw.blobStore === undefined) {
     const stray = [
       raw.s3Endpoint !== undefined && "--s3-endpoint / KAIRAN_S3_ENDPOINT",
       (flags.s3Region || env.KAIRAN_S3_REGION) && "--s3-region / KAIRAN_S3_REGION",
       raw.s3ForcePathStyle !== undefined && "--s3-force-path-style / KAIRAN_S3_FORCE_PATH_STYLE",
-      (raw.s3AccessKeyId !== undefined || raw.s3SecretAccessKey !== undefined) && "KAIRAN_S3_ACCESS_KEY_ID / KAIRAN_S3_SECRET_ACCESS_KEY",
+      (raw.s3AccessKeyId !== undefined || raw.s3SecretAccessKey !== undefined) &&
+        "KAIRAN_S3_ACCESS_KEY_ID / KAIRAN_S3_SECRET_ACCESS_KEY",
     ].filter((name): name is string => typeof name === "string");
-    for (const name of stray) problems.push(`${name}: only applies with --blob-store s3://BUCKET (files are stored under --data)`);
+    for (const name of stray)
+      problems.push(`${name}: only applies with --blob-store s3://BUCKET (files are stored under --data)`);
   }
   if ((raw.s3AccessKeyId === undefined) !== (raw.s3SecretAccessKey === undefined)) {
-    problems.push("KAIRAN_S3_ACCESS_KEY_ID / KAIRAN_S3_SECRET_ACCESS_KEY: set both or neither (neither: the AWS SDK's standard credentials)");
+    problems.push(
+      "KAIRAN_S3_ACCESS_KEY_ID / KAIRAN_S3_SECRET_ACCESS_KEY: set both or neither (neither: the AWS SDK's standard credentials)",
+    );
   }
   return problems;
 }

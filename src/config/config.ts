@@ -11,7 +11,14 @@ import {
   rawBlobStore,
 } from "./blob-store.js";
 
-import { LIMIT_SOURCES, type LimitFlags, type LimitsConfig, limitsSchema, rawLimits, toLimitsConfig } from "./limits.js";
+import {
+  LIMIT_SOURCES,
+  type LimitFlags,
+  type LimitsConfig,
+  limitsSchema,
+  rawLimits,
+  toLimitsConfig,
+} from "./limits.js";
 
 export type { BlobStoreConfig, BlobStoreFlags, S3Config, S3Credentials } from "./blob-store.js";
 
@@ -155,11 +162,17 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
  */
 export function loadBlobStoreConfig(flags: BlobStoreFlags, env: NodeJS.ProcessEnv = process.env): BlobStoreConfig {
   const raw = emptyToUndefined(rawBlobStore(flags, env));
-  return Object.freeze(blobStoreConfig(validate(z.object(blobStoreFields), raw, blobStoreCrossProblems(raw, flags, env))));
+  return Object.freeze(
+    blobStoreConfig(validate(z.object(blobStoreFields), raw, blobStoreCrossProblems(raw, flags, env))),
+  );
 }
 
 /** Parses `raw`; field problems and cross-field `problems` are thrown together, never one at a time. */
-function validate<S extends z.ZodType>(schema: S, raw: Record<string, string | undefined>, problems: readonly string[]): z.infer<S> {
+function validate<S extends z.ZodType>(
+  schema: S,
+  raw: Record<string, string | undefined>,
+  problems: readonly string[],
+): z.infer<S> {
   const parsed = schema.safeParse(raw);
   const fieldProblems = parsed.success
     ? []

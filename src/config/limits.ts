@@ -70,9 +70,20 @@ export type LimitFlags = { readonly noRateLimit?: boolean | undefined } & {
   readonly [K in Exclude<keyof typeof LIMIT_SOURCES, "rateLimit">]?: string | undefined;
 };
 
-const count = (fallback: number) => z.coerce.number().int("must be an integer").min(1, "must be 1 or more").max(10_000_000, "is too large").default(fallback);
+const count = (fallback: number) =>
+  z.coerce
+    .number()
+    .int("must be an integer")
+    .min(1, "must be 1 or more")
+    .max(10_000_000, "is too large")
+    .default(fallback);
 /** Seconds, fractions allowed (tests use short timeouts), at most a day. */
-const seconds = (fallback: number) => z.coerce.number().positive("must be more than 0 seconds").max(86_400, "must be at most 86400 seconds").default(fallback);
+const seconds = (fallback: number) =>
+  z.coerce
+    .number()
+    .positive("must be more than 0 seconds")
+    .max(86_400, "must be at most 86400 seconds")
+    .default(fallback);
 const ADDRESS = /^[0-9A-Fa-f.:]+$/;
 
 /** The schema fragment config.ts merges into its own. */
@@ -83,13 +94,23 @@ export const limitsSchema = {
   rateLimitWindow: seconds(60),
   trustProxy: z
     .string()
-    .transform((text) => text.split(",").map((part) => part.trim()).filter(Boolean))
+    .transform((text) =>
+      text
+        .split(",")
+        .map((part) => part.trim())
+        .filter(Boolean),
+    )
     .refine((list) => list.every((address) => ADDRESS.test(address)), "must be a comma-separated list of IP addresses")
     .default([]),
   loginLimitAccount: count(10),
   loginLimitAddress: count(50),
   maxUploads: count(16),
-  feedCache: z.coerce.number().int("must be an integer").min(0, "must be 0 or more").max(4096, "must be at most 4096 (MB)").default(16),
+  feedCache: z.coerce
+    .number()
+    .int("must be an integer")
+    .min(0, "must be 0 or more")
+    .max(4096, "must be at most 4096 (MB)")
+    .default(16),
   headersTimeout: seconds(20),
   requestTimeout: seconds(300),
   keepAliveTimeout: seconds(10),
@@ -98,10 +119,17 @@ export const limitsSchema = {
 };
 
 /** The raw values of the limits: flags over environment. */
-export function rawLimits(flags: LimitFlags, env: NodeJS.ProcessEnv): Record<keyof typeof LIMIT_SOURCES, string | undefined> {
+export function rawLimits(
+  flags: LimitFlags,
+  env: NodeJS.ProcessEnv,
+): Record<keyof typeof LIMIT_SOURCES, string | undefined> {
   const raw = {} as Record<keyof typeof LIMIT_SOURCES, string | undefined>;
-  for (const [key, source] of Object.entries(LIMIT_SOURCES) as [keyof typeof LIMIT_SOURCES, (typeof LIMIT_SOURCES)[keyof typeof LIMIT_SOURCES]][]) {
-    raw[key] = key === "rateLimit" ? (flags.noRateLimit === true ? "0" : env[source.env]) : (flags[key] ?? env[source.env]);
+  for (const [key, source] of Object.entries(LIMIT_SOURCES) as [
+    keyof typeof LIMIT_SOURCES,
+    (typeof LIMIT_SOURCES)[keyof typeof LIMIT_SOURCES],
+  ][]) {
+    raw[key] =
+      key === "rateLimit" ? (flags.noRateLimit === true ? "0" : env[source.env]) : (flags[key] ?? env[source.env]);
   }
   return raw;
 }
@@ -116,9 +144,19 @@ export function toLimitsConfig(value: ParsedLimits): LimitsConfig {
   const ms = (s: number) => Math.round(s * 1000);
   const on = value.rateLimit === "1" || value.rateLimit === "true";
   return Object.freeze({
-    rateLimit: on ? Object.freeze({ perAddress: value.rateLimitAddress, perToken: value.rateLimitToken, windowMs: ms(value.rateLimitWindow) }) : undefined,
+    rateLimit: on
+      ? Object.freeze({
+          perAddress: value.rateLimitAddress,
+          perToken: value.rateLimitToken,
+          windowMs: ms(value.rateLimitWindow),
+        })
+      : undefined,
     trustProxy: Object.freeze([...value.trustProxy]),
-    loginThrottle: Object.freeze({ perAccount: value.loginLimitAccount, perAddress: value.loginLimitAddress, windowMs: LOGIN_WINDOW_MS }),
+    loginThrottle: Object.freeze({
+      perAccount: value.loginLimitAccount,
+      perAddress: value.loginLimitAddress,
+      windowMs: LOGIN_WINDOW_MS,
+    }),
     maxUploads: value.maxUploads,
     feedCacheBytes: value.feedCache * 1024 * 1024,
     timeouts: Object.freeze({

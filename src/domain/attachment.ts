@@ -37,16 +37,25 @@ export function checkAttachments(files: readonly AttachmentDraft[]): void {
 
 /** More than 10 files on one comment. */
 export function tooManyFiles(): ValidationError {
-  return new ValidationError("TOO_MANY_FILES", `A comment carries at most ${LIMITS.filesPerComment} files (file0 to file${LIMITS.filesPerComment - 1}).`);
+  return new ValidationError(
+    "TOO_MANY_FILES",
+    `A comment carries at most ${LIMITS.filesPerComment} files (file0 to file${LIMITS.filesPerComment - 1}).`,
+  );
 }
 
 /** One file over 25 MB. */
 export function fileTooLarge(fileName: string): TooLargeError {
   const shown = fileName.length > 40 ? `${fileName.slice(0, 40)}…` : fileName;
-  return new TooLargeError("FILE_TOO_LARGE", `The file "${shown}" is larger than ${LIMITS.fileMaxBytes} bytes (25 MB).`);
+  return new TooLargeError(
+    "FILE_TOO_LARGE",
+    `The file "${shown}" is larger than ${LIMITS.fileMaxBytes} bytes (25 MB).`,
+  );
 }
 
 /** The files of one request over 50 MB in all. */
 export function attachmentsTooLarge(): TooLargeError {
-  return new TooLargeError("ATTACHMENTS_TOO_LARGE", `The attached files exceed ${LIMITS.multipartMaxBytes} bytes (50 MB) in all.`);
+  return new TooLargeError(
+    "ATTACHMENTS_TOO_LARGE",
+    `The attached files exceed ${LIMITS.multipartMaxBytes} bytes (50 MB) in all.`,
+  );
 }

@@ -67,7 +67,10 @@ export function checkFileName(name: string): string {
     throw new ValidationError("FILE_NAME_TOO_LONG", `The file name is longer than ${FILE_NAME_MAX_CHARS} characters.`);
   }
   if (FORBIDDEN_IN_NAME.test(name) || name === "." || name === "..") {
-    throw new ValidationError("FILE_NAME_INVALID", "The file name must not contain slashes, backslashes or control characters.");
+    throw new ValidationError(
+      "FILE_NAME_INVALID",
+      "The file name must not contain slashes, backslashes or control characters.",
+    );
   }
   return name;
 }
@@ -78,10 +81,16 @@ export function checkFileName(name: string): string {
  */
 export function checkFileText(draft: { title: string; memo: string }): { title: string; memo: string } {
   if (characterCount(draft.title) > LIMITS.topicTitleMaxChars) {
-    throw new ValidationError("FILE_TITLE_TOO_LONG", `The file title is longer than ${LIMITS.topicTitleMaxChars} characters.`);
+    throw new ValidationError(
+      "FILE_TITLE_TOO_LONG",
+      `The file title is longer than ${LIMITS.topicTitleMaxChars} characters.`,
+    );
   }
   if (characterCount(draft.memo) > LIMITS.topicBodyMaxChars) {
-    throw new ValidationError("FILE_MEMO_TOO_LONG", `The file memo is longer than ${LIMITS.topicBodyMaxChars} characters.`);
+    throw new ValidationError(
+      "FILE_MEMO_TOO_LONG",
+      `The file memo is longer than ${LIMITS.topicBodyMaxChars} characters.`,
+    );
   }
   return draft;
 }
@@ -92,7 +101,8 @@ export function sniffImageType(head: Uint8Array): "image/png" | "image/jpeg" | "
   if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return "image/png";
   if (starts(0xff, 0xd8, 0xff)) return "image/jpeg";
   if (starts(0x47, 0x49, 0x46, 0x38)) return "image/gif";
-  if (starts(0x52, 0x49, 0x46, 0x46) && head[8] === 0x57 && head[9] === 0x45 && head[10] === 0x42 && head[11] === 0x50) return "image/webp";
+  if (starts(0x52, 0x49, 0x46, 0x46) && head[8] === 0x57 && head[9] === 0x45 && head[10] === 0x42 && head[11] === 0x50)
+    return "image/webp";
   return undefined;
 }
 

@@ -39,7 +39,11 @@ export interface MemberAbilities {
 }
 
 /** The abilities of `member` as seen by the caller; only managers may invite and delete. */
-export function memberAbilities(member: Member, caller: { userId: number; manager: boolean }, managerCount: number): MemberAbilities {
+export function memberAbilities(
+  member: Member,
+  caller: { userId: number; manager: boolean },
+  managerCount: number,
+): MemberAbilities {
   const joined = member.status === "JOIN";
   const self = joined && member.userId === caller.userId;
   return {

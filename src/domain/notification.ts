@@ -67,7 +67,15 @@ export interface Notification {
 }
 
 /** The `category` values of the notification list (interface.md) and what they select. */
-export const NOTIFICATION_CATEGORIES = ["M_SCHEDULE", "G_SCHEDULE", "M_CHAT", "TASK", "BOARD", "CABINET", "MEMBER_LIST"] as const;
+export const NOTIFICATION_CATEGORIES = [
+  "M_SCHEDULE",
+  "G_SCHEDULE",
+  "M_CHAT",
+  "TASK",
+  "BOARD",
+  "CABINET",
+  "MEMBER_LIST",
+] as const;
 
 /** One of {@link NOTIFICATION_CATEGORIES}. */
 export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
@@ -99,7 +107,10 @@ export function parseCategory(text: string): NotificationCategory {
   const upper = text.trim().toUpperCase();
   const found = NOTIFICATION_CATEGORIES.find((category) => category === upper);
   if (found === undefined) {
-    throw new ValidationError("INVALID_CATEGORY", `category must be one of ${NOTIFICATION_CATEGORIES.join(", ")} (got "${text.slice(0, 40)}").`);
+    throw new ValidationError(
+      "INVALID_CATEGORY",
+      `category must be one of ${NOTIFICATION_CATEGORIES.join(", ")} (got "${text.slice(0, 40)}").`,
+    );
   }
   return found;
 }
@@ -169,7 +180,10 @@ export interface LikeNotification {
 }
 
 const MEMBER_EVENT_TEXT: Readonly<Record<Locale, Readonly<Record<"joined" | "left", (name: string) => string>>>> = {
-  ja: { joined: (name) => `${name}さんがグループに参加しました。`, left: (name) => `${name}さんがグループから退会しました。` },
+  ja: {
+    joined: (name) => `${name}さんがグループに参加しました。`,
+    left: (name) => `${name}さんがグループから退会しました。`,
+  },
   en: { joined: (name) => `${name} joined the group.`, left: (name) => `${name} left the group.` },
 };
 

@@ -137,12 +137,19 @@ export const ALL_DAY_MS = DAY_MS;
  * @throws ValidationError TASK_TITLE_REQUIRED, TASK_TITLE_TOO_LONG, TASK_BODY_TOO_LONG
  */
 export function checkTaskText(draft: { title: string; body: string }): { title: string; body: string } {
-  if (draft.title.trim() === "") throw new ValidationError("TASK_TITLE_REQUIRED", "The task title is missing or empty.");
+  if (draft.title.trim() === "")
+    throw new ValidationError("TASK_TITLE_REQUIRED", "The task title is missing or empty.");
   if (characterCount(draft.title) > LIMITS.topicTitleMaxChars) {
-    throw new ValidationError("TASK_TITLE_TOO_LONG", `The task title is longer than ${LIMITS.topicTitleMaxChars} characters.`);
+    throw new ValidationError(
+      "TASK_TITLE_TOO_LONG",
+      `The task title is longer than ${LIMITS.topicTitleMaxChars} characters.`,
+    );
   }
   if (characterCount(draft.body) > LIMITS.topicBodyMaxChars) {
-    throw new ValidationError("TASK_BODY_TOO_LONG", `The task summary is longer than ${LIMITS.topicBodyMaxChars} characters.`);
+    throw new ValidationError(
+      "TASK_BODY_TOO_LONG",
+      `The task summary is longer than ${LIMITS.topicBodyMaxChars} characters.`,
+    );
   }
   return draft;
 }
@@ -160,5 +167,7 @@ export function parseDue(text: string): { dueAt: number; allDay: boolean } | und
   }
   if (!UTC_DATE_TIME.test(text)) return undefined;
   const at = Date.parse(text);
-  return Number.isNaN(at) || new Date(at).toISOString().slice(0, 19) !== text.slice(0, 19) ? undefined : { dueAt: Math.floor(at / 1000) * 1000, allDay: false };
+  return Number.isNaN(at) || new Date(at).toISOString().slice(0, 19) !== text.slice(0, 19)
+    ? undefined
+    : { dueAt: Math.floor(at / 1000) * 1000, allDay: false };
 }

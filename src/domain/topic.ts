@@ -100,7 +100,10 @@ export function isLeaseLive(lease: EditLease | undefined, now: number): lease is
 /** TOPIC_BEING_EDITED, carrying who holds the lease and until when (pages word it in their language). */
 export class TopicBeingEditedError extends ConflictError {
   constructor(readonly lease: EditLease) {
-    super("TOPIC_BEING_EDITED", `The topic is being edited by ${lease.userName} until ${new Date(lease.until).toISOString().slice(0, 19)}Z.`);
+    super(
+      "TOPIC_BEING_EDITED",
+      `The topic is being edited by ${lease.userName} until ${new Date(lease.until).toISOString().slice(0, 19)}Z.`,
+    );
   }
 }
 

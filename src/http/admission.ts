@@ -42,7 +42,11 @@ export class Admission {
   enterUpload(): UploadSlot {
     this.checkOpen();
     if (this.#uploads.size >= this.maxUploads) {
-      throw new UnavailableError("TOO_MANY_UPLOADS", `The server is receiving ${this.maxUploads} uploads already; try again in a moment.`, RETRY_AFTER_SECONDS);
+      throw new UnavailableError(
+        "TOO_MANY_UPLOADS",
+        `The server is receiving ${this.maxUploads} uploads already; try again in a moment.`,
+        RETRY_AFTER_SECONDS,
+      );
     }
     const controller = new AbortController();
     this.#uploads.add(controller);
@@ -57,5 +61,9 @@ export class Admission {
 }
 
 function shuttingDown(): UnavailableError {
-  return new UnavailableError("SHUTTING_DOWN", "The server is shutting down; try again in a moment.", RETRY_AFTER_SECONDS);
+  return new UnavailableError(
+    "SHUTTING_DOWN",
+    "The server is shutting down; try again in a moment.",
+    RETRY_AFTER_SECONDS,
+  );
 }

@@ -9,7 +9,11 @@ import { clip } from "./query.js";
  * `id`/`entry`, and a few inside the entry (decisions.md §1: be tolerant).
  */
 export function readOperation(feed: XmlElement): string | undefined {
-  const element = child(feed, NS.cbl, "operation") ?? children(feed, NS.atom, "entry").map((e) => child(e, NS.cbl, "operation")).find(Boolean);
+  const element =
+    child(feed, NS.cbl, "operation") ??
+    children(feed, NS.atom, "entry")
+      .map((e) => child(e, NS.cbl, "operation"))
+      .find(Boolean);
   return element ? (attribute(element, "type") ?? "").trim().toLowerCase() : undefined;
 }
 
@@ -51,17 +55,22 @@ export function readReplyTo(entry: XmlElement): number | undefined {
 export function readItemToggle(feed: XmlElement, what: string): { readonly ref: ItemRef; readonly on: boolean } {
   const operation = readOperation(feed) ?? "insert";
   if (operation !== "insert" && operation !== "delete") {
-    throw new ValidationError("INVALID_OPERATION", `cbl:operation type "${clip(operation)}" is not one of insert, delete.`);
+    throw new ValidationError(
+      "INVALID_OPERATION",
+      `cbl:operation type "${clip(operation)}" is not one of insert, delete.`,
+    );
   }
   const entry = requireSingleEntry(feed, what);
   const id = childText(entry, NS.atom, "id");
-  if (id === undefined || id.trim() === "") throw new ValidationError("ENTRY_ID_REQUIRED", `entry/id (the id of the item to ${what}) is missing.`);
+  if (id === undefined || id.trim() === "")
+    throw new ValidationError("ENTRY_ID_REQUIRED", `entry/id (the id of the item to ${what}) is missing.`);
   return { ref: readItemId(id, "entry/id"), on: operation === "insert" };
 }
 
 /** Any item id, ours or of a kind we do not hold. @throws ValidationError INVALID_ID */
 export function readItemId(text: string, field: string): ItemRef {
   const ref = parseItemId(text);
-  if (ref === undefined) throw new ValidationError("INVALID_ID", `${field} "${clip(text)}" is not an item id such as GROUP,1:1,BOARD,1:7.`);
+  if (ref === undefined)
+    throw new ValidationError("INVALID_ID", `${field} "${clip(text)}" is not an item id such as GROUP,1:1,BOARD,1:7.`);
   return ref;
 }

@@ -68,11 +68,15 @@ export function registerFeedCaching(app: FastifyInstance, context: Context): voi
     (reply as TaggedReply)[SERVED] = true;
     setValidators(reply, entry.etag, lookup.lastModified);
     if (isNotModified(request, entry.etag, lookup.lastModified)) return reply.code(304).send();
-    return reply.code(200).header("content-type", `${FEED_TYPE}; charset=utf-8`).send(encoded(request, reply, key, entry));
+    return reply
+      .code(200)
+      .header("content-type", `${FEED_TYPE}; charset=utf-8`)
+      .send(encoded(request, reply, key, entry));
   };
 
   const keep: onSendHookHandler = async (request, reply, payload) => {
-    if ((reply as TaggedReply)[SERVED] === true || !isFeedAnswer(request, reply) || typeof payload !== "string") return payload;
+    if ((reply as TaggedReply)[SERVED] === true || !isFeedAnswer(request, reply) || typeof payload !== "string")
+      return payload;
     // The hash of the UTF-8 bytes, which are what is sent.
     const tag = `"${createHash("sha1").update(payload).digest("base64url")}"`;
     const lookup = (request as LookedUpRequest)[LOOKUP];
@@ -97,7 +101,10 @@ export function registerFeedCaching(app: FastifyInstance, context: Context): voi
 
   /** The kept bytes in the coding the client asks for (compressed once per entry), else identity. */
   function encoded(request: FastifyRequest, reply: FastifyReply, key: string, entry: CachedFeed): Buffer {
-    const encoding = request.headers["x-no-compression"] === undefined ? negotiateEncoding(request.headers["accept-encoding"]) : undefined;
+    const encoding =
+      request.headers["x-no-compression"] === undefined
+        ? negotiateEncoding(request.headers["accept-encoding"])
+        : undefined;
     if (encoding === undefined || entry.body.length < COMPRESS_THRESHOLD_BYTES) return entry.body;
     reply.header("content-encoding", encoding);
     return cache.variant(key, entry, encoding);
@@ -127,7 +134,9 @@ const tagEncodedVariant: onSendHookHandler = async (_request, reply, payload) =>
 
 /** GET (and HEAD) of an API endpoint: every one of them answers a feed, or an error. */
 function isFeedRoute(request: FastifyRequest): boolean {
-  return (request.method === "GET" || request.method === "HEAD") && (request.routeOptions.url ?? "").startsWith("/api/");
+  return (
+    (request.method === "GET" || request.method === "HEAD") && (request.routeOptions.url ?? "").startsWith("/api/")
+  );
 }
 
 function isFeedAnswer(request: FastifyRequest, reply: FastifyReply): boolean {

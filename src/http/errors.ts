@@ -26,7 +26,11 @@ const STATUS_OF: Readonly<Record<ErrorKind, number>> = {
  * the answer is written to the socket as is, which is then closed. Anything else is a malformed request.
  */
 const CLIENT_ERRORS: Readonly<Record<string, { status: number; code: string; message: string }>> = {
-  HPE_HEADER_OVERFLOW: { status: 431, code: "HEADERS_TOO_LARGE", message: "The request line and headers are larger than the server reads." },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    code: "HEADERS_TOO_LARGE",
+    message: "The request line and headers are larger than the server reads.",
+  },
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: "REQUEST_TIMEOUT", message: "The request was not received in time." },
 };
 const MALFORMED_REQUEST = { status: 400, code: "MALFORMED_REQUEST", message: "The request is not well-formed HTTP." };
@@ -34,10 +38,22 @@ const MALFORMED_REQUEST = { status: 400, code: "MALFORMED_REQUEST", message: "Th
 /** Framework errors that are the client's fault, with the code and text we answer them with. */
 const FRAMEWORK_ERRORS: Readonly<Record<string, { status: number; code: string; message: string }>> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: "BODY_TOO_LARGE", message: "The request body is too large." },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: "UNSUPPORTED_MEDIA_TYPE", message: "This body type is not accepted." },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: "INVALID_CONTENT_LENGTH", message: "Content-Length does not match the body." },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: "UNSUPPORTED_MEDIA_TYPE",
+    message: "This body type is not accepted.",
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    code: "INVALID_CONTENT_LENGTH",
+    message: "Content-Length does not match the body.",
+  },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: "BODY_REQUIRED", message: "The request body is empty." },
-  FST_ERR_BAD_URL: { status: 400, code: "INVALID_URL", message: "The URL path is not valid (a broken percent-encoding)." },
+  FST_ERR_BAD_URL: {
+    status: 400,
+    code: "INVALID_URL",
+    message: "The URL path is not valid (a broken percent-encoding).",
+  },
 };
 
 /**
@@ -63,7 +79,12 @@ export interface ErrorReply {
 /** Maps any thrown value to what the client is told; unknown errors become a bare 500. */
 export function toErrorReply(error: unknown): ErrorReply {
   if (error instanceof TooManyRequestsError || error instanceof UnavailableError) {
-    return { status: STATUS_OF[error.kind], code: error.code, message: error.message, retryAfterSeconds: error.retryAfterSeconds };
+    return {
+      status: STATUS_OF[error.kind],
+      code: error.code,
+      message: error.message,
+      retryAfterSeconds: error.retryAfterSeconds,
+    };
   }
   if (error instanceof DomainError) return { status: STATUS_OF[error.kind], code: error.code, message: error.message };
   if (error instanceof XmlParseError) return { status: 400, code: error.code, message: error.message };
@@ -73,7 +94,11 @@ export function toErrorReply(error: unknown): ErrorReply {
   if (status !== undefined && status >= 400 && status < 500) {
     return { status, code: "BAD_REQUEST", message: "The request could not be read." };
   }
-  return { status: 500, code: "INTERNAL_ERROR", message: "The server failed to handle this request; it has been logged." };
+  return {
+    status: 500,
+    code: "INTERNAL_ERROR",
+    message: "The server failed to handle this request; it has been logged.",
+  };
 }
 
 /** `<error code="...">text</error>`. */

@@ -140,7 +140,9 @@ function costOf(key: string, bodyBytes: number): number {
 
 /** The same settings as @fastify/compress: brotli quality 4 (11 costs far more CPU), gzip's default level. */
 function compress(body: Buffer, encoding: Encoding): Buffer {
-  return encoding === "br" ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }) : gzipSync(body);
+  return encoding === "br"
+    ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })
+    : gzipSync(body);
 }
 
 /**

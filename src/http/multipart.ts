@@ -113,7 +113,13 @@ async function readParts(
   let total = 0;
   const parts = request.parts({
     // One more file than allowed (plus a text part sent as a file) reaches our own count, which says TOO_MANY_FILES.
-    limits: { fileSize: LIMITS.fileMaxBytes, files: LIMITS.filesPerComment + 2, fields: 20, fieldSize: LIMITS.xmlBodyMaxBytes, parts: 40 },
+    limits: {
+      fileSize: LIMITS.fileMaxBytes,
+      files: LIMITS.filesPerComment + 2,
+      fields: 20,
+      fieldSize: LIMITS.xmlBodyMaxBytes,
+      parts: 40,
+    },
   });
   for await (const part of parts) {
     if (part.type === "field") {
@@ -181,7 +187,10 @@ async function readSmallFile(file: Readable): Promise<string> {
 
 function textTooLarge(name: string): TooLargeError {
   return name === "default"
-    ? new TooLargeError("XML_PART_TOO_LARGE", `The part default (the XML) is larger than ${LIMITS.xmlBodyMaxBytes} bytes.`)
+    ? new TooLargeError(
+        "XML_PART_TOO_LARGE",
+        `The part default (the XML) is larger than ${LIMITS.xmlBodyMaxBytes} bytes.`,
+      )
     : new TooLargeError("FIELD_TOO_LARGE", `The form field ${name} is larger than ${LIMITS.xmlBodyMaxBytes} bytes.`);
 }
 
@@ -189,7 +198,10 @@ function textTooLarge(name: string): TooLargeError {
 function checkDeclaredLength(header: string | undefined): void {
   const declared = header === undefined ? undefined : Number(header);
   if (declared !== undefined && declared > LIMITS.multipartMaxBytes + LIMITS.multipartEnvelopeBytes) {
-    throw new TooLargeError("REQUEST_TOO_LARGE", `The request body is larger than ${LIMITS.multipartMaxBytes} bytes (50 MB) of files allow.`);
+    throw new TooLargeError(
+      "REQUEST_TOO_LARGE",
+      `The request body is larger than ${LIMITS.multipartMaxBytes} bytes (50 MB) of files allow.`,
+    );
   }
 }
 
@@ -200,5 +212,8 @@ function translate(error: unknown): unknown {
   if (code === "FST_FILES_LIMIT") return tooManyFiles();
   if (typeof code === "string" && !code.startsWith("FST_")) return error;
   if (code === undefined && error.constructor !== Error) return error;
-  return new ValidationError("MULTIPART_MALFORMED", "The multipart body could not be read (malformed, cut off, or too many parts).");
+  return new ValidationError(
+    "MULTIPART_MALFORMED",
+    "The multipart body could not be read (malformed, cut off, or too many parts).",
+  );
 }

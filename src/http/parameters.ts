@@ -22,7 +22,10 @@ export function readFolderParameter<Extra extends string>(
   const folderId = parsePair(value);
   if (folderId === undefined) {
     const words = ["UNCLASSIFIED", ...extra, "TRASH"].join(", ");
-    throw new ValidationError("INVALID_FOLDER", `${name} must be a folder id or one of ${words} (got "${clip(value)}").`);
+    throw new ValidationError(
+      "INVALID_FOLDER",
+      `${name} must be a folder id or one of ${words} (got "${clip(value)}").`,
+    );
   }
   return { kind: "folder", folderId };
 }
@@ -41,7 +44,11 @@ const WHAT: Readonly<Record<ContentKind, { code: string; noun: string; example: 
 export function readContentId(text: string, name: string, kind: ContentKind): ContentRef {
   const what = WHAT[kind];
   const ref = parseItemId(text);
-  if (ref === undefined) throw new ValidationError("INVALID_ID", `${name} must be a ${what.noun} id such as ${what.example} (got "${clip(text)}").`);
+  if (ref === undefined)
+    throw new ValidationError(
+      "INVALID_ID",
+      `${name} must be a ${what.noun} id such as ${what.example} (got "${clip(text)}").`,
+    );
   if (ref.kind !== kind) throw new NotFoundError(what.code, `The ${what.noun} does not exist.`);
   return ref;
 }

@@ -27,7 +27,10 @@ export function readPage(query: QueryValues): Page {
   const start = queryValue(query, "start-index")?.trim();
   const max = queryValue(query, "max-results")?.trim();
   if (start !== undefined && !WHOLE_NUMBER.test(start)) {
-    throw new ValidationError("INVALID_START_INDEX", `start-index must be a number of 0 or more (got "${clip(start)}").`);
+    throw new ValidationError(
+      "INVALID_START_INDEX",
+      `start-index must be a number of 0 or more (got "${clip(start)}").`,
+    );
   }
   if (max !== undefined && (!WHOLE_NUMBER.test(max) || Number(max) === 0)) {
     throw new ValidationError("INVALID_MAX_RESULTS", `max-results must be a number of 1 or more (got "${clip(max)}").`);
@@ -48,6 +51,7 @@ export function readGroupParameter(query: QueryValues): number {
   const value = queryValue(query, "group");
   if (value === undefined) throw new ValidationError("PARAMETER_REQUIRED", "The query parameter group is required.");
   const groupId = parseGroupParameter(value);
-  if (groupId === undefined) throw new ValidationError("INVALID_GROUP", `group must be a group id such as 1:12 (got "${clip(value)}").`);
+  if (groupId === undefined)
+    throw new ValidationError("INVALID_GROUP", `group must be a group id such as 1:12 (got "${clip(value)}").`);
   return groupId;
 }

@@ -26,7 +26,11 @@ interface Standing {
  * Registers the address limit (an onRequest hook, before any work) and the response headers, and
  * returns the token limit for the authenticator to call. With `config` undefined nothing is counted.
  */
-export function registerRateLimits(app: FastifyInstance, config: RateLimitConfig | undefined, addressOf: (request: FastifyRequest) => string): TokenLimit {
+export function registerRateLimits(
+  app: FastifyInstance,
+  config: RateLimitConfig | undefined,
+  addressOf: (request: FastifyRequest) => string,
+): TokenLimit {
   if (config === undefined) return async () => undefined;
   // global: false: no hook of the plugin's own; we call its limiters, and answer refusals ourselves.
   app.register(fastifyRateLimit, { global: false });
@@ -41,7 +45,10 @@ export function registerRateLimits(app: FastifyInstance, config: RateLimitConfig
     (limiters[policy] ??= app.createRateLimit({
       max: quota[policy],
       timeWindow: config.windowMs,
-      keyGenerator: policy === "address" ? (request) => `address ${addressOf(request)}` : (request) => tokenKeys.get(request) ?? "token ?",
+      keyGenerator:
+        policy === "address"
+          ? (request) => `address ${addressOf(request)}`
+          : (request) => tokenKeys.get(request) ?? "token ?",
     }));
 
   const count = async (request: FastifyRequest, policy: Policy): Promise<void> => {
@@ -61,7 +68,8 @@ export function registerRateLimits(app: FastifyInstance, config: RateLimitConfig
   app.addHook("onRequest", async (request) => count(request, "address"));
   app.addHook("onSend", async (request, reply) => {
     const standing = standings.get(request);
-    if (standing !== undefined) reply.header("ratelimit-policy", policyHeader).header("ratelimit", rateLimitField(standing));
+    if (standing !== undefined)
+      reply.header("ratelimit-policy", policyHeader).header("ratelimit", rateLimitField(standing));
   });
   return async (request, actor) => {
     if (actor.tokenId === undefined) return;

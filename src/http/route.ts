@@ -34,7 +34,12 @@ const OTHER_METHODS = ["PUT", "DELETE", "PATCH", "OPTIONS"] as const;
 const ENDPOINTS = new WeakMap<object, Endpoint[]>();
 
 /** Registers an API endpoint's handlers, and 405 for the methods it does not have. */
-export function registerEndpoint(app: FastifyInstance, url: string, handlers: EndpointHandlers, options: EndpointOptions = {}): void {
+export function registerEndpoint(
+  app: FastifyInstance,
+  url: string,
+  handlers: EndpointHandlers,
+  options: EndpointOptions = {},
+): void {
   const allowed = Object.keys(handlers) as ("GET" | "POST")[];
   const config = options.feedCacheable === undefined ? {} : { feedCacheable: options.feedCacheable };
   for (const [method, handler] of Object.entries(handlers)) app.route({ method, url, handler, config });
@@ -44,7 +49,10 @@ export function registerEndpoint(app: FastifyInstance, url: string, handlers: En
     url,
     handler: async (request, reply) => {
       reply.header("allow", allowed.join(", "));
-      throw new MethodNotAllowedError("METHOD_NOT_ALLOWED", `${request.method} is not allowed here; use ${allowed.join(" or ")}.`);
+      throw new MethodNotAllowedError(
+        "METHOD_NOT_ALLOWED",
+        `${request.method} is not allowed here; use ${allowed.join(" or ")}.`,
+      );
     },
   });
   const list = ENDPOINTS.get(app.server) ?? [];

@@ -25,6 +25,7 @@ export function readXmlBody(request: FastifyRequest): XmlElement {
     );
   }
   const body = typeof request.body === "string" ? request.body : "";
-  if (body.trim() === "") throw new ValidationError("BODY_REQUIRED", "The request body is empty; an Atom feed was expected.");
+  if (body.trim() === "")
+    throw new ValidationError("BODY_REQUIRED", "The request body is empty; an Atom feed was expected.");
   return parseXml(body);
 }

@@ -15,7 +15,10 @@ export function boardFeed(baseUrl: string, viewer: Viewer, view: BoardView, now:
       id: formatGroupId(view.group.id),
       alternate: areaLinks(baseUrl, view.group.id, "BOARD").alternate,
       viewer,
-      updated: newestOf(view.topics.map((topic) => topic.updatedAt), now),
+      updated: newestOf(
+        view.topics.map((topic) => topic.updatedAt),
+        now,
+      ),
     },
     entries,
   );
@@ -25,7 +28,15 @@ export function boardFeed(baseUrl: string, viewer: Viewer, view: BoardView, now:
 export function deletedTopicFeed(baseUrl: string, viewer: Viewer, topic: Topic, now: number): string {
   const id = formatContentId({ kind: "BOARD", groupId: topic.groupId, id: topic.id });
   return feedDocument(
-    { title: topic.title, id: formatGroupId(topic.groupId), alternate: areaLinks(baseUrl, topic.groupId, "BOARD").alternate, viewer, updated: now },
-    [`<entry>${element("id", {}, id)}${element("title", { type: "text" }, topic.title)}${element("updated", {}, utcTimestamp(now))}</entry>`],
+    {
+      title: topic.title,
+      id: formatGroupId(topic.groupId),
+      alternate: areaLinks(baseUrl, topic.groupId, "BOARD").alternate,
+      viewer,
+      updated: now,
+    },
+    [
+      `<entry>${element("id", {}, id)}${element("title", { type: "text" }, topic.title)}${element("updated", {}, utcTimestamp(now))}</entry>`,
+    ],
   );
 }

@@ -67,7 +67,12 @@ export function commentsFeed(baseUrl: string, viewer: Viewer, view: CommentsView
 /** The answer to adding or deleting a comment: a feed of that one comment. */
 export function commentWriteFeed(baseUrl: string, viewer: Viewer, view: CommentView): string {
   const parentId = formatContentId(view.comment.parent);
-  const detail: CommentDetail = { comment: view.comment, likes: NO_LIKES, starred: false, attachments: view.attachments };
+  const detail: CommentDetail = {
+    comment: view.comment,
+    likes: NO_LIKES,
+    starred: false,
+    attachments: view.attachments,
+  };
   return feedDocument(
     {
       title: view.group.name,

@@ -3,7 +3,15 @@ import { type CabinetFile, type FileVersion, fileTitle } from "../domain/file.js
 import type { Group } from "../domain/group.js";
 import { type ContentRef, formatAttachmentId, formatContentId, formatGroupId, formatPair } from "../domain/item-id.js";
 import type { CabinetView } from "../services/file.js";
-import { type Viewer, authorElement, categoryElements, feedDocument, newestOf, summaryElement, webLinkElements } from "./feed.js";
+import {
+  type Viewer,
+  authorElement,
+  categoryElements,
+  feedDocument,
+  newestOf,
+  summaryElement,
+  webLinkElements,
+} from "./feed.js";
 import { areaLinks, contentLinks } from "./links.js";
 import { groupElement } from "./topic.js";
 
@@ -15,20 +23,32 @@ export function cabinetFeed(baseUrl: string, viewer: Viewer, view: CabinetView, 
       id: formatGroupId(view.group.id),
       alternate: areaLinks(baseUrl, view.group.id, "CABINET").alternate,
       viewer,
-      updated: newestOf(view.files.map((file) => file.updatedAt), now),
+      updated: newestOf(
+        view.files.map((file) => file.updatedAt),
+        now,
+      ),
     },
     view.files.map((file) => fileEntry(baseUrl, view.group, file, view.histories?.get(file.id))),
   );
 }
 
 /** The download URL of a file, a version of it, or its thumbnail. */
-export function downloadUrl(baseUrl: string, fileId: string, options: { version?: number; thumbnail?: boolean } = {}): string {
+export function downloadUrl(
+  baseUrl: string,
+  fileId: string,
+  options: { version?: number; thumbnail?: boolean } = {},
+): string {
   const version = options.version === undefined ? "" : `&version=${options.version}`;
   return `${baseUrl}/api/fileDownload/V2?id=${encodeURIComponent(fileId)}${version}${options.thumbnail ? "&thumbnail=true" : ""}`;
 }
 
 /** A file entry: common fields in decisions.md §1 order, then the file's own in the specification's order. */
-export function fileEntry(baseUrl: string, group: Group, file: CabinetFile, history: readonly FileVersion[] | undefined): string {
+export function fileEntry(
+  baseUrl: string,
+  group: Group,
+  file: CabinetFile,
+  history: readonly FileVersion[] | undefined,
+): string {
   // A comment attachment (the ATTACH folder) is named by its attachment id and links to its comment's item.
   const ref: ContentRef = file.attachment?.parent ?? { kind: "CABINET", groupId: file.groupId, id: file.id };
   const id = file.attachment
@@ -49,7 +69,9 @@ export function fileEntry(baseUrl: string, group: Group, file: CabinetFile, hist
     (version.width === null ? "" : element("cblCbnt:imageFileWidth", {}, String(version.width))) +
     (version.height === null ? "" : element("cblCbnt:imageFileHeight", {}, String(version.height))) +
     element("cblCbnt:thumbnailExists", {}, String(version.thumbnailKey !== null)) +
-    (file.folderId === null ? "" : element("cblCbnt:folder", { valueString: file.folderName ?? "", id: formatPair(file.folderId) })) +
+    (file.folderId === null
+      ? ""
+      : element("cblCbnt:folder", { valueString: file.folderName ?? "", id: formatPair(file.folderId) })) +
     element("cblCbnt:versionNumber", {}, String(version.number)) +
     groupElement(group) +
     (history === undefined ? "" : historiesElement(baseUrl, id, file, history)) +

@@ -2,7 +2,15 @@ import { element, utcTimestamp } from "../atom/build.js";
 import type { Folder } from "../domain/folder.js";
 import type { Group } from "../domain/group.js";
 import { formatGroupId, formatPair } from "../domain/item-id.js";
-import { type Viewer, authorElement, categoryElements, feedDocument, newestOf, summaryElement, webLinkElements } from "./feed.js";
+import {
+  type Viewer,
+  authorElement,
+  categoryElements,
+  feedDocument,
+  newestOf,
+  summaryElement,
+  webLinkElements,
+} from "./feed.js";
 import { areaLinks, groupLinks } from "./links.js";
 
 /** The caller's groups (`GET /api/group/V2`). */
@@ -22,24 +30,45 @@ export function groupsFeed(baseUrl: string, viewer: Viewer, groups: readonly Gro
     );
   });
   return feedDocument(
-    { title: "Groups", id: `${baseUrl}/api/group/V2`, alternate: `${baseUrl}/`, viewer, updated: newestOf(groups.map((g) => g.updatedAt), now) },
+    {
+      title: "Groups",
+      id: `${baseUrl}/api/group/V2`,
+      alternate: `${baseUrl}/`,
+      viewer,
+      updated: newestOf(
+        groups.map((g) => g.updatedAt),
+        now,
+      ),
+    },
     entries,
   );
 }
 
 /** The folders of one area of a group (`/api/boardFolder/V2` and its siblings). */
-export function foldersFeed(baseUrl: string, viewer: Viewer, group: Group, folders: readonly Folder[], area: Folder["area"]): string {
+export function foldersFeed(
+  baseUrl: string,
+  viewer: Viewer,
+  group: Group,
+  folders: readonly Folder[],
+  area: Folder["area"],
+): string {
   const links = areaLinks(baseUrl, group.id, area);
   const entries = folders.map(
     (folder) =>
       "<entry>" +
       element("id", {}, formatPair(folder.id)) +
       element("title", { type: "text" }, folder.name) +
-      webLinkElements({ alternate: `${links.alternate}?folder=${formatPair(folder.id)}`, mobile: `${links.mobile}?folder=${formatPair(folder.id)}` }) +
+      webLinkElements({
+        alternate: `${links.alternate}?folder=${formatPair(folder.id)}`,
+        mobile: `${links.mobile}?folder=${formatPair(folder.id)}`,
+      }) +
       authorElement(viewer.name, viewer.id) +
       element("updated", {}, utcTimestamp(group.updatedAt)) +
       element("cbl:group", { valueString: group.name, id: formatPair(group.id) }) +
       "</entry>",
   );
-  return feedDocument({ title: group.name, id: formatGroupId(group.id), alternate: links.alternate, viewer, updated: group.updatedAt }, entries);
+  return feedDocument(
+    { title: group.name, id: formatGroupId(group.id), alternate: links.alternate, viewer, updated: group.updatedAt },
+    entries,
+  );
 }

@@ -2,7 +2,15 @@ import { element, utcTimestamp } from "../atom/build.js";
 import { formatCommentId, formatContentId, formatPair } from "../domain/item-id.js";
 import type { LikeNotification } from "../domain/notification.js";
 import type { LikeNotificationsView } from "../services/like-notification.js";
-import { type Viewer, authorElement, categoryElements, feedDocument, newestOf, summaryElement, webLinkElements } from "./feed.js";
+import {
+  type Viewer,
+  authorElement,
+  categoryElements,
+  feedDocument,
+  newestOf,
+  summaryElement,
+  webLinkElements,
+} from "./feed.js";
 import { commentLinks, contentLinks } from "./links.js";
 
 /**
@@ -16,10 +24,14 @@ export function likeNotificationEntry(baseUrl: string, notification: LikeNotific
     "<entry>" +
     element("id", {}, id) +
     element("title", { type: "text" }, notification.title) +
-    webLinkElements(commentNumber === 0 ? contentLinks(baseUrl, parent) : commentLinks(baseUrl, parent, commentNumber)) +
+    webLinkElements(
+      commentNumber === 0 ? contentLinks(baseUrl, parent) : commentLinks(baseUrl, parent, commentNumber),
+    ) +
     categoryElements(id) +
     element("category", { term: "GOOD" }) +
-    (notification.likers.length === 0 ? "<author><name/></author>" : notification.likers.map((liker) => authorElement(liker.name, liker.id)).join("")) +
+    (notification.likers.length === 0
+      ? "<author><name/></author>"
+      : notification.likers.map((liker) => authorElement(liker.name, liker.id)).join("")) +
     element("updated", {}, utcTimestamp(notification.updatedAt)) +
     summaryElement(notification.body) +
     element("cbl:confirmed", {}, String(notification.confirmed)) +
@@ -29,8 +41,16 @@ export function likeNotificationEntry(baseUrl: string, notification: LikeNotific
 }
 
 /** `GET|POST /api/goodNotification/V2`: `cbl:totalCount` after `updated`, then the entries newest first. */
-export function likeNotificationsFeed(baseUrl: string, viewer: Viewer, view: LikeNotificationsView, now: number): string {
-  const updated = newestOf(view.notifications.map((notification) => notification.updatedAt), now);
+export function likeNotificationsFeed(
+  baseUrl: string,
+  viewer: Viewer,
+  view: LikeNotificationsView,
+  now: number,
+): string {
+  const updated = newestOf(
+    view.notifications.map((notification) => notification.updatedAt),
+    now,
+  );
   return feedDocument(
     {
       title: "Like notifications",
@@ -38,7 +58,9 @@ export function likeNotificationsFeed(baseUrl: string, viewer: Viewer, view: Lik
       alternate: `${baseUrl}/notifications/likes`,
       viewer,
       updated,
-      extra: element("cbl:totalCount", {}, String(view.totalCount)) + element("subtitle", { type: "text" }, `Likes of ${viewer.name}'s items`),
+      extra:
+        element("cbl:totalCount", {}, String(view.totalCount)) +
+        element("subtitle", { type: "text" }, `Likes of ${viewer.name}'s items`),
     },
     view.notifications.map((notification) => likeNotificationEntry(baseUrl, notification)),
   );

@@ -20,7 +20,10 @@ export function memberListFeed(baseUrl: string, viewer: Viewer, view: MemberList
       id: formatGroupId(view.group.id),
       alternate: `${groupLinks(baseUrl, view.group.id).alternate}/members`,
       viewer,
-      updated: newestOf(view.members.map((member) => member.updatedAt), now),
+      updated: newestOf(
+        view.members.map((member) => member.updatedAt),
+        now,
+      ),
       extra: element("cbl:totalCount", {}, String(view.totalCount)),
     },
     entries,
@@ -51,13 +54,19 @@ export function memberEntry(baseUrl: string, group: Group, member: Member, optio
     element("updated", {}, utcTimestamp(member.updatedAt)) +
     element("cblGrp:groupwareMemberId", {}, id) +
     groupElement(group) +
-    (joined && member.userId !== null ? element("cbl:who", { valueString: member.name, id: formatPair(member.userId) }) : "") +
-    (joined ? element("cblPrfl:familyKana", {}, member.familyKana) + element("cblPrfl:givenKana", {}, member.givenKana) : "") +
+    (joined && member.userId !== null
+      ? element("cbl:who", { valueString: member.name, id: formatPair(member.userId) })
+      : "") +
+    (joined
+      ? element("cblPrfl:familyKana", {}, member.familyKana) + element("cblPrfl:givenKana", {}, member.givenKana)
+      : "") +
     element("cblGrp:manager", {}, String(member.manager)) +
     actionElement("cblGrp:invitable", options.invitable) +
     actionElement("cblGrp:deletable", options.deletable) +
     element("cblGrp:leavable", {}, String(options.leavable)) +
-    (!joined && member.inviteExpiresAt !== null ? element("cbl:when", { endTime: utcTimestamp(member.inviteExpiresAt) }) : "") +
+    (!joined && member.inviteExpiresAt !== null
+      ? element("cbl:when", { endTime: utcTimestamp(member.inviteExpiresAt) })
+      : "") +
     "</entry>"
   );
 }

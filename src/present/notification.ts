@@ -1,9 +1,22 @@
 import { element, utcTimestamp } from "../atom/build.js";
 import { formatAttachmentId, formatCommentId, formatContentId, formatGroupId, formatPair } from "../domain/item-id.js";
-import { type Notification, type NotificationItem, categoryOfItemKind, memberEventText } from "../domain/notification.js";
+import {
+  type Notification,
+  type NotificationItem,
+  categoryOfItemKind,
+  memberEventText,
+} from "../domain/notification.js";
 import type { Locale } from "../domain/task.js";
 import type { NotificationAttachment, NotificationsView } from "../services/notification.js";
-import { type Viewer, authorElement, categoryElements, feedDocument, newestOf, summaryElement, webLinkElements } from "./feed.js";
+import {
+  type Viewer,
+  authorElement,
+  categoryElements,
+  feedDocument,
+  newestOf,
+  summaryElement,
+  webLinkElements,
+} from "./feed.js";
 import { type ItemLinks, commentLinks, contentLinks, groupLinks } from "./links.js";
 
 /** The wire id of a notification's item (`GROUP,1:n` for a member list). */
@@ -18,7 +31,8 @@ function linksOf(baseUrl: string, notification: Notification): ItemLinks {
     const group = groupLinks(baseUrl, item.groupId);
     return { alternate: `${group.alternate}/members`, mobile: `${group.mobile}/members` };
   }
-  if (notification.commentNumber !== null && !notification.commentDeleted) return commentLinks(baseUrl, item, notification.commentNumber);
+  if (notification.commentNumber !== null && !notification.commentDeleted)
+    return commentLinks(baseUrl, item, notification.commentNumber);
   return contentLinks(baseUrl, item);
 }
 
@@ -55,10 +69,18 @@ function attachmentElement(file: NotificationAttachment): string {
  * notification began: the point since which changes are unseen) and `cblNtf:icon` (the area:
  * BOARD, TASK, CABINET or MEMBER_LIST).
  */
-export function notificationEntry(baseUrl: string, notification: Notification, files: readonly NotificationAttachment[] | undefined, locale: Locale): string {
+export function notificationEntry(
+  baseUrl: string,
+  notification: Notification,
+  files: readonly NotificationAttachment[] | undefined,
+  locale: Locale,
+): string {
   const { item, actor, summaryUpdator } = notification;
   const id = notificationItemId(item);
-  const commentId = notification.commentNumber === null || item.kind === "GROUP" ? undefined : formatCommentId(item, notification.commentNumber);
+  const commentId =
+    notification.commentNumber === null || item.kind === "GROUP"
+      ? undefined
+      : formatCommentId(item, notification.commentNumber);
   return (
     "<entry>" +
     element("id", {}, id) +
@@ -70,11 +92,18 @@ export function notificationEntry(baseUrl: string, notification: Notification, f
     summaryElement(summaryOf(notification, locale)) +
     element("cbl:group", { valueString: notification.groupName, id: formatPair(item.groupId) }) +
     element("cbl:confirmed", {}, String(notification.confirmed)) +
-    (notification.summaryUpdatedAt === null ? "" : element("cbl:summaryUpdated", {}, utcTimestamp(notification.summaryUpdatedAt))) +
-    (summaryUpdator === null ? "" : element("cbl:summaryUpdator", { valueString: summaryUpdator.name, id: formatPair(summaryUpdator.id) })) +
+    (notification.summaryUpdatedAt === null
+      ? ""
+      : element("cbl:summaryUpdated", {}, utcTimestamp(notification.summaryUpdatedAt))) +
+    (summaryUpdator === null
+      ? ""
+      : element("cbl:summaryUpdator", { valueString: summaryUpdator.name, id: formatPair(summaryUpdator.id) })) +
     element("cbl:unconfirmedCommentCount", {}, String(notification.unconfirmedComments)) +
     (files ?? []).map(attachmentElement).join("") +
-    (commentId === undefined ? "" : element("cblNtf:commentId", {}, commentId) + element("cblNtf:commentDeleted", {}, String(notification.commentDeleted))) +
+    (commentId === undefined
+      ? ""
+      : element("cblNtf:commentId", {}, commentId) +
+        element("cblNtf:commentDeleted", {}, String(notification.commentDeleted))) +
     element("cblNtf:lastAccess", {}, utcTimestamp(notification.lastAccessAt ?? notification.createdAt)) +
     element("cblNtf:icon", {}, categoryOfItemKind(item.kind)) +
     "</entry>"
@@ -82,8 +111,17 @@ export function notificationEntry(baseUrl: string, notification: Notification, f
 }
 
 /** `GET|POST /api/notification/V2`: the caller's notifications (or those just confirmed), newest first. */
-export function notificationsFeed(baseUrl: string, viewer: Viewer, view: NotificationsView, locale: Locale, now: number): string {
-  const updated = newestOf(view.notifications.map((notification) => notification.updatedAt), now);
+export function notificationsFeed(
+  baseUrl: string,
+  viewer: Viewer,
+  view: NotificationsView,
+  locale: Locale,
+  now: number,
+): string {
+  const updated = newestOf(
+    view.notifications.map((notification) => notification.updatedAt),
+    now,
+  );
   return feedDocument(
     {
       title: "Notifications",
@@ -91,8 +129,12 @@ export function notificationsFeed(baseUrl: string, viewer: Viewer, view: Notific
       alternate: `${baseUrl}/notifications`,
       viewer,
       updated,
-      extra: element("subtitle", { type: "text" }, `Updates for ${viewer.name}`) + element("dc:date", {}, utcTimestamp(updated)),
+      extra:
+        element("subtitle", { type: "text" }, `Updates for ${viewer.name}`) +
+        element("dc:date", {}, utcTimestamp(updated)),
     },
-    view.notifications.map((notification, index) => notificationEntry(baseUrl, notification, view.attachments?.[index], locale)),
+    view.notifications.map((notification, index) =>
+      notificationEntry(baseUrl, notification, view.attachments?.[index], locale),
+    ),
   );
 }

@@ -12,7 +12,9 @@ function itemId(item: ItemView): string {
 }
 
 function itemLinks(baseUrl: string, item: ItemView): ItemLinks {
-  return item.ref.kind === "COMMENT" ? commentLinks(baseUrl, item.ref.parent, item.ref.number) : contentLinks(baseUrl, item.ref);
+  return item.ref.kind === "COMMENT"
+    ? commentLinks(baseUrl, item.ref.parent, item.ref.number)
+    : contentLinks(baseUrl, item.ref);
 }
 
 /**
@@ -40,23 +42,46 @@ export function reactionEntry(baseUrl: string, item: ItemView, term: "GOOD" | "S
 /** `GET /api/star/V2`: the caller's favorites. */
 export function favoritesFeed(baseUrl: string, viewer: Viewer, items: readonly ItemView[], now: number): string {
   return feedDocument(
-    { title: "Favorites", id: `${baseUrl}/api/star/V2`, alternate: `${baseUrl}/favorites`, viewer, updated: newestOf(items.map((item) => item.updatedAt), now) },
+    {
+      title: "Favorites",
+      id: `${baseUrl}/api/star/V2`,
+      alternate: `${baseUrl}/favorites`,
+      viewer,
+      updated: newestOf(
+        items.map((item) => item.updatedAt),
+        now,
+      ),
+    },
     items.map((item) => reactionEntry(baseUrl, item, "STAR")),
   );
 }
 
 /** `GET /api/good/V2?id=`: one entry with the caller's like and one `cbl:who` per liker. */
 export function likersFeed(baseUrl: string, viewer: Viewer, view: LikersView): string {
-  const who = view.likers.map((liker) => element("cbl:who", { valueString: liker.name, id: formatPair(liker.userId) })).join("");
+  const who = view.likers
+    .map((liker) => element("cbl:who", { valueString: liker.name, id: formatPair(liker.userId) }))
+    .join("");
   const extra = element("cblGood:set", {}, String(view.mine)) + who;
   return feedDocument(
-    { title: view.item.title, id: itemId(view.item), alternate: itemLinks(baseUrl, view.item).alternate, viewer, updated: view.item.updatedAt },
+    {
+      title: view.item.title,
+      id: itemId(view.item),
+      alternate: itemLinks(baseUrl, view.item).alternate,
+      viewer,
+      updated: view.item.updatedAt,
+    },
     [reactionEntry(baseUrl, view.item, "GOOD", extra)],
   );
 }
 
 /** The answer to a like or favorite write: a feed with one entry holding the item's id. */
-export function reactionWriteFeed(baseUrl: string, viewer: Viewer, item: ItemView, term: "GOOD" | "STAR", now: number): string {
+export function reactionWriteFeed(
+  baseUrl: string,
+  viewer: Viewer,
+  item: ItemView,
+  term: "GOOD" | "STAR",
+  now: number,
+): string {
   const id = itemId(item);
   const entry =
     "<entry>" +
@@ -67,5 +92,7 @@ export function reactionWriteFeed(baseUrl: string, viewer: Viewer, item: ItemVie
     element("category", { term }) +
     element("updated", {}, utcTimestamp(now)) +
     "</entry>";
-  return feedDocument({ title: item.title, id, alternate: itemLinks(baseUrl, item).alternate, viewer, updated: now }, [entry]);
+  return feedDocument({ title: item.title, id, alternate: itemLinks(baseUrl, item).alternate, viewer, updated: now }, [
+    entry,
+  ]);
 }

@@ -5,14 +5,26 @@ import { type Locale, type Task, taskStatusLabel } from "../domain/task.js";
 import type { TaskListView } from "../services/task.js";
 import type { CommentDetail } from "../services/comment-detail.js";
 import { embeddedCommentsElement } from "./embedded-comments.js";
-import { type Viewer, authorElement, categoryElements, feedDocument, newestOf, summaryElement, webLinkElements } from "./feed.js";
+import {
+  type Viewer,
+  authorElement,
+  categoryElements,
+  feedDocument,
+  newestOf,
+  summaryElement,
+  webLinkElements,
+} from "./feed.js";
 import { areaLinks, contentLinks } from "./links.js";
 import { groupElement } from "./topic.js";
 
 /** The task-list feed (`GET /api/gwTask/V2`): a page of tasks, or one task. */
 export function taskFeed(baseUrl: string, viewer: Viewer, view: TaskListView, locale: Locale, now: number): string {
   const entries = view.tasks.map((task) =>
-    taskEntry(baseUrl, view.group, task, { locale, confirmed: view.confirmed.has(task.id), comments: view.comments?.get(task.id) }),
+    taskEntry(baseUrl, view.group, task, {
+      locale,
+      confirmed: view.confirmed.has(task.id),
+      comments: view.comments?.get(task.id),
+    }),
   );
   return feedDocument(
     {
@@ -20,7 +32,10 @@ export function taskFeed(baseUrl: string, viewer: Viewer, view: TaskListView, lo
       id: formatGroupId(view.group.id),
       alternate: areaLinks(baseUrl, view.group.id, "TASK").alternate,
       viewer,
-      updated: newestOf(view.tasks.map((task) => task.updatedAt), now),
+      updated: newestOf(
+        view.tasks.map((task) => task.updatedAt),
+        now,
+      ),
     },
     entries,
   );
@@ -46,12 +61,18 @@ export function taskEntry(
     summaryElement(task.body) +
     element("cbl:task", { sequence: task.sequence, valueString: taskStatusLabel(task.status, options.locale) }) +
     groupElement(group) +
-    (task.assigneeId === null ? "" : element("cbl:who", { valueString: task.assigneeName ?? "", id: formatPair(task.assigneeId) })) +
+    (task.assigneeId === null
+      ? ""
+      : element("cbl:who", { valueString: task.assigneeName ?? "", id: formatPair(task.assigneeId) })) +
     whenElement(task) +
-    (task.folderId === null ? "" : element("cblTsk:folder", { valueString: task.folderName ?? "", id: formatPair(task.folderId) })) +
+    (task.folderId === null
+      ? ""
+      : element("cblTsk:folder", { valueString: task.folderName ?? "", id: formatPair(task.folderId) })) +
     element("cblTsk:priority", {}, task.priority) +
     element("cbl:confirmed", {}, String(options.confirmed)) +
-    (options.comments === undefined ? "" : embeddedCommentsElement(baseUrl, { id, title: task.title, updatedAt: task.updatedAt }, options.comments)) +
+    (options.comments === undefined
+      ? ""
+      : embeddedCommentsElement(baseUrl, { id, title: task.title, updatedAt: task.updatedAt }, options.comments)) +
     "</entry>"
   );
 }

@@ -13,7 +13,12 @@ export function groupElement(group: Group): string {
 }
 
 /** A topic entry; `comments` (newest first) adds the embedded comment sub-feed. */
-export function topicEntry(baseUrl: string, group: Group, topic: Topic, comments: readonly CommentDetail[] | undefined): string {
+export function topicEntry(
+  baseUrl: string,
+  group: Group,
+  topic: Topic,
+  comments: readonly CommentDetail[] | undefined,
+): string {
   const ref: ContentRef = { kind: "BOARD", groupId: topic.groupId, id: topic.id };
   const id = formatContentId(ref);
   return (
@@ -29,8 +34,12 @@ export function topicEntry(baseUrl: string, group: Group, topic: Topic, comments
     element("cbl:published", {}, utcTimestamp(topic.publishedAt)) +
     (topic.allowEdit ? "<cblBrd:allowEdit/>" : "") +
     (topic.fastNotify ? "<cblBrd:fastNotify/>" : "") +
-    (topic.folderId === null ? "" : element("cblBrd:folder", { valueString: topic.folderName ?? "", id: formatPair(topic.folderId) })) +
-    (comments === undefined ? "" : embeddedCommentsElement(baseUrl, { id, title: topic.title, updatedAt: topic.updatedAt }, comments)) +
+    (topic.folderId === null
+      ? ""
+      : element("cblBrd:folder", { valueString: topic.folderName ?? "", id: formatPair(topic.folderId) })) +
+    (comments === undefined
+      ? ""
+      : embeddedCommentsElement(baseUrl, { id, title: topic.title, updatedAt: topic.updatedAt }, comments)) +
     "</entry>"
   );
 }

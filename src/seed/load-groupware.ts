@@ -28,9 +28,18 @@ export async function storeSeedFiles(blobs: BlobStore, seed: Seed, at: number): 
       const versions: NewFileVersion[] = [];
       stored.set(`${gi}/${fi}`, versions);
       for (const version of file.versions) {
-        const source = version.content !== undefined ? Buffer.from(version.content, "utf8") : Buffer.from(version.contentBase64 ?? "", "base64");
+        const source =
+          version.content !== undefined
+            ? Buffer.from(version.content, "utf8")
+            : Buffer.from(version.contentBase64 ?? "", "base64");
         // The author id is filled in inside the transaction, once users exist.
-        versions.push(await storeFileBytes(blobs, { fileName: version.fileName, source, authorId: 0, comment: version.comment }, at));
+        versions.push(
+          await storeFileBytes(
+            blobs,
+            { fileName: version.fileName, source, authorId: 0, comment: version.comment },
+            at,
+          ),
+        );
       }
     }
   }
@@ -45,7 +54,14 @@ export async function discardSeedFiles(blobs: BlobStore, stored: StoredVersions)
 /** Loads one group's task folders, tasks, cabinet folders and files. */
 export async function loadGroupware(
   tx: Tx,
-  input: { groupId: number; groupIndex: number; seed: GroupSeed; userIds: ReadonlyMap<string, number>; stored: StoredVersions; now: number },
+  input: {
+    groupId: number;
+    groupIndex: number;
+    seed: GroupSeed;
+    userIds: ReadonlyMap<string, number>;
+    stored: StoredVersions;
+    now: number;
+  },
   result: GroupwareResult,
 ): Promise<void> {
   const { groupId, seed, userIds, now } = input;
@@ -75,16 +91,34 @@ export async function loadGroupware(
   }
   const cabinetFolders = await loadFolders(tx, groupId, "CABINET", seed.cabinetFolders, now, result);
   for (const [fi, file] of seed.files.entries()) {
-    const versions = (input.stored.get(`${input.groupIndex}/${fi}`) ?? []).map((v, vi) => ({ ...v, authorId: user(file.versions[vi]?.author) ?? 0 }));
+    const versions = (input.stored.get(`${input.groupIndex}/${fi}`) ?? []).map((v, vi) => ({
+      ...v,
+      authorId: user(file.versions[vi]?.author) ?? 0,
+    }));
     const [first, ...rest] = versions;
     if (!first) continue;
     const folderId = file.folder === undefined ? null : (cabinetFolders.get(file.folder) ?? null);
-    const created = await tx.files.insert({ groupId, title: file.title, memo: file.memo, authorId: user(file.author) ?? 0, folderId, trashed: file.trashed }, first);
+    const created = await tx.files.insert(
+      {
+        groupId,
+        title: file.title,
+        memo: file.memo,
+        authorId: user(file.author) ?? 0,
+        folderId,
+        trashed: file.trashed,
+      },
+      first,
+    );
     const ref: ContentRef = { kind: "CABINET", groupId, id: created.id };
     await tx.notifications.fanOut({ item: ref, actorId: created.authorId, cause: { kind: "created" }, at: now });
     for (const version of rest) {
       await tx.files.addVersion(created.id, version);
-      await tx.notifications.fanOut({ item: ref, actorId: version.authorId, cause: { kind: "updated", bodyChanged: false }, at: now });
+      await tx.notifications.fanOut({
+        item: ref,
+        actorId: version.authorId,
+        cause: { kind: "updated", bodyChanged: false },
+        at: now,
+      });
     }
     result.files[file.ref] = formatContentId(ref);
   }

@@ -33,9 +33,24 @@ export async function loadSeed(store: Store, seed: Seed, clock: Clock, blobs: Bl
   }
 }
 
-async function loadRows(store: Store, seed: Seed, passwordHashes: readonly string[], stored: StoredVersions, now: number): Promise<SeedResult> {
+async function loadRows(
+  store: Store,
+  seed: Seed,
+  passwordHashes: readonly string[],
+  stored: StoredVersions,
+  now: number,
+): Promise<SeedResult> {
   return store.transaction(async (tx) => {
-    const result: SeedResult = { users: {}, apps: {}, groups: {}, topics: {}, tasks: {}, files: {}, folders: {}, members: {} };
+    const result: SeedResult = {
+      users: {},
+      apps: {},
+      groups: {},
+      topics: {},
+      tasks: {},
+      files: {},
+      folders: {},
+      members: {},
+    };
     const userIds = new Map<string, number>();
     for (const [i, user] of seed.users.entries()) {
       const created = await tx.users.insert({ ...user, passwordHash: passwordHashes[i] ?? "", createdAt: now });
@@ -66,16 +81,33 @@ async function loadRows(store: Store, seed: Seed, passwordHashes: readonly strin
   });
 }
 
-async function loadGroup(tx: Tx, seed: Seed["groups"][number], userIds: ReadonlyMap<string, number>, now: number, result: SeedResult): Promise<number> {
+async function loadGroup(
+  tx: Tx,
+  seed: Seed["groups"][number],
+  userIds: ReadonlyMap<string, number>,
+  now: number,
+  result: SeedResult,
+): Promise<number> {
   const group = await tx.groups.insert({ name: seed.name, summary: seed.summary, createdAt: now });
   result.groups[seed.ref] = formatPair(group.id);
   for (const member of seed.members) {
-    const created = await tx.memberships.insertJoined({ groupId: group.id, userId: userIds.get(member.user) ?? 0, ...member, createdAt: now });
+    const created = await tx.memberships.insertJoined({
+      groupId: group.id,
+      userId: userIds.get(member.user) ?? 0,
+      ...member,
+      createdAt: now,
+    });
     result.members[`${member.user}@${seed.ref}`] = formatPair(created.id);
   }
   for (const invite of seed.invites) {
     const expiresAt = invite.expires === undefined ? null : Date.parse(invite.expires);
-    const id = await tx.memberships.insertInvite({ groupId: group.id, email: invite.email, label: invite.label, expiresAt, createdAt: now });
+    const id = await tx.memberships.insertInvite({
+      groupId: group.id,
+      email: invite.email,
+      label: invite.label,
+      expiresAt,
+      createdAt: now,
+    });
     result.members[invite.ref] = formatPair(id);
   }
   const folderIds = new Map<string, number>();
@@ -103,7 +135,14 @@ async function loadGroup(tx: Tx, seed: Seed["groups"][number], userIds: Readonly
     for (const comment of topic.comments) {
       const number = await tx.comments.nextNumber(ref);
       const authorId = userIds.get(comment.author) ?? 0;
-      await tx.comments.insert({ parent: ref, number, authorId, body: comment.text, replyTo: comment.replyTo, at: now });
+      await tx.comments.insert({
+        parent: ref,
+        number,
+        authorId,
+        body: comment.text,
+        replyTo: comment.replyTo,
+        at: now,
+      });
       await tx.notifications.fanOut({ item: ref, actorId: authorId, cause: { kind: "comment", number }, at: now });
     }
   }

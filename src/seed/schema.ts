@@ -40,7 +40,11 @@ const invite = z.strictObject({
 
 const folder = z.strictObject({ ref, name: nonEmpty });
 
-const comment = z.strictObject({ author: ref, text: z.string(), replyTo: z.number().int().positive().nullable().default(null) });
+const comment = z.strictObject({
+  author: ref,
+  text: z.string(),
+  replyTo: z.number().int().positive().nullable().default(null),
+});
 
 const topic = z.strictObject({
   ref,
@@ -75,11 +79,17 @@ const fileVersion = z
   .strictObject({
     fileName: nonEmpty,
     content: z.string().optional(),
-    contentBase64: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, "not base64").optional(),
+    contentBase64: z
+      .string()
+      .regex(/^[A-Za-z0-9+/]*={0,2}$/, "not base64")
+      .optional(),
     author: ref,
     comment: text.default(""),
   })
-  .refine((v) => (v.content === undefined) !== (v.contentBase64 === undefined), "give exactly one of content and contentBase64");
+  .refine(
+    (v) => (v.content === undefined) !== (v.contentBase64 === undefined),
+    "give exactly one of content and contentBase64",
+  );
 
 const file = z.strictObject({
   ref,

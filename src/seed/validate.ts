@@ -11,7 +11,10 @@ export class SeedError extends Error {
 
 /** `["groups", 0, "tasks", 2, "due"]` -> `groups[0].tasks[2].due`. */
 export function formatPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, key) => (typeof key === "number" ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)), "");
+  return path.reduce<string>(
+    (out, key) => (typeof key === "number" ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)),
+    "",
+  );
 }
 
 /**
@@ -36,9 +39,24 @@ function referenceProblems(seed: Seed): string[] {
   const need = (known: ReadonlySet<string>, value: string | undefined, path: string, what: string) => {
     if (value !== undefined && !known.has(value)) problems.push(`${path}: no ${what} with ref "${value}"`);
   };
-  uniqueValues(seed.users.map((u) => u.email.toLowerCase()), "users", "email", problems);
-  uniqueValues(seed.apps.map((a) => a.consumerKey), "apps", "consumerKey", problems);
-  uniqueValues(seed.tokens.map((t) => t.token), "tokens", "token", problems);
+  uniqueValues(
+    seed.users.map((u) => u.email.toLowerCase()),
+    "users",
+    "email",
+    problems,
+  );
+  uniqueValues(
+    seed.apps.map((a) => a.consumerKey),
+    "apps",
+    "consumerKey",
+    problems,
+  );
+  uniqueValues(
+    seed.tokens.map((t) => t.token),
+    "tokens",
+    "token",
+    problems,
+  );
   seed.tokens.forEach((t, i) => {
     need(users, t.user, `tokens[${i}].user`, "user");
     need(apps, t.app, `tokens[${i}].app`, "app");
@@ -48,7 +66,12 @@ function referenceProblems(seed: Seed): string[] {
     const at = `groups[${gi}]`;
     const members = new Set(g.members.map((m) => m.user));
     g.members.forEach((m, i) => need(users, m.user, `${at}.members[${i}].user`, "user"));
-    uniqueValues(g.members.map((m) => m.user), at, "members user", problems);
+    uniqueValues(
+      g.members.map((m) => m.user),
+      at,
+      "members user",
+      problems,
+    );
     const folders = uniqueRefs(g.boardFolders, `${at}.boardFolders`, problems);
     uniqueRefs(g.topics, `${at}.topics`, problems);
     groupwareProblems(g, at, members, problems);
@@ -66,7 +89,12 @@ function referenceProblems(seed: Seed): string[] {
   return problems;
 }
 
-function groupwareProblems(g: Seed["groups"][number], at: string, members: ReadonlySet<string>, problems: string[]): void {
+function groupwareProblems(
+  g: Seed["groups"][number],
+  at: string,
+  members: ReadonlySet<string>,
+  problems: string[],
+): void {
   const need = (known: ReadonlySet<string>, value: string | undefined, path: string, what: string) => {
     if (value !== undefined && !known.has(value)) problems.push(`${path}: no ${what} with ref "${value}"`);
   };
@@ -94,7 +122,12 @@ function groupwareProblems(g: Seed["groups"][number], at: string, members: Reado
 }
 
 function uniqueRefs(items: readonly { ref: string }[], path: string, problems: string[]): Set<string> {
-  uniqueValues(items.map((item) => item.ref), path, "ref", problems);
+  uniqueValues(
+    items.map((item) => item.ref),
+    path,
+    "ref",
+    problems,
+  );
   return new Set(items.map((item) => item.ref));
 }
 

@@ -21,7 +21,11 @@ export async function requireUserByEmail(tx: Tx, email: string): Promise<User> {
  * The user with this e-mail address, who must have joined the group (authors and assignees).
  * @throws NotFoundError USER_NOT_FOUND; ValidationError USER_NOT_MEMBER
  */
-export async function requireMemberByEmail(tx: Tx, groupId: number, email: string): Promise<{ user: User; membership: Membership }> {
+export async function requireMemberByEmail(
+  tx: Tx,
+  groupId: number,
+  email: string,
+): Promise<{ user: User; membership: Membership }> {
   const user = await requireUserByEmail(tx, email);
   const membership = await tx.memberships.findJoined(groupId, user.id);
   if (!membership) throw new ValidationError("USER_NOT_MEMBER", `${email.slice(0, 40)} is not a member of this group.`);

@@ -21,7 +21,11 @@ async function foldersOf(store: Store, actor: Actor, groupId: number, area: Fold
 }
 
 /** A page of a board with its folders. @throws NotFoundError GROUP_NOT_FOUND, FOLDER_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
-export async function readBoardPage(store: Store, actor: Actor, input: { groupId: number; filter: FolderFilter; page: Page }): Promise<BoardView & { folders: Folder[] }> {
+export async function readBoardPage(
+  store: Store,
+  actor: Actor,
+  input: { groupId: number; filter: FolderFilter; page: Page },
+): Promise<BoardView & { folders: Folder[] }> {
   const view = await listTopics(store, actor, { ...input, embedComments: false });
   return { ...view, folders: await foldersOf(store, actor, input.groupId, "BOARD") };
 }
@@ -37,7 +41,11 @@ export async function readTaskListPage(
 }
 
 /** A page of a shared folder with its folders. @throws as {@link readBoardPage} */
-export async function readFileListPage(store: Store, actor: Actor, input: { groupId: number; folder: CabinetFilter; page: Page }): Promise<CabinetView & { folders: Folder[] }> {
+export async function readFileListPage(
+  store: Store,
+  actor: Actor,
+  input: { groupId: number; folder: CabinetFilter; page: Page },
+): Promise<CabinetView & { folders: Folder[] }> {
   const view = await listFiles(store, actor, { ...input, embedHistory: false });
   return { ...view, folders: await foldersOf(store, actor, input.groupId, "CABINET") };
 }
@@ -50,6 +58,13 @@ export async function readMemberListPage(
 ): Promise<MemberListView & { counts: Readonly<Record<MemberStatus, number>> }> {
   const view = await listMembers(store, actor, input);
   const otherStatus: MemberStatus = input.status === "JOIN" ? "INVITE" : "JOIN";
-  const other = await listMembers(store, actor, { groupId: input.groupId, status: otherStatus, page: { offset: 0, limit: 1 } });
-  return { ...view, counts: { [input.status]: view.totalCount, [otherStatus]: other.totalCount } as Record<MemberStatus, number> };
+  const other = await listMembers(store, actor, {
+    groupId: input.groupId,
+    status: otherStatus,
+    page: { offset: 0, limit: 1 },
+  });
+  return {
+    ...view,
+    counts: { [input.status]: view.totalCount, [otherStatus]: other.totalCount } as Record<MemberStatus, number>,
+  };
 }

@@ -94,16 +94,40 @@ export async function addComment(
     const { group } = await requireGroupMember(tx, actor, input.parent.groupId);
     await requireCommentParent(tx, input.parent);
     if (input.replyTo !== undefined && !(await tx.comments.find(input.parent, input.replyTo))) {
-      throw new ValidationError("REPLY_TO_NOT_FOUND", `cblCmnt:replyTo names comment ${input.replyTo}, which does not exist on this item.`);
+      throw new ValidationError(
+        "REPLY_TO_NOT_FOUND",
+        `cblCmnt:replyTo names comment ${input.replyTo}, which does not exist on this item.`,
+      );
     }
     const number = await tx.comments.nextNumber(input.parent);
     const at = clock.now();
-    const comment = await tx.comments.insert({ parent: input.parent, number, authorId: actor.user.id, body, replyTo: input.replyTo ?? null, at });
-    await tx.notifications.fanOut({ item: input.parent, actorId: actor.user.id, cause: { kind: "comment", number }, at });
+    const comment = await tx.comments.insert({
+      parent: input.parent,
+      number,
+      authorId: actor.user.id,
+      body,
+      replyTo: input.replyTo ?? null,
+      at,
+    });
+    await tx.notifications.fanOut({
+      item: input.parent,
+      actorId: actor.user.id,
+      cause: { kind: "comment", number },
+      at,
+    });
     const attachments: Attachment[] = [];
     for (const [index, file] of files.entries()) {
       const blobKey = keys[index] ?? "";
-      attachments.push(await tx.attachments.insert({ ...file.draft, groupId: group.id, commentId: comment.id, position: index + 1, blobKey, at }));
+      attachments.push(
+        await tx.attachments.insert({
+          ...file.draft,
+          groupId: group.id,
+          commentId: comment.id,
+          position: index + 1,
+          blobKey,
+          at,
+        }),
+      );
     }
     return { group, comment, attachments };
   });
@@ -116,7 +140,12 @@ export async function addComment(
     await store.transaction(async (tx) => {
       await removeItemRows(tx, "COMMENT", [comment.id]);
       await tx.comments.remove(comment.id);
-      const cause = { kind: "commentDeleted", number: comment.number, authorId: comment.authorId, createdAt: comment.createdAt } as const;
+      const cause = {
+        kind: "commentDeleted",
+        number: comment.number,
+        authorId: comment.authorId,
+        createdAt: comment.createdAt,
+      } as const;
       await tx.notifications.fanOut({ item: input.parent, actorId: actor.user.id, cause, at: clock.now() });
     });
     await removeBlobs(blobs, keys);
@@ -143,11 +172,19 @@ export async function deleteComment(
     const comment = await tx.comments.find(input.parent, input.number);
     if (!comment) throw new NotFoundError("COMMENT_NOT_FOUND", "The comment does not exist.");
     if (comment.authorId !== actor.user.id && !membership.manager) {
-      throw new ForbiddenError("COMMENT_DELETE_FORBIDDEN", "Only the comment's author and the group's managers may delete it.");
+      throw new ForbiddenError(
+        "COMMENT_DELETE_FORBIDDEN",
+        "Only the comment's author and the group's managers may delete it.",
+      );
     }
     const removedKeys = await removeItemRows(tx, "COMMENT", [comment.id]);
     await tx.comments.remove(comment.id);
-    const cause = { kind: "commentDeleted", number: comment.number, authorId: comment.authorId, createdAt: comment.createdAt } as const;
+    const cause = {
+      kind: "commentDeleted",
+      number: comment.number,
+      authorId: comment.authorId,
+      createdAt: comment.createdAt,
+    } as const;
     await tx.notifications.fanOut({ item: input.parent, actorId: actor.user.id, cause, at: clock.now() });
     return { view: { group, comment, attachments: [] }, keys: removedKeys };
   });

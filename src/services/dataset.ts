@@ -15,10 +15,18 @@ export function datasetToken(seed: number, userId: number): string {
 }
 
 /** Milliseconds each stage took. */
-export type DatasetTimings = Record<"users" | "groups" | "memberships" | "tokens" | "topics" | "comments" | "tasks" | "notifications", number>;
+export type DatasetTimings = Record<
+  "users" | "groups" | "memberships" | "tokens" | "topics" | "comments" | "tasks" | "notifications",
+  number
+>;
 
 /** Loads a synthetic dataset into an empty store; `progress` hears each finished stage. */
-export async function generateDataset(store: Store, plan: DatasetPlan, at: number, progress: (line: string) => void): Promise<DatasetTimings> {
+export async function generateDataset(
+  store: Store,
+  plan: DatasetPlan,
+  at: number,
+  progress: (line: string) => void,
+): Promise<DatasetTimings> {
   const passwordHash = await hashPassword(DATASET_PASSWORD);
   const timed = async (name: keyof DatasetTimings, work: () => Promise<void>): Promise<number> => {
     const started = performance.now();
@@ -32,12 +40,22 @@ export async function generateDataset(store: Store, plan: DatasetPlan, at: numbe
     groups: await timed("groups", () => store.transaction((tx) => tx.dataset.insertGroups(plan, at))),
     memberships: await timed("memberships", () => store.transaction((tx) => tx.dataset.insertMemberships(plan, at))),
     tokens: await timed("tokens", () => insertTokens(store, plan, at)),
-    topics: await timed("topics", () => inChunks(plan.topics, TOPIC_CHUNK, (from, to) => store.transaction((tx) => tx.dataset.insertTopics(plan, from, to)))),
+    topics: await timed("topics", () =>
+      inChunks(plan.topics, TOPIC_CHUNK, (from, to) =>
+        store.transaction((tx) => tx.dataset.insertTopics(plan, from, to)),
+      ),
+    ),
     comments: await timed("comments", async () => {
-      await inChunks(plan.comments, COMMENT_CHUNK, (from, to) => store.transaction((tx) => tx.dataset.insertComments(plan, from, to)));
+      await inChunks(plan.comments, COMMENT_CHUNK, (from, to) =>
+        store.transaction((tx) => tx.dataset.insertComments(plan, from, to)),
+      );
       await store.transaction((tx) => tx.dataset.insertCommentCounters());
     }),
-    tasks: await timed("tasks", () => inChunks(plan.tasks, TOPIC_CHUNK, (from, to) => store.transaction((tx) => tx.dataset.insertTasks(plan, from, to)))),
+    tasks: await timed("tasks", () =>
+      inChunks(plan.tasks, TOPIC_CHUNK, (from, to) =>
+        store.transaction((tx) => tx.dataset.insertTasks(plan, from, to)),
+      ),
+    ),
     notifications: await timed("notifications", () => store.transaction((tx) => tx.dataset.insertNotifications(plan))),
   };
 }
@@ -56,7 +74,9 @@ export async function findTypicalMember(store: Store, plan: DatasetPlan): Promis
   return store.read(async (tx) => {
     for (let groupId = 2; groupId <= plan.groups; groupId++) {
       const members = await tx.memberships.listMembers(groupId, "JOIN", { offset: 0, limit: plan.membersPerGroup });
-      const found = members.find((member) => !member.manager && member.userId !== null && member.userId <= plan.bigGroupMembers);
+      const found = members.find(
+        (member) => !member.manager && member.userId !== null && member.userId <= plan.bigGroupMembers,
+      );
       if (found?.userId) return { groupId, userId: found.userId };
     }
     return undefined;
@@ -65,7 +85,13 @@ export async function findTypicalMember(store: Store, plan: DatasetPlan): Promis
 
 async function insertTokens(store: Store, plan: DatasetPlan, at: number): Promise<void> {
   await store.transaction(async (tx) => {
-    const app = await tx.apps.insert({ name: "Generated dataset", consumerKey: `gen-${plan.seed}`, consumerSecret: `gen-secret-${plan.seed}`, accessLevel: "Z", createdAt: at });
+    const app = await tx.apps.insert({
+      name: "Generated dataset",
+      consumerKey: `gen-${plan.seed}`,
+      consumerSecret: `gen-secret-${plan.seed}`,
+      accessLevel: "Z",
+      createdAt: at,
+    });
     const rows = Array.from({ length: plan.users }, (_, index) => ({
       userId: index + 1,
       appId: app.id,

@@ -39,7 +39,12 @@ function fileNotFound(): NotFoundError {
  * @throws NotFoundError FILE_NOT_FOUND, VERSION_NOT_FOUND, THUMBNAIL_NOT_FOUND, ITEM_NOT_FOUND (kinds without bytes),
  *   GROUP_NOT_FOUND, TOPIC_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED
  */
-export async function openDownload(store: Store, blobs: BlobStore, actor: Actor, input: DownloadRequest): Promise<Download> {
+export async function openDownload(
+  store: Store,
+  blobs: BlobStore,
+  actor: Actor,
+  input: DownloadRequest,
+): Promise<Download> {
   const { ref } = input;
   switch (ref.kind) {
     case "ATTACHMENT": {
@@ -52,7 +57,13 @@ export async function openDownload(store: Store, blobs: BlobStore, actor: Actor,
       if (!attachment) throw fileNotFound();
       const body = await blobs.open(attachment.blobKey);
       if (!body) throw fileNotFound();
-      return { fileName: attachment.fileName, contentType: attachment.contentType, size: attachment.size, body, disposition: "attachment" };
+      return {
+        fileName: attachment.fileName,
+        contentType: attachment.contentType,
+        size: attachment.size,
+        body,
+        disposition: "attachment",
+      };
     }
     case "CABINET":
       return openFileVersion(store, blobs, actor, ref, input);
@@ -79,14 +90,27 @@ async function openFileVersion(
   if (!input.thumbnail) {
     const body = await blobs.open(version.blobKey);
     if (!body) throw fileNotFound();
-    return { fileName: version.fileName, contentType: version.mimeType, size: version.size, body, disposition: "attachment" };
+    return {
+      fileName: version.fileName,
+      contentType: version.mimeType,
+      size: version.size,
+      body,
+      disposition: "attachment",
+    };
   }
-  if (version.thumbnailKey === null) throw new NotFoundError("THUMBNAIL_NOT_FOUND", "This file has no thumbnail (it is not an image).");
+  if (version.thumbnailKey === null)
+    throw new NotFoundError("THUMBNAIL_NOT_FOUND", "This file has no thumbnail (it is not an image).");
   const stream = await blobs.open(version.thumbnailKey);
   if (!stream) throw new NotFoundError("THUMBNAIL_NOT_FOUND", "This file has no thumbnail.");
   // Thumbnails are small (a 160-pixel PNG); reading one whole gives an exact Content-Length without storing its size.
   const bytes = await collect(stream);
-  return { fileName: `${baseName(version.fileName)}-thumbnail.png`, contentType: "image/png", size: bytes.length, body: Readable.from([bytes]), disposition: "inline" };
+  return {
+    fileName: `${baseName(version.fileName)}-thumbnail.png`,
+    contentType: "image/png",
+    size: bytes.length,
+    body: Readable.from([bytes]),
+    disposition: "inline",
+  };
 }
 
 function baseName(fileName: string): string {

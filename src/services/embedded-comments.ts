@@ -7,8 +7,13 @@ import { type CommentDetail, detailComments } from "./comment-detail.js";
  * and attachments: what `embed-comment=true` embeds for topics and tasks alike, the same entries
  * as the comment endpoint. The items must all be of one kind.
  */
-export async function commentsByItem(tx: Tx, viewerId: number, items: readonly ContentRef[]): Promise<Map<number, CommentDetail[]>> {
+export async function commentsByItem(
+  tx: Tx,
+  viewerId: number,
+  items: readonly ContentRef[],
+): Promise<Map<number, CommentDetail[]>> {
   const byItem = new Map<number, CommentDetail[]>(items.map((item) => [item.id, []]));
-  for (const detail of await detailComments(tx, viewerId, await tx.comments.listAll(items))) byItem.get(detail.comment.parent.id)?.push(detail);
+  for (const detail of await detailComments(tx, viewerId, await tx.comments.listAll(items)))
+    byItem.get(detail.comment.parent.id)?.push(detail);
   return byItem;
 }

@@ -37,7 +37,10 @@ export async function addFile(store: Store, blobs: BlobStore, input: NewFileInpu
   return recordOrDiscard(blobs, version, () =>
     store.transaction(async (tx) => {
       if (input.folderId !== null) await requireFolderOf(tx, input.groupId, input.folderId, "CABINET");
-      const file = await tx.files.insert({ groupId: input.groupId, ...text, authorId, folderId: input.folderId, trashed: false }, version);
+      const file = await tx.files.insert(
+        { groupId: input.groupId, ...text, authorId, folderId: input.folderId, trashed: false },
+        version,
+      );
       await notifyChange(tx, file, authorId, "created", version.at);
       return file;
     }),
@@ -51,7 +54,13 @@ export async function addFile(store: Store, blobs: BlobStore, input: NewFileInpu
 export async function addFileVersion(
   store: Store,
   blobs: BlobStore,
-  input: { ref: ContentRef; authorEmail: string; fileName: string | undefined; source: Readable | Uint8Array; comment: string },
+  input: {
+    ref: ContentRef;
+    authorEmail: string;
+    fileName: string | undefined;
+    source: Readable | Uint8Array;
+    comment: string;
+  },
   clock: Clock,
 ): Promise<CabinetFile> {
   if (input.fileName !== undefined) checkFileName(input.fileName);
@@ -59,7 +68,12 @@ export async function addFileVersion(
     file: await requireFile(tx, input.ref),
     authorId: (await requireMemberByEmail(tx, input.ref.groupId, input.authorEmail)).user.id,
   }));
-  const upload = { fileName: input.fileName ?? file.current.fileName, source: input.source, authorId, comment: input.comment };
+  const upload = {
+    fileName: input.fileName ?? file.current.fileName,
+    source: input.source,
+    authorId,
+    comment: input.comment,
+  };
   const version = await storeFileBytes(blobs, upload, clock.now());
   return recordOrDiscard(blobs, version, () =>
     store.transaction(async (tx) => {
@@ -82,7 +96,13 @@ export async function trashFile(store: Store, input: { ref: ContentRef }, clock:
 }
 
 /** Notifies the group's members but the actor (every member for an operator's change, `actorId` null). */
-async function notifyChange(tx: Tx, file: CabinetFile, actorId: number | null, kind: "created" | "updated", at: number): Promise<void> {
+async function notifyChange(
+  tx: Tx,
+  file: CabinetFile,
+  actorId: number | null,
+  kind: "created" | "updated",
+  at: number,
+): Promise<void> {
   const cause = kind === "created" ? ({ kind } as const) : ({ kind, bodyChanged: false } as const);
   await tx.notifications.fanOut({ item: { kind: "CABINET", groupId: file.groupId, id: file.id }, actorId, cause, at });
 }

@@ -34,7 +34,11 @@ export async function listFiles(
 }
 
 /** One file, in the same form as the list. @throws NotFoundError FILE_NOT_FOUND, ForbiddenError */
-export async function getFile(store: Store, actor: Actor, input: { ref: ContentRef; embedHistory: boolean }): Promise<CabinetView> {
+export async function getFile(
+  store: Store,
+  actor: Actor,
+  input: { ref: ContentRef; embedHistory: boolean },
+): Promise<CabinetView> {
   return store.read(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.ref.groupId);
     const file = await requireFile(tx, input.ref);
@@ -53,6 +57,7 @@ async function historiesOf(tx: Tx, files: readonly CabinetFile[]): Promise<Map<n
   // Attachments (the ATTACH folder) have a single version and no history to embed.
   const stored = files.filter((file) => file.attachment === undefined);
   const byFile = new Map<number, FileVersion[]>(stored.map((file) => [file.id, []]));
-  for (const version of await tx.files.listHistories(stored, LIMITS.historyEntries)) byFile.get(version.fileId)?.push(version);
+  for (const version of await tx.files.listHistories(stored, LIMITS.historyEntries))
+    byFile.get(version.fileId)?.push(version);
   return byFile;
 }

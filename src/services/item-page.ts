@@ -79,7 +79,12 @@ export interface FilePage extends ItemPageBase {
 const EXCERPT_CHARS = 80;
 
 /** A topic with its comments, likes and lease. @throws NotFoundError GROUP_NOT_FOUND, TOPIC_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
-export async function readTopicPage(store: Store, actor: Actor, input: { ref: ContentRef; page: Page }, clock: Clock): Promise<TopicPage> {
+export async function readTopicPage(
+  store: Store,
+  actor: Actor,
+  input: { ref: ContentRef; page: Page },
+  clock: Clock,
+): Promise<TopicPage> {
   return store.read(async (tx) => {
     const { group, membership } = await requireGroupMember(tx, actor, input.ref.groupId);
     const topic = await requireTopic(tx, input.ref);
@@ -99,7 +104,11 @@ export async function readTopicPage(store: Store, actor: Actor, input: { ref: Co
 }
 
 /** A task with its comments and likes. @throws NotFoundError TASK_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
-export async function readTaskPage(store: Store, actor: Actor, input: { ref: ContentRef; page: Page }): Promise<TaskPage> {
+export async function readTaskPage(
+  store: Store,
+  actor: Actor,
+  input: { ref: ContentRef; page: Page },
+): Promise<TaskPage> {
   return store.read(async (tx) => {
     const { group, membership } = await requireGroupMember(tx, actor, input.ref.groupId);
     const task = await requireTask(tx, input.ref);
@@ -114,7 +123,11 @@ export async function readTaskPage(store: Store, actor: Actor, input: { ref: Con
 }
 
 /** A shared file with its history, comments and likes. @throws NotFoundError FILE_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
-export async function readFilePage(store: Store, actor: Actor, input: { ref: ContentRef; page: Page }): Promise<FilePage> {
+export async function readFilePage(
+  store: Store,
+  actor: Actor,
+  input: { ref: ContentRef; page: Page },
+): Promise<FilePage> {
   return store.read(async (tx) => {
     const { group, membership } = await requireGroupMember(tx, actor, input.ref.groupId);
     const file = await requireFile(tx, input.ref);
@@ -142,7 +155,10 @@ async function commentSection(tx: Tx, actor: Actor, parent: ContentRef, page: Pa
   const rows = await tx.comments.page(parent, {}, page);
   const total = await tx.comments.count(parent, {});
   const details = await detailComments(tx, actor.user.id, rows);
-  const likers = await tx.likes.likersOf("COMMENT", rows.map((row) => row.id));
+  const likers = await tx.likes.likersOf(
+    "COMMENT",
+    rows.map((row) => row.id),
+  );
   return {
     comments: details.map((detail) => ({ ...detail, likers: likers.get(detail.comment.id) ?? [] })),
     total,
@@ -153,13 +169,18 @@ async function commentSection(tx: Tx, actor: Actor, parent: ContentRef, page: Pa
 }
 
 /** The comments that this page's replies answer, from the page itself or the store. */
-async function repliedComments(tx: Tx, parent: ContentRef, rows: readonly Comment[]): Promise<Map<number, RepliedComment>> {
+async function repliedComments(
+  tx: Tx,
+  parent: ContentRef,
+  rows: readonly Comment[],
+): Promise<Map<number, RepliedComment>> {
   const onPage = new Map(rows.map((row) => [row.number, row]));
   const out = new Map<number, RepliedComment>();
   for (const row of rows) {
     if (row.replyTo === null || out.has(row.replyTo)) continue;
     const target = onPage.get(row.replyTo) ?? (await tx.comments.find(parent, row.replyTo));
-    if (target) out.set(target.number, { number: target.number, authorName: target.authorName, excerpt: excerpt(target.body) });
+    if (target)
+      out.set(target.number, { number: target.number, authorName: target.authorName, excerpt: excerpt(target.body) });
   }
   return out;
 }

@@ -41,24 +41,56 @@ export async function requireItem(tx: Tx, actor: Actor, ref: ItemRef): Promise<I
     case "BOARD": {
       const { group } = await requireGroupMember(tx, actor, ref.groupId);
       const topic = await requireTopic(tx, ref);
-      return { ref, key: { kind: "BOARD", id: topic.id }, group, title: topic.title, summary: topic.body, updatedAt: topic.updatedAt, authorId: topic.authorId };
+      return {
+        ref,
+        key: { kind: "BOARD", id: topic.id },
+        group,
+        title: topic.title,
+        summary: topic.body,
+        updatedAt: topic.updatedAt,
+        authorId: topic.authorId,
+      };
     }
     case "COMMENT": {
       const { group } = await requireGroupMember(tx, actor, ref.parent.groupId);
       const parent = await requireCommentParent(tx, ref.parent);
       const comment = await tx.comments.find(ref.parent, ref.number);
       if (!comment) throw new NotFoundError("COMMENT_NOT_FOUND", "The comment does not exist.");
-      return { ref, key: { kind: "COMMENT", id: comment.id }, group, title: parent.title, summary: comment.body, updatedAt: comment.createdAt, authorId: comment.authorId };
+      return {
+        ref,
+        key: { kind: "COMMENT", id: comment.id },
+        group,
+        title: parent.title,
+        summary: comment.body,
+        updatedAt: comment.createdAt,
+        authorId: comment.authorId,
+      };
     }
     case "TASK": {
       const { group } = await requireGroupMember(tx, actor, ref.groupId);
       const task = await requireTask(tx, ref);
-      return { ref, key: { kind: "TASK", id: task.id }, group, title: task.title, summary: task.body, updatedAt: task.updatedAt, authorId: task.authorId };
+      return {
+        ref,
+        key: { kind: "TASK", id: task.id },
+        group,
+        title: task.title,
+        summary: task.body,
+        updatedAt: task.updatedAt,
+        authorId: task.authorId,
+      };
     }
     case "CABINET": {
       const { group } = await requireGroupMember(tx, actor, ref.groupId);
       const file = await requireFile(tx, ref);
-      return { ref, key: { kind: "CABINET", id: file.id }, group, title: file.title, summary: file.memo, updatedAt: file.updatedAt, authorId: file.authorId };
+      return {
+        ref,
+        key: { kind: "CABINET", id: file.id },
+        group,
+        title: file.title,
+        summary: file.memo,
+        updatedAt: file.updatedAt,
+        authorId: file.authorId,
+      };
     }
   }
 }
@@ -70,7 +102,15 @@ export async function itemOfKey(tx: Tx, key: ItemKey, group: Group): Promise<Ite
       const topic = await tx.topics.findById(key.id);
       if (!topic) return undefined;
       const ref: ContentRef = { kind: "BOARD", groupId: topic.groupId, id: topic.id };
-      return { ref, key, group, title: topic.title, summary: topic.body, updatedAt: topic.updatedAt, authorId: topic.authorId };
+      return {
+        ref,
+        key,
+        group,
+        title: topic.title,
+        summary: topic.body,
+        updatedAt: topic.updatedAt,
+        authorId: topic.authorId,
+      };
     }
     case "COMMENT": {
       const comment = await tx.comments.findById(key.id);
@@ -78,19 +118,43 @@ export async function itemOfKey(tx: Tx, key: ItemKey, group: Group): Promise<Ite
       const parent = await requireCommentParent(tx, comment.parent).catch(() => undefined);
       if (!parent) return undefined;
       const ref = { kind: "COMMENT" as const, parent: comment.parent, number: comment.number };
-      return { ref, key, group, title: parent.title, summary: comment.body, updatedAt: comment.createdAt, authorId: comment.authorId };
+      return {
+        ref,
+        key,
+        group,
+        title: parent.title,
+        summary: comment.body,
+        updatedAt: comment.createdAt,
+        authorId: comment.authorId,
+      };
     }
     case "TASK": {
       const task = await tx.tasks.findById(key.id);
       if (!task) return undefined;
       const ref: ContentRef = { kind: "TASK", groupId: task.groupId, id: task.id };
-      return { ref, key, group, title: task.title, summary: task.body, updatedAt: task.updatedAt, authorId: task.authorId };
+      return {
+        ref,
+        key,
+        group,
+        title: task.title,
+        summary: task.body,
+        updatedAt: task.updatedAt,
+        authorId: task.authorId,
+      };
     }
     case "CABINET": {
       const file = await tx.files.findById(key.id);
       if (!file) return undefined;
       const ref: ContentRef = { kind: "CABINET", groupId: file.groupId, id: file.id };
-      return { ref, key, group, title: file.title, summary: file.memo, updatedAt: file.updatedAt, authorId: file.authorId };
+      return {
+        ref,
+        key,
+        group,
+        title: file.title,
+        summary: file.memo,
+        updatedAt: file.updatedAt,
+        authorId: file.authorId,
+      };
     }
   }
 }

@@ -57,7 +57,9 @@ export async function recordLikeChange(tx: Tx, actor: Actor, item: ItemView, on:
   const ownerId = item.authorId;
   if (ownerId === actor.user.id) return;
   const liked: LikedItem =
-    item.ref.kind === "COMMENT" ? { parent: item.ref.parent, commentNumber: item.ref.number } : { parent: item.ref, commentNumber: 0 };
+    item.ref.kind === "COMMENT"
+      ? { parent: item.ref.parent, commentNumber: item.ref.number }
+      : { parent: item.ref, commentNumber: 0 };
   if (on) {
     if (await tx.memberships.findJoined(item.group.id, ownerId)) {
       await tx.likeNotifications.touch(ownerId, liked, item.key.kind === "COMMENT" ? item.key.id : null, at);

@@ -9,7 +9,11 @@ import { requireGroup, requireMemberByEmail, requireUserByEmail } from "./admin-
  * Adds a user to a group as a joined member; the other members are notified.
  * @throws NotFoundError GROUP_NOT_FOUND, USER_NOT_FOUND; ValidationError ALREADY_MEMBER
  */
-export async function addMember(store: Store, input: { groupId: number; email: string; manager: boolean }, clock: Clock): Promise<Member> {
+export async function addMember(
+  store: Store,
+  input: { groupId: number; email: string; manager: boolean },
+  clock: Clock,
+): Promise<Member> {
   return store.transaction(async (tx) => {
     await requireGroup(tx, input.groupId);
     const user = await requireUserByEmail(tx, input.email);
@@ -17,8 +21,19 @@ export async function addMember(store: Store, input: { groupId: number; email: s
       throw new ValidationError("ALREADY_MEMBER", `${input.email.slice(0, 40)} is a member of this group already.`);
     }
     const at = clock.now();
-    const created = await tx.memberships.insertJoined({ groupId: input.groupId, userId: user.id, manager: input.manager, notify: true, createdAt: at });
-    await tx.notifications.fanOut({ item: memberListItem(input.groupId), actorId: user.id, cause: { kind: "joined" }, at });
+    const created = await tx.memberships.insertJoined({
+      groupId: input.groupId,
+      userId: user.id,
+      manager: input.manager,
+      notify: true,
+      createdAt: at,
+    });
+    await tx.notifications.fanOut({
+      item: memberListItem(input.groupId),
+      actorId: user.id,
+      cause: { kind: "joined" },
+      at,
+    });
     return requireMember(tx, created.id);
   });
 }
@@ -29,7 +44,8 @@ export async function inviteMember(
   input: { groupId: number; email: string; label: string; expiresAt: number | null },
   clock: Clock,
 ): Promise<Member> {
-  if (input.label.trim() === "") throw new ValidationError("INVITE_LABEL_REQUIRED", "The invitation's label is missing or empty.");
+  if (input.label.trim() === "")
+    throw new ValidationError("INVITE_LABEL_REQUIRED", "The invitation's label is missing or empty.");
   return store.transaction(async (tx) => {
     await requireGroup(tx, input.groupId);
     const id = await tx.memberships.insertInvite({ ...input, createdAt: clock.now() });
@@ -42,7 +58,11 @@ export async function inviteMember(
  * The remaining members are notified that a member left.
  * @throws NotFoundError GROUP_NOT_FOUND, USER_NOT_FOUND, MEMBER_NOT_FOUND; ValidationError USER_NOT_MEMBER, LAST_MANAGER
  */
-export async function removeMember(store: Store, input: { groupId: number; email?: string; memberId?: number }, clock: Clock): Promise<Member> {
+export async function removeMember(
+  store: Store,
+  input: { groupId: number; email?: string; memberId?: number },
+  clock: Clock,
+): Promise<Member> {
   return store.transaction(async (tx) => {
     const member = await memberOf(tx, input);
     requireKeepsAManager(member, await tx.memberships.countManagers(input.groupId));
@@ -50,14 +70,23 @@ export async function removeMember(store: Store, input: { groupId: number; email
     if (member.status === "JOIN" && member.userId !== null) {
       // Their notifications of the group go (they can no longer read its items); the others hear they left.
       await tx.notifications.removeOfMember(member.userId, input.groupId);
-      await tx.notifications.fanOut({ item: memberListItem(input.groupId), actorId: member.userId, cause: { kind: "left" }, at: clock.now() });
+      await tx.notifications.fanOut({
+        item: memberListItem(input.groupId),
+        actorId: member.userId,
+        cause: { kind: "left" },
+        at: clock.now(),
+      });
     }
     return member;
   });
 }
 
 /** Makes a member a manager or not; the last manager stays one. @throws as {@link removeMember} */
-export async function setManager(store: Store, input: { groupId: number; email: string; value: boolean }, clock: Clock): Promise<Member> {
+export async function setManager(
+  store: Store,
+  input: { groupId: number; email: string; value: boolean },
+  clock: Clock,
+): Promise<Member> {
   return store.transaction(async (tx) => {
     const member = await memberOf(tx, input);
     if (!input.value) requireKeepsAManager(member, await tx.memberships.countManagers(input.groupId));
@@ -67,7 +96,11 @@ export async function setManager(store: Store, input: { groupId: number; email: 
 }
 
 /** Turns a member's notifications for the group on or off. @throws as {@link removeMember} */
-export async function setNotify(store: Store, input: { groupId: number; email: string; value: boolean }, clock: Clock): Promise<Member> {
+export async function setNotify(
+  store: Store,
+  input: { groupId: number; email: string; value: boolean },
+  clock: Clock,
+): Promise<Member> {
   return store.transaction(async (tx) => {
     const member = await memberOf(tx, input);
     await tx.memberships.update(member.id, { notify: input.value, at: clock.now() });
@@ -75,11 +108,16 @@ export async function setNotify(store: Store, input: { groupId: number; email: s
   });
 }
 
-async function memberOf(tx: Tx, input: { groupId: number; email?: string | undefined; memberId?: number | undefined }): Promise<Member> {
+async function memberOf(
+  tx: Tx,
+  input: { groupId: number; email?: string | undefined; memberId?: number | undefined },
+): Promise<Member> {
   await requireGroup(tx, input.groupId);
-  if (input.email !== undefined) return requireMember(tx, (await requireMemberByEmail(tx, input.groupId, input.email)).membership.id);
+  if (input.email !== undefined)
+    return requireMember(tx, (await requireMemberByEmail(tx, input.groupId, input.email)).membership.id);
   const member = await tx.memberships.findMember(input.memberId ?? 0);
-  if (!member || member.groupId !== input.groupId) throw new NotFoundError("MEMBER_NOT_FOUND", "The member does not exist in this group.");
+  if (!member || member.groupId !== input.groupId)
+    throw new NotFoundError("MEMBER_NOT_FOUND", "The member does not exist in this group.");
   return member;
 }
 

@@ -15,7 +15,11 @@ export interface MemberListView {
 }
 
 /** A page of a group's members (or invitations). @throws NotFoundError GROUP_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
-export async function listMembers(store: Store, actor: Actor, input: { groupId: number; status: MemberStatus; page: Page }): Promise<MemberListView> {
+export async function listMembers(
+  store: Store,
+  actor: Actor,
+  input: { groupId: number; status: MemberStatus; page: Page },
+): Promise<MemberListView> {
   return store.read(async (tx) => {
     const { group, membership } = await requireGroupMember(tx, actor, input.groupId);
     return {
@@ -29,11 +33,22 @@ export async function listMembers(store: Store, actor: Actor, input: { groupId: 
 }
 
 /** One member of the group, in the same form as the list. @throws NotFoundError MEMBER_NOT_FOUND, ForbiddenError */
-export async function getMember(store: Store, actor: Actor, input: { groupId: number; memberId: number }): Promise<MemberListView> {
+export async function getMember(
+  store: Store,
+  actor: Actor,
+  input: { groupId: number; memberId: number },
+): Promise<MemberListView> {
   return store.read(async (tx) => {
     const { group, membership } = await requireGroupMember(tx, actor, input.groupId);
     const member = await tx.memberships.findMember(input.memberId);
-    if (!member || member.groupId !== group.id) throw new NotFoundError("MEMBER_NOT_FOUND", "The member does not exist in this group.");
-    return { group, members: [member], totalCount: 1, caller: membership, managerCount: await tx.memberships.countManagers(group.id) };
+    if (!member || member.groupId !== group.id)
+      throw new NotFoundError("MEMBER_NOT_FOUND", "The member does not exist in this group.");
+    return {
+      group,
+      members: [member],
+      totalCount: 1,
+      caller: membership,
+      managerCount: await tx.memberships.countManagers(group.id),
+    };
   });
 }

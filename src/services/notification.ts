@@ -17,7 +17,12 @@ import { requireGroupMember } from "./group-access.js";
 
 /** A file a notification entry embeds (`embed-attachment=true`). */
 export type NotificationAttachment =
-  | { readonly kind: "comment"; readonly parent: ContentRef; readonly commentNumber: number; readonly attachment: Attachment }
+  | {
+      readonly kind: "comment";
+      readonly parent: ContentRef;
+      readonly commentNumber: number;
+      readonly attachment: Attachment;
+    }
   | { readonly kind: "file"; readonly file: CabinetFile };
 
 /** Notifications as the caller sees them, with their files when asked for. */
@@ -42,13 +47,18 @@ export interface NotificationQuery {
  * A page of the caller's notifications, newest first.
  * @throws NotFoundError GROUP_NOT_FOUND, ForbiddenError GROUP_NOT_JOINED for a `group` filter
  */
-export async function listNotifications(store: Store, actor: Actor, input: NotificationQuery): Promise<NotificationsView> {
+export async function listNotifications(
+  store: Store,
+  actor: Actor,
+  input: NotificationQuery,
+): Promise<NotificationsView> {
   return store.read(async (tx) => {
     if (input.groupId !== null) await requireGroupMember(tx, actor, input.groupId);
     const userId = actor.user.id;
     const itemKind = input.category === null ? null : itemKindOfCategory(input.category);
     // Categories of areas this server does not hold (schedules, chat) have no notifications.
-    if (input.category !== null && itemKind === null) return { notifications: [], attachments: input.embedAttachments ? [] : undefined };
+    if (input.category !== null && itemKind === null)
+      return { notifications: [], attachments: input.embedAttachments ? [] : undefined };
     const filter: NotificationFilter = {
       unconfirmedOnly: input.unconfirmedOnly,
       itemKind,
@@ -56,7 +66,10 @@ export async function listNotifications(store: Store, actor: Actor, input: Notif
       hiddenGroupIds: input.includeRuledOut ? [] : await tx.notifications.mutedGroupIds(userId),
     };
     const notifications = await tx.notifications.list(userId, filter, input.page);
-    return { notifications, attachments: input.embedAttachments ? await attachmentsOf(tx, actor, notifications) : undefined };
+    return {
+      notifications,
+      attachments: input.embedAttachments ? await attachmentsOf(tx, actor, notifications) : undefined,
+    };
   });
 }
 
@@ -66,13 +79,20 @@ export async function listNotifications(store: Store, actor: Actor, input: Notif
  * `unconfirmed=true`. Unknown and already confirmed ids are ignored.
  * @throws ValidationError TOO_MANY_ENTRIES (more than 100 ids: nothing is confirmed)
  */
-export async function confirmNotifications(store: Store, actor: Actor, input: { ids: readonly (ItemRef | undefined)[] }, clock: Clock): Promise<NotificationsView> {
+export async function confirmNotifications(
+  store: Store,
+  actor: Actor,
+  input: { ids: readonly (ItemRef | undefined)[] },
+  clock: Clock,
+): Promise<NotificationsView> {
   requireConfirmableCount(input.ids.length);
   const items = uniqueItems(input.ids);
   return store.transaction(async (tx) => {
     const at = clock.now();
     const confirmed = await tx.notifications.confirm(actor.user.id, items, at);
-    const parents = confirmed.map((notification) => notification.item).filter((item): item is ContentRef => item.kind !== "GROUP");
+    const parents = confirmed
+      .map((notification) => notification.item)
+      .filter((item): item is ContentRef => item.kind !== "GROUP");
     await tx.commentReads.confirmMany(actor.user.id, parents, at);
     return { notifications: confirmed, attachments: undefined };
   });
@@ -91,7 +111,11 @@ function uniqueItems(ids: readonly (ItemRef | undefined)[]): NotificationItem[] 
  * The files of each notification: a shared file's current version, and the files of the comment
  * that caused it. Comment files are comment contents: only for applications that may read comments.
  */
-async function attachmentsOf(tx: Tx, actor: Actor, notifications: readonly Notification[]): Promise<NotificationAttachment[][]> {
+async function attachmentsOf(
+  tx: Tx,
+  actor: Actor,
+  notifications: readonly Notification[],
+): Promise<NotificationAttachment[][]> {
   const mayReadComments = levelAllows(actor.app.accessLevel, "comments");
   const out: NotificationAttachment[][] = [];
   for (const notification of notifications) {
@@ -101,7 +125,12 @@ async function attachmentsOf(tx: Tx, actor: Actor, notifications: readonly Notif
       const file = await tx.files.findById(item.id);
       if (file) files.push({ kind: "file", file });
     }
-    if (item.kind !== "GROUP" && mayReadComments && notification.commentNumber !== null && !notification.commentDeleted) {
+    if (
+      item.kind !== "GROUP" &&
+      mayReadComments &&
+      notification.commentNumber !== null &&
+      !notification.commentDeleted
+    ) {
       const comment = await tx.comments.find(item, notification.commentNumber);
       for (const attachment of comment ? await tx.attachments.listOf([comment.id]) : []) {
         files.push({ kind: "comment", parent: item, commentNumber: notification.commentNumber, attachment });

@@ -21,7 +21,12 @@ export interface IssuedCredentials {
  * Issues temporary credentials to `app`; `callback` is "oob" or an absolute http(s) URL.
  * @throws OAuthProblem parameter_rejected for any other callback
  */
-export async function issueTemporaryCredentials(store: Store, clock: Clock, app: Application, callback: string): Promise<IssuedCredentials> {
+export async function issueTemporaryCredentials(
+  store: Store,
+  clock: Clock,
+  app: Application,
+  callback: string,
+): Promise<IssuedCredentials> {
   if (callback !== "oob" && !isHttpUrl(callback)) {
     throw new OAuthProblem("parameter_rejected", 'oauth_callback must be "oob" or an absolute http(s) URL');
   }
@@ -52,14 +57,20 @@ function isHttpUrl(text: string): boolean {
 }
 
 /** The live temporary credential a token names, or undefined (unknown, expired or exchanged). */
-export function findTemporaryCredential(store: Store, clock: Clock, token: string): Promise<TemporaryCredential | undefined> {
+export function findTemporaryCredential(
+  store: Store,
+  clock: Clock,
+  token: string,
+): Promise<TemporaryCredential | undefined> {
   return store.read((tx) => tx.temporaryCredentials.findLive(hashToken(token), clock.now()));
 }
 
 /** Records the person's approval and returns the verifier; undefined when already decided. */
 export async function approve(store: Store, credential: TemporaryCredential, user: User): Promise<string | undefined> {
   const verifier = generateSecret();
-  const done = await store.transaction((tx) => tx.temporaryCredentials.decide(credential.id, { status: "approved", userId: user.id, verifier }));
+  const done = await store.transaction((tx) =>
+    tx.temporaryCredentials.decide(credential.id, { status: "approved", userId: user.id, verifier }),
+  );
   return done ? verifier : undefined;
 }
 
@@ -72,17 +83,24 @@ export async function deny(store: Store, credential: TemporaryCredential): Promi
  * Exchanges an approved temporary credential and its verifier for token credentials, once.
  * @throws OAuthProblem parameter_absent, user_refused, permission_unknown, parameter_rejected, token_rejected
  */
-export async function exchangeVerifier(store: Store, clock: Clock, credential: TemporaryCredential, verifier: string | undefined): Promise<IssuedCredentials> {
+export async function exchangeVerifier(
+  store: Store,
+  clock: Clock,
+  credential: TemporaryCredential,
+  verifier: string | undefined,
+): Promise<IssuedCredentials> {
   if (verifier === undefined) throw new OAuthProblem("parameter_absent", "oauth_verifier is missing");
   if (credential.status === "denied") throw new OAuthProblem("user_refused", "the user denied this application access");
   if (credential.status !== "approved" || credential.userId === null || credential.verifier === null) {
     throw new OAuthProblem("permission_unknown", "the user has not approved this request yet");
   }
-  if (!constantTimeEqual(verifier, credential.verifier)) throw new OAuthProblem("parameter_rejected", "oauth_verifier does not match");
+  if (!constantTimeEqual(verifier, credential.verifier))
+    throw new OAuthProblem("parameter_rejected", "oauth_verifier does not match");
   const userId = credential.userId;
   return store.transaction(async (tx) => {
     // Deleting first makes the exchange single-use even when two requests race.
-    if (!(await tx.temporaryCredentials.consume(credential.id))) throw new OAuthProblem("token_rejected", "oauth_token was already exchanged");
+    if (!(await tx.temporaryCredentials.consume(credential.id)))
+      throw new OAuthProblem("token_rejected", "oauth_token was already exchanged");
     return insertToken(tx.tokens, clock, userId, credential.app.id, "OAuth");
   });
 }
@@ -99,17 +117,39 @@ export interface PasswordGrant {
  * @throws OAuthProblem parameter_absent, permission_denied
  * @throws TooManyRequestsError SIGN_IN_THROTTLED
  */
-export async function exchangePassword(store: Store, clock: Clock, throttle: LoginThrottleConfig, app: Application, grant: PasswordGrant): Promise<IssuedCredentials> {
-  if (app.accessLevel !== "Z") throw new OAuthProblem("permission_denied", "this application may not use xAuth (it needs access level Z)");
+export async function exchangePassword(
+  store: Store,
+  clock: Clock,
+  throttle: LoginThrottleConfig,
+  app: Application,
+  grant: PasswordGrant,
+): Promise<IssuedCredentials> {
+  if (app.accessLevel !== "Z")
+    throw new OAuthProblem("permission_denied", "this application may not use xAuth (it needs access level Z)");
   const { username, password } = grant;
-  if (!username || password === undefined) throw new OAuthProblem("parameter_absent", "x_auth_username and x_auth_password are required");
+  if (!username || password === undefined)
+    throw new OAuthProblem("parameter_absent", "x_auth_username and x_auth_password are required");
   const user = await signInThrottled(store, clock, throttle, { email: username, password, address: grant.address });
   if (!user) throw new OAuthProblem("permission_denied", "the e-mail address or the password is wrong");
   return store.transaction((tx) => insertToken(tx.tokens, clock, user.id, app.id, "xAuth"));
 }
 
-async function insertToken(tokens: TokenRepo, clock: Clock, userId: number, appId: number, label: string): Promise<IssuedCredentials> {
+async function insertToken(
+  tokens: TokenRepo,
+  clock: Clock,
+  userId: number,
+  appId: number,
+  label: string,
+): Promise<IssuedCredentials> {
   const issued = { token: generateSecret(), secret: generateSecret() };
-  await tokens.insert({ userId, appId, tokenHash: hashToken(issued.token), secret: issued.secret, label, origin: "oauth", createdAt: clock.now() });
+  await tokens.insert({
+    userId,
+    appId,
+    tokenHash: hashToken(issued.token),
+    secret: issued.secret,
+    label,
+    origin: "oauth",
+    createdAt: clock.now(),
+  });
   return issued;
 }

@@ -33,8 +33,17 @@ export interface CredentialsView {
 export async function listMyCredentials(store: Store, actor: Actor): Promise<CredentialsView> {
   return store.read(async (tx) => {
     const tokens = await tx.tokens.listLiveOfUser(actor.user.id);
-    const apps = (await tx.apps.list()).map(({ id, name, consumerKey, accessLevel }) => ({ id, name, consumerKey, accessLevel }));
-    return { personal: tokens.filter((t) => t.origin === "personal"), authorized: groupByApp(tokens.filter((t) => t.origin === "oauth")), apps };
+    const apps = (await tx.apps.list()).map(({ id, name, consumerKey, accessLevel }) => ({
+      id,
+      name,
+      consumerKey,
+      accessLevel,
+    }));
+    return {
+      personal: tokens.filter((t) => t.origin === "personal"),
+      authorized: groupByApp(tokens.filter((t) => t.origin === "oauth")),
+      apps,
+    };
   });
 }
 
@@ -58,30 +67,62 @@ function groupByApp(tokens: readonly UserToken[]): AuthorizedApp[] {
  * once (only the token's hash is stored).
  * @throws ValidationError TOKEN_LABEL_REQUIRED, TOKEN_LABEL_TOO_LONG; NotFoundError APP_NOT_FOUND
  */
-export async function createPersonalToken(store: Store, actor: Actor, input: { appId: number; label: string }, clock: Clock): Promise<IssuedCredentials> {
+export async function createPersonalToken(
+  store: Store,
+  actor: Actor,
+  input: { appId: number; label: string },
+  clock: Clock,
+): Promise<IssuedCredentials> {
   const label = input.label.trim();
-  if (label === "") throw new ValidationError("TOKEN_LABEL_REQUIRED", "A personal token needs a label that says what it is for.");
+  if (label === "")
+    throw new ValidationError("TOKEN_LABEL_REQUIRED", "A personal token needs a label that says what it is for.");
   if (characterCount(label) > TOKEN_LABEL_MAX_CHARS) {
-    throw new ValidationError("TOKEN_LABEL_TOO_LONG", `The token's label is longer than ${TOKEN_LABEL_MAX_CHARS} characters.`);
+    throw new ValidationError(
+      "TOKEN_LABEL_TOO_LONG",
+      `The token's label is longer than ${TOKEN_LABEL_MAX_CHARS} characters.`,
+    );
   }
   const issued = { token: generateSecret(), secret: generateSecret() };
   await store.transaction(async (tx) => {
     const app = (await tx.apps.list()).find((candidate) => candidate.id === input.appId);
     if (!app) throw new NotFoundError("APP_NOT_FOUND", "The application does not exist.");
-    await tx.tokens.insert({ userId: actor.user.id, appId: app.id, tokenHash: hashToken(issued.token), secret: issued.secret, label, origin: "personal", createdAt: clock.now() });
+    await tx.tokens.insert({
+      userId: actor.user.id,
+      appId: app.id,
+      tokenHash: hashToken(issued.token),
+      secret: issued.secret,
+      label,
+      origin: "personal",
+      createdAt: clock.now(),
+    });
   });
   return issued;
 }
 
 /** Revokes one of the caller's personal tokens. @throws NotFoundError TOKEN_NOT_FOUND (also for other people's tokens) */
-export async function revokePersonalToken(store: Store, actor: Actor, input: { tokenId: number }, clock: Clock): Promise<void> {
-  const revoked = await store.transaction((tx) => tx.tokens.revokeOfUser(actor.user.id, input.tokenId, "personal", clock.now()));
+export async function revokePersonalToken(
+  store: Store,
+  actor: Actor,
+  input: { tokenId: number },
+  clock: Clock,
+): Promise<void> {
+  const revoked = await store.transaction((tx) =>
+    tx.tokens.revokeOfUser(actor.user.id, input.tokenId, "personal", clock.now()),
+  );
   if (!revoked) throw new NotFoundError("TOKEN_NOT_FOUND", "You have no live personal token with this id.");
 }
 
 /** Revokes every token the caller gave an application through OAuth. @throws NotFoundError APP_NOT_AUTHORIZED */
-export async function revokeAuthorizedApp(store: Store, actor: Actor, input: { appId: number }, clock: Clock): Promise<number> {
-  const count = await store.transaction((tx) => tx.tokens.revokeAppOfUser(actor.user.id, input.appId, "oauth", clock.now()));
-  if (count === 0) throw new NotFoundError("APP_NOT_AUTHORIZED", "You have not authorized this application (or already revoked it).");
+export async function revokeAuthorizedApp(
+  store: Store,
+  actor: Actor,
+  input: { appId: number },
+  clock: Clock,
+): Promise<number> {
+  const count = await store.transaction((tx) =>
+    tx.tokens.revokeAppOfUser(actor.user.id, input.appId, "oauth", clock.now()),
+  );
+  if (count === 0)
+    throw new NotFoundError("APP_NOT_AUTHORIZED", "You have not authorized this application (or already revoked it).");
   return count;
 }

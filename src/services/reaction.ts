@@ -20,11 +20,18 @@ export interface LikersView {
  * The item's author hears of it through their like notifications.
  * @throws NotFoundError ITEM_NOT_FOUND and the like; ForbiddenError GROUP_NOT_JOINED
  */
-export async function setLike(store: Store, actor: Actor, input: { ref: ItemRef; on: boolean }, clock: Clock): Promise<ItemView> {
+export async function setLike(
+  store: Store,
+  actor: Actor,
+  input: { ref: ItemRef; on: boolean },
+  clock: Clock,
+): Promise<ItemView> {
   return store.transaction(async (tx) => {
     const item = await requireItem(tx, actor, input.ref);
     const at = clock.now();
-    const changed = input.on ? await tx.likes.add(actor.user.id, item.key, item.group.id, at) : await tx.likes.remove(actor.user.id, item.key);
+    const changed = input.on
+      ? await tx.likes.add(actor.user.id, item.key, item.group.id, at)
+      : await tx.likes.remove(actor.user.id, item.key);
     if (changed) await recordLikeChange(tx, actor, item, input.on, at);
     return item;
   });
@@ -43,7 +50,12 @@ export async function listLikers(store: Store, actor: Actor, input: { ref: ItemR
  * Favorites (`on`) or unfavorites an item; repeating either changes nothing.
  * @throws NotFoundError ITEM_NOT_FOUND and the like; ForbiddenError GROUP_NOT_JOINED
  */
-export async function setFavorite(store: Store, actor: Actor, input: { ref: ItemRef; on: boolean }, clock: Clock): Promise<ItemView> {
+export async function setFavorite(
+  store: Store,
+  actor: Actor,
+  input: { ref: ItemRef; on: boolean },
+  clock: Clock,
+): Promise<ItemView> {
   return store.transaction(async (tx) => {
     const item = await requireItem(tx, actor, input.ref);
     if (input.on) await tx.favorites.add(actor.user.id, item.key, item.group.id, clock.now());

@@ -19,15 +19,31 @@ export interface StartedSession {
  * counts the failures. Expired sessions are swept on the way.
  * @throws TooManyRequestsError SIGN_IN_THROTTLED
  */
-export async function startSession(store: Store, clock: Clock, throttle: LoginThrottleConfig, attempt: SignInAttempt): Promise<StartedSession | undefined> {
+export async function startSession(
+  store: Store,
+  clock: Clock,
+  throttle: LoginThrottleConfig,
+  attempt: SignInAttempt,
+): Promise<StartedSession | undefined> {
   const user = await signInThrottled(store, clock, throttle, attempt);
   if (!user) return undefined;
   const token = generateSecret();
   const now = clock.now();
-  const session: Omit<Session, "id"> = { user, csrf: generateSecret(), createdAt: now, expiresAt: now + SESSION_LIFETIME_MS };
+  const session: Omit<Session, "id"> = {
+    user,
+    csrf: generateSecret(),
+    createdAt: now,
+    expiresAt: now + SESSION_LIFETIME_MS,
+  };
   await store.transaction(async (tx) => {
     await tx.sessions.removeExpired(now);
-    await tx.sessions.insert({ tokenHash: hashToken(token), userId: user.id, csrf: session.csrf, createdAt: now, expiresAt: session.expiresAt });
+    await tx.sessions.insert({
+      tokenHash: hashToken(token),
+      userId: user.id,
+      csrf: session.csrf,
+      createdAt: now,
+      expiresAt: session.expiresAt,
+    });
   });
   const stored = await store.read((tx) => tx.sessions.findLive(hashToken(token), now));
   if (!stored) throw new Error("the session just written cannot be read back");

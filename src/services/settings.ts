@@ -35,7 +35,12 @@ export async function readSettings(store: Store, actor: Actor): Promise<Settings
  * Turns the caller's notifications of one group on or off (decisions.md §6: "do not notify").
  * @throws NotFoundError GROUP_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED
  */
-export async function setMyNotify(store: Store, actor: Actor, input: { groupId: number; notify: boolean }, clock: Clock): Promise<MyGroup> {
+export async function setMyNotify(
+  store: Store,
+  actor: Actor,
+  input: { groupId: number; notify: boolean },
+  clock: Clock,
+): Promise<MyGroup> {
   return store.transaction(async (tx) => {
     const { group, membership } = await requireGroupMember(tx, actor, input.groupId);
     await tx.memberships.update(membership.id, { notify: input.notify, at: clock.now() });

@@ -25,7 +25,12 @@ export interface SignInAttempt {
  * or the address has had too many failed attempts in the window.
  * @throws TooManyRequestsError SIGN_IN_THROTTLED
  */
-export async function signInThrottled(store: Store, clock: Clock, limits: LoginThrottleConfig, attempt: SignInAttempt): Promise<User | undefined> {
+export async function signInThrottled(
+  store: Store,
+  clock: Clock,
+  limits: LoginThrottleConfig,
+  attempt: SignInAttempt,
+): Promise<User | undefined> {
   const now = clock.now();
   // PostgreSQL cannot store a NUL; such an address names nobody, but its failures still count.
   const account = replaceControlCharacters(attempt.email.trim().toLowerCase());
@@ -36,12 +41,19 @@ export async function signInThrottled(store: Store, clock: Clock, limits: LoginT
       address: await tx.loginFailures.count("address", attempt.address, now, limits.windowMs),
     };
   });
-  const over = [counts.account.failures > limits.perAccount ? counts.account : undefined, counts.address.failures > limits.perAddress ? counts.address : undefined];
+  const over = [
+    counts.account.failures > limits.perAccount ? counts.account : undefined,
+    counts.address.failures > limits.perAddress ? counts.address : undefined,
+  ];
   const blocking = over.filter((count): count is LoginAttemptCount => count !== undefined);
   if (blocking.length > 0) {
     const until = Math.max(...blocking.map((count) => count.windowStart + limits.windowMs));
     const seconds = Math.max(1, Math.ceil((until - now) / 1000));
-    throw new TooManyRequestsError("SIGN_IN_THROTTLED", `Too many failed sign-ins for this account or from this address. Try again in ${Math.ceil(seconds / 60)} minutes.`, seconds);
+    throw new TooManyRequestsError(
+      "SIGN_IN_THROTTLED",
+      `Too many failed sign-ins for this account or from this address. Try again in ${Math.ceil(seconds / 60)} minutes.`,
+      seconds,
+    );
   }
   const user = await signIn(store, attempt.email, attempt.password);
   if (user) {
@@ -57,7 +69,9 @@ export async function signInThrottled(store: Store, clock: Clock, limits: LoginT
 async function signIn(store: Store, email: string, password: string): Promise<User | undefined> {
   const address = email.trim().toLowerCase();
   // No one's address has a control character (and PostgreSQL cannot compare a NUL): nobody's, then.
-  const found = hasControlCharacter(address) ? undefined : await store.read((tx) => tx.users.findCredentialsByEmail(address));
+  const found = hasControlCharacter(address)
+    ? undefined
+    : await store.read((tx) => tx.users.findCredentialsByEmail(address));
   const matches = await verifyPassword(password, found?.passwordHash ?? DUMMY_HASH);
   if (!found || !matches) return undefined;
   const { passwordHash: _hash, ...user } = found;

@@ -10,7 +10,10 @@ import { requireTask } from "./task.js";
 export type Due = { readonly dueAt: number; readonly allDay: boolean } | null;
 
 /** Where `task move` puts a task. */
-export type TaskPlace = { readonly kind: "folder"; readonly folderId: number } | { readonly kind: "unclassified" } | { readonly kind: "trash" };
+export type TaskPlace =
+  | { readonly kind: "folder"; readonly folderId: number }
+  | { readonly kind: "unclassified" }
+  | { readonly kind: "trash" };
 
 /**
  * Adds a task; author and assignee must be members. The other members are notified.
@@ -18,7 +21,17 @@ export type TaskPlace = { readonly kind: "folder"; readonly folderId: number } |
  */
 export async function addTask(
   store: Store,
-  input: { groupId: number; title: string; body: string; authorEmail: string; assigneeEmail?: string | undefined; due: Due; priority: TaskPriority; status: TaskStatus; folderId: number | null },
+  input: {
+    groupId: number;
+    title: string;
+    body: string;
+    authorEmail: string;
+    assigneeEmail?: string | undefined;
+    due: Due;
+    priority: TaskPriority;
+    status: TaskStatus;
+    folderId: number | null;
+  },
   clock: Clock,
 ): Promise<Task> {
   const text = checkTaskText(input);
@@ -52,7 +65,15 @@ export async function addTask(
  */
 export async function updateTask(
   store: Store,
-  input: { ref: ContentRef; title?: string; body?: string; assigneeEmail?: string; due?: Due; priority?: TaskPriority; status?: TaskStatus },
+  input: {
+    ref: ContentRef;
+    title?: string;
+    body?: string;
+    assigneeEmail?: string;
+    due?: Due;
+    priority?: TaskPriority;
+    status?: TaskStatus;
+  },
   clock: Clock,
 ): Promise<Task> {
   return store.transaction(async (tx) => {
@@ -60,7 +81,10 @@ export async function updateTask(
     const text = checkTaskText({ title: input.title ?? task.title, body: input.body ?? task.body });
     const change: TaskChange = {
       ...text,
-      assigneeId: input.assigneeEmail === undefined ? undefined : ((await assigneeOf(tx, task.groupId, input.assigneeEmail)) ?? null),
+      assigneeId:
+        input.assigneeEmail === undefined
+          ? undefined
+          : ((await assigneeOf(tx, task.groupId, input.assigneeEmail)) ?? null),
       dueAt: input.due === undefined ? undefined : (input.due?.dueAt ?? null),
       allDay: input.due === undefined ? undefined : (input.due?.allDay ?? false),
       priority: input.priority,
@@ -74,13 +98,19 @@ export async function updateTask(
 }
 
 /** Moves a task to a folder, out of every folder, or to the trash. @throws NotFoundError TASK_NOT_FOUND, FOLDER_NOT_FOUND */
-export async function moveTask(store: Store, input: { ref: ContentRef; place: TaskPlace }, clock: Clock): Promise<Task> {
+export async function moveTask(
+  store: Store,
+  input: { ref: ContentRef; place: TaskPlace },
+  clock: Clock,
+): Promise<Task> {
   return store.transaction(async (tx) => {
     const task = await requireTask(tx, input.ref);
     const { place } = input;
     if (place.kind === "folder") await requireFolderOf(tx, task.groupId, place.folderId, "TASK");
     const change: TaskChange =
-      place.kind === "trash" ? { trashed: true, at: clock.now() } : { trashed: false, folderId: place.kind === "folder" ? place.folderId : null, at: clock.now() };
+      place.kind === "trash"
+        ? { trashed: true, at: clock.now() }
+        : { trashed: false, folderId: place.kind === "folder" ? place.folderId : null, at: clock.now() };
     await tx.tasks.update(task.id, change);
     await notifyChange(tx, task, false, change.at);
     return requireTask(tx, input.ref);

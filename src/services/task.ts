@@ -35,7 +35,11 @@ export async function listTasks(
 }
 
 /** One task, in the same form as the list. @throws NotFoundError TASK_NOT_FOUND, ForbiddenError */
-export async function getTask(store: Store, actor: Actor, input: { ref: ContentRef; embedComments: boolean }): Promise<TaskListView> {
+export async function getTask(
+  store: Store,
+  actor: Actor,
+  input: { ref: ContentRef; embedComments: boolean },
+): Promise<TaskListView> {
   return store.read(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.ref.groupId);
     return viewOf(tx, actor, group, [await requireTask(tx, input.ref)], input.embedComments);
@@ -49,7 +53,13 @@ export async function requireTask(tx: Tx, ref: ContentRef): Promise<Task> {
   return task;
 }
 
-async function viewOf(tx: Tx, actor: Actor, group: Group, tasks: readonly Task[], embedComments: boolean): Promise<TaskListView> {
+async function viewOf(
+  tx: Tx,
+  actor: Actor,
+  group: Group,
+  tasks: readonly Task[],
+  embedComments: boolean,
+): Promise<TaskListView> {
   const refs = tasks.map((task): ContentRef => ({ kind: "TASK", groupId: task.groupId, id: task.id }));
   return {
     group,
@@ -64,6 +74,10 @@ async function viewOf(tx: Tx, actor: Actor, group: Group, tasks: readonly Task[]
  * confirmed (or was the caller's own doing).
  */
 async function confirmedByCaller(tx: Tx, actor: Actor, items: readonly ContentRef[]): Promise<ReadonlySet<number>> {
-  const unconfirmed = await tx.notifications.unconfirmedOf(actor.user.id, "TASK", items.map((item) => item.id));
+  const unconfirmed = await tx.notifications.unconfirmedOf(
+    actor.user.id,
+    "TASK",
+    items.map((item) => item.id),
+  );
   return new Set(items.filter((item) => !unconfirmed.has(item.id)).map((item) => item.id));
 }

@@ -38,7 +38,11 @@ export async function listTopics(
     const { group } = await requireGroupMember(tx, actor, input.groupId);
     if (input.filter.kind === "folder") await requireFolderOf(tx, group.id, input.filter.folderId, "BOARD");
     const topics = await tx.topics.list(group.id, input.filter, input.page);
-    return { group, topics, comments: input.embedComments ? await commentsByItem(tx, actor.user.id, topics.map(refOf)) : undefined };
+    return {
+      group,
+      topics,
+      comments: input.embedComments ? await commentsByItem(tx, actor.user.id, topics.map(refOf)) : undefined,
+    };
   });
 }
 
@@ -51,7 +55,11 @@ export async function getTopic(
   return store.read(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.ref.groupId);
     const topic = await requireTopic(tx, input.ref);
-    return { group, topics: [topic], comments: input.embedComments ? await commentsByItem(tx, actor.user.id, [refOf(topic)]) : undefined };
+    return {
+      group,
+      topics: [topic],
+      comments: input.embedComments ? await commentsByItem(tx, actor.user.id, [refOf(topic)]) : undefined,
+    };
   });
 }
 
@@ -65,7 +73,13 @@ export async function getTopic(
 export async function createTopic(
   store: Store,
   actor: Actor,
-  input: { groupId: number; title: string | undefined; body: string | undefined; folderId?: number | null; allowEdit?: boolean },
+  input: {
+    groupId: number;
+    title: string | undefined;
+    body: string | undefined;
+    folderId?: number | null;
+    allowEdit?: boolean;
+  },
   clock: Clock,
 ): Promise<BoardView> {
   const draft = checkTopicDraft(input);
@@ -120,7 +134,13 @@ export async function updateTopic(
  * the attachment bytes go once the rows are gone for good.
  * @throws NotFoundError TOPIC_NOT_FOUND, ForbiddenError, ConflictError TOPIC_BEING_EDITED
  */
-export async function deleteTopic(store: Store, blobs: BlobStore, actor: Actor, input: { ref: ContentRef }, clock: Clock): Promise<Topic> {
+export async function deleteTopic(
+  store: Store,
+  blobs: BlobStore,
+  actor: Actor,
+  input: { ref: ContentRef },
+  clock: Clock,
+): Promise<Topic> {
   const { topic, keys } = await store.transaction(async (tx) => {
     const { membership } = await requireGroupMember(tx, actor, input.ref.groupId);
     const found = await requireTopic(tx, input.ref);
@@ -139,7 +159,12 @@ export async function deleteTopic(store: Store, blobs: BlobStore, actor: Actor, 
  * Takes or renews the edit lease (10 minutes) for a user who may update the topic.
  * @throws NotFoundError, ForbiddenError, ConflictError TOPIC_BEING_EDITED
  */
-export async function takeEditLease(store: Store, actor: Actor, input: { ref: ContentRef }, clock: Clock): Promise<EditLease> {
+export async function takeEditLease(
+  store: Store,
+  actor: Actor,
+  input: { ref: ContentRef },
+  clock: Clock,
+): Promise<EditLease> {
   return store.transaction(async (tx) => (await leaseTopic(tx, actor, input.ref, clock.now())).lease);
 }
 
@@ -155,7 +180,12 @@ export interface TopicEditor {
  * interface takes a lease when an edit form opens") and returns what the form shows.
  * @throws NotFoundError, ForbiddenError, ConflictError TOPIC_BEING_EDITED naming the holder
  */
-export async function openTopicEditor(store: Store, actor: Actor, input: { ref: ContentRef }, clock: Clock): Promise<TopicEditor> {
+export async function openTopicEditor(
+  store: Store,
+  actor: Actor,
+  input: { ref: ContentRef },
+  clock: Clock,
+): Promise<TopicEditor> {
   return store.transaction((tx) => leaseTopic(tx, actor, input.ref, clock.now()));
 }
 
@@ -167,14 +197,29 @@ async function leaseTopic(tx: Tx, actor: Actor, ref: ContentRef, now: number): P
   requireNotLeasedByOther(current, actor.user.id, now);
   const since = current && current.userId === actor.user.id && current.until > now ? current.since : now;
   await tx.leases.put({ topicId: topic.id, userId: actor.user.id, since, until: now + LIMITS.editLeaseMs });
-  return { group, topic, lease: { topicId: topic.id, userId: actor.user.id, userName: actor.user.name, since, until: now + LIMITS.editLeaseMs } };
+  return {
+    group,
+    topic,
+    lease: {
+      topicId: topic.id,
+      userId: actor.user.id,
+      userName: actor.user.name,
+      since,
+      until: now + LIMITS.editLeaseMs,
+    },
+  };
 }
 
 /**
  * Releases the caller's lease (a no-op when the caller holds none).
  * @throws NotFoundError, ForbiddenError, ConflictError TOPIC_BEING_EDITED when another user holds it
  */
-export async function releaseEditLease(store: Store, actor: Actor, input: { ref: ContentRef }, clock: Clock): Promise<BoardView> {
+export async function releaseEditLease(
+  store: Store,
+  actor: Actor,
+  input: { ref: ContentRef },
+  clock: Clock,
+): Promise<BoardView> {
   return store.transaction(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.ref.groupId);
     const topic = await requireTopic(tx, input.ref);

@@ -18,12 +18,16 @@ export async function addUser(
   clock: Clock,
 ): Promise<User> {
   if (input.name.trim() === "") throw new ValidationError("USER_NAME_REQUIRED", "The user's name is missing or empty.");
-  if (!EMAIL.test(input.email)) throw new ValidationError("INVALID_EMAIL", `"${input.email.slice(0, 40)}" is not an e-mail address.`);
+  if (!EMAIL.test(input.email))
+    throw new ValidationError("INVALID_EMAIL", `"${input.email.slice(0, 40)}" is not an e-mail address.`);
   if (input.password === "") throw new ValidationError("PASSWORD_REQUIRED", "The password is empty.");
   const passwordHash = await hashPassword(input.password);
   return store.transaction(async (tx) => {
     if (await tx.users.findByEmail(input.email)) {
-      throw new ValidationError("EMAIL_TAKEN", `A user with the e-mail address ${input.email.slice(0, 40)} exists already.`);
+      throw new ValidationError(
+        "EMAIL_TAKEN",
+        `A user with the e-mail address ${input.email.slice(0, 40)} exists already.`,
+      );
     }
     return tx.users.insert({ ...input, passwordHash, createdAt: clock.now() });
   });
@@ -38,12 +42,24 @@ export async function listUsers(store: Store): Promise<User[]> {
  * Creates a group; with `managerEmail`, that user joins it as its first manager.
  * @throws ValidationError GROUP_NAME_REQUIRED; NotFoundError USER_NOT_FOUND
  */
-export async function addGroup(store: Store, input: { name: string; summary: string; managerEmail: string | undefined }, clock: Clock): Promise<Group> {
-  if (input.name.trim() === "") throw new ValidationError("GROUP_NAME_REQUIRED", "The group's name is missing or empty.");
+export async function addGroup(
+  store: Store,
+  input: { name: string; summary: string; managerEmail: string | undefined },
+  clock: Clock,
+): Promise<Group> {
+  if (input.name.trim() === "")
+    throw new ValidationError("GROUP_NAME_REQUIRED", "The group's name is missing or empty.");
   return store.transaction(async (tx) => {
     const manager = input.managerEmail === undefined ? undefined : await requireUserByEmail(tx, input.managerEmail);
     const group = await tx.groups.insert({ name: input.name, summary: input.summary, createdAt: clock.now() });
-    if (manager) await tx.memberships.insertJoined({ groupId: group.id, userId: manager.id, manager: true, notify: true, createdAt: clock.now() });
+    if (manager)
+      await tx.memberships.insertJoined({
+        groupId: group.id,
+        userId: manager.id,
+        manager: true,
+        notify: true,
+        createdAt: clock.now(),
+      });
     return group;
   });
 }

@@ -56,8 +56,15 @@ export async function copySqliteToPostgres(
 
 async function refuseNonEmpty(db: Kysely<AnyTables>): Promise<void> {
   for (const table of TABLES_IN_DEPENDENCY_ORDER) {
-    const row = await db.selectFrom(table).select(sql<number>`1`.as("one")).limit(1).executeTakeFirst();
-    if (row) throw new CopyError(`the target database is not empty (table ${table} has rows); kairan copy only fills an empty database`);
+    const row = await db
+      .selectFrom(table)
+      .select(sql<number>`1`.as("one"))
+      .limit(1)
+      .executeTakeFirst();
+    if (row)
+      throw new CopyError(
+        `the target database is not empty (table ${table} has rows); kairan copy only fills an empty database`,
+      );
   }
 }
 
@@ -65,7 +72,13 @@ async function copyTable(source: Kysely<AnyTables>, target: Kysely<AnyTables>, t
   let copied = 0;
   for (;;) {
     // rowid order is insertion order: stable batches, and parents come before children within a table.
-    const rows = await source.selectFrom(table).selectAll().orderBy(sql`rowid`).limit(BATCH).offset(copied).execute();
+    const rows = await source
+      .selectFrom(table)
+      .selectAll()
+      .orderBy(sql`rowid`)
+      .limit(BATCH)
+      .offset(copied)
+      .execute();
     if (rows.length === 0) return copied;
     await target.insertInto(table).values(rows).execute();
     copied += rows.length;

@@ -1,7 +1,15 @@
 // The store's notification repositories (part of Tx, store.ts): update and like notifications,
 // and the comment confirmations they write.
 import type { ContentRef } from "../domain/item-id.js";
-import type { LikedItem, LikeNotification, Notification, NotificationEvent, NotificationFilter, NotificationItem, NotificationItemKind } from "../domain/notification.js";
+import type {
+  LikedItem,
+  LikeNotification,
+  Notification,
+  NotificationEvent,
+  NotificationFilter,
+  NotificationItem,
+  NotificationItemKind,
+} from "../domain/notification.js";
 import type { ItemKey } from "../domain/reaction.js";
 import type { Page } from "./store.js";
 

@@ -11,7 +11,12 @@ import type { ItemKey, LikeSummary, Liker } from "../domain/reaction.js";
 import type { EditLease, Topic } from "../domain/topic.js";
 import type { ViewVersion } from "./change-tracking.js";
 import type { LoginFailureRepo } from "./login-failure-repo.js";
-import type { CommentReadRepo, LikeNotificationRepo, NotificationCountRepo, NotificationRepo } from "./notification-repos.js";
+import type {
+  CommentReadRepo,
+  LikeNotificationRepo,
+  NotificationCountRepo,
+  NotificationRepo,
+} from "./notification-repos.js";
 import type { Session, TokenOrigin, UserToken } from "../domain/session.js";
 import type { User } from "../domain/user.js";
 
@@ -78,7 +83,13 @@ export interface UserRepo {
 
 /** Registered applications. */
 export interface AppRepo {
-  insert(app: { name: string; consumerKey: string; consumerSecret: string; accessLevel: AccessLevel; createdAt: number }): Promise<Application>;
+  insert(app: {
+    name: string;
+    consumerKey: string;
+    consumerSecret: string;
+    accessLevel: AccessLevel;
+    createdAt: number;
+  }): Promise<Application>;
   findByConsumerKey(key: string): Promise<(Application & { consumerSecret: string }) | undefined>;
   list(): Promise<Application[]>;
   /** Removes the application and every token issued through it; false when unknown. */
@@ -106,7 +117,15 @@ export interface TokenSummary {
 /** Token credentials / personal tokens. */
 export interface TokenRepo {
   /** `origin` defaults to `personal`. */
-  insert(token: { userId: number; appId: number; tokenHash: string; secret: string; label: string; origin?: TokenOrigin; createdAt: number }): Promise<number>;
+  insert(token: {
+    userId: number;
+    appId: number;
+    tokenHash: string;
+    secret: string;
+    label: string;
+    origin?: TokenOrigin;
+    createdAt: number;
+  }): Promise<number>;
   /** The live (not revoked) token with this hash. */
   findLive(tokenHash: string): Promise<TokenGrant | undefined>;
   list(): Promise<TokenSummary[]>;
@@ -122,7 +141,13 @@ export interface TokenRepo {
 
 /** Web sign-in sessions, shared by every server process through the database. */
 export interface SessionRepo {
-  insert(session: { tokenHash: string; userId: number; csrf: string; createdAt: number; expiresAt: number }): Promise<void>;
+  insert(session: {
+    tokenHash: string;
+    userId: number;
+    csrf: string;
+    createdAt: number;
+    expiresAt: number;
+  }): Promise<void>;
   /** The session with this token hash, unless it has expired. */
   findLive(tokenHash: string, now: number): Promise<Session | undefined>;
   extend(id: number, expiresAt: number): Promise<void>;
@@ -143,8 +168,20 @@ export interface GroupRepo {
 
 /** Memberships and invitations. */
 export interface MembershipRepo {
-  insertJoined(member: { groupId: number; userId: number; manager: boolean; notify: boolean; createdAt: number }): Promise<Membership>;
-  insertInvite(invite: { groupId: number; email: string; label: string; expiresAt: number | null; createdAt: number }): Promise<number>;
+  insertJoined(member: {
+    groupId: number;
+    userId: number;
+    manager: boolean;
+    notify: boolean;
+    createdAt: number;
+  }): Promise<Membership>;
+  insertInvite(invite: {
+    groupId: number;
+    email: string;
+    label: string;
+    expiresAt: number | null;
+    createdAt: number;
+  }): Promise<number>;
   findJoined(groupId: number, userId: number): Promise<Membership | undefined>;
   /** Every group the user has joined, by group id. */
   listJoinedOfUser(userId: number): Promise<Membership[]>;
@@ -192,7 +229,14 @@ export interface TopicRepo {
 export interface CommentRepo {
   /** Hands out the parent's next comment number atomically (safe under concurrent writers). */
   nextNumber(parent: ContentRef): Promise<number>;
-  insert(comment: { parent: ContentRef; number: number; authorId: number; body: string; replyTo: number | null; at: number }): Promise<Comment>;
+  insert(comment: {
+    parent: ContentRef;
+    number: number;
+    authorId: number;
+    body: string;
+    replyTo: number | null;
+    at: number;
+  }): Promise<Comment>;
   find(parent: ContentRef, number: number): Promise<Comment | undefined>;
   findById(id: number): Promise<Comment | undefined>;
   /** A page of one parent's comments, newest first (by number). */
@@ -252,7 +296,9 @@ export interface DatasetRepo {
   insertCommentCounters(): Promise<void>;
   /** Notifications (and the comment confirmations of the confirmed ones); topics, comments, counters and tasks must exist. */
   insertNotifications(plan: DatasetPlan): Promise<void>;
-  insertTokens(rows: readonly { userId: number; appId: number; tokenHash: string; secret: string; createdAt: number }[]): Promise<void>;
+  insertTokens(
+    rows: readonly { userId: number; appId: number; tokenHash: string; secret: string; createdAt: number }[],
+  ): Promise<void>;
 }
 
 /** Fields of a new task; the store numbers it within its group. */
@@ -285,11 +331,16 @@ export interface TaskRepo {
 }
 
 /** Fields of a new file version; the store numbers it and fills in the author's name. */
-export type NewFileVersion = Omit<FileVersion, "fileId" | "number" | "authorName" | "createdAt"> & { readonly at: number };
+export type NewFileVersion = Omit<FileVersion, "fileId" | "number" | "authorName" | "createdAt"> & {
+  readonly at: number;
+};
 
 /** Shared-folder files and their versions. */
 export interface FileRepo {
-  insert(file: { groupId: number; title: string; memo: string; authorId: number; folderId: number | null; trashed: boolean }, version: NewFileVersion): Promise<CabinetFile>;
+  insert(
+    file: { groupId: number; title: string; memo: string; authorId: number; folderId: number | null; trashed: boolean },
+    version: NewFileVersion,
+  ): Promise<CabinetFile>;
   /** Adds the next version and makes it current. */
   addVersion(fileId: number, version: NewFileVersion): Promise<CabinetFile>;
   findById(id: number): Promise<CabinetFile | undefined>;
@@ -336,11 +387,20 @@ export interface TemporaryCredential {
 }
 
 /** The user's answer on the authorize page. */
-export type AuthorizationDecision = { readonly status: "approved"; readonly userId: number; readonly verifier: string } | { readonly status: "denied" };
+export type AuthorizationDecision =
+  { readonly status: "approved"; readonly userId: number; readonly verifier: string } | { readonly status: "denied" };
 
 /** OAuth temporary credentials: short-lived and single-use. */
 export interface TemporaryCredentialRepo {
-  insert(credential: { tokenHash: string; secret: string; appId: number; callback: string; csrf: string; createdAt: number; expiresAt: number }): Promise<void>;
+  insert(credential: {
+    tokenHash: string;
+    secret: string;
+    appId: number;
+    callback: string;
+    csrf: string;
+    createdAt: number;
+    expiresAt: number;
+  }): Promise<void>;
   /** The credential with this token hash, unless it has expired. */
   findLive(tokenHash: string, now: number): Promise<TemporaryCredential | undefined>;
   /** Records the decision on a pending credential; false when it was no longer pending. */
@@ -407,4 +467,9 @@ export interface FavoriteRepo {
 
 export type { ViewVersion } from "./change-tracking.js";
 export type { LoginAttemptCount, LoginFailureRepo } from "./login-failure-repo.js";
-export type { CommentReadRepo, LikeNotificationRepo, NotificationCountRepo, NotificationRepo } from "./notification-repos.js";
+export type {
+  CommentReadRepo,
+  LikeNotificationRepo,
+  NotificationCountRepo,
+  NotificationRepo,
+} from "./notification-repos.js";

@@ -68,7 +68,10 @@ export function buildChrome(input: {
         placeholders[name] = `\uE000${name}\uE001`;
         filled[name] = value instanceof SafeHtml ? value.value : escapeHtml(String(value));
       }
-      return escapeHtml(t(key, placeholders)).replace(/\uE000(\w+)\uE001/g, (_whole, name: string) => filled[name] ?? "");
+      return escapeHtml(t(key, placeholders)).replace(
+        /\uE000(\w+)\uE001/g,
+        (_whole, name: string) => filled[name] ?? "",
+      );
     },
   };
 }

@@ -10,15 +10,16 @@ import { errorText } from "./i18n/i18n.js";
 import { type WebContext, anonymousChrome, chromeOf, renderPage } from "./page.js";
 
 /** Codes whose page text is one of the interface's own. */
-const OWN_TEXT: Readonly<Record<string, "error.csrf" | "error.signedOut" | "error.pageNotFound" | "error.notMember">> = {
-  CSRF_TOKEN_INVALID: "error.csrf",
-  SIGNED_OUT: "error.signedOut",
-  PAGE_NOT_FOUND: "error.pageNotFound",
-  NOT_FOUND: "error.pageNotFound",
-  // A non-member learns nothing, not even whether the group exists.
-  GROUP_NOT_JOINED: "error.notMember",
-  GROUP_NOT_FOUND: "error.notMember",
-};
+const OWN_TEXT: Readonly<Record<string, "error.csrf" | "error.signedOut" | "error.pageNotFound" | "error.notMember">> =
+  {
+    CSRF_TOKEN_INVALID: "error.csrf",
+    SIGNED_OUT: "error.signedOut",
+    PAGE_NOT_FOUND: "error.pageNotFound",
+    NOT_FOUND: "error.pageNotFound",
+    // A non-member learns nothing, not even whether the group exists.
+    GROUP_NOT_JOINED: "error.notMember",
+    GROUP_NOT_FOUND: "error.notMember",
+  };
 
 /** The fastify error handler of the web pages. Faults are logged, never echoed. */
 export function webErrorHandler(web: WebContext) {
@@ -37,19 +38,39 @@ export function sendPageNotFound(web: WebContext, request: FastifyRequest, reply
   return sendErrorPage(reply, chrome, 404, { message: chrome.t("error.pageNotFound"), signIn: false });
 }
 
-function sendErrorPage(reply: FastifyReply, chrome: Chrome, status: number, view: { message: string; signIn: boolean; heading?: string }): FastifyReply {
+function sendErrorPage(
+  reply: FastifyReply,
+  chrome: Chrome,
+  status: number,
+  view: { message: string; signIn: boolean; heading?: string },
+): FastifyReply {
   const heading = view.heading ?? chrome.t(`error.title.${String(status)}` as "error.title.400");
-  return sendPage(reply, status, renderPage(chrome, "error", { title: heading, heading, message: view.message, signIn: view.signIn, isError: true }));
+  return sendPage(
+    reply,
+    status,
+    renderPage(chrome, "error", { title: heading, heading, message: view.message, signIn: view.signIn, isError: true }),
+  );
 }
 
-function describe(chrome: Chrome, error: unknown, answer: { status: number; code: string; message: string }): { message: string; signIn: boolean; heading?: string } {
+function describe(
+  chrome: Chrome,
+  error: unknown,
+  answer: { status: number; code: string; message: string },
+): { message: string; signIn: boolean; heading?: string } {
   if (error instanceof TopicBeingEditedError) {
-    return { heading: chrome.t("edit.refused"), message: chrome.t("topic.beingEdited", { name: error.lease.userName, until: chrome.time(error.lease.until) }), signIn: false };
+    return {
+      heading: chrome.t("edit.refused"),
+      message: chrome.t("topic.beingEdited", { name: error.lease.userName, until: chrome.time(error.lease.until) }),
+      signIn: false,
+    };
   }
   const own = OWN_TEXT[answer.code];
   if (own) return { message: chrome.t(own), signIn: answer.code === "SIGNED_OUT" };
   if (answer.status >= 500) return { message: chrome.t("error.server"), signIn: false };
-  return { message: error instanceof DomainError ? errorText(chrome.lang, answer.code, answer.message) : answer.message, signIn: false };
+  return {
+    message: error instanceof DomainError ? errorText(chrome.lang, answer.code, answer.message) : answer.message,
+    signIn: false,
+  };
 }
 
 /** True for a request a browser makes for a page (not an API client, which gets XML). */

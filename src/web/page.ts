@@ -74,32 +74,56 @@ export function anonymousChrome(web: WebContext, request: FastifyRequest): Chrom
 
 /** `/m/g/1:1/board?x` -> phone variant, path `/g/1:1/board?x`. */
 function splitVariant(url: string): { mobile: boolean; path: string } {
-  if (url === "/m" || url.startsWith("/m/") || url.startsWith("/m?")) return { mobile: true, path: url.slice(2) || "/" };
+  if (url === "/m" || url.startsWith("/m/") || url.startsWith("/m?"))
+    return { mobile: true, path: url.slice(2) || "/" };
   return { mobile: false, path: url };
 }
 
 /** Registers a page for signed-in people at `path` and at `/m` + `path`. */
-export function registerPage(app: FastifyInstance, web: WebContext, path: string, handlers: { GET?: Handler<Page>; POST?: Handler<Page> }, options: PageOptions = {}): void {
-  const wrap = (method: "GET" | "POST", handler: Handler<Page>) => async (request: FastifyRequest, reply: FastifyReply) => {
-    const base = anonymousChrome(web, request);
-    chromes.set(request, base);
-    const signedIn = await signedInOf(web, request);
-    if (!signedIn) {
-      if (method === "GET") return reply.header("cache-control", "no-store").redirect(`${base.base}/signin?${new URLSearchParams({ next: base.path }).toString()}`, 303);
-      // 403, not 401: a cookie session has no WWW-Authenticate challenge to offer (RFC 9110 §15.5.2).
-      throw new ForbiddenError("SIGNED_OUT", "Your session has ended. Sign in again.");
-    }
-    const chrome = buildChrome({ ...base, user: signedIn.session.user, csrf: signedIn.session.csrf });
-    chromes.set(request, chrome);
-    const form = formFields(request);
-    if (method === "POST" && !options.multipart) requireCsrf(form.get("_csrf") ?? undefined, signedIn.session.csrf);
-    return handler({ ...pageOf(request, reply, chrome, form), actor: signedIn.actor, session: signedIn.session, sessionToken: signedIn.token });
-  };
-  register(app, path, { GET: handlers.GET && wrap("GET", handlers.GET), POST: handlers.POST && wrap("POST", handlers.POST) });
+export function registerPage(
+  app: FastifyInstance,
+  web: WebContext,
+  path: string,
+  handlers: { GET?: Handler<Page>; POST?: Handler<Page> },
+  options: PageOptions = {},
+): void {
+  const wrap =
+    (method: "GET" | "POST", handler: Handler<Page>) => async (request: FastifyRequest, reply: FastifyReply) => {
+      const base = anonymousChrome(web, request);
+      chromes.set(request, base);
+      const signedIn = await signedInOf(web, request);
+      if (!signedIn) {
+        if (method === "GET")
+          return reply
+            .header("cache-control", "no-store")
+            .redirect(`${base.base}/signin?${new URLSearchParams({ next: base.path }).toString()}`, 303);
+        // 403, not 401: a cookie session has no WWW-Authenticate challenge to offer (RFC 9110 §15.5.2).
+        throw new ForbiddenError("SIGNED_OUT", "Your session has ended. Sign in again.");
+      }
+      const chrome = buildChrome({ ...base, user: signedIn.session.user, csrf: signedIn.session.csrf });
+      chromes.set(request, chrome);
+      const form = formFields(request);
+      if (method === "POST" && !options.multipart) requireCsrf(form.get("_csrf") ?? undefined, signedIn.session.csrf);
+      return handler({
+        ...pageOf(request, reply, chrome, form),
+        actor: signedIn.actor,
+        session: signedIn.session,
+        sessionToken: signedIn.token,
+      });
+    };
+  register(app, path, {
+    GET: handlers.GET && wrap("GET", handlers.GET),
+    POST: handlers.POST && wrap("POST", handlers.POST),
+  });
 }
 
 /** Registers a page anyone may open (sign-in) at `path` and `/m` + `path`. */
-export function registerPublicPage(app: FastifyInstance, web: WebContext, path: string, handlers: { GET?: Handler<PublicPage>; POST?: Handler<PublicPage> }): void {
+export function registerPublicPage(
+  app: FastifyInstance,
+  web: WebContext,
+  path: string,
+  handlers: { GET?: Handler<PublicPage>; POST?: Handler<PublicPage> },
+): void {
   const wrap = (handler: Handler<PublicPage>) => async (request: FastifyRequest, reply: FastifyReply) => {
     const chrome = anonymousChrome(web, request);
     chromes.set(request, chrome);
@@ -109,7 +133,9 @@ export function registerPublicPage(app: FastifyInstance, web: WebContext, path: 
 }
 
 function register(app: FastifyInstance, path: string, handlers: EndpointHandlers): void {
-  const defined: EndpointHandlers = Object.fromEntries(Object.entries(handlers).filter(([, handler]) => handler !== undefined));
+  const defined: EndpointHandlers = Object.fromEntries(
+    Object.entries(handlers).filter(([, handler]) => handler !== undefined),
+  );
   for (const url of path === "/" ? ["/", "/m", "/m/"] : [path, `/m${path}`]) registerEndpoint(app, url, defined);
 }
 

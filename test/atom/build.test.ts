@@ -16,8 +16,11 @@ function sanitized(value: string): string {
   let out = "";
   for (const char of value) {
     const code = char.codePointAt(0) ?? 0;
-    const forbidden = (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) ||
-      (code >= 0xd800 && code <= 0xdfff) || code === 0xfffe || code === 0xffff;
+    const forbidden =
+      (code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) ||
+      (code >= 0xd800 && code <= 0xdfff) ||
+      code === 0xfffe ||
+      code === 0xffff;
     out += forbidden ? REPLACEMENT : char;
   }
   return out;
@@ -35,7 +38,24 @@ function random(seed: number): () => number {
   };
 }
 
-const PIECES = ["&", "<", ">", '"', "'", "]]>", " ", "\t", "\n", "\r", "\r\n", "&amp;", "<![CDATA[", ...FORBIDDEN_C0, ...FORBIDDEN_OTHER, ...KEPT];
+const PIECES = [
+  "&",
+  "<",
+  ">",
+  '"',
+  "'",
+  "]]>",
+  " ",
+  "\t",
+  "\n",
+  "\r",
+  "\r\n",
+  "&amp;",
+  "<![CDATA[",
+  ...FORBIDDEN_C0,
+  ...FORBIDDEN_OTHER,
+  ...KEPT,
+];
 
 function generate(next: () => number): string {
   let out = "";
@@ -43,7 +63,8 @@ function generate(next: () => number): string {
   for (let i = 0; i < length; i += 1) {
     const roll = next();
     if (roll < 0.4) out += String.fromCharCode(0x20 + Math.floor(next() * 95));
-    else if (roll < 0.55) out += String.fromCharCode(Math.floor(next() * 0x10000)); // any BMP unit, surrogates too
+    else if (roll < 0.55)
+      out += String.fromCharCode(Math.floor(next() * 0x10000)); // any BMP unit, surrogates too
     else out += PIECES[Math.floor(next() * PIECES.length)] ?? "";
   }
   return out;
@@ -118,7 +139,12 @@ describe("timestamps", () => {
   });
 
   it("refuses times it cannot write in this format", () => {
-    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Date.parse("9999-12-31T23:59:59.999Z") + 1, -62_167_219_200_001]) {
+    for (const bad of [
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Date.parse("9999-12-31T23:59:59.999Z") + 1,
+      -62_167_219_200_001,
+    ]) {
       assert.throws(() => utcTimestamp(bad), RangeError);
       assert.throws(() => utcDate(bad), RangeError);
     }
@@ -131,7 +157,10 @@ describe("element", () => {
       element("cbl:who", { valueString: 'A & "B"', id: "1:7", skipped: undefined, count: 3, on: false }),
       '<cbl:who valueString="A &amp; &quot;B&quot;" id="1:7" count="3" on="false"/>',
     );
-    assert.equal(element("cbl:when", { endTime: "2024-01-02", allday: true }), '<cbl:when endTime="2024-01-02" allday="true"/>');
+    assert.equal(
+      element("cbl:when", { endTime: "2024-01-02", allday: true }),
+      '<cbl:when endTime="2024-01-02" allday="true"/>',
+    );
   });
 
   it("writes escaped text, and an empty string as an open and close pair", () => {
@@ -146,17 +175,40 @@ describe("declaration and namespaces", () => {
   });
 
   it("declares Atom as default and every prefix in table order", () => {
-    assert.ok(FEED_NAMESPACES.startsWith(' xmlns="http://www.w3.org/2005/Atom" xmlns:cbl="http://schemas.cybozulive.com/common/2010"'));
+    assert.ok(
+      FEED_NAMESPACES.startsWith(
+        ' xmlns="http://www.w3.org/2005/Atom" xmlns:cbl="http://schemas.cybozulive.com/common/2010"',
+      ),
+    );
     const prefixes = [...FEED_NAMESPACES.matchAll(/xmlns(?::(\w+))?="/g)].map((match) => match[1] ?? "");
-    assert.deepEqual(prefixes, ["", "cbl", "cblBrd", "cblCmnt", "cblGood", "cblStar", "cblTsk", "cblCbnt", "cblGrp", "cblPrfl", "cblNtf", "dc"]);
+    assert.deepEqual(prefixes, [
+      "",
+      "cbl",
+      "cblBrd",
+      "cblCmnt",
+      "cblGood",
+      "cblStar",
+      "cblTsk",
+      "cblCbnt",
+      "cblGrp",
+      "cblPrfl",
+      "cblNtf",
+      "dc",
+    ]);
     assert.ok(FEED_NAMESPACES.endsWith(' xmlns:dc="http://purl.org/dc/elements/1.1/"'));
   });
 
   it("resolves every prefix to its URI when parsed back", () => {
-    const body = Object.keys(NS).filter((prefix) => prefix !== "atom").map((prefix) => `<${prefix}:x/>`).join("");
+    const body = Object.keys(NS)
+      .filter((prefix) => prefix !== "atom")
+      .map((prefix) => `<${prefix}:x/>`)
+      .join("");
     const root = parseXml(`${XML_DECLARATION}<feed${FEED_NAMESPACES}><title/>${body}</feed>`);
     assert.equal(root.ns, NS.atom);
     assert.equal(child(root, NS.atom, "title")?.local, "title");
-    assert.deepEqual(root.children.slice(1).map((c) => c.ns), Object.values(NS).slice(1));
+    assert.deepEqual(
+      root.children.slice(1).map((c) => c.ns),
+      Object.values(NS).slice(1),
+    );
   });
 });

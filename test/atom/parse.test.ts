@@ -55,11 +55,14 @@ describe("parseXml: namespaces", () => {
 
   it("keys attributes by local name or {uri}local and leaves out xmlns declarations", () => {
     const root = parseXml(`<x xmlns="${ATOM}" xmlns:p="${NS.cbl}" id="1" p:id="2" xml:lang="ja"/>`);
-    assert.deepEqual([...root.attributes.entries()], [
-      ["id", "1"],
-      [`{${NS.cbl}}id`, "2"],
-      ["{http://www.w3.org/XML/1998/namespace}lang", "ja"],
-    ]);
+    assert.deepEqual(
+      [...root.attributes.entries()],
+      [
+        ["id", "1"],
+        [`{${NS.cbl}}id`, "2"],
+        ["{http://www.w3.org/XML/1998/namespace}lang", "ja"],
+      ],
+    );
     assert.equal(attribute(root, "id"), "1");
     assert.equal(attribute(root, "id", NS.cbl), "2");
     assert.equal(attribute(root, "missing"), undefined);
@@ -91,7 +94,9 @@ describe("parseXml: text and structure", () => {
   });
 
   it("ignores processing instructions, comments and a byte order mark", () => {
-    const root = parseXml('\uFEFF<?xml version="1.0" encoding="UTF-8"?><?xml-stylesheet href="a.xsl"?><!--c--><a>x<?php echo 1 ?>y</a>');
+    const root = parseXml(
+      '\uFEFF<?xml version="1.0" encoding="UTF-8"?><?xml-stylesheet href="a.xsl"?><!--c--><a>x<?php echo 1 ?>y</a>',
+    );
     assert.equal(root.text, "xy");
     assert.equal(root.children.length, 0);
   });
@@ -99,7 +104,10 @@ describe("parseXml: text and structure", () => {
   it("offers child, children and childText readers", () => {
     const root = parseXml(`<f xmlns="${ATOM}"><e>1</e><x/><e>2</e><t></t></f>`);
     assert.equal(child(root, ATOM, "e")?.text, "1");
-    assert.deepEqual(children(root, ATOM, "e").map((e) => e.text), ["1", "2"]);
+    assert.deepEqual(
+      children(root, ATOM, "e").map((e) => e.text),
+      ["1", "2"],
+    );
     assert.deepEqual(children(root, NS.cbl, "e"), []);
     assert.equal(childText(root, ATOM, "t"), "");
     assert.equal(childText(root, ATOM, "missing"), undefined);

@@ -61,7 +61,9 @@ describe("assertValidAtom (RFC 4287 Appendix B, libxml2)", () => {
 
   it("accepts a bare entry document and xhtml content", async () => {
     const content = `<content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p>hi</p></div></content>`;
-    await assertValidAtom(`${XML_DECLARATION}${entry({ extra: content }).replace("<entry>", `<entry${FEED_NAMESPACES}>`)}`);
+    await assertValidAtom(
+      `${XML_DECLARATION}${entry({ extra: content }).replace("<entry>", `<entry${FEED_NAMESPACES}>`)}`,
+    );
   });
 
   it("rejects an entry without an id", async () => {
@@ -81,8 +83,11 @@ describe("assertValidAtom (RFC 4287 Appendix B, libxml2)", () => {
   });
 
   it("rejects a link without href and a feed without updated", async () => {
-    assert.match(await rejection(feed(entry(), "<link rel=\"self\"/>")), /Relax-NG validity error/);
-    assert.match(await rejection(feed(entry()).replace(element("updated", {}, UPDATED), "")), /Relax-NG validity error/);
+    assert.match(await rejection(feed(entry(), '<link rel="self"/>')), /Relax-NG validity error/);
+    assert.match(
+      await rejection(feed(entry()).replace(element("updated", {}, UPDATED), "")),
+      /Relax-NG validity error/,
+    );
   });
 
   it("rejects a document that is not well-formed, quoting the parser", async () => {

@@ -190,7 +190,13 @@ describe("parseAuthorizationHeader", () => {
   });
 
   it("refuses a malformed OAuth header as parameter_rejected", () => {
-    const malformed = ["OAuth oauth_nonce=abc", 'OAuth a="1" b="2"', 'OAuth a="%zz"', 'OAuth a="1",,b="2"', 'OAuth ="x"'];
+    const malformed = [
+      "OAuth oauth_nonce=abc",
+      'OAuth a="1" b="2"',
+      'OAuth a="%zz"',
+      'OAuth a="1",,b="2"',
+      'OAuth ="x"',
+    ];
     for (const bad of malformed) {
       assertProblem(() => parseAuthorizationHeader(bad), "parameter_rejected");
     }
@@ -255,7 +261,10 @@ describe("oauth-1.0a 2.2.6 signs, we verify", () => {
       const request = readOAuthRequest(parts);
       assert.equal(signatureMatches(request, parts, CONSUMER.secret, TOKEN.secret), true);
       assert.equal(bodyHashMatches(paramValue(request, "oauth_body_hash"), Buffer.from(XML_BODY), method), true);
-      assert.equal(bodyHashMatches(paramValue(request, "oauth_body_hash"), XML_BODY.replace("😀", "😁"), method), false);
+      assert.equal(
+        bodyHashMatches(paramValue(request, "oauth_body_hash"), XML_BODY.replace("😀", "😁"), method),
+        false,
+      );
     });
   }
 
@@ -663,9 +672,19 @@ describe("refusals: OAuthProblem", () => {
   });
 
   // Found by test/fuzz: a NUL in a nonce reached PostgreSQL (which cannot store one) as a 500.
-  for (const [name, value] of [["oauth_nonce", "n\u0000"], ["oauth_consumer_key", "\u0000"], ["oauth_token", "t\u001f"], ["oauth_callback", "http://c.example/\u0000"], ["oauth_verifier", "v\u007f"]] as const) {
+  for (const [name, value] of [
+    ["oauth_nonce", "n\u0000"],
+    ["oauth_consumer_key", "\u0000"],
+    ["oauth_token", "t\u001f"],
+    ["oauth_callback", "http://c.example/\u0000"],
+    ["oauth_verifier", "v\u007f"],
+  ] as const) {
     it(`parameter_rejected: a control character in ${name}`, () => {
-      assertRefused(withHeader([...PROTOCOL.filter(([n]) => n !== name), [name, value]]), "parameter_rejected", new RegExp(`^${name} holds a control character$`));
+      assertRefused(
+        withHeader([...PROTOCOL.filter(([n]) => n !== name), [name, value]]),
+        "parameter_rejected",
+        new RegExp(`^${name} holds a control character$`),
+      );
     });
   }
 
@@ -673,7 +692,12 @@ describe("refusals: OAuthProblem", () => {
     const request = readOAuthRequest(withHeader(PROTOCOL, { rawQuery: "a=1&a=1&b", formBody: "a=1" }));
     assert.deepEqual(
       request.params.filter(([name]) => !name.startsWith("oauth_")),
-      [["a", "1"], ["a", "1"], ["b", ""], ["a", "1"]],
+      [
+        ["a", "1"],
+        ["a", "1"],
+        ["b", ""],
+        ["a", "1"],
+      ],
     );
   });
 

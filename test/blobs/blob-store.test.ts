@@ -19,7 +19,10 @@ const MB = 1024 * 1024;
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name).sort();
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => e.name)
+    .sort();
 }
 
 /** `size` bytes of a repeating pattern, generated in 64 KB chunks: never whole in memory. */
@@ -61,7 +64,11 @@ interface Implementation {
 
 let s3: TestS3;
 const implementations: Implementation[] = [
-  { name: "local directory", config: () => ({ kind: "local" }), stored: async (dataDir) => filesUnder(join(dataDir, "blobs")) },
+  {
+    name: "local directory",
+    config: () => ({ kind: "local" }),
+    stored: async (dataDir) => filesUnder(join(dataDir, "blobs")),
+  },
   {
     name: "S3-compatible bucket",
     config: () => s3.config(),

@@ -19,6 +19,13 @@ export async function launchChromium(): Promise<Browser> {
   }
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
 }

@@ -40,7 +40,12 @@ describe("the web interface in Chromium: two people", () => {
     assert.equal(seeded.status, 0, seeded.stderr);
     server = await startServerProcess(["--port", "0", "--data", dataDir, "--no-demo", "--log-level", "warn"]);
     alice = await browser.newContext({ locale: "en-US", timezoneId: "Asia/Tokyo" });
-    bob = await browser.newContext({ locale: "en-US", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    bob = await browser.newContext({
+      locale: "en-US",
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
     a = await alice.newPage();
     b = await bob.newPage();
   });
@@ -66,19 +71,29 @@ describe("the web interface in Chromium: two people", () => {
     const shown = await a.locator(".item-head time").first().textContent();
     assert.doesNotMatch(shown ?? "", /UTC/);
 
-    const png = await sharp({ create: { width: 120, height: 80, channels: 3, background: { r: 20, g: 120, b: 200 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 120, height: 80, channels: 3, background: { r: 20, g: 120, b: 200 } } })
+      .png()
+      .toBuffer();
     await a.getByLabel("Comment", { exact: true }).fill("Here is the map.");
     await a.getByLabel(/^Files/).setInputFiles([{ name: "map.png", mimeType: "image/png", buffer: png }]);
     await a.getByRole("button", { name: "Post comment" }).click();
     await a.waitForURL(/#comment-1$/);
     const preview = a.locator("#comment-1 img.preview");
     await preview.waitFor();
-    assert.equal(await preview.evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).naturalWidth), 120, "the preview image loads");
+    assert.equal(
+      await preview.evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).naturalWidth),
+      120,
+      "the preview image loads",
+    );
     assert.match((await a.locator("#comment-1 a.download").textContent()) ?? "", /Download map\.png/);
   });
 
   it("refuses more than 10 files in the browser before anything is sent", async () => {
-    const files = Array.from({ length: 11 }, (_, i) => ({ name: `f${i}.txt`, mimeType: "text/plain", buffer: Buffer.from(`file ${i}`) }));
+    const files = Array.from({ length: 11 }, (_, i) => ({
+      name: `f${i}.txt`,
+      mimeType: "text/plain",
+      buffer: Buffer.from(`file ${i}`),
+    }));
     await a.getByLabel(/^Files/).setInputFiles(files);
     const message = a.locator(".file-error");
     assert.equal(await message.textContent(), "Choose at most 10 files.");
@@ -94,14 +109,22 @@ describe("the web interface in Chromium: two people", () => {
     await b.getByLabel("Password").fill("bob-pass");
     await b.getByRole("button", { name: "Sign in" }).click();
     await b.waitForURL(`${server.url}/m`);
-    assert.match((await b.locator(".card").textContent()) ?? "", /Browser Team[\s\S]*1 unconfirmed/, "my groups counts it");
+    assert.match(
+      (await b.locator(".card").textContent()) ?? "",
+      /Browser Team[\s\S]*1 unconfirmed/,
+      "my groups counts it",
+    );
     await b.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Notifications" }).click();
     const row = b.locator(".notifications .row.unread");
     assert.equal(await row.count(), 1);
     assert.match((await row.textContent()) ?? "", /Launch party[\s\S]*Alice Aoki commented[\s\S]*New comments: 1/);
     await row.getByRole("link", { name: "Launch party" }).click();
     await b.waitForURL(/#comment-1$/);
-    assert.equal(b.url().replace(/#.*$/, ""), topicUrl.replace(server.url, `${server.url}/m`), "the phone page of the topic");
+    assert.equal(
+      b.url().replace(/#.*$/, ""),
+      topicUrl.replace(server.url, `${server.url}/m`),
+      "the phone page of the topic",
+    );
     await b.goto(`${server.url}/m/notifications`);
     await b.getByRole("button", { name: "Mark as read" }).click();
     await b.waitForLoadState();

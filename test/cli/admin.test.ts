@@ -21,34 +21,122 @@ describe("kairan user|group|member|task|file", () => {
   after(() => rmSync(data, { recursive: true, force: true }));
 
   it("sets up a group and prints what each command did", () => {
-    assert.equal(kairan(data, "user", "add", "--name", "Ann", "--email", "ann@example.com", "--password", "pw").json<{ id: string }>().id, "1:1");
+    assert.equal(
+      kairan(data, "user", "add", "--name", "Ann", "--email", "ann@example.com", "--password", "pw").json<{
+        id: string;
+      }>().id,
+      "1:1",
+    );
     kairan(data, "user", "add", "--name", "Ben", "--email", "ben@example.com", "--password", "pw");
-    assert.deepEqual(kairan(data, "group", "add", "--name", "Ops", "--manager", "ann@example.com").json(), { added: "group", id: "1:1", name: "Ops" });
-    const member = kairan(data, "member", "add", "--group", "1:1", "--user", "ben@example.com").json<{ status: string; manager: boolean }>();
+    assert.deepEqual(kairan(data, "group", "add", "--name", "Ops", "--manager", "ann@example.com").json(), {
+      added: "group",
+      id: "1:1",
+      name: "Ops",
+    });
+    const member = kairan(data, "member", "add", "--group", "1:1", "--user", "ben@example.com").json<{
+      status: string;
+      manager: boolean;
+    }>();
     assert.deepEqual([member.status, member.manager], ["JOIN", false]);
-    assert.equal(kairan(data, "member", "set-manager", "--group", "1:1", "--user", "ben@example.com", "--value", "true").json<{ manager: boolean }>().manager, true);
-    assert.equal(kairan(data, "member", "set-notify", "--group", "1:1", "--user", "ben@example.com", "--value", "false").json<{ notify: boolean }>().notify, false);
-    assert.equal(kairan(data, "member", "invite", "--group", "1:1", "--email", "cy@example.com", "--label", "Cy").json<{ status: string }>().status, "INVITE");
-    const task = kairan(data, "task", "add", "--group", "1:1", "--title", "Patch", "--author", "ann@example.com", "--assignee", "ben@example.com", "--due", "2026-05-01", "--priority", "S");
+    assert.equal(
+      kairan(data, "member", "set-manager", "--group", "1:1", "--user", "ben@example.com", "--value", "true").json<{
+        manager: boolean;
+      }>().manager,
+      true,
+    );
+    assert.equal(
+      kairan(data, "member", "set-notify", "--group", "1:1", "--user", "ben@example.com", "--value", "false").json<{
+        notify: boolean;
+      }>().notify,
+      false,
+    );
+    assert.equal(
+      kairan(data, "member", "invite", "--group", "1:1", "--email", "cy@example.com", "--label", "Cy").json<{
+        status: string;
+      }>().status,
+      "INVITE",
+    );
+    const task = kairan(
+      data,
+      "task",
+      "add",
+      "--group",
+      "1:1",
+      "--title",
+      "Patch",
+      "--author",
+      "ann@example.com",
+      "--assignee",
+      "ben@example.com",
+      "--due",
+      "2026-05-01",
+      "--priority",
+      "S",
+    );
     assert.equal(task.status, 0, task.stderr);
-    assert.deepEqual(task.json(), { added: "task", id: "GROUP,1:1,TASK,1:1", sequence: 1, title: "Patch", status: "NOT_STARTED", priority: "S", due: "2026-05-01", folder: null, trashed: false });
-    assert.equal(kairan(data, "task", "update", "--task", "GROUP,1:1,TASK,1:1", "--status", "IN_PROGRESS", "--due", "2026-05-02T10:00:00Z").json<{ due: string }>().due, "2026-05-02T10:00:00Z");
-    assert.equal(kairan(data, "task", "complete", "--task", "GROUP,1:1,TASK,1:1").json<{ status: string }>().status, "COMPLETED");
-    assert.equal(kairan(data, "task", "move", "--task", "GROUP,1:1,TASK,1:1", "--folder", "TRASH").json<{ trashed: boolean }>().trashed, true);
+    assert.deepEqual(task.json(), {
+      added: "task",
+      id: "GROUP,1:1,TASK,1:1",
+      sequence: 1,
+      title: "Patch",
+      status: "NOT_STARTED",
+      priority: "S",
+      due: "2026-05-01",
+      folder: null,
+      trashed: false,
+    });
+    assert.equal(
+      kairan(
+        data,
+        "task",
+        "update",
+        "--task",
+        "GROUP,1:1,TASK,1:1",
+        "--status",
+        "IN_PROGRESS",
+        "--due",
+        "2026-05-02T10:00:00Z",
+      ).json<{ due: string }>().due,
+      "2026-05-02T10:00:00Z",
+    );
+    assert.equal(
+      kairan(data, "task", "complete", "--task", "GROUP,1:1,TASK,1:1").json<{ status: string }>().status,
+      "COMPLETED",
+    );
+    assert.equal(
+      kairan(data, "task", "move", "--task", "GROUP,1:1,TASK,1:1", "--folder", "TRASH").json<{ trashed: boolean }>()
+        .trashed,
+      true,
+    );
     assert.equal(kairan(data, "user", "list").json<unknown[]>().length, 2);
     assert.equal(kairan(data, "group", "list").json<unknown[]>().length, 1);
   });
 
   it("refuses bad input with a clear message and exit status 2", () => {
     const cases: [string[], RegExp][] = [
-      [["task", "add", "--group", "1:1", "--title", "T", "--author", "ann@example.com", "--priority", "Z"], /--priority must be one of S, A, B, C/],
-      [["task", "add", "--group", "1:1", "--title", "T", "--author", "ann@example.com", "--due", "2026-02-30"], /--due must be a date/],
+      [
+        ["task", "add", "--group", "1:1", "--title", "T", "--author", "ann@example.com", "--priority", "Z"],
+        /--priority must be one of S, A, B, C/,
+      ],
+      [
+        ["task", "add", "--group", "1:1", "--title", "T", "--author", "ann@example.com", "--due", "2026-02-30"],
+        /--due must be a date/,
+      ],
       [["task", "add", "--group", "1:9", "--title", "T", "--author", "ann@example.com"], /group does not exist/],
-      [["task", "add", "--group", "1:1", "--title", "T", "--author", "nobody@example.com"], /No user has the e-mail address/],
+      [
+        ["task", "add", "--group", "1:1", "--title", "T", "--author", "nobody@example.com"],
+        /No user has the e-mail address/,
+      ],
       [["task", "complete", "--task", "GROUP,1:1,BOARD,1:1"], /--task must be an id/],
       [["user", "add", "--name", "Ann", "--email", "ann@example.com", "--password", "x"], /exists already/],
-      [["member", "set-manager", "--group", "1:1", "--user", "ben@example.com", "--value", "maybe"], /--value must be true or false/],
-      [["file", "add", "--group", "1:1", "--author", "ann@example.com", "--path", "/no/such/file"], /--path: .* is not a readable file/],
+      [
+        ["member", "set-manager", "--group", "1:1", "--user", "ben@example.com", "--value", "maybe"],
+        /--value must be true or false/,
+      ],
+      [
+        ["file", "add", "--group", "1:1", "--author", "ann@example.com", "--path", "/no/such/file"],
+        /--path: .* is not a readable file/,
+      ],
       [["task", "frobnicate"], /unknown subcommand/],
     ];
     for (const [args, message] of cases) {
@@ -67,20 +155,57 @@ describe("kairan user|group|member|task|file", () => {
     const png = await pngOf(300, 90);
     const path = join(data, "chart.png");
     writeFileSync(path, png);
-    const added = kairan(data, "file", "add", "--group", "1:1", "--author", "ann@example.com", "--path", path, "--memo", "Q1");
+    const added = kairan(
+      data,
+      "file",
+      "add",
+      "--group",
+      "1:1",
+      "--author",
+      "ann@example.com",
+      "--path",
+      path,
+      "--memo",
+      "Q1",
+    );
     assert.equal(added.status, 0, added.stderr);
     const file = added.json<{ id: string; width: number; height: number; size: number }>();
     assert.deepEqual([file.width, file.height, file.size], [300, 90, png.length]);
     writeFileSync(join(data, "chart-v2.txt"), "not an image any more");
-    const version = kairan(data, "file", "add-version", "--file", file.id, "--author", "ann@example.com", "--path", join(data, "chart-v2.txt"), "--comment", "text now");
+    const version = kairan(
+      data,
+      "file",
+      "add-version",
+      "--file",
+      file.id,
+      "--author",
+      "ann@example.com",
+      "--path",
+      join(data, "chart-v2.txt"),
+      "--comment",
+      "text now",
+    );
     assert.equal(version.json<{ version: number }>().version, 2);
 
     const config = loadConfig({ port: "0", data, logLevel: "silent", noDemo: true }, {});
     const store = openSqliteStore(join(data, "kairan.sqlite"));
     const clock = new TestClock();
     await store.transaction(async (tx) => {
-      const app = await tx.apps.insert({ name: "t", consumerKey: "k", consumerSecret: "s", accessLevel: "read", createdAt: 0 });
-      await tx.tokens.insert({ userId: 1, appId: app.id, tokenHash: hashToken("ann-token"), secret: "x", label: "", createdAt: 0 });
+      const app = await tx.apps.insert({
+        name: "t",
+        consumerKey: "k",
+        consumerSecret: "s",
+        accessLevel: "read",
+        createdAt: 0,
+      });
+      await tx.tokens.insert({
+        userId: 1,
+        appId: app.id,
+        tokenHash: hashToken("ann-token"),
+        secret: "x",
+        label: "",
+        createdAt: 0,
+      });
     });
     const app = buildApp({ config, store, blobs: openLocalBlobStore(data), clock });
     await app.listen({ port: 0, host: "127.0.0.1" });

@@ -49,19 +49,46 @@ describe("kairan app / kairan token", () => {
     assert.ok(secret.length >= 32 && key.length >= 32);
     const listed = await kairan("app", "list", "--json");
     const apps = JSON.parse(listed.out) as Array<Record<string, unknown>>;
-    assert.deepEqual(apps.find((a) => a.key === key), { id: apps.find((a) => a.key === key)?.id, key, level: "write", name: "Mail client" });
+    assert.deepEqual(
+      apps.find((a) => a.key === key),
+      { id: apps.find((a) => a.key === key)?.id, key, level: "write", name: "Mail client" },
+    );
     assert.ok(!listed.out.includes(secret));
     assert.match((await kairan("app", "list")).out, /^id +key +level +name/);
   });
 
   it("token add prints a working token once; revoke stops it; list shows no token", async () => {
-    await kairan("app", "add", "--name", "Script", "--level", "read", "--key", "script-key", "--secret", "script-secret");
-    const added = await kairan("token", "add", "--user", alice.email.toUpperCase(), "--app", "script-key", "--label", "ci");
+    await kairan(
+      "app",
+      "add",
+      "--name",
+      "Script",
+      "--level",
+      "read",
+      "--key",
+      "script-key",
+      "--secret",
+      "script-secret",
+    );
+    const added = await kairan(
+      "token",
+      "add",
+      "--user",
+      alice.email.toUpperCase(),
+      "--app",
+      "script-key",
+      "--label",
+      "ci",
+    );
     assert.equal(added.status, 0, added.err);
     const token = /token: +(\S+)/.exec(added.out)?.[1] ?? "";
     const board = () => request(`${server.url}/api/group/V2`, { token });
     assert.notEqual((await board()).status, 401);
-    const listed = JSON.parse((await kairan("token", "list", "--json")).out) as Array<{ id: number; label: string; user: string }>;
+    const listed = JSON.parse((await kairan("token", "list", "--json")).out) as Array<{
+      id: number;
+      label: string;
+      user: string;
+    }>;
     const mine = listed.find((t) => t.label === "ci");
     assert.equal(mine?.user, alice.email);
     assert.ok(!JSON.stringify(listed).includes(token));
@@ -83,7 +110,10 @@ describe("kairan app / kairan token", () => {
       [["app", "add", "--name", "X", "--level", "admin"], /--level must be one of read, comments, write, Z/],
       [["app", "add", "--level", "read"], /--name is required/],
       [["app", "add", "--name", "X", "--level", "read", "--key", "k"], /--key and --secret together/],
-      [["app", "add", "--name", "X", "--level", "read", "--key", "script-key", "--secret", "12345678"], /exists already/],
+      [
+        ["app", "add", "--name", "X", "--level", "read", "--key", "script-key", "--secret", "12345678"],
+        /exists already/,
+      ],
       [["app", "frobnicate"], /unknown action "frobnicate"/],
       [["token", "add", "--user", "nobody@example.com", "--app", "script-key"], /no user has the e-mail address/],
       [["token", "add", "--user", alice.email, "--app", "nope"], /no application has the key "nope"/],

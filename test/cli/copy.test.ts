@@ -52,7 +52,15 @@ describe("kairan copy --from DIR --to postgres://", () => {
     assert.match(result.stdout, /^topics\s+4 rows$/m);
     assert.equal(readFileSync(join(filesTo, "blobs", "ab", "abcdef"), "utf8"), "file bytes");
     const sqlite = await startServerProcess(["--port", "0", "--data", from, "--no-demo"]);
-    const postgres = await startServerProcess(["--port", "0", "--data", filesTo, "--database", schema.url, "--no-demo"]);
+    const postgres = await startServerProcess([
+      "--port",
+      "0",
+      "--data",
+      filesTo,
+      "--database",
+      schema.url,
+      "--no-demo",
+    ]);
     try {
       const paths = [
         "/api/group/V2",
@@ -61,11 +69,13 @@ describe("kairan copy --from DIR --to postgres://", () => {
         ...topics.map((id) => `/api/board/V2?entry=${encodeURIComponent(id)}&embed-comment=true`),
       ];
       for (const path of paths) {
-        const [a, b] = await Promise.all([sqlite, postgres].map(async (server) => {
-          const answer = await request(`${server.url}${path}`, { token: TOKEN });
-          assert.equal(answer.status, 200, `${path}: ${answer.text}`);
-          return answer.text.replaceAll(server.url, "{base_url}");
-        }));
+        const [a, b] = await Promise.all(
+          [sqlite, postgres].map(async (server) => {
+            const answer = await request(`${server.url}${path}`, { token: TOKEN });
+            assert.equal(answer.status, 200, `${path}: ${answer.text}`);
+            return answer.text.replaceAll(server.url, "{base_url}");
+          }),
+        );
         assert.equal(b, a, path);
       }
       assert.equal(await newTopicId(postgres), await newTopicId(sqlite), "ids continue after the copied ones");
@@ -116,39 +126,73 @@ describe("kairan copy --from DIR --to postgres:// --blob-store s3://", () => {
     dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
   });
 
-  pgIt("uploads every stored file before the rows: a server on PostgreSQL and the bucket serves the same bytes", async () => {
-    const failed = await runKairanAsync(["copy", "--from", from, "--to", schema.url, ...s3.args("moved").map((arg) => arg.replace(/^s3:\/\/[^/]+/, "s3://no-such-bucket"))], s3.env);
-    assert.equal(failed.status, 2, failed.stderr);
-    assert.match(failed.stderr, /^kairan: cannot use s3:\/\/no-such-bucket at .*: no such bucket$/m);
-    const result = await runKairanAsync(["copy", "--from", from, "--to", schema.url, ...s3.args("moved")], s3.env);
-    assert.equal(result.status, 0, result.stderr);
-    assert.match(result.stderr, /^skipped .*\.DS_Store: not a stored file$/m);
-    const local = readdirSync(join(from, "blobs"), { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile() && entry.name !== ".DS_Store")
-      .map((entry) => `moved/${entry.name}`)
-      .sort();
-    assert.ok(local.length >= 4, "the demo's versions and thumbnail");
-    assert.match(result.stdout, new RegExp(`^${local.length} stored files copied to s3://${s3.bucket}/moved$`, "m"));
-    assert.deepEqual(await s3.list("moved"), local);
-    const sqlite = await startServerProcess(["--port", "0", "--data", from, "--no-demo"]);
-    const postgres = await startServerProcess(["--port", "0", "--data", tempDir(), "--database", schema.url, "--no-demo", ...s3.args("moved")], s3.env);
-    try {
-      for (const id of files) {
-        for (const query of ["", "&version=1", "&thumbnail=true"]) {
-          const [a, b] = await Promise.all([sqlite, postgres].map(async (server) => {
-            const response = await fetch(`${server.url}/api/fileDownload/V2?id=${id}${query}`, { headers: { authorization: `Bearer ${TOKEN}` } });
-            return { status: response.status, length: response.headers.get("content-length"), bytes: Buffer.from(await response.arrayBuffer()) };
-          }));
-          assert.deepEqual(b, a, `${id}${query}`);
+  pgIt(
+    "uploads every stored file before the rows: a server on PostgreSQL and the bucket serves the same bytes",
+    async () => {
+      const failed = await runKairanAsync(
+        [
+          "copy",
+          "--from",
+          from,
+          "--to",
+          schema.url,
+          ...s3.args("moved").map((arg) => arg.replace(/^s3:\/\/[^/]+/, "s3://no-such-bucket")),
+        ],
+        s3.env,
+      );
+      assert.equal(failed.status, 2, failed.stderr);
+      assert.match(failed.stderr, /^kairan: cannot use s3:\/\/no-such-bucket at .*: no such bucket$/m);
+      const result = await runKairanAsync(["copy", "--from", from, "--to", schema.url, ...s3.args("moved")], s3.env);
+      assert.equal(result.status, 0, result.stderr);
+      assert.match(result.stderr, /^skipped .*\.DS_Store: not a stored file$/m);
+      const local = readdirSync(join(from, "blobs"), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile() && entry.name !== ".DS_Store")
+        .map((entry) => `moved/${entry.name}`)
+        .sort();
+      assert.ok(local.length >= 4, "the demo's versions and thumbnail");
+      assert.match(result.stdout, new RegExp(`^${local.length} stored files copied to s3://${s3.bucket}/moved$`, "m"));
+      assert.deepEqual(await s3.list("moved"), local);
+      const sqlite = await startServerProcess(["--port", "0", "--data", from, "--no-demo"]);
+      const postgres = await startServerProcess(
+        ["--port", "0", "--data", tempDir(), "--database", schema.url, "--no-demo", ...s3.args("moved")],
+        s3.env,
+      );
+      try {
+        for (const id of files) {
+          for (const query of ["", "&version=1", "&thumbnail=true"]) {
+            const [a, b] = await Promise.all(
+              [sqlite, postgres].map(async (server) => {
+                const response = await fetch(`${server.url}/api/fileDownload/V2?id=${id}${query}`, {
+                  headers: { authorization: `Bearer ${TOKEN}` },
+                });
+                return {
+                  status: response.status,
+                  length: response.headers.get("content-length"),
+                  bytes: Buffer.from(await response.arrayBuffer()),
+                };
+              }),
+            );
+            assert.deepEqual(b, a, `${id}${query}`);
+          }
         }
+      } finally {
+        await Promise.all([sqlite.stop(), postgres.stop()]);
       }
-    } finally {
-      await Promise.all([sqlite.stop(), postgres.stop()]);
-    }
-  });
+    },
+  );
 
   it("refuses --files-to together with --blob-store, and a bad --blob-store, with exit 2", () => {
-    const both = runKairan(["copy", "--from", "x", "--to", "postgres://h/db", "--files-to", "y", "--blob-store", "s3://abc"]);
+    const both = runKairan([
+      "copy",
+      "--from",
+      "x",
+      "--to",
+      "postgres://h/db",
+      "--files-to",
+      "y",
+      "--blob-store",
+      "s3://abc",
+    ]);
     assert.equal(both.status, 2);
     assert.match(both.stderr, /either --files-to DIR or --blob-store/);
     const bad = runKairan(["copy", "--from", "x", "--to", "postgres://h/db", "--blob-store", "s3://"]);

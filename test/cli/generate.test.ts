@@ -15,19 +15,46 @@ function tempDir(): string {
 }
 after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-const SMALL = ["--users", "30", "--groups", "4", "--big-members", "25", "--members-per-group", "5", "--topics", "60", "--big-topics", "30", "--comments", "180", "--tasks", "12", "--notification-topics", "20", "--log-level", "warn"];
+const SMALL = [
+  "--users",
+  "30",
+  "--groups",
+  "4",
+  "--big-members",
+  "25",
+  "--members-per-group",
+  "5",
+  "--topics",
+  "60",
+  "--big-topics",
+  "30",
+  "--comments",
+  "180",
+  "--tasks",
+  "12",
+  "--notification-topics",
+  "20",
+  "--log-level",
+  "warn",
+];
 
 describe("kairan generate", () => {
   it("fills an empty database that the server then serves with the generated tokens", async () => {
     const data = tempDir();
     const result = runKairan(["generate", "--data", data, "--seed", "7", ...SMALL]);
     assert.equal(result.status, 0, result.stderr);
-    const summary = JSON.parse(result.stdout) as { plan: { topics: number }; timings: Record<string, number>; typical: { groupId: number; userId: number } };
+    const summary = JSON.parse(result.stdout) as {
+      plan: { topics: number };
+      timings: Record<string, number>;
+      typical: { groupId: number; userId: number };
+    };
     assert.equal(summary.plan.topics, 60);
     assert.ok(typeof summary.timings.topics === "number" && typeof summary.timings.tasks === "number");
     const server = await startServerProcess(["--port", "0", "--data", data, "--no-demo", "--log-level", "warn"]);
     try {
-      const answer = await request(`${server.url}/api/board/V2?group=1:1&embed-comment=true&max-results=100`, { token: "gen-7-3" });
+      const answer = await request(`${server.url}/api/board/V2?group=1:1&embed-comment=true&max-results=100`, {
+        token: "gen-7-3",
+      });
       assert.equal(answer.status, 200, answer.text);
       const entries = entriesOf(answer.xml);
       assert.equal(entries.length, 30, "group 1 holds --big-topics topics");
@@ -38,7 +65,9 @@ describe("kairan generate", () => {
       await assertGeneratedNotifications(server.url);
       await assertGeneratedTasks(server.url);
       for (const group of [1, summary.typical.groupId]) {
-        const board = await request(`${server.url}/api/board/V2?group=1:${group}`, { token: `gen-7-${summary.typical.userId}` });
+        const board = await request(`${server.url}/api/board/V2?group=1:${group}`, {
+          token: `gen-7-${summary.typical.userId}`,
+        });
         assert.equal(board.status, 200, `the typical member reads group ${group}`);
       }
     } finally {
@@ -63,7 +92,10 @@ describe("kairan generate", () => {
     const result = runKairan(["generate", "--data", tempDir(), "--topics=-1"]);
     assert.equal(result.status, 2);
     assert.match(result.stderr, /--topics must be an integer/);
-    assert.match(runKairan(["generate", "--data", tempDir(), "--tasks=-1"]).stderr, /--tasks must be an integer from 0/);
+    assert.match(
+      runKairan(["generate", "--data", tempDir(), "--tasks=-1"]).stderr,
+      /--tasks must be an integer from 0/,
+    );
     assert.match(runKairan(["generate", "--help"]).stdout, /Usage: kairan generate/);
   });
 });
@@ -90,7 +122,8 @@ async function assertGeneratedNotifications(url: string): Promise<void> {
     assert.equal(nsChild(entry, "cblNtf", "commentId")?.text, `${atomText(entry, "id")},COMMENT,3`);
   }
   const unseen = async (entry: (typeof entries)[number]) =>
-    entriesOf((await request(`${url}/api/comment/V2?entry=${atomText(entry, "id")}&unconfirmed=true`, { token })).xml).length;
+    entriesOf((await request(`${url}/api/comment/V2?entry=${atomText(entry, "id")}&unconfirmed=true`, { token })).xml)
+      .length;
   assert.equal(await unseen(unconfirmed[0]!), 3);
   assert.equal(await unseen(confirmed[0]!), 0, "a confirmed notification's comments count as seen");
 }
@@ -104,10 +137,20 @@ async function assertGeneratedTasks(url: string): Promise<void> {
   const answer = await request(`${url}/api/gwTask/V2?group=1:1`, { token });
   assert.equal(answer.status, 200, answer.text);
   const entries = entriesOf(answer.xml);
-  assert.deepEqual(entries.map((entry) => atomText(entry, "title")), ["Task 9", "Task 5", "Task 1"]);
-  assert.deepEqual(entries.map((entry) => nsChild(entry, "cbl", "task")?.attributes.get("sequence")), ["3", "2", "1"]);
-  const others = entries.filter((entry) => atomText(nsChild(entry, "atom", "author")!, "uri") !== "1:3").map((entry) => atomText(entry, "id"));
-  const notified = entriesOf((await request(`${url}/api/notification/V2?group=1:1&category=TASK`, { token })).xml).map((entry) => atomText(entry, "id"));
+  assert.deepEqual(
+    entries.map((entry) => atomText(entry, "title")),
+    ["Task 9", "Task 5", "Task 1"],
+  );
+  assert.deepEqual(
+    entries.map((entry) => nsChild(entry, "cbl", "task")?.attributes.get("sequence")),
+    ["3", "2", "1"],
+  );
+  const others = entries
+    .filter((entry) => atomText(nsChild(entry, "atom", "author")!, "uri") !== "1:3")
+    .map((entry) => atomText(entry, "id"));
+  const notified = entriesOf((await request(`${url}/api/notification/V2?group=1:1&category=TASK`, { token })).xml).map(
+    (entry) => atomText(entry, "id"),
+  );
   assert.deepEqual(notified.sort(), others.sort());
 }
 
@@ -115,8 +158,14 @@ async function assertGeneratedTasks(url: string): Promise<void> {
 function runSql(dir: string): unknown {
   return {
     topics: runKairanQuery(dir, "select group_id,author_id,length(body) l,allow_edit from topics order by id"),
-    tasks: runKairanQuery(dir, "select group_id,sequence,author_id,assignee_id,due_at,all_day,priority,status,length(summary) l from tasks order by id"),
-    notifications: runKairanQuery(dir, "select user_id,item_kind,item_id,confirmed,unconfirmed_comments from notifications order by id"),
+    tasks: runKairanQuery(
+      dir,
+      "select group_id,sequence,author_id,assignee_id,due_at,all_day,priority,status,length(summary) l from tasks order by id",
+    ),
+    notifications: runKairanQuery(
+      dir,
+      "select user_id,item_kind,item_id,confirmed,unconfirmed_comments from notifications order by id",
+    ),
   };
 }
 

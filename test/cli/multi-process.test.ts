@@ -36,14 +36,29 @@ describe("two server processes over one PostgreSQL", () => {
   let bob: TestUser;
   let group: Group;
   let clock: TestClock;
-  const post = (server: ServerProcess, body: string, token: string) => request(`${server.url}/api/board/V2`, { body, token });
+  const post = (server: ServerProcess, body: string, token: string) =>
+    request(`${server.url}/api/board/V2`, { body, token });
   const topicXml = (id: string, extra: string) => `<feed ${CLIENT_NS}>${extra}<entry><id>${id}</id></entry></feed>`;
 
   before(async () => {
     if (skip) return;
     schema = await createTestSchema();
     // Both start (and migrate) at once: the migration lock must make that safe.
-    servers = await Promise.all([0, 1].map(() => startServerProcess(["--port", "0", "--database", serverUrl(schema.name), "--no-demo", "--log-level", "warn", "--public-url", PUBLIC_URL])));
+    servers = await Promise.all(
+      [0, 1].map(() =>
+        startServerProcess([
+          "--port",
+          "0",
+          "--database",
+          serverUrl(schema.name),
+          "--no-demo",
+          "--log-level",
+          "warn",
+          "--public-url",
+          PUBLIC_URL,
+        ]),
+      ),
+    );
     store = await openStore({ kind: "postgres", url: schema.url });
     clock = new TestClock(Date.now());
     const f = new Factories(store, clock);
@@ -59,7 +74,11 @@ describe("two server processes over one PostgreSQL", () => {
 
   pgIt("reads through one what was written through the other", async () => {
     const [one, two] = servers as [ServerProcess, ServerProcess];
-    const created = await post(one, `<feed ${CLIENT_NS}><entry><cbl:group id="1:${group.id}"/><title>from one</title></entry></feed>`, alice.token);
+    const created = await post(
+      one,
+      `<feed ${CLIENT_NS}><entry><cbl:group id="1:${group.id}"/><title>from one</title></entry></feed>`,
+      alice.token,
+    );
     assert.equal(created.status, 200, created.text);
     const id = atomText(entriesOf(created.xml)[0]!, "id")!;
     const read = await request(`${two.url}/api/board/V2?entry=${id}`, { token: bob.token });
@@ -70,7 +89,17 @@ describe("two server processes over one PostgreSQL", () => {
   pgIt("holds off an update on one with a lease taken on the other (409)", async () => {
     const [one, two] = servers as [ServerProcess, ServerProcess];
     const topic = await store.transaction((tx) =>
-      tx.topics.insert({ groupId: group.id, title: "leased", body: "", authorId: alice.id, folderId: null, allowEdit: true, fastNotify: false, trashed: false, at: Date.now() }),
+      tx.topics.insert({
+        groupId: group.id,
+        title: "leased",
+        body: "",
+        authorId: alice.id,
+        folderId: null,
+        allowEdit: true,
+        fastNotify: false,
+        trashed: false,
+        at: Date.now(),
+      }),
     );
     const id = `GROUP,1:${group.id},BOARD,1:${topic.id}`;
     assert.equal((await post(one, topicXml(id, `<cbl:operation type="lock"/>`), alice.token)).status, 200);
@@ -81,7 +110,17 @@ describe("two server processes over one PostgreSQL", () => {
 
   pgIt("gives 50 concurrent comments spread over both processes 50 distinct numbers", async () => {
     const topic = await store.transaction((tx) =>
-      tx.topics.insert({ groupId: group.id, title: "busy", body: "", authorId: alice.id, folderId: null, allowEdit: false, fastNotify: false, trashed: false, at: Date.now() }),
+      tx.topics.insert({
+        groupId: group.id,
+        title: "busy",
+        body: "",
+        authorId: alice.id,
+        folderId: null,
+        allowEdit: false,
+        fastNotify: false,
+        trashed: false,
+        at: Date.now(),
+      }),
     );
     const id = `GROUP,1:${group.id},BOARD,1:${topic.id}`;
     const comment = (n: number) =>
@@ -92,14 +131,20 @@ describe("two server processes over one PostgreSQL", () => {
     for (const answer of answers) assert.equal(answer.status, 200, answer.text);
     const ref = { kind: "BOARD" as const, groupId: group.id, id: topic.id };
     const numbers = (await store.read((tx) => tx.comments.listAll([ref]))).map((c) => c.number).sort((a, b) => a - b);
-    assert.deepEqual(numbers, Array.from({ length: 50 }, (_, i) => i + 1));
+    assert.deepEqual(
+      numbers,
+      Array.from({ length: 50 }, (_, i) => i + 1),
+    );
   });
 
   pgIt("refuses on one a nonce already used on the other (nonce_used)", async () => {
     const [one, two] = servers as [ServerProcess, ServerProcess];
     const path = `/api/board/V2?group=1:${group.id}`;
     const client = oauth1a(alice.consumer, clock);
-    const signed = client.authorize({ url: `${PUBLIC_URL}${path}`, method: "GET" }, { key: alice.token, secret: alice.tokenSecret });
+    const signed = client.authorize(
+      { url: `${PUBLIC_URL}${path}`, method: "GET" },
+      { key: alice.token, secret: alice.tokenSecret },
+    );
     const headers = { Authorization: client.toHeader(signed).Authorization };
     assert.equal((await request(`${one.url}${path}`, { headers })).status, 200);
     assertProblem(await request(`${two.url}${path}`, { headers }), "nonce_used");
@@ -110,7 +155,9 @@ describe("two server processes over one PostgreSQL", () => {
     const onOne = new WebClient(one.url);
     await onOne.signIn(alice.email);
     const cookie = onOne.cookie("kairan_session")!;
-    const settings = await fetch(`${two.url}/settings`, { headers: { cookie: `kairan_session=${cookie}`, "accept-language": "en" } });
+    const settings = await fetch(`${two.url}/settings`, {
+      headers: { cookie: `kairan_session=${cookie}`, "accept-language": "en" },
+    });
     assert.equal(settings.status, 200);
     const html = await settings.text();
     assert.match(html, /Signed in as Alice/);

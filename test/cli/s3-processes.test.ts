@@ -21,12 +21,21 @@ const skip = TEST_DATABASE_URL ? false : "needs PostgreSQL: set KAIRAN_TEST_DATA
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => e.name);
 }
 
-async function fetchBytes(url: string, token: string): Promise<{ status: number; length: string | null; bytes: Buffer }> {
+async function fetchBytes(
+  url: string,
+  token: string,
+): Promise<{ status: number; length: string | null; bytes: Buffer }> {
   const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-  return { status: response.status, length: response.headers.get("content-length"), bytes: Buffer.from(await response.arrayBuffer()) };
+  return {
+    status: response.status,
+    length: response.headers.get("content-length"),
+    bytes: Buffer.from(await response.arrayBuffer()),
+  };
 }
 
 describe("kairan serve with --blob-store s3://", () => {
@@ -47,19 +56,39 @@ describe("kairan serve with --blob-store s3://", () => {
   });
 
   it("refuses to start with a bucket that does not exist: one message naming it, exit status 2", async () => {
-    const args = ["--port", "0", "--data", dataDir(), "--no-demo", "--blob-store", "s3://no-such-bucket", "--s3-endpoint", s3.endpoint, "--s3-force-path-style"];
+    const args = [
+      "--port",
+      "0",
+      "--data",
+      dataDir(),
+      "--no-demo",
+      "--blob-store",
+      "s3://no-such-bucket",
+      "--s3-endpoint",
+      s3.endpoint,
+      "--s3-force-path-style",
+    ];
     // The last line is ours; on Node 20 the AWS SDK prints its own NodeVersionSupportWarning before it.
-    await assert.rejects(startServerProcess(args, s3.env), /server exited with 2; stderr:\n(.|\n)*^kairan: cannot use s3:\/\/no-such-bucket at http:\/\/127\.0\.0\.1:\d+: no such bucket\n$/m);
+    await assert.rejects(
+      startServerProcess(args, s3.env),
+      /server exited with 2; stderr:\n(.|\n)*^kairan: cannot use s3:\/\/no-such-bucket at http:\/\/127\.0\.0\.1:\d+: no such bucket\n$/m,
+    );
   });
 
   it("loads the demo workspace's files into the bucket and serves them (SQLite)", async () => {
     const data = dataDir();
-    const server = await startServerProcess(["--port", "0", "--data", data, "--log-level", "warn", ...s3.args("demo")], s3.env);
+    const server = await startServerProcess(
+      ["--port", "0", "--data", data, "--log-level", "warn", ...s3.args("demo")],
+      s3.env,
+    );
     try {
       const objects = await s3.list("demo");
       assert.ok(objects.length > 0, "the demo's files are objects");
       assert.deepEqual(filesUnder(join(data, "blobs")), [], "and nothing under --data/blobs");
-      const download = await fetchBytes(`${server.url}/api/fileDownload/V2?id=GROUP,1:1,CABINET,1:1`, "alice-demo-token");
+      const download = await fetchBytes(
+        `${server.url}/api/fileDownload/V2?id=GROUP,1:1,CABINET,1:1`,
+        "alice-demo-token",
+      );
       assert.equal(download.status, 200);
       assert.equal(download.length, String(download.bytes.length));
     } finally {
@@ -78,7 +107,18 @@ describe("kairan serve with --blob-store s3://", () => {
       schema = await createTestSchema();
       const url = new URL(TEST_DATABASE_URL ?? "");
       url.searchParams.set("search_path", schema.name);
-      const args = (data: string) => ["--port", "0", "--data", data, "--database", url.toString(), "--no-demo", "--log-level", "warn", ...s3.args(prefix)];
+      const args = (data: string) => [
+        "--port",
+        "0",
+        "--data",
+        data,
+        "--database",
+        url.toString(),
+        "--no-demo",
+        "--log-level",
+        "warn",
+        ...s3.args(prefix),
+      ];
       servers = await Promise.all([dataDir(), dataDir()].map((data) => startServerProcess(args(data), s3.env)));
       store = await openStore({ kind: "postgres", url: schema.url });
     });
@@ -97,7 +137,10 @@ describe("kairan serve with --blob-store s3://", () => {
       const topicId = `GROUP,1:${group.id},BOARD,1:${(await f.topic(group, alice)).id}`;
       const size = 6 * 1024 * 1024 + 1;
       const answer = await postMultipart(`${one.url}/api/comment/V2`, alice.token, [
-        { name: "default", text: `<feed ${CLIENT_NS}><id>${topicId}</id><entry><summary>shared</summary></entry></feed>` },
+        {
+          name: "default",
+          text: `<feed ${CLIENT_NS}><id>${topicId}</id><entry><summary>shared</summary></entry></feed>`,
+        },
         { name: "file0", fileName: "shared.bin", size, fill: 5 },
       ]);
       assert.equal(answer.status, 200, answer.text);
@@ -106,7 +149,8 @@ describe("kairan serve with --blob-store s3://", () => {
       assert.equal(download.status, 200);
       assert.equal(download.length, String(size));
       assert.equal(download.bytes.length, size);
-      for (const i of [0, 1, 5 * 1024 * 1024, size - 1]) assert.equal(download.bytes[i], patternByte(i, 5), `byte ${i}`);
+      for (const i of [0, 1, 5 * 1024 * 1024, size - 1])
+        assert.equal(download.bytes[i], patternByte(i, 5), `byte ${i}`);
     });
 
     it("share files added by `kairan file add` on a third machine", { skip }, async () => {
@@ -118,7 +162,21 @@ describe("kairan serve with --blob-store s3://", () => {
       const url = new URL(TEST_DATABASE_URL ?? "");
       url.searchParams.set("search_path", schema.name);
       const added = await runKairanAsync(
-        ["file", "add", "--group", `1:${group.id}`, "--author", alice.email, "--path", path, "--data", dataDir(), "--database", url.toString(), ...s3.args(prefix)],
+        [
+          "file",
+          "add",
+          "--group",
+          `1:${group.id}`,
+          "--author",
+          alice.email,
+          "--path",
+          path,
+          "--data",
+          dataDir(),
+          "--database",
+          url.toString(),
+          ...s3.args(prefix),
+        ],
         s3.env,
       );
       assert.equal(added.status, 0, added.stderr);

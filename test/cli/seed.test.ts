@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { kairan } from "./support.js";
 
-const DEMO = JSON.parse(readFileSync(new URL("../../seeds/demo.json", import.meta.url), "utf8")) as { groups: { tasks: { due?: string }[] }[] };
+const DEMO = JSON.parse(readFileSync(new URL("../../seeds/demo.json", import.meta.url), "utf8")) as {
+  groups: { tasks: { due?: string }[] }[];
+};
 
 describe("kairan seed with tasks and files", () => {
   let data: string;
@@ -24,16 +26,27 @@ describe("kairan seed with tasks and files", () => {
     assert.match(run.stderr, /groups\[0\]\.tasks\[2\]\.due: not a date/);
     assert.equal(run.stdout, "");
     assert.deepEqual(kairan(data, "user", "list").json(), [], "no row written");
-    assert.deepEqual(readdirSync(data).filter((name) => name === "blobs"), [], "no bytes written");
+    assert.deepEqual(
+      readdirSync(data).filter((name) => name === "blobs"),
+      [],
+      "no bytes written",
+    );
   });
 
   it("loads the demo with its tasks and files, and prints every ref", () => {
     const run = kairan(data, "seed", new URL("../../seeds/demo.json", import.meta.url).pathname);
     assert.equal(run.status, 0, run.stderr);
-    const result = run.json<{ tasks: Record<string, string>; files: Record<string, string>; folders: Record<string, string> }>();
+    const result = run.json<{
+      tasks: Record<string, string>;
+      files: Record<string, string>;
+      folders: Record<string, string>;
+    }>();
     assert.match(result.tasks.ship ?? "", /^GROUP,1:\d+,TASK,1:\d+$/);
     assert.match(result.files["logo-png"] ?? "", /^GROUP,1:\d+,CABINET,1:\d+$/);
     assert.ok(result.folders.sprint && result.folders.specs);
-    assert.ok(readdirSync(join(data, "blobs"), { recursive: true }).some((name) => String(name).endsWith(".thumbnail")), "the PNG got a thumbnail");
+    assert.ok(
+      readdirSync(join(data, "blobs"), { recursive: true }).some((name) => String(name).endsWith(".thumbnail")),
+      "the PNG got a thumbnail",
+    );
   });
 });

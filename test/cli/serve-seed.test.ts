@@ -44,14 +44,18 @@ describe("kairan serve", () => {
   });
 
   it("reports every bad option at once and exits 2", () => {
-    const result = runKairan(["serve", "--port", "99999", "--locale", "fr", "--data", tempDir()], { KAIRAN_PUBLIC_URL: "ftp://x" });
+    const result = runKairan(["serve", "--port", "99999", "--locale", "fr", "--data", tempDir()], {
+      KAIRAN_PUBLIC_URL: "ftp://x",
+    });
     assert.equal(result.status, 2);
     assert.match(result.stderr, /--port \/ KAIRAN_PORT/);
     assert.match(result.stderr, /--locale \/ KAIRAN_LOCALE/);
     assert.match(result.stderr, /--public-url \/ KAIRAN_PUBLIC_URL/);
     assert.equal(runKairan(["serve", "--bogus"]).status, 2);
     assert.equal(runKairan(["frobnicate"]).status, 2);
-    const limits = runKairan(["serve", "--rate-limit-token", "0", "--shutdown-grace", "soon", "--data", tempDir()], { KAIRAN_MAX_UPLOADS: "-3" });
+    const limits = runKairan(["serve", "--rate-limit-token", "0", "--shutdown-grace", "soon", "--data", tempDir()], {
+      KAIRAN_MAX_UPLOADS: "-3",
+    });
     assert.equal(limits.status, 2);
     assert.match(limits.stderr, /--rate-limit-token \/ KAIRAN_RATE_LIMIT_TOKEN: must be 1 or more/);
     assert.match(limits.stderr, /--shutdown-grace \/ KAIRAN_SHUTDOWN_GRACE/);
@@ -82,7 +86,9 @@ describe("kairan seed", () => {
         name: "Developers",
         members: [{ user: "alice", manager: true }, { user: "bob" }],
         boardFolders: [{ ref: "news", name: "News" }],
-        topics: [{ ref: "t1", title: "Hello", author: "alice", folder: "news", comments: [{ author: "bob", text: "Hi" }] }],
+        topics: [
+          { ref: "t1", title: "Hello", author: "alice", folder: "news", comments: [{ author: "bob", text: "Hi" }] },
+        ],
       },
     ],
   };

@@ -14,7 +14,10 @@ export interface Run {
 
 /** Runs the built command line (`npm test` builds first) against the data directory `data`. */
 export function kairan(data: string, ...args: string[]): Run {
-  const result = spawnSync(process.execPath, [BIN, ...args, "--data", data, "--log-level", "silent"], { encoding: "utf8", env: { ...process.env, KAIRAN_DEMO: "0" } });
+  const result = spawnSync(process.execPath, [BIN, ...args, "--data", data, "--log-level", "silent"], {
+    encoding: "utf8",
+    env: { ...process.env, KAIRAN_DEMO: "0" },
+  });
   return {
     status: result.status,
     stdout: result.stdout,

@@ -18,7 +18,10 @@ describe("config", () => {
   });
 
   it("takes flags over environment", () => {
-    const config = loadConfig({ port: "9000", publicUrl: "https://kairan.example/" }, { KAIRAN_PORT: "1", KAIRAN_DEMO: "0", KAIRAN_LOCALE: "en", KAIRAN_DATABASE_URL: "postgres://u@h/db" });
+    const config = loadConfig(
+      { port: "9000", publicUrl: "https://kairan.example/" },
+      { KAIRAN_PORT: "1", KAIRAN_DEMO: "0", KAIRAN_LOCALE: "en", KAIRAN_DATABASE_URL: "postgres://u@h/db" },
+    );
     assert.equal(config.port, 9000);
     assert.equal(config.publicUrl, "https://kairan.example", "trailing slash dropped");
     assert.equal(config.demo, false);
@@ -57,16 +60,23 @@ describe("config", () => {
       credentials: { accessKeyId: "AKIA1", secretAccessKey: "s3cret" },
     });
     assert.ok(Object.isFrozen(config.blobStore));
-    const aws = loadConfig({}, { KAIRAN_BLOB_STORE: "s3://bucket.with.dots", KAIRAN_S3_REGION: "ap-northeast-1", AWS_REGION: "us-west-2" });
-    assert.deepEqual(aws.blobStore, {
-      kind: "s3",
-      bucket: "bucket.with.dots",
-      prefix: "",
-      endpoint: undefined,
-      region: "ap-northeast-1",
-      forcePathStyle: false,
-      credentials: undefined,
-    }, "no keys: the AWS SDK's own chain; KAIRAN_S3_REGION over AWS_REGION");
+    const aws = loadConfig(
+      {},
+      { KAIRAN_BLOB_STORE: "s3://bucket.with.dots", KAIRAN_S3_REGION: "ap-northeast-1", AWS_REGION: "us-west-2" },
+    );
+    assert.deepEqual(
+      aws.blobStore,
+      {
+        kind: "s3",
+        bucket: "bucket.with.dots",
+        prefix: "",
+        endpoint: undefined,
+        region: "ap-northeast-1",
+        forcePathStyle: false,
+        credentials: undefined,
+      },
+      "no keys: the AWS SDK's own chain; KAIRAN_S3_REGION over AWS_REGION",
+    );
     const defaults = loadConfig({ blobStore: "s3://abc" }, {}).blobStore;
     assert.ok(defaults.kind === "s3" && defaults.region === "us-east-1" && !defaults.forcePathStyle);
   });
@@ -76,7 +86,11 @@ describe("config", () => {
       () =>
         loadConfig(
           { blobStore: "s3://Bad_Bucket", s3Endpoint: "minio:9000" },
-          { KAIRAN_S3_REGION: "eu central", KAIRAN_S3_SECRET_ACCESS_KEY: "top-secret-value", KAIRAN_S3_FORCE_PATH_STYLE: "yes" },
+          {
+            KAIRAN_S3_REGION: "eu central",
+            KAIRAN_S3_SECRET_ACCESS_KEY: "top-secret-value",
+            KAIRAN_S3_FORCE_PATH_STYLE: "yes",
+          },
         ),
       (error: unknown) => {
         assert.ok(error instanceof ConfigError);
@@ -90,23 +104,49 @@ describe("config", () => {
         return true;
       },
     );
-    for (const bad of ["s3://", "s3://ab", "s3://bucket//x", "s3://bucket/../x", "s3://bucket/a b", "https://bucket", "s3://-bucket"]) {
+    for (const bad of [
+      "s3://",
+      "s3://ab",
+      "s3://bucket//x",
+      "s3://bucket/../x",
+      "s3://bucket/a b",
+      "https://bucket",
+      "s3://-bucket",
+    ]) {
       assert.throws(() => loadConfig({ blobStore: bad }, {}), ConfigError, bad);
     }
-    assert.throws(() => loadConfig({}, { KAIRAN_S3_SECRET_ACCESS_KEY: "x".repeat(257), KAIRAN_S3_ACCESS_KEY_ID: "a", KAIRAN_BLOB_STORE: "s3://abc" }), /\(got \(hidden\)\)/);
+    assert.throws(
+      () =>
+        loadConfig(
+          {},
+          { KAIRAN_S3_SECRET_ACCESS_KEY: "x".repeat(257), KAIRAN_S3_ACCESS_KEY_ID: "a", KAIRAN_BLOB_STORE: "s3://abc" },
+        ),
+      /\(got \(hidden\)\)/,
+    );
   });
 
   it("refuses S3 settings without an S3 bucket: files would silently stay on the local disk", () => {
     assert.throws(
-      () => loadConfig({ s3Endpoint: "http://minio:9000", s3ForcePathStyle: true }, { KAIRAN_S3_ACCESS_KEY_ID: "a", KAIRAN_S3_SECRET_ACCESS_KEY: "b" }),
+      () =>
+        loadConfig(
+          { s3Endpoint: "http://minio:9000", s3ForcePathStyle: true },
+          { KAIRAN_S3_ACCESS_KEY_ID: "a", KAIRAN_S3_SECRET_ACCESS_KEY: "b" },
+        ),
       (error: unknown) => {
         assert.ok(error instanceof ConfigError);
         assert.equal(error.problems.length, 3, error.message);
-        assert.match(error.message, /--s3-endpoint \/ KAIRAN_S3_ENDPOINT: only applies with --blob-store s3:\/\/BUCKET/);
+        assert.match(
+          error.message,
+          /--s3-endpoint \/ KAIRAN_S3_ENDPOINT: only applies with --blob-store s3:\/\/BUCKET/,
+        );
         return true;
       },
     );
-    assert.deepEqual(loadConfig({}, { AWS_REGION: "eu-west-1" }).blobStore, { kind: "local" }, "AWS_REGION alone is not a setting of ours");
+    assert.deepEqual(
+      loadConfig({}, { AWS_REGION: "eu-west-1" }).blobStore,
+      { kind: "local" },
+      "AWS_REGION alone is not a setting of ours",
+    );
   });
 
   it("reads the storage settings alone for kairan copy", () => {
@@ -123,12 +163,24 @@ describe("config", () => {
     assert.deepEqual(limits.trustProxy, []);
     assert.equal(limits.maxUploads, 16);
     assert.equal(limits.feedCacheBytes, 16 * 1024 * 1024);
-    assert.deepEqual(limits.timeouts, { headersMs: 20_000, requestMs: 300_000, keepAliveMs: 10_000, idleMs: 60_000, shutdownGraceMs: 10_000 });
+    assert.deepEqual(limits.timeouts, {
+      headersMs: 20_000,
+      requestMs: 300_000,
+      keepAliveMs: 10_000,
+      idleMs: 60_000,
+      shutdownGraceMs: 10_000,
+    });
     assert.ok(Object.isFrozen(limits) && Object.isFrozen(limits.timeouts));
   });
 
   it("takes limits from flags over environment, and turns rate limiting off either way", () => {
-    const env = { KAIRAN_RATE_LIMIT_ADDRESS: "10", KAIRAN_RATE_LIMIT_TOKEN: "7", KAIRAN_SHUTDOWN_GRACE: "2.5", KAIRAN_TRUST_PROXY: "10.0.0.1, ::1", KAIRAN_SQLITE_SYNC: "full" };
+    const env = {
+      KAIRAN_RATE_LIMIT_ADDRESS: "10",
+      KAIRAN_RATE_LIMIT_TOKEN: "7",
+      KAIRAN_SHUTDOWN_GRACE: "2.5",
+      KAIRAN_TRUST_PROXY: "10.0.0.1, ::1",
+      KAIRAN_SQLITE_SYNC: "full",
+    };
     const config = loadConfig({ limits: { rateLimitAddress: "20", maxUploads: "2" } }, env);
     assert.deepEqual(config.limits.rateLimit, { perAddress: 20, perToken: 7, windowMs: 60_000 });
     assert.equal(config.limits.maxUploads, 2);
@@ -143,7 +195,10 @@ describe("config", () => {
     assert.throws(
       () =>
         loadConfig(
-          { sqliteSync: "fast", limits: { rateLimitAddress: "0", maxUploads: "many", trustProxy: "proxy.example", shutdownGrace: "-1" } },
+          {
+            sqliteSync: "fast",
+            limits: { rateLimitAddress: "0", maxUploads: "many", trustProxy: "proxy.example", shutdownGrace: "-1" },
+          },
           { KAIRAN_RATE_LIMIT: "off" },
         ),
       (error: unknown) => {
@@ -151,19 +206,34 @@ describe("config", () => {
         assert.equal(error.problems.length, 6, error.message);
         assert.match(error.message, /--rate-limit-address \/ KAIRAN_RATE_LIMIT_ADDRESS: must be 1 or more/);
         assert.match(error.message, /--no-rate-limit \/ KAIRAN_RATE_LIMIT: must be 0 or 1/);
-        assert.match(error.message, /--trust-proxy \/ KAIRAN_TRUST_PROXY: must be a comma-separated list of IP addresses/);
+        assert.match(
+          error.message,
+          /--trust-proxy \/ KAIRAN_TRUST_PROXY: must be a comma-separated list of IP addresses/,
+        );
         assert.match(error.message, /--sqlite-sync \/ KAIRAN_SQLITE_SYNC: must be normal or full/);
         return true;
       },
     );
-    assert.throws(() => loadConfig({ limits: { headersTimeout: "30", requestTimeout: "10" } }, {}), /--headers-timeout \/ KAIRAN_HEADERS_TIMEOUT: must not be longer than --request-timeout/);
+    assert.throws(
+      () => loadConfig({ limits: { headersTimeout: "30", requestTimeout: "10" } }, {}),
+      /--headers-timeout \/ KAIRAN_HEADERS_TIMEOUT: must not be longer than --request-timeout/,
+    );
   });
 
   it("takes the feed cache size in MB from 0 (off) to 4096", () => {
     assert.equal(loadConfig({ limits: { feedCache: "0" } }, {}).limits.feedCacheBytes, 0);
     assert.equal(loadConfig({}, { KAIRAN_FEED_CACHE_MB: "4096" }).limits.feedCacheBytes, 4096 * 1024 * 1024);
-    assert.throws(() => loadConfig({ limits: { feedCache: "4097" } }, {}), /--feed-cache-mb \/ KAIRAN_FEED_CACHE_MB: must be at most 4096/);
-    assert.throws(() => loadConfig({ limits: { feedCache: "-1" } }, {}), /--feed-cache-mb \/ KAIRAN_FEED_CACHE_MB: must be 0 or more/);
-    assert.throws(() => loadConfig({ limits: { feedCache: "1.5" } }, {}), /--feed-cache-mb \/ KAIRAN_FEED_CACHE_MB: must be an integer/);
+    assert.throws(
+      () => loadConfig({ limits: { feedCache: "4097" } }, {}),
+      /--feed-cache-mb \/ KAIRAN_FEED_CACHE_MB: must be at most 4096/,
+    );
+    assert.throws(
+      () => loadConfig({ limits: { feedCache: "-1" } }, {}),
+      /--feed-cache-mb \/ KAIRAN_FEED_CACHE_MB: must be 0 or more/,
+    );
+    assert.throws(
+      () => loadConfig({ limits: { feedCache: "1.5" } }, {}),
+      /--feed-cache-mb \/ KAIRAN_FEED_CACHE_MB: must be an integer/,
+    );
   });
 });

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { formatCommentId, formatContentId, parseGroupParameter, parseItemId, parsePair } from "../../src/domain/item-id.js";
+import {
+  formatCommentId,
+  formatContentId,
+  parseGroupParameter,
+  parseItemId,
+  parsePair,
+} from "../../src/domain/item-id.js";
 import { characterCount } from "../../src/domain/text.js";
 
 describe("item ids", () => {
@@ -18,7 +24,18 @@ describe("item ids", () => {
   it("recognises ids of areas this server does not hold, and refuses junk", () => {
     assert.equal(parseItemId("GROUP,1:1,GW_SCHEDULE,1:1")?.kind, "foreign");
     assert.equal(parseItemId("MYPAGE,1:1,MESSAGE,1:2")?.kind, "foreign");
-    for (const junk of ["", "GROUP", "GROUP,1", "GROUP,2:1", "GROUP,1:0", "GROUP,1:1,BOARD", "GROUP,1:1,BOARD,1:x", "GROUP,1:1,BOARD,1:2,COMMENT,0", "BOARD,1:1", "GROUP,1:1,BOARD,1:2,COMMENT,3,X"]) {
+    for (const junk of [
+      "",
+      "GROUP",
+      "GROUP,1",
+      "GROUP,2:1",
+      "GROUP,1:0",
+      "GROUP,1:1,BOARD",
+      "GROUP,1:1,BOARD,1:x",
+      "GROUP,1:1,BOARD,1:2,COMMENT,0",
+      "BOARD,1:1",
+      "GROUP,1:1,BOARD,1:2,COMMENT,3,X",
+    ]) {
       const parsed = parseItemId(junk);
       assert.ok(parsed === undefined || parsed.kind === "foreign" ? junk !== "GROUP,1:1,BOARD,1:2" : false, junk);
       assert.notEqual(parsed?.kind, "BOARD", junk);

@@ -50,15 +50,29 @@ describeEachBackend("fuzzing every endpoint of the route table", (backend) => {
 
   it("reads a route table that holds the API and OAuth endpoints", () => {
     const urls = registeredEndpoints(server.app).map((e) => e.url);
-    for (const url of ["/api/board/V2", "/api/comment/V2", "/api/star/V2", "/api/good/V2", "/api/gwTask/V2", "/oauth/token"]) assert.ok(urls.includes(url), url);
+    for (const url of [
+      "/api/board/V2",
+      "/api/comment/V2",
+      "/api/star/V2",
+      "/api/good/V2",
+      "/api/gwTask/V2",
+      "/oauth/token",
+    ])
+      assert.ok(urls.includes(url), url);
   });
 
   it(`answers every generated request with a success or a well-formed refusal that changed nothing (${RUNS_PER_ENDPOINT} runs per endpoint, seed ${SEED})`, async (t) => {
     const ids = [...existingIds(groups), signIn.token, signIn.csrf];
     const valid = validParameterValues(groups, signIn.token);
-    const material = { consumerKey: owner.consumer.key, token: owner.token, now: Math.floor(server.clock.now() / 1000) };
+    const material = {
+      consumerKey: owner.consumer.key,
+      token: owner.token,
+      now: Math.floor(server.clock.now() / 1000),
+    };
     // The phone pages (/m/...) run the desktop pages' handlers: fuzzing one of each pair is enough.
-    const endpoints = registeredEndpoints(server.app).filter((e) => e.url !== "/m" && e.url !== "/m/" && !e.url.startsWith("/m/"));
+    const endpoints = registeredEndpoints(server.app).filter(
+      (e) => e.url !== "/m" && e.url !== "/m/" && !e.url.startsWith("/m/"),
+    );
     for (const [index, endpoint] of endpoints.entries()) {
       await t.test(`${endpoint.methods.join("|")} ${endpoint.url}`, async () => {
         const property = fc.asyncProperty(fuzzSpec(endpoint, ids, valid, material), async (spec) => {
@@ -82,13 +96,18 @@ describeEachBackend("fuzzing every endpoint of the route table", (backend) => {
         const seed = SEED + index;
         const details = await fc.check(property, { seed, numRuns: RUNS_PER_ENDPOINT });
         if (details.failed) {
-          const reason = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-          assert.fail(`fuzzing ${endpoint.url} failed after ${details.numRuns} runs (seed ${seed}, path "${details.counterexamplePath}"; ` +
-            `reproduce with KAIRAN_FUZZ_SEED=${SEED}):\n${reason}`);
+          const reason =
+            details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+          assert.fail(
+            `fuzzing ${endpoint.url} failed after ${details.numRuns} runs (seed ${seed}, path "${details.counterexamplePath}"; ` +
+              `reproduce with KAIRAN_FUZZ_SEED=${SEED}):\n${reason}`,
+          );
         }
       });
     }
-    t.diagnostic(`fuzz [${backend}]: ${tally.inputs} inputs over ${endpoints.length} endpoints, ${tally.refused} refused, ${tally.serverErrors} answered 5xx`);
+    t.diagnostic(
+      `fuzz [${backend}]: ${tally.inputs} inputs over ${endpoints.length} endpoints, ${tally.refused} refused, ${tally.serverErrors} answered 5xx`,
+    );
     assert.equal(tally.serverErrors, 0);
   });
 });

@@ -26,15 +26,18 @@ export function assertAnswerShape(request: FuzzRequest, answer: FuzzAnswer): voi
   if (status >= 300 && status < 400) {
     assert.ok(page, `only pages for people redirect: ${said}`);
     // The OAuth pages return to the client's callback; the web interface never leaves the site.
-    if (!request.target.startsWith("/oauth/")) assert.match(header(answer, "location"), /^\/(?![/\\])/, `a redirect off the site: ${said}`);
+    if (!request.target.startsWith("/oauth/"))
+      assert.match(header(answer, "location"), /^\/(?![/\\])/, `a redirect off the site: ${said}`);
     return;
   }
   if (request.method === "HEAD") return;
   if (status < 300) {
-    if (/xml/.test(type)) assert.doesNotThrow(() => parseXml(text), `a success body that is not well-formed XML: ${said}`);
+    if (/xml/.test(type))
+      assert.doesNotThrow(() => parseXml(text), `a success body that is not well-formed XML: ${said}`);
     return;
   }
-  if (status === 401) assert.match(header(answer, "www-authenticate"), /^OAuth realm="[^"]*"$/, `401 without its challenge: ${said}`);
+  if (status === 401)
+    assert.match(header(answer, "www-authenticate"), /^OAuth realm="[^"]*"$/, `401 without its challenge: ${said}`);
   if (status === 405) assert.ok(header(answer, "allow") !== "", `405 without Allow: ${said}`);
   if (type.startsWith("application/x-www-form-urlencoded")) {
     assert.equal(status, 401, `an OAuth problem is a 401: ${said}`);

@@ -23,20 +23,73 @@ export interface FuzzSpec {
   readonly auth: FuzzAuth;
 }
 
-const XML_TYPES = ["application/atom+xml; charset=utf-8", "application/atom+xml", "application/xml", "text/xml", "application/atom+xml; charset=Shift_JIS", "APPLICATION/ATOM+XML"];
-const OTHER_TYPES = ["text/plain", "application/json", "application/octet-stream", "application/x-www-form-urlencoded", "x", ";", "application/atom+xml; charset", "multipart/form-data"];
-const FORM_NAMES = ["oauth_token", "csrf_token", "decision", "email", "password", "x_auth_mode", "x_auth_username", "x_auth_password", "oauth_verifier"];
+const XML_TYPES = [
+  "application/atom+xml; charset=utf-8",
+  "application/atom+xml",
+  "application/xml",
+  "text/xml",
+  "application/atom+xml; charset=Shift_JIS",
+  "APPLICATION/ATOM+XML",
+];
+const OTHER_TYPES = [
+  "text/plain",
+  "application/json",
+  "application/octet-stream",
+  "application/x-www-form-urlencoded",
+  "x",
+  ";",
+  "application/atom+xml; charset",
+  "multipart/form-data",
+];
+const FORM_NAMES = [
+  "oauth_token",
+  "csrf_token",
+  "decision",
+  "email",
+  "password",
+  "x_auth_mode",
+  "x_auth_username",
+  "x_auth_password",
+  "oauth_verifier",
+];
 
 function body(ids: readonly string[]): fc.Arbitrary<FuzzSpec["body"]> {
   const xml = xmlBody(ids);
-  const form = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...FORM_NAMES), absurdValue()), fieldValue(ids)), { maxLength: 6 });
+  const form = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...FORM_NAMES), absurdValue()), fieldValue(ids)), {
+    maxLength: 6,
+  });
   return fc.oneof(
-    { weight: 14, arbitrary: fc.tuple(fc.option(fc.constantFrom(...XML_TYPES), { nil: undefined, freq: 8 }), xml).map(([contentType, bytes]) => ({ contentType, bytes })) },
+    {
+      weight: 14,
+      arbitrary: fc
+        .tuple(fc.option(fc.constantFrom(...XML_TYPES), { nil: undefined, freq: 8 }), xml)
+        .map(([contentType, bytes]) => ({ contentType, bytes })),
+    },
     { weight: 3, arbitrary: multipartBody(xml).map(({ contentType, body: bytes }) => ({ contentType, bytes })) },
-    { weight: 1, arbitrary: form.map((pairs) => ({ contentType: "application/x-www-form-urlencoded", bytes: Buffer.from(pairs.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`).join("&")) })) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...OTHER_TYPES), fc.oneof(xml, fc.uint8Array({ maxLength: 200 }).map((a) => Buffer.from(a)))).map(([contentType, bytes]) => ({ contentType, bytes })) },
+    {
+      weight: 1,
+      arbitrary: form.map((pairs) => ({
+        contentType: "application/x-www-form-urlencoded",
+        bytes: Buffer.from(pairs.map(([k, v]) => `${percentEncode(k)}=${percentEncode(v)}`).join("&")),
+      })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom(...OTHER_TYPES),
+          fc.oneof(
+            xml,
+            fc.uint8Array({ maxLength: 200 }).map((a) => Buffer.from(a)),
+          ),
+        )
+        .map(([contentType, bytes]) => ({ contentType, bytes })),
+    },
     { weight: 1, arbitrary: fc.constant({ contentType: "application/atom+xml", bytes: Buffer.alloc(0) }) },
-    { weight: 1, arbitrary: fc.constant({ contentType: "application/atom+xml", bytes: Buffer.alloc(1024 * 1024 + 1, 0x20) }) },
+    {
+      weight: 1,
+      arbitrary: fc.constant({ contentType: "application/atom+xml", bytes: Buffer.alloc(1024 * 1024 + 1, 0x20) }),
+    },
   );
 }
 
@@ -55,12 +108,23 @@ const PATH_DAMAGE: ReadonlyArray<(url: string) => string> = [
 ];
 
 /** Requests aimed at one endpoint: its own methods mostly, every other method now and then. */
-export function fuzzSpec(endpoint: Endpoint, ids: readonly string[], valid: Readonly<Record<string, readonly string[]>>, material: AuthMaterial): fc.Arbitrary<FuzzSpec> {
-  const method = fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...endpoint.methods) }, { weight: 1, arbitrary: fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD") });
+export function fuzzSpec(
+  endpoint: Endpoint,
+  ids: readonly string[],
+  valid: Readonly<Record<string, readonly string[]>>,
+  material: AuthMaterial,
+): fc.Arbitrary<FuzzSpec> {
+  const method = fc.oneof(
+    { weight: 12, arbitrary: fc.constantFrom(...endpoint.methods) },
+    { weight: 1, arbitrary: fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD") },
+  );
   return fc
     .record({
       method,
-      path: fc.oneof({ weight: 20, arbitrary: fc.constant((url: string) => url) }, { weight: 1, arbitrary: fc.constantFrom(...PATH_DAMAGE) }),
+      path: fc.oneof(
+        { weight: 20, arbitrary: fc.constant((url: string) => url) },
+        { weight: 1, arbitrary: fc.constantFrom(...PATH_DAMAGE) },
+      ),
       query: queryString(ids, valid),
       body: body(ids),
       withBody: fc.nat({ max: 9 }),
@@ -110,10 +174,14 @@ export function buildRequest(spec: FuzzSpec, endpoint: Endpoint, server: TestSer
       const url = `${server.url}${spec.path(endpoint.url)}${query === "" ? "" : `?${query}`}`;
       // The client library cannot encode a mis-encoded query or a lone surrogate; the signature
       // then covers less (and the server says so), or uses the library's own nonce.
-      const attempts = [() => client.authorize({ url, method: spec.method }, token), () => client.authorize({ url: `${server.url}${endpoint.url}`, method: spec.method }, token)];
+      const attempts = [
+        () => client.authorize({ url, method: spec.method }, token),
+        () => client.authorize({ url: `${server.url}${endpoint.url}`, method: spec.method }, token),
+      ];
       let signed: ReturnType<typeof client.authorize> | undefined;
       for (const useNonce of [true, false]) {
-        client.getNonce = useNonce && nonce !== undefined ? () => nonce : () => `n${Math.random().toString(36).slice(2)}`;
+        client.getNonce =
+          useNonce && nonce !== undefined ? () => nonce : () => `n${Math.random().toString(36).slice(2)}`;
         for (const attempt of attempts) signed ??= tryOrUndefined(attempt);
       }
       if (signed === undefined) break;
@@ -138,6 +206,9 @@ function tryOrUndefined<T>(work: () => T): T | undefined {
 
 /** A short, printable account of a request (bodies can be megabytes). */
 export function describeRequest(request: FuzzRequest): string {
-  const body = request.body === undefined ? "(no body)" : `${request.body.length} bytes: ${JSON.stringify(request.body.subarray(0, 400).toString("latin1"))}`;
+  const body =
+    request.body === undefined
+      ? "(no body)"
+      : `${request.body.length} bytes: ${JSON.stringify(request.body.subarray(0, 400).toString("latin1"))}`;
   return `${request.method} ${request.target.slice(0, 400)}\n  headers: ${JSON.stringify(request.headers).slice(0, 400)}\n  body ${body}${request.chunked ? " (chunked)" : ""}`;
 }

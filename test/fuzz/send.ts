@@ -36,13 +36,18 @@ export function send(base: string, fuzz: FuzzRequest): Promise<FuzzAnswer> {
   }
   return new Promise<FuzzAnswer>((resolve, reject) => {
     let answered = false;
-    const req = httpRequest({ hostname, port, method: fuzz.method, path: fuzz.target, headers, agent: false }, (res) => {
-      answered = true;
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on("error", reject);
-    });
+    const req = httpRequest(
+      { hostname, port, method: fuzz.method, path: fuzz.target, headers, agent: false },
+      (res) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on("error", reject);
+      },
+    );
     req.setTimeout(NO_ANSWER_MS, () => req.destroy(new Error(`no answer within ${NO_ANSWER_MS} ms`)));
     // The server may answer (413, 400) before it has read the whole body and close: not a failure.
     req.on("error", (error: NodeJS.ErrnoException) => {

@@ -18,7 +18,10 @@ describe("GET /api/board/V2 deep pages (ids first, joins after)", () => {
     group = await server.factories.group([alice, bob]);
     folderId = await server.factories.boardFolder(group, "F");
     for (let i = 1; i <= 130; i++) {
-      await server.factories.topic(group, i % 2 ? alice : bob, { title: `t${i}`, folderId: i % 3 === 0 ? folderId : null });
+      await server.factories.topic(group, i % 2 ? alice : bob, {
+        title: `t${i}`,
+        folderId: i % 3 === 0 ? folderId : null,
+      });
       // Every third pair shares a timestamp: the id must break the tie the same way on every path.
       if (i % 2 === 0) server.clock.advance(1000);
     }
@@ -44,7 +47,9 @@ describe("GET /api/board/V2 deep pages (ids first, joins after)", () => {
   it("filters by folder, and names the authors on deep pages", async () => {
     const folder = await titles(`board-folder=1:${folderId}&max-results=100&start-index=0`);
     assert.equal(folder.length, 43);
-    const answer = await request(`${server.url}/api/board/V2?group=1:${group.id}&start-index=100&max-results=2`, { token: alice.token });
+    const answer = await request(`${server.url}/api/board/V2?group=1:${group.id}&start-index=100&max-results=2`, {
+      token: alice.token,
+    });
     assert.match(answer.text, /<author><name>Bob<\/name>/);
   });
 });

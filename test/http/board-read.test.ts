@@ -23,7 +23,7 @@ describeEachBackend("GET /api/board/V2", (backend) => {
     alice = await f.user({ name: "Alice Aoki" });
     bob = await f.user({ name: "Bob & <Baba>" });
     outsider = await f.user();
-    group = await f.group([alice, bob], { name: "Dev \"team\"" });
+    group = await f.group([alice, bob], { name: 'Dev "team"' });
     await f.group([outsider]);
     folderId = await f.boardFolder(group, "News");
     await f.topic(group, alice, { title: "first", body: "line1\nline2 & <b>" });
@@ -49,7 +49,11 @@ describeEachBackend("GET /api/board/V2", (backend) => {
     assert.equal(atomText(author, "name"), "Alice Aoki", "the feed author is the caller");
     assert.equal(atomText(author, "uri"), `1:${alice.id}`);
     const entries = entriesOf(feed);
-    assert.deepEqual(entries.map((e) => atomText(e, "title")), ["in folder", "first"], "trash is left out");
+    assert.deepEqual(
+      entries.map((e) => atomText(e, "title")),
+      ["in folder", "first"],
+      "trash is left out",
+    );
     const [folderTopic, first] = entries as [NonNullable<(typeof entries)[0]>, NonNullable<(typeof entries)[0]>];
     assert.match(atomText(folderTopic, "id") ?? "", new RegExp(`^GROUP,1:${group.id},BOARD,1:\\d+$`));
     assert.equal(attribute(nsChild(folderTopic, "cbl", "group")!, "id"), `1:${group.id}`);
@@ -68,19 +72,41 @@ describeEachBackend("GET /api/board/V2", (backend) => {
 
   it("writes the literal prefixes and element order that non-namespace-aware clients match", async () => {
     const { text } = await board(`group=1:${group.id}`);
-    assert.match(text, /<feed xmlns="http:\/\/www\.w3\.org\/2005\/Atom" xmlns:cbl="http:\/\/schemas\.cybozulive\.com\/common\/2010"/);
+    assert.match(
+      text,
+      /<feed xmlns="http:\/\/www\.w3\.org\/2005\/Atom" xmlns:cbl="http:\/\/schemas\.cybozulive\.com\/common\/2010"/,
+    );
     assert.match(text, /<cbl:group valueString="Dev &quot;team&quot;" id="1:\d+"\/>/);
     assert.match(text, /<cblBrd:folder valueString="News" id="1:\d+"\/>/);
     assert.match(text, /<cblBrd:allowEdit\/>/);
     const entry = text.slice(text.indexOf("<entry>"), text.indexOf("</entry>"));
-    const order = ["<id>", "<title", 'rel="alternate"', 'rel="mobile"', '<category term="GROUP"', '<category term="BOARD"', "<author>", "<updated>", "<summary", "<cbl:group"];
+    const order = [
+      "<id>",
+      "<title",
+      'rel="alternate"',
+      'rel="mobile"',
+      '<category term="GROUP"',
+      '<category term="BOARD"',
+      "<author>",
+      "<updated>",
+      "<summary",
+      "<cbl:group",
+    ];
     const positions = order.map((needle) => entry.indexOf(needle));
-    assert.ok(positions.every((p) => p >= 0), `all present: ${JSON.stringify(positions)}`);
-    assert.deepEqual([...positions].sort((a, b) => a - b), positions, "in the documented order");
+    assert.ok(
+      positions.every((p) => p >= 0),
+      `all present: ${JSON.stringify(positions)}`,
+    );
+    assert.deepEqual(
+      [...positions].sort((a, b) => a - b),
+      positions,
+      "in the documented order",
+    );
   });
 
   it("filters by folder, UNCLASSIFIED and TRASH", async () => {
-    const titles = async (folder: string) => entriesOf((await board(`group=1:${group.id}&board-folder=${folder}`)).xml).map((e) => atomText(e, "title"));
+    const titles = async (folder: string) =>
+      entriesOf((await board(`group=1:${group.id}&board-folder=${folder}`)).xml).map((e) => atomText(e, "title"));
     assert.deepEqual(await titles(`1:${folderId}`), ["in folder"]);
     assert.deepEqual(await titles(`1%3A${folderId}`), ["in folder"]);
     assert.deepEqual(await titles("UNCLASSIFIED"), ["first"]);
@@ -104,7 +130,10 @@ describeEachBackend("GET /api/board/V2", (backend) => {
       const one = await board(`entry=${form}`);
       assert.equal(one.status, 200);
       await assertValidAtom(one.text);
-      assert.deepEqual(entriesOf(one.xml).map((e) => atomText(e, "id")), [id]);
+      assert.deepEqual(
+        entriesOf(one.xml).map((e) => atomText(e, "id")),
+        [id],
+      );
     }
     assertError(await board(`entry=GROUP,1:${group.id},BOARD,1:99999`), 404, "TOPIC_NOT_FOUND");
     assertError(await board(`entry=GROUP,1:${group.id},TASK,1:1`), 404, "TOPIC_NOT_FOUND");
@@ -116,14 +145,29 @@ describeEachBackend("GET /api/board/V2", (backend) => {
     const big = await server.factories.group([alice]);
     await server.store.transaction(async (tx) => {
       for (let i = 0; i < 105; i++) {
-        await tx.topics.insert({ groupId: big.id, title: `t${i}`, body: "", authorId: alice.id, folderId: null, allowEdit: false, fastNotify: false, trashed: false, at: server.clock.now() + i * 1000 });
+        await tx.topics.insert({
+          groupId: big.id,
+          title: `t${i}`,
+          body: "",
+          authorId: alice.id,
+          folderId: null,
+          allowEdit: false,
+          fastNotify: false,
+          trashed: false,
+          at: server.clock.now() + i * 1000,
+        });
       }
     });
-    const titles = async (query: string) => entriesOf((await board(`group=1:${big.id}&${query}`)).xml).map((e) => atomText(e, "title"));
+    const titles = async (query: string) =>
+      entriesOf((await board(`group=1:${big.id}&${query}`)).xml).map((e) => atomText(e, "title"));
     assert.equal((await titles("")).length, 20, "default 20");
     assert.deepEqual(await titles("max-results=3"), ["t104", "t103", "t102"]);
     assert.deepEqual(await titles("start-index=3&max-results=2"), ["t101", "t100"]);
-    assert.deepEqual(await titles("start-index=0&max-results=2&start-index=2"), ["t102", "t101"], "a repeated parameter: the last counts");
+    assert.deepEqual(
+      await titles("start-index=0&max-results=2&start-index=2"),
+      ["t102", "t101"],
+      "a repeated parameter: the last counts",
+    );
     assert.equal((await titles("max-results=100")).length, 100);
     assert.equal((await titles("max-results=101")).length, 100, "clamped to 100");
     assert.deepEqual(await titles("start-index=104"), ["t0"]);
@@ -153,7 +197,14 @@ describeEachBackend("GET /api/board/V2", (backend) => {
     const ref = { kind: "BOARD" as const, groupId: group.id, id: topic.id };
     await server.store.transaction(async (tx) => {
       for (const [i, body] of ["one", "two & <three>"].entries()) {
-        await tx.comments.insert({ parent: ref, number: await tx.comments.nextNumber(ref), authorId: bob.id, body, replyTo: i === 1 ? 1 : null, at: server.clock.now() });
+        await tx.comments.insert({
+          parent: ref,
+          number: await tx.comments.nextNumber(ref),
+          authorId: bob.id,
+          body,
+          replyTo: i === 1 ? 1 : null,
+          at: server.clock.now(),
+        });
       }
     });
     const answer = await board(`entry=GROUP,1:${group.id},BOARD,1:${topic.id}&embed-comment=True`);
@@ -180,7 +231,11 @@ describeEachBackend("GET /api/board/V2", (backend) => {
     const reader = await server.factories.user({ level: "read" });
     const readGroup = await server.factories.group([reader]);
     assert.equal((await board(`group=1:${readGroup.id}`, reader.token)).status, 200, "read level reads the board");
-    assertError(await board(`group=1:${readGroup.id}&embed-comment=true`, reader.token), 403, "ACCESS_LEVEL_INSUFFICIENT");
+    assertError(
+      await board(`group=1:${readGroup.id}&embed-comment=true`, reader.token),
+      403,
+      "ACCESS_LEVEL_INSUFFICIENT",
+    );
   });
 
   it("answers 405 with Allow for other methods, and 404 for unknown paths", async () => {

@@ -23,9 +23,13 @@ describeEachBackend("POST /api/board/V2", (backend) => {
     `<feed ${CLIENT_NS}><cbl:operation type="insert"/><entry><cbl:group id="1:${groupId}"/><title>${title}</title><summary type="text">${summary}</summary></entry></feed>`;
   const update = (topic: Topic, title: string, summary?: string) =>
     `<feed ${CLIENT_NS}><cbl:operation type="UPDATE"/><entry><id>${topicId(topic)}</id><title>${title}</title>${summary === undefined ? "" : `<summary type="text">${summary}</summary>`}</entry></feed>`;
-  const op = (type: string, topic: Topic) => `<feed ${CLIENT_NS}><cbl:operation type="${type}"/><entry><id>${topicId(topic)}</id></entry></feed>`;
+  const op = (type: string, topic: Topic) =>
+    `<feed ${CLIENT_NS}><cbl:operation type="${type}"/><entry><id>${topicId(topic)}</id></entry></feed>`;
   const read = (topic: Topic) => server.store.read((tx) => tx.topics.findById(topic.id));
-  const countTopics = () => server.store.read(async (tx) => (await tx.topics.list(group.id, { kind: "all" }, { offset: 0, limit: 100 })).length);
+  const countTopics = () =>
+    server.store.read(
+      async (tx) => (await tx.topics.list(group.id, { kind: "all" }, { offset: 0, limit: 100 })).length,
+    );
 
   before(async () => {
     server = await startTestServer(backend);
@@ -58,7 +62,9 @@ describeEachBackend("POST /api/board/V2", (backend) => {
         assert.ok(atomText(entry, "updated"));
         assert.equal(atomText(nsChild(entry, "atom", "author")!, "name"), "Bob");
       }
-      const titles = (await server.store.read((tx) => tx.topics.list(group.id, { kind: "all" }, { offset: 0, limit: 10 }))).map((t) => t.title);
+      const titles = (
+        await server.store.read((tx) => tx.topics.list(group.id, { kind: "all" }, { offset: 0, limit: 10 }))
+      ).map((t) => t.title);
       assert.deepEqual(titles.slice(0, 4).sort(), ["lower", "no operation", "other prefixes", "upper"]);
     });
 
@@ -75,7 +81,11 @@ describeEachBackend("POST /api/board/V2", (backend) => {
       const before = await countTopics();
       assertError(await post(create("body long", "字".repeat(20001)), bob.token), 400, "TOPIC_BODY_TOO_LONG");
       assertError(await post(create(""), bob.token), 400, "TOPIC_TITLE_REQUIRED");
-      assertError(await post(`<feed ${CLIENT_NS}><entry><cbl:group id="1:${group.id}"/></entry></feed>`, bob.token), 400, "TOPIC_TITLE_REQUIRED");
+      assertError(
+        await post(`<feed ${CLIENT_NS}><entry><cbl:group id="1:${group.id}"/></entry></feed>`, bob.token),
+        400,
+        "TOPIC_TITLE_REQUIRED",
+      );
       assert.equal(await countTopics(), before);
     });
 
@@ -84,7 +94,11 @@ describeEachBackend("POST /api/board/V2", (backend) => {
       assertError(await post(create("x", "B", other.id), bob.token), 403, "GROUP_NOT_JOINED");
       assertError(await post(create("x", "B", 99999), bob.token), 404, "GROUP_NOT_FOUND");
       assertError(await post(create("x"), bob.token, `?group=1:${other.id}`), 403, "WRONG_GROUP");
-      assertError(await post(`<feed ${CLIENT_NS}><entry><title>x</title></entry></feed>`, bob.token), 400, "GROUP_REQUIRED");
+      assertError(
+        await post(`<feed ${CLIENT_NS}><entry><title>x</title></entry></feed>`, bob.token),
+        400,
+        "GROUP_REQUIRED",
+      );
       for (const level of ["read", "comments"] as const) {
         const weak = await server.factories.user({ level });
         const weakGroup = await server.factories.group([weak]);
@@ -136,15 +150,33 @@ describeEachBackend("POST /api/board/V2", (backend) => {
       assertError(await post(twoDeletes, bob.token), 400, "MULTIPLE_ENTRIES");
       assertError(await post(update(topic, "x".repeat(201)), bob.token), 400, "TOPIC_TITLE_TOO_LONG");
       assertError(await post(update(topic, ""), bob.token), 400, "TOPIC_TITLE_REQUIRED");
-      assertError(await post(`<feed ${CLIENT_NS}><cbl:operation type="frobnicate"/><entry/></feed>`, bob.token), 400, "INVALID_OPERATION");
-      assertError(await post(`<feed ${CLIENT_NS}><cbl:operation type="update"/><entry><title>x</title></entry></feed>`, bob.token), 400, "ENTRY_ID_REQUIRED");
+      assertError(
+        await post(`<feed ${CLIENT_NS}><cbl:operation type="frobnicate"/><entry/></feed>`, bob.token),
+        400,
+        "INVALID_OPERATION",
+      );
+      assertError(
+        await post(
+          `<feed ${CLIENT_NS}><cbl:operation type="update"/><entry><title>x</title></entry></feed>`,
+          bob.token,
+        ),
+        400,
+        "ENTRY_ID_REQUIRED",
+      );
       assert.deepEqual(await read(topic), topic);
     });
 
     it("deletes a topic with its comments", async () => {
       const ref = { kind: "BOARD" as const, groupId: group.id, id: topic.id };
       await server.store.transaction(async (tx) => {
-        await tx.comments.insert({ parent: ref, number: await tx.comments.nextNumber(ref), authorId: bob.id, body: "c", replyTo: null, at: server.clock.now() });
+        await tx.comments.insert({
+          parent: ref,
+          number: await tx.comments.nextNumber(ref),
+          authorId: bob.id,
+          body: "c",
+          replyTo: null,
+          at: server.clock.now(),
+        });
       });
       const answer = await post(op("DELETE", topic), bob.token);
       assert.equal(answer.status, 200, answer.text);
@@ -152,7 +184,11 @@ describeEachBackend("POST /api/board/V2", (backend) => {
       assert.equal(atomText(entriesOf(answer.xml)[0]!, "id"), topicId(topic));
       assert.equal(await read(topic), undefined);
       assert.deepEqual(await server.store.read((tx) => tx.comments.listAll([ref])), []);
-      assertError(await request(`${server.url}/api/board/V2?entry=${topicId(topic)}`, { token: bob.token }), 404, "TOPIC_NOT_FOUND");
+      assertError(
+        await request(`${server.url}/api/board/V2?entry=${topicId(topic)}`, { token: bob.token }),
+        404,
+        "TOPIC_NOT_FOUND",
+      );
     });
 
     it("holds others off with a lease (409) until the holder updates, unlocks, or it expires", async () => {
@@ -164,7 +200,11 @@ describeEachBackend("POST /api/board/V2", (backend) => {
       assertError(await post(op("lock", topic), bob.token), 409, "TOPIC_BEING_EDITED");
       assertError(await post(op("unlock", topic), bob.token), 409, "TOPIC_BEING_EDITED");
       assert.equal((await read(topic))?.title, "original");
-      assert.equal((await post(update(topic, "by alice"), alice.token)).status, 200, "the holder's update releases the lease");
+      assert.equal(
+        (await post(update(topic, "by alice"), alice.token)).status,
+        200,
+        "the holder's update releases the lease",
+      );
       assert.equal((await post(update(topic, "by bob"), bob.token)).status, 200);
 
       assert.equal((await post(op("lock", topic), alice.token)).status, 200);
@@ -192,8 +232,16 @@ describeEachBackend("POST /api/board/V2", (backend) => {
       await assertValidAtom(answer.text);
       const reply = `<feed ${CLIENT_NS}><id>${topicId(topic)}</id><entry><summary type="text">re</summary><cblCmnt:replyTo>1</cblCmnt:replyTo></entry></feed>`;
       assert.equal((await post(reply, alice.token)).status, 200);
-      const comments = await server.store.read((tx) => tx.comments.listAll([{ kind: "BOARD", groupId: group.id, id: topic.id }]));
-      assert.deepEqual(comments.map((c) => [c.number, c.body, c.replyTo]), [[2, "re", 1], [1, "hello [file:1]", null]]);
+      const comments = await server.store.read((tx) =>
+        tx.comments.listAll([{ kind: "BOARD", groupId: group.id, id: topic.id }]),
+      );
+      assert.deepEqual(
+        comments.map((c) => [c.number, c.body, c.replyTo]),
+        [
+          [2, "re", 1],
+          [1, "hello [file:1]", null],
+        ],
+      );
       const badReply = `<feed ${CLIENT_NS}><id>${topicId(topic)}</id><entry><summary type="text">re</summary><cblCmnt:replyTo>9</cblCmnt:replyTo></entry></feed>`;
       assertError(await post(badReply, alice.token), 400, "REPLY_TO_NOT_FOUND");
       const empty = `<feed ${CLIENT_NS}><id>${topicId(topic)}</id><entry><summary type="text"> </summary></entry></feed>`;
@@ -217,7 +265,11 @@ describeEachBackend("POST /api/board/V2", (backend) => {
       const xxe = `<?xml version="1.0"?><!DOCTYPE feed [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><feed ${CLIENT_NS}><entry><cbl:group id="1:${group.id}"/><title>&xxe;</title></entry></feed>`;
       assertError(await post(xxe, bob.token), 400, "XML_DOCTYPE_FORBIDDEN");
       assertError(await post(create("json?"), bob.token, "", "application/json"), 415, "UNSUPPORTED_MEDIA_TYPE");
-      assertError(await post("title=x", bob.token, "", "application/x-www-form-urlencoded"), 415, "UNSUPPORTED_MEDIA_TYPE");
+      assertError(
+        await post("title=x", bob.token, "", "application/x-www-form-urlencoded"),
+        415,
+        "UNSUPPORTED_MEDIA_TYPE",
+      );
       assertError(await post(create("big", "x".repeat(1024 * 1024 + 1)), bob.token), 413, "BODY_TOO_LARGE");
       const deep = `<feed ${CLIENT_NS}>${"<x>".repeat(40)}${"</x>".repeat(40)}</feed>`;
       assertError(await post(deep, bob.token), 400, "XML_TOO_DEEP");

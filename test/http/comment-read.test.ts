@@ -44,9 +44,15 @@ describe("GET /api/comment/V2", () => {
     assert.equal(atomText(feed, "title"), "Plans");
     assert.equal(nsChild(feed, "cblCmnt", "olderCommentExists")?.text, "false");
     assert.equal(nsChild(feed, "cblCmnt", "newerCommentExists")?.text, "false");
-    assert.match(answer.text, /<updated>[^<]+<\/updated><cblCmnt:olderCommentExists>false<\/cblCmnt:olderCommentExists><cblCmnt:newerCommentExists>false/);
+    assert.match(
+      answer.text,
+      /<updated>[^<]+<\/updated><cblCmnt:olderCommentExists>false<\/cblCmnt:olderCommentExists><cblCmnt:newerCommentExists>false/,
+    );
     const entries = entriesOf(feed);
-    assert.deepEqual(entries.map((e) => atomText(e, "summary")), ["c5", "c4", "c3", "c2", "c1"]);
+    assert.deepEqual(
+      entries.map((e) => atomText(e, "summary")),
+      ["c5", "c4", "c3", "c2", "c1"],
+    );
     const c3 = entries[2]!;
     assert.equal(c3.attributes.get("{http://schemas.cybozulive.com/common/2010}sequence"), "3");
     assert.equal(atomText(c3, "id"), `${topicId},COMMENT,3`);
@@ -89,10 +95,13 @@ describe("GET /api/comment/V2", () => {
     server.clock.advance(1000);
     await f.comment(t, dave, { body: "d1" });
     await f.comment(t, carol, { body: "mine" });
-    const unconfirmed = async () => entriesOf((await comments(`entry=${id}&unconfirmed=TRUE`, carol.token)).xml).map((e) => atomText(e, "summary"));
+    const unconfirmed = async () =>
+      entriesOf((await comments(`entry=${id}&unconfirmed=TRUE`, carol.token)).xml).map((e) => atomText(e, "summary"));
     assert.deepEqual(await unconfirmed(), ["d1"], "never confirmed: every comment by others, never the caller's own");
     server.clock.advance(1000);
-    await server.store.transaction((tx) => tx.commentReads.confirm(carol.id, { kind: "BOARD", groupId: g.id, id: t.id }, server.clock.now()));
+    await server.store.transaction((tx) =>
+      tx.commentReads.confirm(carol.id, { kind: "BOARD", groupId: g.id, id: t.id }, server.clock.now()),
+    );
     assert.deepEqual(await unconfirmed(), []);
     server.clock.advance(1000);
     await f.comment(t, dave, { body: "d2" });
@@ -106,7 +115,11 @@ describe("GET /api/comment/V2", () => {
     const reader = await server.factories.user({ level: "read" });
     const g = await server.factories.group([reader]);
     const t = await server.factories.topic(g, reader);
-    assertError(await comments(`entry=GROUP,1:${g.id},BOARD,1:${t.id}`, reader.token), 403, "ACCESS_LEVEL_INSUFFICIENT");
+    assertError(
+      await comments(`entry=GROUP,1:${g.id},BOARD,1:${t.id}`, reader.token),
+      403,
+      "ACCESS_LEVEL_INSUFFICIENT",
+    );
     assertError(await comments(`entry=${topicId}`, outsider.token), 403, "GROUP_NOT_JOINED");
     assertError(await comments(`entry=GROUP,1:${group.id},BOARD,1:99999`), 404, "TOPIC_NOT_FOUND");
     assertError(await comments(`entry=GROUP,1:${group.id},TASK,1:99999`), 404, "TASK_NOT_FOUND");

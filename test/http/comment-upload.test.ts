@@ -19,7 +19,9 @@ const MB = 1024 * 1024;
 /** Every file under a directory, recursively ([] when it does not exist). */
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 }
 
 describe("POST /api/comment/V2 (multipart)", () => {
@@ -28,12 +30,16 @@ describe("POST /api/comment/V2 (multipart)", () => {
   let group: Group;
   let topic: Topic;
   let topicId: string;
-  const xml = (text: string) => `<feed ${CLIENT_NS}><cbl:operation type="insert"/><id>${topicId}</id><entry><summary type="text">${text}</summary></entry></feed>`;
+  const xml = (text: string) =>
+    `<feed ${CLIENT_NS}><cbl:operation type="insert"/><id>${topicId}</id><entry><summary type="text">${text}</summary></entry></feed>`;
   const files = (count: number, size: number): Part[] =>
     Array.from({ length: count }, (_, i) => ({ name: `file${i}`, fileName: `f${i}.bin`, size, fill: i }));
   const upload = (parts: readonly Part[], options?: { chunked?: boolean; declaredLength?: number }) =>
     postMultipart(`${server.url}/api/comment/V2`, alice.token, parts, options);
-  const commentCount = async () => entriesOf((await request(`${server.url}/api/comment/V2?entry=${topicId}&max-results=100`, { token: alice.token })).xml).length;
+  const commentCount = async () =>
+    entriesOf(
+      (await request(`${server.url}/api/comment/V2?entry=${topicId}&max-results=100`, { token: alice.token })).xml,
+    ).length;
   const blobs = () => filesUnder(join(server.dataDir, "blobs"));
   const temps = () => filesUnder(join(server.dataDir, "tmp"));
 
@@ -71,7 +77,10 @@ describe("POST /api/comment/V2 (multipart)", () => {
     const listed = await request(`${server.url}/api/comment/V2?entry=${topicId}`, { token: alice.token });
     assert.deepEqual(nsChildren(entriesOf(listed.xml)[0]!), attachments, "the feed shows the same attachments");
     assert.equal(atomText(entriesOf(listed.xml)[0]!, "summary"), "see [file:1]");
-    const empty = await upload([{ name: "default", text: xml(""), fileName: "request.xml", type: "application/atom+xml" }, ...files(1, 5)]);
+    const empty = await upload([
+      { name: "default", text: xml(""), fileName: "request.xml", type: "application/atom+xml" },
+      ...files(1, 5),
+    ]);
     assert.equal(empty.status, 200, empty.text);
     assertError(await upload([{ name: "default", text: xml("") }]), 400, "COMMENT_TEXT_REQUIRED");
     assert.equal(blobs().length, 3);
@@ -80,7 +89,10 @@ describe("POST /api/comment/V2 (multipart)", () => {
 
   it("names a file part sent with an empty file name after its part", async () => {
     const before = await commentCount();
-    const answer = await upload([{ name: "default", text: xml("nameless") }, { name: "file0", fileName: "", size: 3 }]);
+    const answer = await upload([
+      { name: "default", text: xml("nameless") },
+      { name: "file0", fileName: "", size: 3 },
+    ]);
     assert.equal(answer.status, 200, answer.text);
     assert.equal(await commentCount(), before + 1);
     const feed = await request(`${server.url}/api/comment/V2?entry=${topicId}&max-results=1`, { token: alice.token });
@@ -95,7 +107,14 @@ describe("POST /api/comment/V2 (multipart)", () => {
     const stored = blobs().length;
     assertError(await upload([{ name: "default", text: xml("eleven") }, ...files(11, 1024)]), 400, "TOO_MANY_FILES");
     await assertNothingLeft(before + 1, stored);
-    assertError(await upload([{ name: "default", text: xml("odd") }, { name: "attachment", fileName: "a", size: 3 }]), 400, "INVALID_FILE_PART");
+    assertError(
+      await upload([
+        { name: "default", text: xml("odd") },
+        { name: "attachment", fileName: "a", size: 3 },
+      ]),
+      400,
+      "INVALID_FILE_PART",
+    );
     assertError(await upload(files(1, 3)), 400, "DEFAULT_PART_REQUIRED");
     await assertNothingLeft(before + 1, stored);
   });
@@ -103,10 +122,16 @@ describe("POST /api/comment/V2 (multipart)", () => {
   it("takes a 25 MB file and refuses 25 MB + 1 byte, with or without Content-Length", async () => {
     const before = await commentCount();
     const stored = blobs().length;
-    const exact = await upload([{ name: "default", text: xml("big") }, { name: "file0", fileName: "big.bin", size: LIMITS.fileMaxBytes }]);
+    const exact = await upload([
+      { name: "default", text: xml("big") },
+      { name: "file0", fileName: "big.bin", size: LIMITS.fileMaxBytes },
+    ]);
     assert.equal(exact.status, 200, exact.text);
     assert.equal(nsChildren(entriesOf(exact.xml)[0]!)[0]?.size, String(25 * MB));
-    const over = [{ name: "default", text: xml("too big") }, { name: "file0", fileName: "big.bin", size: LIMITS.fileMaxBytes + 1 }];
+    const over = [
+      { name: "default", text: xml("too big") },
+      { name: "file0", fileName: "big.bin", size: LIMITS.fileMaxBytes + 1 },
+    ];
     assertError(await upload(over), 413, "FILE_TOO_LARGE");
     assertError(await upload(over, { chunked: true }), 413, "FILE_TOO_LARGE");
     await assertNothingLeft(before + 1, stored + 1);
@@ -117,7 +142,11 @@ describe("POST /api/comment/V2 (multipart)", () => {
     const stored = blobs().length;
     const fifty = await upload([{ name: "default", text: xml("fifty") }, ...files(2, LIMITS.multipartMaxBytes / 2)]);
     assert.equal(fifty.status, 200, fifty.text);
-    const over: Part[] = [{ name: "default", text: xml("over") }, ...files(2, LIMITS.multipartMaxBytes / 2), { name: "file2", fileName: "one.bin", size: 1 }];
+    const over: Part[] = [
+      { name: "default", text: xml("over") },
+      ...files(2, LIMITS.multipartMaxBytes / 2),
+      { name: "file2", fileName: "one.bin", size: 1 },
+    ];
     assertError(await upload(over, { chunked: true }), 413, "ATTACHMENTS_TOO_LARGE");
     const third: Part[] = [{ name: "default", text: xml("over") }, ...files(3, 20 * MB)];
     assertError(await upload(third), 413, "REQUEST_TOO_LARGE");
@@ -162,11 +191,17 @@ describe("POST /api/comment/V2 (multipart)", () => {
     const commentIds = (await server.store.read((tx) => tx.comments.listAll([ref]))).map((c) => c.id);
     const attachmentRows = () => server.store.read((tx) => tx.attachments.listOf(commentIds));
     assert.equal((await attachmentRows()).length, 4);
-    const del = await request(`${server.url}/api/comment/V2`, { token: alice.token, body: `<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry><id>${id},COMMENT,1</id></entry></feed>` });
+    const del = await request(`${server.url}/api/comment/V2`, {
+      token: alice.token,
+      body: `<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry><id>${id},COMMENT,1</id></entry></feed>`,
+    });
     assert.equal(del.status, 200, del.text);
     assert.equal(blobs().length, stored + 2);
     assert.equal((await attachmentRows()).length, 2);
-    const dropTopic = await request(`${server.url}/api/board/V2`, { token: alice.token, body: `<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry><id>${id}</id></entry></feed>` });
+    const dropTopic = await request(`${server.url}/api/board/V2`, {
+      token: alice.token,
+      body: `<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry><id>${id}</id></entry></feed>`,
+    });
     assert.equal(dropTopic.status, 200, dropTopic.text);
     assert.equal(blobs().length, stored);
     assert.deepEqual(await attachmentRows(), [], "their rows are gone too");
@@ -175,7 +210,10 @@ describe("POST /api/comment/V2 (multipart)", () => {
   it("refuses uploads from applications below write before reading them", async () => {
     const reader = await server.factories.user({ level: "comments" });
     await server.factories.group([reader]);
-    const answer = await postMultipart(`${server.url}/api/comment/V2`, reader.token, [{ name: "default", text: xml("x") }, ...files(1, 10)]);
+    const answer = await postMultipart(`${server.url}/api/comment/V2`, reader.token, [
+      { name: "default", text: xml("x") },
+      ...files(1, 10),
+    ]);
     assertError(answer, 403, "ACCESS_LEVEL_INSUFFICIENT");
     assert.deepEqual(temps(), []);
   });

@@ -20,9 +20,9 @@ describe("POST /api/comment/V2 (XML)", () => {
   const add = (text: string, extra = "") =>
     `<feed ${CLIENT_NS}><cbl:operation type="insert"/><id>${topicId}</id><entry><summary type="text">${text}</summary>${extra}</entry></feed>`;
   const numbers = async () =>
-    entriesOf((await request(`${server.url}/api/comment/V2?entry=${topicId}&max-results=100`, { token: alice.token })).xml).map((e) =>
-      Number(e.attributes.get("{http://schemas.cybozulive.com/common/2010}sequence")),
-    );
+    entriesOf(
+      (await request(`${server.url}/api/comment/V2?entry=${topicId}&max-results=100`, { token: alice.token })).xml,
+    ).map((e) => Number(e.attributes.get("{http://schemas.cybozulive.com/common/2010}sequence")));
 
   before(async () => {
     server = await startTestServer();
@@ -35,7 +35,8 @@ describe("POST /api/comment/V2 (XML)", () => {
     await f.group([outsider]);
     topic = await f.topic(group, bob);
     topicId = `GROUP,1:${group.id},BOARD,1:${topic.id}`;
-    post = (body, token = alice.token, contentType) => request(`${server.url}/api/comment/V2`, { token, body, contentType });
+    post = (body, token = alice.token, contentType) =>
+      request(`${server.url}/api/comment/V2`, { token, body, contentType });
   });
   after(() => server.close());
 
@@ -50,9 +51,16 @@ describe("POST /api/comment/V2 (XML)", () => {
     const reply = await post(afterId, bob.token, "application/atom+xml");
     assert.equal(reply.status, 200, reply.text);
     assert.equal(nsChild(entriesOf(reply.xml)[0]!, "cblCmnt", "replyTo")?.text, "1");
-    const noOperation = await post(`<feed ${CLIENT_NS}><id>${topicId}</id><entry><summary type="text">plain</summary></entry></feed>`, alice.token, "text/xml");
+    const noOperation = await post(
+      `<feed ${CLIENT_NS}><id>${topicId}</id><entry><summary type="text">plain</summary></entry></feed>`,
+      alice.token,
+      "text/xml",
+    );
     assert.equal(noOperation.status, 200, noOperation.text);
-    const legacy = await request(`${server.url}/api/board/V2`, { token: alice.token, body: `<feed ${CLIENT_NS}><id>${topicId}</id><entry><summary type="text">via board</summary></entry></feed>` });
+    const legacy = await request(`${server.url}/api/board/V2`, {
+      token: alice.token,
+      body: `<feed ${CLIENT_NS}><id>${topicId}</id><entry><summary type="text">via board</summary></entry></feed>`,
+    });
     assert.equal(legacy.status, 200, legacy.text);
     assert.deepEqual(await numbers(), [4, 3, 2, 1], "one numbering for both endpoints");
   });
@@ -63,7 +71,11 @@ describe("POST /api/comment/V2 (XML)", () => {
     assertError(await post(add("漢".repeat(20_001))), 400, "COMMENT_TEXT_TOO_LONG");
     assertError(await post(add("😀".repeat(20_001))), 400, "COMMENT_TEXT_TOO_LONG");
     assertError(await post(add("   ")), 400, "COMMENT_TEXT_REQUIRED");
-    assertError(await post(`<feed ${CLIENT_NS}><id>${topicId}</id><entry></entry></feed>`), 400, "COMMENT_TEXT_REQUIRED");
+    assertError(
+      await post(`<feed ${CLIENT_NS}><id>${topicId}</id><entry></entry></feed>`),
+      400,
+      "COMMENT_TEXT_REQUIRED",
+    );
   });
 
   it("refuses a bad reply, several entries, a missing parent, and other operations", async () => {
@@ -77,7 +89,13 @@ describe("POST /api/comment/V2 (XML)", () => {
     assertError(await post(missing), 404, "TOPIC_NOT_FOUND");
     const foreign = `<feed ${CLIENT_NS}><id>MYPAGE,1:1,MESSAGE,1:1</id><entry><summary>a</summary></entry></feed>`;
     assertError(await post(foreign), 400, "UNSUPPORTED_ITEM");
-    assertError(await post(`<feed ${CLIENT_NS}><cbl:operation type="update"/><id>${topicId}</id><entry><summary>a</summary></entry></feed>`), 400, "INVALID_OPERATION");
+    assertError(
+      await post(
+        `<feed ${CLIENT_NS}><cbl:operation type="update"/><id>${topicId}</id><entry><summary>a</summary></entry></feed>`,
+      ),
+      400,
+      "INVALID_OPERATION",
+    );
     assertError(await post("<feed"), 400, "XML_MALFORMED");
     assertError(await post(add("x"), alice.token, "application/json"), 415, "UNSUPPORTED_MEDIA_TYPE");
     assertError(await post("a=b", alice.token, "application/x-www-form-urlencoded"), 415, "UNSUPPORTED_MEDIA_TYPE");
@@ -102,7 +120,10 @@ describe("POST /api/comment/V2 (XML)", () => {
     const id = `GROUP,1:${group.id},BOARD,1:${t.id}`;
     const byCarol = await server.factories.comment(t, carol);
     const del = (number: number, token: string) =>
-      post(`<feed ${CLIENT_NS}><cbl:operation type="DELETE"/><entry><id>${id},COMMENT,${number}</id></entry></feed>`, token);
+      post(
+        `<feed ${CLIENT_NS}><cbl:operation type="DELETE"/><entry><id>${id},COMMENT,${number}</id></entry></feed>`,
+        token,
+      );
     assertError(await del(byCarol.number, bob.token), 403, "COMMENT_DELETE_FORBIDDEN");
     const deleted = await del(byCarol.number, carol.token);
     assert.equal(deleted.status, 200, deleted.text);
@@ -110,12 +131,36 @@ describe("POST /api/comment/V2 (XML)", () => {
     assertError(await del(byCarol.number, carol.token), 404, "COMMENT_NOT_FOUND");
     const byBob = await server.factories.comment(t, bob);
     assert.equal((await del(byBob.number, alice.token)).status, 200, "alice manages the group");
-    assertError(await post(`<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry><id>GROUP,1:${group.id},BOARD,1:99999,COMMENT,1</id></entry></feed>`), 404, "TOPIC_NOT_FOUND");
-    assertError(await post(`<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry><id>${id}</id></entry></feed>`), 404, "COMMENT_NOT_FOUND");
-    assertError(await post(`<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry><id>x</id></entry><entry><id>y</id></entry></feed>`), 400, "MULTIPLE_ENTRIES");
-    assertError(await post(`<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry></entry></feed>`), 400, "ENTRY_ID_REQUIRED");
+    assertError(
+      await post(
+        `<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry><id>GROUP,1:${group.id},BOARD,1:99999,COMMENT,1</id></entry></feed>`,
+      ),
+      404,
+      "TOPIC_NOT_FOUND",
+    );
+    assertError(
+      await post(`<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry><id>${id}</id></entry></feed>`),
+      404,
+      "COMMENT_NOT_FOUND",
+    );
+    assertError(
+      await post(
+        `<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry><id>x</id></entry><entry><id>y</id></entry></feed>`,
+      ),
+      400,
+      "MULTIPLE_ENTRIES",
+    );
+    assertError(
+      await post(`<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry></entry></feed>`),
+      400,
+      "ENTRY_ID_REQUIRED",
+    );
     const again = await post(`<feed ${CLIENT_NS}><id>${id}</id><entry><summary>after</summary></entry></feed>`);
-    assert.equal(atomText(entriesOf(again.xml)[0]!, "id"), `${id},COMMENT,3`, "numbers of deleted comments are never reused");
+    assert.equal(
+      atomText(entriesOf(again.xml)[0]!, "id"),
+      `${id},COMMENT,3`,
+      "numbers of deleted comments are never reused",
+    );
   });
 
   it("gives 50 concurrent comments 50 distinct numbers", async () => {
@@ -127,10 +172,17 @@ describe("POST /api/comment/V2 (XML)", () => {
         post(`<feed ${CLIENT_NS}><id>${id}</id><entry><summary>n${i}</summary></entry></feed>`, users[i % 3]!.token),
       ),
     );
-    assert.deepEqual(answers.map((a) => a.status), Array(50).fill(200));
-    const returned = answers.map((a) => entriesOf(a.xml)[0]!.attributes.get("{http://schemas.cybozulive.com/common/2010}sequence"));
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      Array(50).fill(200),
+    );
+    const returned = answers.map((a) =>
+      entriesOf(a.xml)[0]!.attributes.get("{http://schemas.cybozulive.com/common/2010}sequence"),
+    );
     assert.equal(new Set(returned).size, 50);
-    const listed = entriesOf((await request(`${server.url}/api/comment/V2?entry=${id}&max-results=100`, { token: alice.token })).xml);
+    const listed = entriesOf(
+      (await request(`${server.url}/api/comment/V2?entry=${id}&max-results=100`, { token: alice.token })).xml,
+    );
     assert.deepEqual(
       listed.map((e) => Number(e.attributes.get("{http://schemas.cybozulive.com/common/2010}sequence"))),
       Array.from({ length: 50 }, (_, i) => 50 - i),

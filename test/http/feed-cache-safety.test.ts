@@ -30,8 +30,19 @@ const PUBLIC_URL = "http://kairan.test";
 
 /** One generated write; users, groups and items are picked by index among those that exist. */
 type Write =
-  | { readonly op: "createTopic" | "editTopic" | "deleteTopic" | "addComment" | "deleteComment"; readonly user: number; readonly pick: number; readonly via: number }
-  | { readonly op: "like" | "favorite" | "confirm" | "confirmLike"; readonly user: number; readonly pick: number; readonly on: boolean; readonly via: number }
+  | {
+      readonly op: "createTopic" | "editTopic" | "deleteTopic" | "addComment" | "deleteComment";
+      readonly user: number;
+      readonly pick: number;
+      readonly via: number;
+    }
+  | {
+      readonly op: "like" | "favorite" | "confirm" | "confirmLike";
+      readonly user: number;
+      readonly pick: number;
+      readonly on: boolean;
+      readonly via: number;
+    }
   | { readonly op: "task" | "file" | "rename"; readonly user: number; readonly pick: number }
   | { readonly op: "join" | "leave" | "notify"; readonly user: number; readonly pick: number; readonly on: boolean };
 
@@ -51,10 +62,30 @@ const via = fc.nat(1);
 // Likes and confirmations weigh more: a confirmation changes something only after a like or a
 // join made one to confirm.
 const writeArbitrary: fc.Arbitrary<Write> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ op: fc.constantFrom("createTopic", "editTopic", "deleteTopic", "addComment", "deleteComment"), user, pick, via }) },
-  { weight: 4, arbitrary: fc.record({ op: fc.constantFrom("like", "favorite", "confirm", "confirmLike"), user, pick, on: fc.boolean(), via }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constantFrom("createTopic", "editTopic", "deleteTopic", "addComment", "deleteComment"),
+      user,
+      pick,
+      via,
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      op: fc.constantFrom("like", "favorite", "confirm", "confirmLike"),
+      user,
+      pick,
+      on: fc.boolean(),
+      via,
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constantFrom("task", "file", "rename"), user, pick }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constantFrom("join", "leave", "notify"), user, pick: fc.nat(1), on: fc.boolean() }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ op: fc.constantFrom("join", "leave", "notify"), user, pick: fc.nat(1), on: fc.boolean() }),
+  },
 ) as fc.Arbitrary<Write>;
 
 /**
@@ -98,7 +129,12 @@ describeEachBackend("the feed cache never answers what a fresh build would not",
     const config = server.storeConfig;
     operator = config.kind === "sqlite" ? openSqliteDatabase(config.file) : openPostgresDatabase({ url: config.url });
     const f = server.factories;
-    users = [await f.user({ name: "Ann" }), await f.user({ name: "Ben" }), await f.user({ name: "Cy" }), await f.user({ name: "Di" })];
+    users = [
+      await f.user({ name: "Ann" }),
+      await f.user({ name: "Ben" }),
+      await f.user({ name: "Cy" }),
+      await f.user({ name: "Di" }),
+    ];
     const [ann, ben, cy, di] = users as [TestUser, TestUser, TestUser, TestUser];
     groups = [await f.group([ann, ben, cy], { name: "Home" }), await f.group([ann, di], { name: "Away" })];
     const home = groups[0] as Group;
@@ -108,7 +144,16 @@ describeEachBackend("the feed cache never answers what a fresh build would not",
     await f.comment(first, ben, { body: "a comment" });
     await f.topic(home, ben, { title: "second" });
     await f.topic(groups[1] as Group, di, { title: "away topic" });
-    const task = { title: "a task", body: "", authorEmail: ann.email, assigneeEmail: ben.email, due: null, priority: "B", status: "NOT_STARTED", folderId: null } as const;
+    const task = {
+      title: "a task",
+      body: "",
+      authorEmail: ann.email,
+      assigneeEmail: ben.email,
+      due: null,
+      priority: "B",
+      status: "NOT_STARTED",
+      folderId: null,
+    } as const;
     await addTask(server.store, { groupId: home.id, ...task }, server.clock);
     await addTestFile(server, home, ann, { fileName: "a.txt" });
   });
@@ -117,7 +162,9 @@ describeEachBackend("the feed cache never answers what a fresh build would not",
     await reference?.close();
     await sibling?.close();
     await server?.close();
-    console.log(`feed cache safety [${backend}]: ${tally.steps} writes, ${tally.polls} polls, ${tally.notModified} answered 304`);
+    console.log(
+      `feed cache safety [${backend}]: ${tally.steps} writes, ${tally.polls} polls, ${tally.notModified} answered 304`,
+    );
   });
 
   /** Every feed URL of the endpoints, as one user polls them. */
@@ -151,15 +198,23 @@ describeEachBackend("the feed cache never answers what a fresh build would not",
     await Promise.all(
       polls.map(async ({ user, path }) => {
         const expected = await request(`${reference.url}${path}`, { token: user.token });
-        for (const [name, url] of [["first", server.url], ["sibling", sibling.url]] as const) {
+        for (const [name, url] of [
+          ["first", server.url],
+          ["sibling", sibling.url],
+        ] as const) {
           const key = `${name} ${user.name} ${path}`;
           const last = held.get(key);
-          const headers: Record<string, string> = conditional && last !== undefined ? { "if-none-match": last.tag } : {};
+          const headers: Record<string, string> =
+            conditional && last !== undefined ? { "if-none-match": last.tag } : {};
           const got = await request(`${url}${path}`, { token: user.token, headers });
           tally.polls += 1;
           if (got.status === 304) {
             tally.notModified += 1;
-            assert.equal(clockFree(last?.body ?? ""), clockFree(expected.text), `${key}: 304 for a tag whose body changed`);
+            assert.equal(
+              clockFree(last?.body ?? ""),
+              clockFree(expected.text),
+              `${key}: 304 for a tag whose body changed`,
+            );
             continue;
           }
           assert.equal(got.status, expected.status, `${key}: ${got.text}`);
@@ -172,7 +227,8 @@ describeEachBackend("the feed cache never answers what a fresh build would not",
   }
 
   /** The topics of a group, newest first, and the comments of one of them. */
-  const topicsOf = (group: Group) => server.store.read((tx) => tx.topics.list(group.id, { kind: "all" }, { offset: 0, limit: 50 }));
+  const topicsOf = (group: Group) =>
+    server.store.read((tx) => tx.topics.list(group.id, { kind: "all" }, { offset: 0, limit: 50 }));
 
   /** The ids of a user's unconfirmed notifications or like notifications. */
   const unconfirmedIds = (user: TestUser, op: "confirm" | "confirmLike") =>
@@ -180,7 +236,9 @@ describeEachBackend("the feed cache never answers what a fresh build would not",
       const page = { offset: 0, limit: 50 };
       if (op === "confirm") {
         const filter = { unconfirmedOnly: true, itemKind: null, groupId: null, hiddenGroupIds: [] };
-        return (await tx.notifications.list(user.id, filter, page)).map((notification) => notificationItemId(notification.item));
+        return (await tx.notifications.list(user.id, filter, page)).map((notification) =>
+          notificationItemId(notification.item),
+        );
       }
       return (await tx.likeNotifications.list(user.id, { unconfirmedOnly: true }, page)).map(({ item }) =>
         item.commentNumber === 0 ? formatContentId(item.parent) : formatCommentId(item.parent, item.commentNumber),
@@ -200,26 +258,50 @@ describeEachBackend("the feed cache never answers what a fresh build would not",
     const on = "on" in write && write.on ? "insert" : "delete";
     switch (write.op) {
       case "createTopic":
-        await post("/api/board/V2", `<feed ${CLIENT_NS}><entry><cbl:group id="1:${group.id}"/><title>t${tally.steps}</title><summary type="text">body ${tally.steps}</summary></entry></feed>`);
+        await post(
+          "/api/board/V2",
+          `<feed ${CLIENT_NS}><entry><cbl:group id="1:${group.id}"/><title>t${tally.steps}</title><summary type="text">body ${tally.steps}</summary></entry></feed>`,
+        );
         return;
       case "editTopic":
-        await post("/api/board/V2", `<feed ${CLIENT_NS}><cbl:operation type="update"/><entry><id>${topicId}</id><title>edited ${tally.steps}</title><summary type="text">b</summary></entry></feed>`);
+        await post(
+          "/api/board/V2",
+          `<feed ${CLIENT_NS}><cbl:operation type="update"/><entry><id>${topicId}</id><title>edited ${tally.steps}</title><summary type="text">b</summary></entry></feed>`,
+        );
         return;
       case "deleteTopic":
-        await post("/api/board/V2", `<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry><id>${topicId}</id></entry></feed>`);
+        await post(
+          "/api/board/V2",
+          `<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry><id>${topicId}</id></entry></feed>`,
+        );
         return;
       case "addComment":
-        await post("/api/comment/V2", `<feed ${CLIENT_NS}><id>${topicId}</id><entry><summary type="text">c${tally.steps}</summary></entry></feed>`);
+        await post(
+          "/api/comment/V2",
+          `<feed ${CLIENT_NS}><id>${topicId}</id><entry><summary type="text">c${tally.steps}</summary></entry></feed>`,
+        );
         return;
       case "deleteComment": {
-        const comments = topic === undefined ? [] : await server.store.read((tx) => tx.comments.listAll([{ kind: "BOARD", groupId: topic.groupId, id: topic.id }]));
+        const comments =
+          topic === undefined
+            ? []
+            : await server.store.read((tx) =>
+                tx.comments.listAll([{ kind: "BOARD", groupId: topic.groupId, id: topic.id }]),
+              );
         const comment = comments[write.pick % Math.max(1, comments.length)];
-        if (comment !== undefined) await post("/api/comment/V2", `<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry><id>${topicId},COMMENT,1:${comment.number}</id></entry></feed>`);
+        if (comment !== undefined)
+          await post(
+            "/api/comment/V2",
+            `<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry><id>${topicId},COMMENT,1:${comment.number}</id></entry></feed>`,
+          );
         return;
       }
       case "like":
       case "favorite":
-        await post(write.op === "like" ? "/api/good/V2" : "/api/star/V2", `<feed ${CLIENT_NS}><cbl:operation type="${on}"/><entry><id>${topicId}</id></entry></feed>`);
+        await post(
+          write.op === "like" ? "/api/good/V2" : "/api/star/V2",
+          `<feed ${CLIENT_NS}><cbl:operation type="${on}"/><entry><id>${topicId}</id></entry></feed>`,
+        );
         return;
       case "confirm":
       case "confirmLike": {
@@ -231,15 +313,30 @@ describeEachBackend("the feed cache never answers what a fresh build would not",
           const ids = await unconfirmedIds(owner, write.op);
           if (ids.length === 0) continue;
           const path = write.op === "confirm" ? "/api/notification/V2" : "/api/goodNotification/V2";
-          await request(`${via}${path}`, { token: owner.token, body: `<feed ${CLIENT_NS}><entry><id>${ids[write.pick % ids.length]}</id></entry></feed>` });
+          await request(`${via}${path}`, {
+            token: owner.token,
+            body: `<feed ${CLIENT_NS}><entry><id>${ids[write.pick % ids.length]}</id></entry></feed>`,
+          });
           return;
         }
         return;
       }
       case "task": {
-        const [task] = await server.store.read((tx) => tx.tasks.list((groups[0] as Group).id, { kind: "all" }, { term: undefined, notCompletedOnly: false }, { offset: 0, limit: 1 }));
+        const [task] = await server.store.read((tx) =>
+          tx.tasks.list(
+            (groups[0] as Group).id,
+            { kind: "all" },
+            { term: undefined, notCompletedOnly: false },
+            { offset: 0, limit: 1 },
+          ),
+        );
         const status = (["NOT_STARTED", "IN_PROGRESS", "COMPLETED"] as const)[write.pick % 3];
-        if (task !== undefined) await updateTask(server.store, { ref: { kind: "TASK", groupId: task.groupId, id: task.id }, status, title: `task ${tally.steps}` }, server.clock);
+        if (task !== undefined)
+          await updateTask(
+            server.store,
+            { ref: { kind: "TASK", groupId: task.groupId, id: task.id }, status, title: `task ${tally.steps}` },
+            server.clock,
+          );
         return;
       }
       case "file":
@@ -247,13 +344,16 @@ describeEachBackend("the feed cache never answers what a fresh build would not",
         return;
       case "rename":
         // An operator's SQL, through a connection of its own: no server process sees it happen.
-        await sql`update users set name = ${`${user.name.split(" ")[0]} ${tally.steps}`} where id = ${user.id}`.execute(operator);
+        await sql`update users set name = ${`${user.name.split(" ")[0]} ${tally.steps}`} where id = ${user.id}`.execute(
+          operator,
+        );
         return;
       case "join":
       case "leave":
       case "notify": {
         const input = { groupId: group.id, email: user.email };
-        if (write.op === "join") await ignoreRefusal(addMember(server.store, { ...input, manager: false }, server.clock));
+        if (write.op === "join")
+          await ignoreRefusal(addMember(server.store, { ...input, manager: false }, server.clock));
         else if (write.op === "leave") await ignoreRefusal(removeMember(server.store, input, server.clock));
         else await ignoreRefusal(setNotify(server.store, { ...input, value: write.on }, server.clock));
         return;

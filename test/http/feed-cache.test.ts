@@ -92,7 +92,10 @@ describe("feed cache", () => {
 
 describe("feed cache key and Last-Modified", () => {
   it("drops OAuth protocol parameters from the target and keeps the rest in order", () => {
-    assert.equal(normalisedTarget("/api/board/V2?group=1:2&oauth_nonce=x&oauth_signature=y&max-results=5"), "/api/board/V2?group=1:2&max-results=5");
+    assert.equal(
+      normalisedTarget("/api/board/V2?group=1:2&oauth_nonce=x&oauth_signature=y&max-results=5"),
+      "/api/board/V2?group=1:2&max-results=5",
+    );
     assert.equal(normalisedTarget("/api/star/V2?oauth_token=t"), "/api/star/V2");
     assert.equal(normalisedTarget("/api/star/V2"), "/api/star/V2");
     assert.equal(normalisedTarget("/api/board/V2?b=1&a=2"), "/api/board/V2?b=1&a=2");

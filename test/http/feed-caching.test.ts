@@ -15,12 +15,17 @@ import { assertProblem, formEncode, oauth1a, oauthParams } from "../support/oaut
 import { type TestServer, startTestServer } from "../support/server.js";
 
 /** Raw bytes and headers, without fetch's automatic decompression. */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     httpRequest(url, { headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on("end", () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
+      );
     })
       .on("error", reject)
       .end();
@@ -29,7 +34,11 @@ function rawGet(url: string, headers: Record<string, string>): Promise<{ status:
 
 /** Counts the app's reads outside authentication: a feed answered from the cache reads nothing but the caller and the version. */
 function countingReads(store: Store, counter: { reads: number }): Store {
-  return { ...store, read: (work) => ((counter.reads += 1), store.read(work)), transaction: (work) => store.transaction(work) };
+  return {
+    ...store,
+    read: (work) => ((counter.reads += 1), store.read(work)),
+    transaction: (work) => store.transaction(work),
+  };
 }
 
 describeEachBackend("HTTP caching and compression of GET feeds", (backend) => {
@@ -40,7 +49,8 @@ describeEachBackend("HTTP caching and compression of GET feeds", (backend) => {
   let topic: Topic;
   let boardUrl: string;
   const counter = { reads: 0 };
-  const get = (token: string, headers: Record<string, string> = {}, url = boardUrl) => request(url, { token, headers: { "accept-encoding": "identity", ...headers } });
+  const get = (token: string, headers: Record<string, string> = {}, url = boardUrl) =>
+    request(url, { token, headers: { "accept-encoding": "identity", ...headers } });
   /** Reads besides authentication's (the token; for OAuth also the consumer) that answering took. */
   const readsOf = async (send: () => Promise<unknown>, authenticationReads = 1) => {
     const before = counter.reads;
@@ -55,7 +65,11 @@ describeEachBackend("HTTP caching and compression of GET feeds", (backend) => {
   /** The Last-Modified once the latest change's second is over (it is withheld until then). */
   const settledLastModified = async (token: string, url = boardUrl) => {
     let value: string | null = null;
-    await eventually(async () => (value = (await get(token, {}, url)).headers.get("last-modified")) !== null, "a Last-Modified", 10_000);
+    await eventually(
+      async () => (value = (await get(token, {}, url)).headers.get("last-modified")) !== null,
+      "a Last-Modified",
+      10_000,
+    );
     return value ?? "";
   };
 
@@ -83,11 +97,21 @@ describeEachBackend("HTTP caching and compression of GET feeds", (backend) => {
   it("answers a repeated poll from the cache, without building the feed", async () => {
     const url = `${boardUrl}&max-results=7`;
     assert.ok((await readsOf(() => get(alice.token, {}, url))) > 0, "built");
-    assert.ok((await readsOf(() => get(alice.token, {}, url))) > 0, "built again, and kept: the caller asked for this URL before");
-    assert.equal(await readsOf(() => get(alice.token, {}, url)), 0, "a hit reads nothing but the caller and the version");
+    assert.ok(
+      (await readsOf(() => get(alice.token, {}, url))) > 0,
+      "built again, and kept: the caller asked for this URL before",
+    );
+    assert.equal(
+      await readsOf(() => get(alice.token, {}, url)),
+      0,
+      "a hit reads nothing but the caller and the version",
+    );
     const first = await get(alice.token);
     assert.equal(await readsOf(() => get(alice.token, { "if-none-match": first.headers.get("etag") ?? "" })), 0);
-    assert.ok((await readsOf(() => get(alice.token, {}, `${boardUrl}&max-results=5`))) > 0, "another query is another feed");
+    assert.ok(
+      (await readsOf(() => get(alice.token, {}, `${boardUrl}&max-results=5`))) > 0,
+      "another query is another feed",
+    );
     assert.ok((await readsOf(() => get(bob.token))) > 0, "another caller is another feed");
   });
 
@@ -124,7 +148,11 @@ describeEachBackend("HTTP caching and compression of GET feeds", (backend) => {
     await server.factories.topic(group, bob, { title: "fresh" });
     const fresh = await get(alice.token);
     assert.equal(fresh.headers.get("last-modified"), null, "changed just now");
-    assert.equal((await get(alice.token, { "if-modified-since": new Date().toUTCString() })).status, 200, "no date, no 304 by date");
+    assert.equal(
+      (await get(alice.token, { "if-modified-since": new Date().toUTCString() })).status,
+      200,
+      "no date, no 304 by date",
+    );
     const lastModified = await settledLastModified(alice.token);
     const at = Date.parse(lastModified);
     assert.ok(Math.abs(at - Date.now()) < 60_000, "the database's clock, not the feed's dates");
@@ -135,9 +163,16 @@ describeEachBackend("HTTP caching and compression of GET feeds", (backend) => {
     const lastModified = await settledLastModified(alice.token);
     const at = Date.parse(lastModified);
     assert.equal((await get(alice.token, { "if-modified-since": lastModified })).status, 304);
-    assert.equal((await get(alice.token, { "if-modified-since": lastModified, "if-none-match": '"stale"' })).status, 200);
+    assert.equal(
+      (await get(alice.token, { "if-modified-since": lastModified, "if-none-match": '"stale"' })).status,
+      200,
+    );
     assert.equal((await get(alice.token, { "if-modified-since": new Date(at - 1000).toUTCString() })).status, 200);
-    assert.equal((await get(alice.token, { "if-modified-since": new Date(at + 1000).toUTCString() })).status, 200, "a later date is not this feed's");
+    assert.equal(
+      (await get(alice.token, { "if-modified-since": new Date(at + 1000).toUTCString() })).status,
+      200,
+      "a later date is not this feed's",
+    );
     assert.equal((await get(alice.token, { "if-modified-since": new Date(0).toUTCString() })).status, 200);
     assert.equal((await get(alice.token, { "if-modified-since": "not a date" })).status, 200);
   });
@@ -172,7 +207,11 @@ describeEachBackend("HTTP caching and compression of GET feeds", (backend) => {
     const again = await rawGet(boardUrl, { ...auth, "accept-encoding": "gzip" });
     assert.deepEqual(again.body, gzip.body, "one tag, one set of bytes");
     assert.equal(again.headers.etag, gzip.headers.etag);
-    const revalidated = await rawGet(boardUrl, { ...auth, "accept-encoding": "gzip", "if-none-match": String(gzip.headers.etag) });
+    const revalidated = await rawGet(boardUrl, {
+      ...auth,
+      "accept-encoding": "gzip",
+      "if-none-match": String(gzip.headers.etag),
+    });
     assert.equal(revalidated.status, 304);
     assert.equal(revalidated.body.length, 0);
     const refused = await rawGet(boardUrl, { ...auth, "accept-encoding": "gzip;q=0, br;q=0" });
@@ -180,7 +219,10 @@ describeEachBackend("HTTP caching and compression of GET feeds", (backend) => {
   });
 
   it("leaves small error documents uncompressed and without validators", async () => {
-    const answer = await rawGet(`${server.url}/api/board/V2?group=1:999999`, { authorization: `Bearer ${alice.token}`, "accept-encoding": "gzip" });
+    const answer = await rawGet(`${server.url}/api/board/V2?group=1:999999`, {
+      authorization: `Bearer ${alice.token}`,
+      "accept-encoding": "gzip",
+    });
     assert.equal(answer.status, 404);
     assert.equal(answer.headers["content-encoding"], undefined);
     assert.equal(answer.headers.etag, undefined);
@@ -191,12 +233,16 @@ describeEachBackend("HTTP caching and compression of GET feeds", (backend) => {
     const token = { key: alice.token, secret: alice.tokenSecret };
     const signedGet = () => {
       const client = oauth1a(alice.consumer, server.clock);
-      return request(`${boardUrl}&${formEncode(oauthParams(client.authorize({ url: boardUrl, method: "GET" }, token)))}`);
+      return request(
+        `${boardUrl}&${formEncode(oauthParams(client.authorize({ url: boardUrl, method: "GET" }, token)))}`,
+      );
     };
     for (let n = 0; n < 2; n++) assert.equal((await signedGet()).status, 200);
     assert.equal(await readsOf(async () => assert.equal((await signedGet()).status, 200), 2), 0);
     const client = oauth1a(alice.consumer, server.clock);
-    const headers = { authorization: client.toHeader(client.authorize({ url: boardUrl, method: "GET" }, token)).Authorization };
+    const headers = {
+      authorization: client.toHeader(client.authorize({ url: boardUrl, method: "GET" }, token)).Authorization,
+    };
     assert.equal((await request(boardUrl, { headers })).status, 200);
     assertProblem(await request(boardUrl, { headers }), "nonce_used");
   });
@@ -208,7 +254,11 @@ describeEachBackend("HTTP caching and compression of GET feeds", (backend) => {
     const kept = await get(carol.token, {}, url);
     assert.equal(kept.status, 200);
     await removeMember(server.store, { groupId: own.id, email: carol.email }, server.clock);
-    assertError(await get(carol.token, { "if-none-match": kept.headers.get("etag") ?? "" }, url), 403, "GROUP_NOT_JOINED");
+    assertError(
+      await get(carol.token, { "if-none-match": kept.headers.get("etag") ?? "" }, url),
+      403,
+      "GROUP_NOT_JOINED",
+    );
     assertError(await get(carol.token, {}, url), 403, "GROUP_NOT_JOINED");
   });
 
@@ -218,7 +268,9 @@ describeEachBackend("HTTP caching and compression of GET feeds", (backend) => {
     const url = `${server.url}/api/board/V2?group=1:${own.id}`;
     const kept = await get(dave.token, {}, url);
     assert.equal(kept.status, 200);
-    await server.store.transaction((tx) => tx.tokens.revokeAppOfUser(dave.id, dave.consumer.id, "personal", server.clock.now()));
+    await server.store.transaction((tx) =>
+      tx.tokens.revokeAppOfUser(dave.id, dave.consumer.id, "personal", server.clock.now()),
+    );
     assertError(await get(dave.token, { "if-none-match": kept.headers.get("etag") ?? "" }, url), 401, "TOKEN_REJECTED");
   });
 
@@ -241,7 +293,11 @@ describeEachBackend("HTTP caching and compression of GET feeds", (backend) => {
 
   it("answers HEAD with the validators of GET", async () => {
     const got = await get(alice.token);
-    const head = await request(boardUrl, { method: "HEAD", token: alice.token, headers: { "accept-encoding": "identity" } });
+    const head = await request(boardUrl, {
+      method: "HEAD",
+      token: alice.token,
+      headers: { "accept-encoding": "identity" },
+    });
     assert.equal(head.status, 200);
     assert.equal(head.headers.get("etag"), got.headers.get("etag"));
     assert.equal(head.text, "");

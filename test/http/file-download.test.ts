@@ -12,7 +12,10 @@ describe("GET /api/fileDownload/V2", () => {
   let outsider: TestUser;
   let group: Group;
   let base: string;
-  const download = (id: string, token = alice.token) => fetch(`${server.url}/api/fileDownload/V2?id=${encodeURIComponent(id)}`, { headers: { authorization: `Bearer ${token}` } });
+  const download = (id: string, token = alice.token) =>
+    fetch(`${server.url}/api/fileDownload/V2?id=${encodeURIComponent(id)}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
 
   before(async () => {
     server = await startTestServer();
@@ -25,7 +28,13 @@ describe("GET /api/fileDownload/V2", () => {
     const xml = `<feed ${CLIENT_NS}><id>${base}</id><entry><summary>files</summary></entry></feed>`;
     const answer = await postMultipart(`${server.url}/api/comment/V2`, alice.token, [
       { name: "default", text: xml },
-      { name: "file0", fileName: "議事録 final (v2)'s %20.txt", type: "text/plain; charset=utf-8", size: 300_000, fill: 7 },
+      {
+        name: "file0",
+        fileName: "議事録 final (v2)'s %20.txt",
+        type: "text/plain; charset=utf-8",
+        size: 300_000,
+        fill: 7,
+      },
       { name: "file1", fileName: "plain.bin", type: "not a type", size: 0 },
     ]);
     assert.equal(answer.status, 200, answer.text);
@@ -56,11 +65,29 @@ describe("GET /api/fileDownload/V2", () => {
     const refused = await request(`${server.url}/api/fileDownload/V2?id=${id}`, { token: outsider.token });
     assertError(refused, 403, "GROUP_NOT_JOINED");
     const reader = await server.factories.user({ level: "read" });
-    assertError(await request(`${server.url}/api/fileDownload/V2?id=${id}`, { token: reader.token }), 403, "ACCESS_LEVEL_INSUFFICIENT");
-    for (const missing of [`${base},COMMENT,1,ATTACHMENT,3`, `${base},COMMENT,9,ATTACHMENT,1`, `GROUP,1:${group.id},CABINET,1:1`]) {
-      assertError(await request(`${server.url}/api/fileDownload/V2?id=${missing}`, { token: alice.token }), 404, "FILE_NOT_FOUND");
+    assertError(
+      await request(`${server.url}/api/fileDownload/V2?id=${id}`, { token: reader.token }),
+      403,
+      "ACCESS_LEVEL_INSUFFICIENT",
+    );
+    for (const missing of [
+      `${base},COMMENT,1,ATTACHMENT,3`,
+      `${base},COMMENT,9,ATTACHMENT,1`,
+      `GROUP,1:${group.id},CABINET,1:1`,
+    ]) {
+      assertError(
+        await request(`${server.url}/api/fileDownload/V2?id=${missing}`, { token: alice.token }),
+        404,
+        "FILE_NOT_FOUND",
+      );
     }
-    assertError(await request(`${server.url}/api/fileDownload/V2?id=GROUP,1:${group.id},BOARD,1:99999,COMMENT,1,ATTACHMENT,1`, { token: alice.token }), 404, "TOPIC_NOT_FOUND");
+    assertError(
+      await request(`${server.url}/api/fileDownload/V2?id=GROUP,1:${group.id},BOARD,1:99999,COMMENT,1,ATTACHMENT,1`, {
+        token: alice.token,
+      }),
+      404,
+      "TOPIC_NOT_FOUND",
+    );
     assertError(await request(`${server.url}/api/fileDownload/V2?id=junk`, { token: alice.token }), 400, "INVALID_ID");
     assertError(await request(`${server.url}/api/fileDownload/V2`, { token: alice.token }), 400, "PARAMETER_REQUIRED");
     assertError(await request(`${server.url}/api/fileDownload/V2?id=${id}`), 401, "AUTHENTICATION_REQUIRED");

@@ -13,7 +13,9 @@ import { type TestServer, startTestServer } from "../support/server.js";
 
 /** The likers an entry names, as [name, uri] pairs. */
 function authorsOf(entry: XmlElement): [string | undefined, string | undefined][] {
-  return entry.children.filter((c) => c.local === "author").map((author) => [atomText(author, "name"), atomText(author, "uri")]);
+  return entry.children
+    .filter((c) => c.local === "author")
+    .map((author) => [atomText(author, "name"), atomText(author, "uri")]);
 }
 
 describeEachBackend("like notifications (/api/goodNotification/V2)", (backend) => {
@@ -53,7 +55,10 @@ describeEachBackend("like notifications (/api/goodNotification/V2)", (backend) =
     assert.equal(atomText(entry!, "title"), "Launch");
     assert.equal(atomText(entry!, "summary"), "the plan");
     assert.deepEqual(termsOf(entry!), ["GROUP", "BOARD", "GOOD"]);
-    assert.deepEqual(entry!.children.filter((c) => c.local === "link").map((c) => c.attributes.get("rel")), ["alternate", "mobile"]);
+    assert.deepEqual(
+      entry!.children.filter((c) => c.local === "link").map((c) => c.attributes.get("rel")),
+      ["alternate", "mobile"],
+    );
     assert.deepEqual(authorsOf(entry!), [["Bob", `1:${bob.id}`]]);
     assert.equal(atomText(entry!, "updated"), liked);
     assert.equal(field(entry!, "cbl", "confirmed"), "false");
@@ -64,7 +69,10 @@ describeEachBackend("like notifications (/api/goodNotification/V2)", (backend) =
     server.clock.advance(1000);
     await board.like(carol, topic);
     [entry] = await likes.list(alice);
-    assert.deepEqual(authorsOf(entry!), [["Bob", `1:${bob.id}`], ["Carol", `1:${carol.id}`]]);
+    assert.deepEqual(authorsOf(entry!), [
+      ["Bob", `1:${bob.id}`],
+      ["Carol", `1:${carol.id}`],
+    ]);
     assert.equal(atomText(entry!, "updated"), utcTimestamp(server.clock.now()));
 
     server.clock.advance(1000);
@@ -84,22 +92,51 @@ describeEachBackend("like notifications (/api/goodNotification/V2)", (backend) =
     await board.like(bob, topic);
     await board.like(alice, topic);
     const after = await likes.list(alice);
-    assert.deepEqual(after.map((e) => atomText(e, "updated")), before.map((e) => atomText(e, "updated")));
-    assert.deepEqual(authorsOf(entryWithId(after, topic)).map(([name]) => name), ["Bob", "Carol"], "the author is never among the likers");
+    assert.deepEqual(
+      after.map((e) => atomText(e, "updated")),
+      before.map((e) => atomText(e, "updated")),
+    );
+    assert.deepEqual(
+      authorsOf(entryWithId(after, topic)).map(([name]) => name),
+      ["Bob", "Carol"],
+      "the author is never among the likers",
+    );
   });
 
   it("filters unconfirmed ones, confirms up to 100, and ignores unknown and confirmed ids", async () => {
     assert.deepEqual(await likes.ids(alice, "unconfirmed=true"), [comment, topic]);
-    const confirmed = await likes.confirm(alice, [topic, topic, `GROUP,1:${team.id},BOARD,1:999999`, "nonsense", `${topic},COMMENT,99`]);
+    const confirmed = await likes.confirm(alice, [
+      topic,
+      topic,
+      `GROUP,1:${team.id},BOARD,1:999999`,
+      "nonsense",
+      `${topic},COMMENT,99`,
+    ]);
     assert.deepEqual(idsOf(confirmed), [topic]);
     assert.equal(field(confirmed[0]!, "cbl", "confirmed"), "true");
     assert.deepEqual(await likes.ids(alice, "unconfirmed=TRUE"), [comment]);
     assert.equal(await totalCount(alice, "unconfirmed=true"), "1");
     assert.equal(await totalCount(alice), "2");
     assert.deepEqual(await likes.confirm(alice, [topic]), [], "already confirmed");
-    assertError(await likes.post(alice, Array.from({ length: 101 }, () => comment)), 400, "TOO_MANY_ENTRIES");
+    assertError(
+      await likes.post(
+        alice,
+        Array.from({ length: 101 }, () => comment),
+      ),
+      400,
+      "TOO_MANY_ENTRIES",
+    );
     assert.deepEqual(await likes.ids(alice, "unconfirmed=true"), [comment], "nothing was confirmed");
-    assert.deepEqual(idsOf(await likes.confirm(alice, Array.from({ length: 100 }, () => comment))), [comment], "100 is allowed");
+    assert.deepEqual(
+      idsOf(
+        await likes.confirm(
+          alice,
+          Array.from({ length: 100 }, () => comment),
+        ),
+      ),
+      [comment],
+      "100 is allowed",
+    );
     assert.deepEqual(await likes.ids(alice, "max-results=1&start-index=1"), [topic]);
     assertError(await likes.get(alice, "max-results=abc"), 400, "INVALID_MAX_RESULTS");
   });
@@ -107,12 +144,19 @@ describeEachBackend("like notifications (/api/goodNotification/V2)", (backend) =
   it("a new like makes it unconfirmed again; unliking removes the liker, the last one the notification", async () => {
     await board.like(bob, topic, false);
     let entry = entryWithId(await likes.list(alice), topic);
-    assert.deepEqual(authorsOf(entry).map(([name]) => name), ["Carol"]);
+    assert.deepEqual(
+      authorsOf(entry).map(([name]) => name),
+      ["Carol"],
+    );
     assert.equal(field(entry, "cbl", "confirmed"), "true", "an unlike is no news");
     server.clock.advance(1000);
     await board.like(bob, topic);
     entry = entryWithId(await likes.list(alice), topic);
-    assert.deepEqual(authorsOf(entry).map(([name]) => name), ["Carol", "Bob"], "first liker first");
+    assert.deepEqual(
+      authorsOf(entry).map(([name]) => name),
+      ["Carol", "Bob"],
+      "first liker first",
+    );
     assert.equal(field(entry, "cbl", "confirmed"), "false");
     await board.like(bob, topic, false);
     await board.like(carol, topic, false);
@@ -122,7 +166,16 @@ describeEachBackend("like notifications (/api/goodNotification/V2)", (backend) =
   it("covers tasks and files, and a deleted item takes its like notifications along", async () => {
     const task = await addTask(
       server.store,
-      { groupId: team.id, title: "Ship", body: "", authorEmail: alice.email, due: null, priority: "A", status: "NOT_STARTED", folderId: null },
+      {
+        groupId: team.id,
+        title: "Ship",
+        body: "",
+        authorEmail: alice.email,
+        due: null,
+        priority: "A",
+        status: "NOT_STARTED",
+        folderId: null,
+      },
       server.clock,
     );
     const taskId = `GROUP,1:${team.id},TASK,1:${task.id}`;

@@ -20,7 +20,8 @@ describe("likes (/api/good/V2) and favorites (/api/star/V2)", () => {
   let topic: Topic;
   let topicId: string;
   let commentId: string;
-  const post = (path: "good" | "star", body: string, token = alice.token) => request(`${server.url}/api/${path}/V2`, { token, body });
+  const post = (path: "good" | "star", body: string, token = alice.token) =>
+    request(`${server.url}/api/${path}/V2`, { token, body });
   const get = (query: string, token = alice.token) => request(`${server.url}/api/${query}`, { token });
 
   before(async () => {
@@ -39,7 +40,11 @@ describe("likes (/api/good/V2) and favorites (/api/star/V2)", () => {
   after(() => server.close());
 
   it("likes and unlikes topics and comments; repeating either is a harmless 200", async () => {
-    for (const [op, token] of [["INSERT", alice.token], ["insert", alice.token], [undefined, bob.token]] as const) {
+    for (const [op, token] of [
+      ["INSERT", alice.token],
+      ["insert", alice.token],
+      [undefined, bob.token],
+    ] as const) {
       const answer = await post("good", toggle(op, commentId), token);
       assert.equal(answer.status, 200, answer.text);
       await assertValidAtom(answer.text);
@@ -54,11 +59,24 @@ describe("likes (/api/good/V2) and favorites (/api/star/V2)", () => {
     assert.equal(atomText(entry, "id"), commentId);
     assert.equal(nsChild(entry, "cblGood", "set")?.text, "true");
     const who = entry.children.filter((c) => c.local === "who");
-    assert.deepEqual(who.map((w) => [w.attributes.get("valueString"), w.attributes.get("id")]), [["Alice", `1:${alice.id}`], ["Bob <B>", `1:${bob.id}`]]);
+    assert.deepEqual(
+      who.map((w) => [w.attributes.get("valueString"), w.attributes.get("id")]),
+      [
+        ["Alice", `1:${alice.id}`],
+        ["Bob <B>", `1:${bob.id}`],
+      ],
+    );
     assert.match(likers.text, /<cbl:who valueString="Bob &lt;B&gt;" id="1:\d+"\/>/, "valueString before id");
-    assert.deepEqual(entry.children.filter((c) => c.local === "category").map((c) => c.attributes.get("term")), ["GROUP", "BOARD", "COMMENT", "GOOD"]);
+    assert.deepEqual(
+      entry.children.filter((c) => c.local === "category").map((c) => c.attributes.get("term")),
+      ["GROUP", "BOARD", "COMMENT", "GOOD"],
+    );
     assert.equal((await post("good", toggle("delete", commentId), bob.token)).status, 200);
-    assert.equal((await post("good", toggle("delete", commentId), bob.token)).status, 200, "unliking twice is harmless");
+    assert.equal(
+      (await post("good", toggle("delete", commentId), bob.token)).status,
+      200,
+      "unliking twice is harmless",
+    );
     const afterUnlike = entriesOf((await get(`good/V2?id=${commentId}`, bob.token)).xml)[0]!;
     assert.equal(nsChild(afterUnlike, "cblGood", "set")?.text, "false");
     assert.equal(afterUnlike.children.filter((c) => c.local === "who").length, 1);
@@ -72,14 +90,25 @@ describe("likes (/api/good/V2) and favorites (/api/star/V2)", () => {
     await post("good", toggle("insert", cid), alice.token);
     await post("good", toggle("insert", cid), bob.token);
     await post("star", toggle("insert", cid), alice.token);
-    const fields = (e: XmlElement) => [nsChild(e, "cblGood", "set")?.text, nsChild(e, "cblGood", "count")?.text, nsChild(e, "cblStar", "set")?.text];
-    for (const [user, expected] of [[alice, ["true", "2", "true"]], [bob, ["true", "2", "false"]]] as const) {
+    const fields = (e: XmlElement) => [
+      nsChild(e, "cblGood", "set")?.text,
+      nsChild(e, "cblGood", "count")?.text,
+      nsChild(e, "cblStar", "set")?.text,
+    ];
+    for (const [user, expected] of [
+      [alice, ["true", "2", "true"]],
+      [bob, ["true", "2", "false"]],
+    ] as const) {
       const feed = await get(`comment/V2?entry=${tid}`, user.token);
       await assertValidAtom(feed.text);
       assert.deepEqual(fields(entriesOf(feed.xml)[0]!), expected);
       const board = await get(`board/V2?entry=${tid}&embed-comment=true`, user.token);
       await assertValidAtom(board.text);
-      const sub = nsChild(nsChild(nsChild(entriesOf(board.xml)[0]!, "cbl", "comments")!, "cbl", "feedLink")!, "atom", "feed")!;
+      const sub = nsChild(
+        nsChild(nsChild(entriesOf(board.xml)[0]!, "cbl", "comments")!, "cbl", "feedLink")!,
+        "atom",
+        "feed",
+      )!;
       assert.deepEqual(fields(entriesOf(sub)[0]!), expected, "embedded comments agree");
       const likers = entriesOf((await get(`good/V2?id=${cid}`, user.token)).xml)[0]!;
       assert.equal(likers.children.filter((c) => c.local === "who").length, 2);
@@ -102,18 +131,33 @@ describe("likes (/api/good/V2) and favorites (/api/star/V2)", () => {
     assert.equal(list.status, 200, list.text);
     await assertValidAtom(list.text);
     const entries = entriesOf(list.xml);
-    assert.deepEqual(entries.map((e) => atomText(e, "title")), ["t2", "t1", "t0"], "newest favorite first, each once");
+    assert.deepEqual(
+      entries.map((e) => atomText(e, "title")),
+      ["t2", "t1", "t0"],
+      "newest favorite first, each once",
+    );
     const first = entries[0]!;
     assert.equal(atomText(first, "id"), `GROUP,1:${g.id},BOARD,1:${topics[2]!.id}`);
     assert.equal(atomText(first, "summary"), "b2");
-    assert.deepEqual(first.children.filter((c) => c.local === "link").map((c) => c.attributes.get("rel")), ["alternate", "mobile"]);
-    assert.deepEqual(first.children.filter((c) => c.local === "category").map((c) => c.attributes.get("term")), ["GROUP", "BOARD", "STAR"]);
+    assert.deepEqual(
+      first.children.filter((c) => c.local === "link").map((c) => c.attributes.get("rel")),
+      ["alternate", "mobile"],
+    );
+    assert.deepEqual(
+      first.children.filter((c) => c.local === "category").map((c) => c.attributes.get("term")),
+      ["GROUP", "BOARD", "STAR"],
+    );
     assert.equal(nsChild(first, "cbl", "group")?.attributes.get("valueString"), "Mine");
     assert.ok(atomText(first, "updated"));
     assert.match(list.text, /<author><name\/><\/author>/, "an empty author, with the name Atom requires");
-    const paged = async (query: string) => entriesOf((await get(`star/V2?${query}`, carol.token)).xml).map((e) => atomText(e, "title"));
+    const paged = async (query: string) =>
+      entriesOf((await get(`star/V2?${query}`, carol.token)).xml).map((e) => atomText(e, "title"));
     assert.deepEqual(await paged("max-results=1&start-index=1"), ["t1"]);
-    assert.deepEqual(await paged(`id=GROUP,1:${g.id},BOARD,1:${topics[0]!.id}&max-results=0`), ["t0"], "id= ignores paging");
+    assert.deepEqual(
+      await paged(`id=GROUP,1:${g.id},BOARD,1:${topics[0]!.id}&max-results=0`),
+      ["t0"],
+      "id= ignores paging",
+    );
     const unstarred = await server.factories.topic(g, carol);
     assert.deepEqual(await paged(`id=GROUP,1:${g.id},BOARD,1:${unstarred.id}`), []);
     assertError(await get("star/V2?max-results=0", carol.token), 400, "INVALID_MAX_RESULTS");
@@ -131,7 +175,11 @@ describe("likes (/api/good/V2) and favorites (/api/star/V2)", () => {
       assertError(await post(path, toggle("insert", `GROUP,1:${group.id},TASK,1:99999`)), 404, "TASK_NOT_FOUND");
       assertError(await post(path, toggle("insert", `GROUP,1:${group.id},CABINET,1:99999`)), 404, "FILE_NOT_FOUND");
       assertError(await post(path, toggle("insert", `GROUP,1:${group.id}`)), 404, "ITEM_NOT_FOUND");
-      assertError(await post(path, toggle("insert", topicId, `<entry><id>${commentId}</id></entry>`)), 400, "MULTIPLE_ENTRIES");
+      assertError(
+        await post(path, toggle("insert", topicId, `<entry><id>${commentId}</id></entry>`)),
+        400,
+        "MULTIPLE_ENTRIES",
+      );
       assertError(await post(path, toggle("insert", "junk")), 400, "INVALID_ID");
       assertError(await post(path, toggle("update", topicId)), 400, "INVALID_OPERATION");
       assertError(await post(path, toggle("insert", topicId), outsider.token), 403, "GROUP_NOT_JOINED");
@@ -160,10 +208,16 @@ describe("likes (/api/good/V2) and favorites (/api/star/V2)", () => {
     }
     const starred = async () => entriesOf((await get("star/V2?max-results=100")).xml).map((e) => atomText(e, "id"));
     assert.ok((await starred()).includes(cid));
-    await request(`${server.url}/api/comment/V2`, { token: alice.token, body: `<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry><id>${cid}</id></entry></feed>` });
+    await request(`${server.url}/api/comment/V2`, {
+      token: alice.token,
+      body: `<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry><id>${cid}</id></entry></feed>`,
+    });
     assert.ok(!(await starred()).includes(cid));
     assert.deepEqual(await server.store.read((tx) => tx.likes.likers({ kind: "COMMENT", id: c.id })), []);
-    await request(`${server.url}/api/board/V2`, { token: alice.token, body: `<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry><id>${tid}</id></entry></feed>` });
+    await request(`${server.url}/api/board/V2`, {
+      token: alice.token,
+      body: `<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry><id>${tid}</id></entry></feed>`,
+    });
     assert.ok(!(await starred()).includes(tid));
     assert.deepEqual(await server.store.read((tx) => tx.likes.likers({ kind: "BOARD", id: t.id })), []);
   });

@@ -23,20 +23,39 @@ describeEachBackend("GET /api/group/V2 and /api/boardFolder/V2", (backend) => {
     const groups = await request(`${server.url}/api/group/V2`, { token: alice.token });
     assert.equal(groups.status, 200);
     await assertValidAtom(groups.text);
-    assert.equal(atomText(groups.xml.children.find((c) => c.local === "author")!, "name"), "Alice");
-    assert.deepEqual(entriesOf(groups.xml).map((e) => [atomText(e, "id"), atomText(e, "title")]), [
-      [`GROUP,1:${ours.id}`, "Ours"],
-      [`GROUP,1:${mine.id}`, "Mine"],
-    ]);
-    assert.equal(entriesOf((await request(`${server.url}/api/group/V2?max-results=1`, { token: alice.token })).xml).length, 1);
+    assert.equal(
+      atomText(
+        groups.xml.children.find((c) => c.local === "author")!,
+        "name",
+      ),
+      "Alice",
+    );
+    assert.deepEqual(
+      entriesOf(groups.xml).map((e) => [atomText(e, "id"), atomText(e, "title")]),
+      [
+        [`GROUP,1:${ours.id}`, "Ours"],
+        [`GROUP,1:${mine.id}`, "Mine"],
+      ],
+    );
+    assert.equal(
+      entriesOf((await request(`${server.url}/api/group/V2?max-results=1`, { token: alice.token })).xml).length,
+      1,
+    );
 
     const folders = await request(`${server.url}/api/boardFolder/V2?group=1:${ours.id}`, { token: alice.token });
     assert.equal(folders.status, 200);
     await assertValidAtom(folders.text);
-    assert.deepEqual(entriesOf(folders.xml).map((e) => [atomText(e, "id"), atomText(e, "title")]), [[`1:${folder}`, "News"]]);
+    assert.deepEqual(
+      entriesOf(folders.xml).map((e) => [atomText(e, "id"), atomText(e, "title")]),
+      [[`1:${folder}`, "News"]],
+    );
     assertError(await request(`${server.url}/api/boardFolder/V2`, { token: alice.token }), 400, "PARAMETER_REQUIRED");
     assertError(await request(`${server.url}/api/boardFolder/V2?group=1:${ours.id}`), 401, "AUTHENTICATION_REQUIRED");
     const outsider = await f.user();
-    assertError(await request(`${server.url}/api/boardFolder/V2?group=1:${ours.id}`, { token: outsider.token }), 403, "GROUP_NOT_JOINED");
+    assertError(
+      await request(`${server.url}/api/boardFolder/V2?group=1:${ours.id}`, { token: outsider.token }),
+      403,
+      "GROUP_NOT_JOINED",
+    );
   });
 });

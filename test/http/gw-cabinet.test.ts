@@ -24,7 +24,8 @@ describeEachBackend("GET /api/gwCabinet/V2 and /api/fileDownload/V2", (backend) 
   let png: Buffer;
   let cabinet: (query: string, token?: string) => ReturnType<typeof request>;
   const idOf = (file: CabinetFile) => `GROUP,1:${file.groupId},CABINET,1:${file.id}`;
-  const download = (query: string, token = alice.token) => fetch(`${server.url}/api/fileDownload/V2?${query}`, { headers: { authorization: `Bearer ${token}` } });
+  const download = (query: string, token = alice.token) =>
+    fetch(`${server.url}/api/fileDownload/V2?${query}`, { headers: { authorization: `Bearer ${token}` } });
   const titles = async (query: string) => entriesOf((await cabinet(query)).xml).map((e) => atomText(e, "title"));
 
   before(async () => {
@@ -36,12 +37,28 @@ describeEachBackend("GET /api/gwCabinet/V2 and /api/fileDownload/V2", (backend) 
     group = await f.group([alice, bob], { name: "Dev" });
     folderId = await f.folder(group, "CABINET", "Docs");
     png = await pngOf(320, 200);
-    image = await addTestFile(server, group, alice, { fileName: "画像 photo.png", bytes: png, title: "Photo", memo: "a memo & <b>", folderId });
+    image = await addTestFile(server, group, alice, {
+      fileName: "画像 photo.png",
+      bytes: png,
+      title: "Photo",
+      memo: "a memo & <b>",
+      folderId,
+    });
     server.clock.advance(1000);
-    history = await addTestFile(server, group, alice, { fileName: "spec.txt", bytes: Buffer.from("v1"), comment: "first" });
+    history = await addTestFile(server, group, alice, {
+      fileName: "spec.txt",
+      bytes: Buffer.from("v1"),
+      comment: "first",
+    });
     for (let v = 2; v <= 7; v++) {
       server.clock.advance(1000);
-      history = await addTestVersion(server, history, v % 2 ? alice : bob, Buffer.from(`v${v}`), v === 7 ? "" : `change ${v}`);
+      history = await addTestVersion(
+        server,
+        history,
+        v % 2 ? alice : bob,
+        Buffer.from(`v${v}`),
+        v === 7 ? "" : `change ${v}`,
+      );
     }
     server.clock.advance(1000);
     const trashed = await addTestFile(server, group, bob, { fileName: "old.bin" });
@@ -54,7 +71,11 @@ describeEachBackend("GET /api/gwCabinet/V2 and /api/fileDownload/V2", (backend) 
     const answer = await cabinet(`group=1:${group.id}&cabinet-folder=UNCLASSIFIED`);
     assert.equal(answer.status, 200);
     await assertValidAtom(answer.text);
-    assert.deepEqual(await titles(`group=1:${group.id}`), ["spec.txt", "Photo"], "no title: the file name; trash left out");
+    assert.deepEqual(
+      await titles(`group=1:${group.id}`),
+      ["spec.txt", "Photo"],
+      "no title: the file name; trash left out",
+    );
     const [text, photo] = entriesOf((await cabinet(`group=1:${group.id}`)).xml) as [never, never];
     assert.equal(nsChild(text, "cblCbnt", "fileName")?.text, "spec.txt");
     assert.equal(nsChild(text, "cblCbnt", "fileSize")?.text, "2");
@@ -74,12 +95,37 @@ describeEachBackend("GET /api/gwCabinet/V2 and /api/fileDownload/V2", (backend) 
   it("writes the literal prefixes and the documented order", async () => {
     const { text } = await cabinet(`entry=${idOf(image)}`);
     assert.match(text, /<cblCbnt:fileName>画像 photo\.png<\/cblCbnt:fileName>/);
-    assert.match(text, /<cblCbnt:imageFileWidth>320<\/cblCbnt:imageFileWidth><cblCbnt:imageFileHeight>200<\/cblCbnt:imageFileHeight>/);
+    assert.match(
+      text,
+      /<cblCbnt:imageFileWidth>320<\/cblCbnt:imageFileWidth><cblCbnt:imageFileHeight>200<\/cblCbnt:imageFileHeight>/,
+    );
     assert.match(text, /<cblCbnt:folder valueString="Docs" id="1:\d+"\/>/);
-    const order = ["<id>", "<title", 'rel="alternate"', 'rel="mobile"', '<category term="GROUP"', '<category term="CABINET"', "<author>", "<updated>", "<summary", "<cblCbnt:fileName>", "<cblCbnt:fileSize>", "<cblCbnt:thumbnailExists>", "<cblCbnt:folder ", "<cblCbnt:versionNumber>", "<cbl:group "];
+    const order = [
+      "<id>",
+      "<title",
+      'rel="alternate"',
+      'rel="mobile"',
+      '<category term="GROUP"',
+      '<category term="CABINET"',
+      "<author>",
+      "<updated>",
+      "<summary",
+      "<cblCbnt:fileName>",
+      "<cblCbnt:fileSize>",
+      "<cblCbnt:thumbnailExists>",
+      "<cblCbnt:folder ",
+      "<cblCbnt:versionNumber>",
+      "<cbl:group ",
+    ];
     const positions = order.map((needle) => text.indexOf(needle, text.indexOf("<entry>")));
-    assert.ok(positions.every((p) => p >= 0), JSON.stringify(positions));
-    assert.deepEqual([...positions].sort((a, b) => a - b), positions);
+    assert.ok(
+      positions.every((p) => p >= 0),
+      JSON.stringify(positions),
+    );
+    assert.deepEqual(
+      [...positions].sort((a, b) => a - b),
+      positions,
+    );
   });
 
   it("filters by folder id, UNCLASSIFIED, ATTACH and TRASH", async () => {
@@ -99,17 +145,27 @@ describeEachBackend("GET /api/gwCabinet/V2 and /api/fileDownload/V2", (backend) 
     const entry = entriesOf(answer.xml)[0]!;
     const sub = nsChild(nsChild(nsChild(entry, "cblCbnt", "histories")!, "cbl", "feedLink")!, "atom", "feed")!;
     const versions = entriesOf(sub);
-    assert.deepEqual(versions.map((v) => nsChild(v, "cblCbnt", "versionNumber")?.text), ["7", "6", "5", "4", "3"]);
+    assert.deepEqual(
+      versions.map((v) => nsChild(v, "cblCbnt", "versionNumber")?.text),
+      ["7", "6", "5", "4", "3"],
+    );
     assert.equal(nsChild(versions[0]!, "cblCbnt", "fileName")?.text, "spec.txt");
     assert.equal(atomText(versions[0]!, "summary"), undefined, "no change comment, no summary");
     assert.equal(atomText(versions[1]!, "summary"), "change 6");
     assert.equal(atomText(nsChild(versions[1]!, "atom", "author")!, "name"), "Bob Baba");
     assert.equal(atomText(nsChild(versions[2]!, "atom", "author")!, "name"), "Alice Aoki");
     assert.match(answer.text, /<cblCbnt:histories><cbl:feedLink href="/);
-    assert.equal(nsChild(entriesOf((await cabinet(`entry=${idOf(history)}`)).xml)[0]!, "cblCbnt", "histories"), undefined);
+    assert.equal(
+      nsChild(entriesOf((await cabinet(`entry=${idOf(history)}`)).xml)[0]!, "cblCbnt", "histories"),
+      undefined,
+    );
     const list = await cabinet(`group=1:${group.id}&embed-history=True`);
     await assertValidAtom(list.text);
-    assert.equal((list.text.match(/<cblCbnt:versionNumber>/g) ?? []).length, 2 + 5 + 1, "two entries, 5 + 1 history entries");
+    assert.equal(
+      (list.text.match(/<cblCbnt:versionNumber>/g) ?? []).length,
+      2 + 5 + 1,
+      "two entries, 5 + 1 history entries",
+    );
   });
 
   it("downloads the bytes, any version, and thumbnails, members only", async () => {
@@ -117,7 +173,10 @@ describeEachBackend("GET /api/gwCabinet/V2 and /api/fileDownload/V2", (backend) 
     assert.equal(answer.status, 200);
     assert.equal(answer.headers.get("content-type"), "image/png");
     assert.equal(answer.headers.get("content-length"), String(png.length));
-    assert.equal(answer.headers.get("content-disposition"), `attachment; filename="__ photo.png"; filename*=UTF-8''${encodeURIComponent("画像 photo.png")}`);
+    assert.equal(
+      answer.headers.get("content-disposition"),
+      `attachment; filename="__ photo.png"; filename*=UTF-8''${encodeURIComponent("画像 photo.png")}`,
+    );
     assert.deepEqual(Buffer.from(await answer.arrayBuffer()), png);
     assert.equal(await (await download(`id=${idOf(history)}&version=3`)).text(), "v3");
     assert.equal(await (await download(`id=${idOf(history)}`)).text(), "v7");
@@ -126,11 +185,31 @@ describeEachBackend("GET /api/gwCabinet/V2 and /api/fileDownload/V2", (backend) 
     assert.equal(thumbnail.headers.get("content-type"), "image/png");
     const meta = await sharp(Buffer.from(await thumbnail.arrayBuffer())).metadata();
     assert.deepEqual([meta.width, meta.height], [160, 100], "at most 160 px, proportions kept");
-    assertError(await request(`${server.url}/api/fileDownload/V2?id=${idOf(history)}&thumbnail=true`, { token: alice.token }), 404, "THUMBNAIL_NOT_FOUND");
-    assertError(await request(`${server.url}/api/fileDownload/V2?id=${idOf(history)}&version=8`, { token: alice.token }), 404, "VERSION_NOT_FOUND");
-    assertError(await request(`${server.url}/api/fileDownload/V2?id=${idOf(history)}&version=0`, { token: alice.token }), 400, "INVALID_VERSION");
-    assertError(await request(`${server.url}/api/fileDownload/V2?id=${idOf(image)}`, { token: outsider.token }), 403, "GROUP_NOT_JOINED");
-    assertError(await request(`${server.url}/api/fileDownload/V2?id=GROUP,1:${group.id},TASK,1:1`, { token: alice.token }), 404, "ITEM_NOT_FOUND");
+    assertError(
+      await request(`${server.url}/api/fileDownload/V2?id=${idOf(history)}&thumbnail=true`, { token: alice.token }),
+      404,
+      "THUMBNAIL_NOT_FOUND",
+    );
+    assertError(
+      await request(`${server.url}/api/fileDownload/V2?id=${idOf(history)}&version=8`, { token: alice.token }),
+      404,
+      "VERSION_NOT_FOUND",
+    );
+    assertError(
+      await request(`${server.url}/api/fileDownload/V2?id=${idOf(history)}&version=0`, { token: alice.token }),
+      400,
+      "INVALID_VERSION",
+    );
+    assertError(
+      await request(`${server.url}/api/fileDownload/V2?id=${idOf(image)}`, { token: outsider.token }),
+      403,
+      "GROUP_NOT_JOINED",
+    );
+    assertError(
+      await request(`${server.url}/api/fileDownload/V2?id=GROUP,1:${group.id},TASK,1:1`, { token: alice.token }),
+      404,
+      "ITEM_NOT_FOUND",
+    );
     assertError(await request(`${server.url}/api/fileDownload/V2?id=junk`, { token: alice.token }), 400, "INVALID_ID");
     assertError(await request(`${server.url}/api/fileDownload/V2`, { token: alice.token }), 400, "PARAMETER_REQUIRED");
     assertError(await request(`${server.url}/api/fileDownload/V2?id=${idOf(image)}`), 401, "AUTHENTICATION_REQUIRED");
@@ -151,11 +230,21 @@ describeEachBackend("GET /api/gwCabinet/V2 and /api/fileDownload/V2", (backend) 
     const files = await request(`${server.url}/api/gwCabinetFolder/V2?group=1:${group.id}`, { token: alice.token });
     assert.equal(files.status, 200);
     await assertValidAtom(files.text);
-    assert.deepEqual(entriesOf(files.xml).map((e) => [atomText(e, "id"), atomText(e, "title")]), [[`1:${folderId}`, "Docs"]]);
+    assert.deepEqual(
+      entriesOf(files.xml).map((e) => [atomText(e, "id"), atomText(e, "title")]),
+      [[`1:${folderId}`, "Docs"]],
+    );
     const tasks = await request(`${server.url}/api/gwTaskFolder/V2?group=1:${group.id}`, { token: alice.token });
     await assertValidAtom(tasks.text);
-    assert.deepEqual(entriesOf(tasks.xml).map((e) => atomText(e, "id")), [`1:${taskFolder}`]);
-    assertError(await request(`${server.url}/api/gwTaskFolder/V2?group=1:${group.id}`, { token: outsider.token }), 403, "GROUP_NOT_JOINED");
+    assert.deepEqual(
+      entriesOf(tasks.xml).map((e) => atomText(e, "id")),
+      [`1:${taskFolder}`],
+    );
+    assertError(
+      await request(`${server.url}/api/gwTaskFolder/V2?group=1:${group.id}`, { token: outsider.token }),
+      403,
+      "GROUP_NOT_JOINED",
+    );
   });
   it("lists a group's comment attachments in ATTACH, downloadable by their attachment ids", async () => {
     const g = await server.factories.group([alice, bob]);
@@ -184,14 +273,21 @@ describeEachBackend("GET /api/gwCabinet/V2 and /api/fileDownload/V2", (backend) 
     assert.deepEqual(await titles(`group=1:${g.id}`), ["notes.txt"]);
     const reader = await server.factories.user({ level: "read" });
     const readGroup = await server.factories.group([reader]);
-    assertError(await cabinet(`group=1:${readGroup.id}&cabinet-folder=ATTACH`, reader.token), 403, "ACCESS_LEVEL_INSUFFICIENT");
+    assertError(
+      await cabinet(`group=1:${readGroup.id}&cabinet-folder=ATTACH`, reader.token),
+      403,
+      "ACCESS_LEVEL_INSUFFICIENT",
+    );
   });
 
   it("takes likes and favorites on files", async () => {
-    const body = (operation: string) => `<feed ${CLIENT_NS}><cbl:operation type="${operation}"/><entry><id>${idOf(image)}</id></entry></feed>`;
+    const body = (operation: string) =>
+      `<feed ${CLIENT_NS}><cbl:operation type="${operation}"/><entry><id>${idOf(image)}</id></entry></feed>`;
     assert.equal((await request(`${server.url}/api/good/V2`, { token: bob.token, body: body("insert") })).status, 200);
     assert.equal((await request(`${server.url}/api/star/V2`, { token: bob.token, body: body("insert") })).status, 200);
-    const likes = await request(`${server.url}/api/good/V2?id=${encodeURIComponent(idOf(image))}`, { token: alice.token });
+    const likes = await request(`${server.url}/api/good/V2?id=${encodeURIComponent(idOf(image))}`, {
+      token: alice.token,
+    });
     assert.equal(likes.status, 200, likes.text);
     assert.match(likes.text, /Bob Baba/);
     const stars = await request(`${server.url}/api/star/V2`, { token: bob.token });

@@ -16,7 +16,8 @@ describeEachBackend("GET /api/gwMemberList/V2", (backend) => {
   let group: Group;
   let inviteId: number;
   let members: (query: string, token?: string) => ReturnType<typeof request>;
-  const byName = (entries: ReturnType<typeof entriesOf>, name: string) => entries.find((e) => atomText(e, "title") === name)!;
+  const byName = (entries: ReturnType<typeof entriesOf>, name: string) =>
+    entries.find((e) => atomText(e, "title") === name)!;
 
   before(async () => {
     server = await startTestServer(backend);
@@ -28,7 +29,13 @@ describeEachBackend("GET /api/gwMemberList/V2", (backend) => {
     group = await f.group([alice, bob], { name: "Dev" });
     server.clock.advance(1000);
     inviteId = await server.store.transaction((tx) =>
-      tx.memberships.insertInvite({ groupId: group.id, email: "carol@example.com", label: "Carol (invited)", expiresAt: Date.parse("2027-01-01T00:00:00Z"), createdAt: server.clock.now() }),
+      tx.memberships.insertInvite({
+        groupId: group.id,
+        email: "carol@example.com",
+        label: "Carol (invited)",
+        expiresAt: Date.parse("2027-01-01T00:00:00Z"),
+        createdAt: server.clock.now(),
+      }),
     );
     members = (query, token = alice.token) => request(`${server.url}/api/gwMemberList/V2?${query}`, { token });
   });
@@ -39,13 +46,23 @@ describeEachBackend("GET /api/gwMemberList/V2", (backend) => {
     assert.equal(answer.status, 200);
     await assertValidAtom(answer.text);
     assert.equal(nsChild(answer.xml, "cbl", "totalCount")?.text, "2");
-    assert.match(answer.text, /<\/updated><cbl:totalCount>2<\/cbl:totalCount><entry>/, "totalCount right after the feed's updated");
+    assert.match(
+      answer.text,
+      /<\/updated><cbl:totalCount>2<\/cbl:totalCount><entry>/,
+      "totalCount right after the feed's updated",
+    );
     const entries = entriesOf(answer.xml);
     assert.equal(entries.length, 2);
     const self = byName(entries, "Alice Aoki");
     const other = byName(entries, "Bob Baba");
     assert.equal(nsChild(self, "atom", "link"), undefined, "no link on the caller's entry");
-    assert.equal(other.children.filter((c) => c.local === "link").map((l) => attribute(l, "rel")).join(","), "alternate,mobile");
+    assert.equal(
+      other.children
+        .filter((c) => c.local === "link")
+        .map((l) => attribute(l, "rel"))
+        .join(","),
+      "alternate,mobile",
+    );
     const memberId = atomText(other, "id")!;
     assert.match(memberId, /^1:\d+$/);
     assert.equal(nsChild(other, "cblGrp", "groupwareMemberId")?.text, memberId);
@@ -85,16 +102,24 @@ describeEachBackend("GET /api/gwMemberList/V2", (backend) => {
     assert.equal(nsChild(invite!, "cbl", "who"), undefined);
     assert.equal(nsChild(invite!, "cblPrfl", "familyKana"), undefined);
     assert.equal(nsChild(invite!, "cblGrp", "invitable")?.text, "true");
-    assert.match(answer.text, /<cblGrp:invitable authority="true">true<\/cblGrp:invitable><cblGrp:deletable authority="true">true<\/cblGrp:deletable><cblGrp:leavable>false<\/cblGrp:leavable><cbl:when endTime="2027-01-01T00:00:00Z"\/>/);
+    assert.match(
+      answer.text,
+      /<cblGrp:invitable authority="true">true<\/cblGrp:invitable><cblGrp:deletable authority="true">true<\/cblGrp:deletable><cblGrp:leavable>false<\/cblGrp:leavable><cbl:when endTime="2027-01-01T00:00:00Z"\/>/,
+    );
     assert.equal(entriesOf((await members(`group=1:${group.id}&member-status=join`)).xml).length, 2);
     assertError(await members(`group=1:${group.id}&member-status=LEFT`), 400, "INVALID_MEMBER_STATUS");
   });
 
   it("returns one member with user=, ignoring the other optional parameters", async () => {
-    const answer = await members(`group=1:${group.id}&user=1:${inviteId}&member-status=JOIN&max-results=junk&unconfirmed=true`);
+    const answer = await members(
+      `group=1:${group.id}&user=1:${inviteId}&member-status=JOIN&max-results=junk&unconfirmed=true`,
+    );
     assert.equal(answer.status, 200, answer.text);
     await assertValidAtom(answer.text);
-    assert.deepEqual(entriesOf(answer.xml).map((e) => atomText(e, "title")), ["Carol (invited)"]);
+    assert.deepEqual(
+      entriesOf(answer.xml).map((e) => atomText(e, "title")),
+      ["Carol (invited)"],
+    );
     assert.equal(nsChild(answer.xml, "cbl", "totalCount")?.text, "1");
     assertError(await members(`group=1:${group.id}&user=1:99999`), 404, "MEMBER_NOT_FOUND");
     assertError(await members(`group=1:${group.id}&user=bob`), 400, "INVALID_USER");
@@ -105,11 +130,14 @@ describeEachBackend("GET /api/gwMemberList/V2", (backend) => {
 
   it("pages, and refuses non-members and missing groups", async () => {
     assert.equal(entriesOf((await members(`group=1:${group.id}&max-results=1`)).xml).length, 1);
-    assert.equal(nsChild((await members(`group=1:${group.id}&max-results=1`)).xml, "cbl", "totalCount")?.text, "2", "the total, not the page");
+    assert.equal(
+      nsChild((await members(`group=1:${group.id}&max-results=1`)).xml, "cbl", "totalCount")?.text,
+      "2",
+      "the total, not the page",
+    );
     assert.equal(entriesOf((await members(`group=1:${group.id}&start-index=2`)).xml).length, 0);
     assertError(await members(`group=1:${group.id}&max-results=0`), 400, "INVALID_MAX_RESULTS");
     assertError(await members(`group=1:${group.id}`, outsider.token), 403, "GROUP_NOT_JOINED");
     assertError(await members(""), 400, "PARAMETER_REQUIRED");
   });
 });
-

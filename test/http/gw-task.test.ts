@@ -33,9 +33,23 @@ describeEachBackend("GET /api/gwTask/V2", (backend) => {
     const at = (text: string) => Date.parse(text);
     await f.task(group, alice, { title: "no due" });
     server.clock.advance(1000);
-    await f.task(group, alice, { title: "due today all day", dueAt: at("2026-04-01T00:00:00Z"), allDay: true, assigneeId: bob.id, priority: "S", status: "IN_PROGRESS", folderId });
+    await f.task(group, alice, {
+      title: "due today all day",
+      dueAt: at("2026-04-01T00:00:00Z"),
+      allDay: true,
+      assigneeId: bob.id,
+      priority: "S",
+      status: "IN_PROGRESS",
+      folderId,
+    });
     server.clock.advance(1000);
-    await f.task(group, bob, { title: "due in a week", dueAt: at("2026-04-08T12:30:00Z"), priority: "A", status: "ON_HOLD", body: "x & <y>" });
+    await f.task(group, bob, {
+      title: "due in a week",
+      dueAt: at("2026-04-08T12:30:00Z"),
+      priority: "A",
+      status: "ON_HOLD",
+      body: "x & <y>",
+    });
     server.clock.advance(1000);
     await f.task(group, bob, { title: "done", dueAt: at("2026-04-02T00:00:00Z"), status: "COMPLETED", priority: "C" });
     server.clock.advance(1000);
@@ -50,7 +64,13 @@ describeEachBackend("GET /api/gwTask/V2", (backend) => {
     const answer = await tasks(`group=1:${group.id}`);
     assert.equal(answer.status, 200);
     await assertValidAtom(answer.text);
-    assert.deepEqual(await titles(`group=1:${group.id}`), ["due in 2 months", "done", "due in a week", "due today all day", "no due"]);
+    assert.deepEqual(await titles(`group=1:${group.id}`), [
+      "due in 2 months",
+      "done",
+      "due in a week",
+      "due today all day",
+      "no due",
+    ]);
     const entries = entriesOf(answer.xml);
     const allDay = entries[3]!;
     assert.match(atomText(allDay, "id") ?? "", new RegExp(`^GROUP,1:${group.id},TASK,1:\\d+$`));
@@ -63,7 +83,11 @@ describeEachBackend("GET /api/gwTask/V2", (backend) => {
     assert.equal(attribute(nsChild(allDay, "cbl", "when")!, "allday"), "true");
     assert.equal(attribute(nsChild(allDay, "cblTsk", "folder")!, "valueString"), "Sprint");
     assert.equal(nsChild(allDay, "cblTsk", "priority")?.text, "S");
-    assert.equal(nsChild(allDay, "cbl", "confirmed")?.text, "true", "no unconfirmed notification of it (notification.test.ts covers the rest)");
+    assert.equal(
+      nsChild(allDay, "cbl", "confirmed")?.text,
+      "true",
+      "no unconfirmed notification of it (notification.test.ts covers the rest)",
+    );
     const timed = entries[2]!;
     assert.equal(attribute(nsChild(timed, "cbl", "when")!, "endTime"), "2026-04-08T12:30:00Z");
     assert.equal(attribute(nsChild(timed, "cbl", "when")!, "allday"), undefined);
@@ -83,44 +107,108 @@ describeEachBackend("GET /api/gwTask/V2", (backend) => {
     assert.match(text, /<cbl:confirmed>true<\/cbl:confirmed>/);
     const start = text.indexOf("<entry>", text.indexOf("due today all day") - 200);
     const entry = text.slice(start, text.indexOf("</entry>", start));
-    const order = ["<id>", "<title", 'rel="alternate"', 'rel="mobile"', '<category term="GROUP"', '<category term="TASK"', "<author>", "<updated>", "<summary", "<cbl:task ", "<cbl:group ", "<cbl:who ", "<cbl:when ", "<cblTsk:folder ", "<cblTsk:priority>", "<cbl:confirmed>"];
+    const order = [
+      "<id>",
+      "<title",
+      'rel="alternate"',
+      'rel="mobile"',
+      '<category term="GROUP"',
+      '<category term="TASK"',
+      "<author>",
+      "<updated>",
+      "<summary",
+      "<cbl:task ",
+      "<cbl:group ",
+      "<cbl:who ",
+      "<cbl:when ",
+      "<cblTsk:folder ",
+      "<cblTsk:priority>",
+      "<cbl:confirmed>",
+    ];
     const positions = order.map((needle) => entry.indexOf(needle));
-    assert.ok(positions.every((p) => p >= 0), `all present: ${JSON.stringify(positions)}`);
-    assert.deepEqual([...positions].sort((a, b) => a - b), positions, "in the documented order");
+    assert.ok(
+      positions.every((p) => p >= 0),
+      `all present: ${JSON.stringify(positions)}`,
+    );
+    assert.deepEqual(
+      [...positions].sort((a, b) => a - b),
+      positions,
+      "in the documented order",
+    );
   });
 
   it("filters by term: due dates in [term-start, term-end]; an all-day task counts for its whole day", async () => {
     const g = `group=1:${group.id}`;
-    assert.deepEqual(await titles(`${g}&term-start=2026-04-01T09:00:00Z&term-end=2026-04-08T12:30:00Z`), ["done", "due in a week", "due today all day"]);
+    assert.deepEqual(await titles(`${g}&term-start=2026-04-01T09:00:00Z&term-end=2026-04-08T12:30:00Z`), [
+      "done",
+      "due in a week",
+      "due today all day",
+    ]);
     assert.deepEqual(await titles(`${g}&term-start=2026-04-08T12:30:01Z&term-end=2026-05-01T00:00:00Z`), []);
     // Only term-start: term-end is one month later (2026-06-01 < 2026-06-02).
     assert.deepEqual(await titles(`${g}&term-start=2026-04-02T00:00:00Z`), ["done", "due in a week"]);
-    assert.deepEqual(await titles(`${g}&term-start=2026-04-02T00:00:01Z`), ["due in a week"], "all-day 04-02 ended before");
+    assert.deepEqual(
+      await titles(`${g}&term-start=2026-04-02T00:00:01Z`),
+      ["due in a week"],
+      "all-day 04-02 ended before",
+    );
     // Only term-end: term-start is the time of the request (09:00 on 04-01); the all-day task of 04-01 still counts.
     assert.deepEqual(await titles(`${g}&term-end=2026-04-02T00:00:00Z`), ["done", "due today all day"]);
-    assert.deepEqual(await titles(`${g}&term-end=2026-06-02T00:00:00Z`), ["due in 2 months", "done", "due in a week", "due today all day"], "tasks without due date are left out once a term is given");
+    assert.deepEqual(
+      await titles(`${g}&term-end=2026-06-02T00:00:00Z`),
+      ["due in 2 months", "done", "due in a week", "due today all day"],
+      "tasks without due date are left out once a term is given",
+    );
   });
 
   it("checks each term rule at its boundary, naming the parameter", async () => {
     const g = `group=1:${group.id}`;
     const ok = async (query: string) => assert.equal((await tasks(`${g}&${query}`)).status, 200, query);
     await ok("term-start=2026-01-01T00:00:00Z&term-end=2027-01-01T00:00:00Z");
-    assertError(await tasks(`${g}&term-start=2026-01-01T00:00:00Z&term-end=2027-01-01T00:00:01Z`), 400, "TERM_TOO_LONG");
-    assertError(await tasks(`${g}&term-start=2026-01-01T00:00:00Z&term-end=2027-01-02T00:00:00Z`), 400, "TERM_TOO_LONG");
+    assertError(
+      await tasks(`${g}&term-start=2026-01-01T00:00:00Z&term-end=2027-01-01T00:00:01Z`),
+      400,
+      "TERM_TOO_LONG",
+    );
+    assertError(
+      await tasks(`${g}&term-start=2026-01-01T00:00:00Z&term-end=2027-01-02T00:00:00Z`),
+      400,
+      "TERM_TOO_LONG",
+    );
     await ok("term-start=1900-01-01T00:00:00Z&term-end=1900-02-01T00:00:00Z");
-    assertError(await tasks(`${g}&term-start=1899-12-31T00:00:00Z&term-end=1900-01-02T00:00:00Z`), 400, "TERM_START_OUT_OF_RANGE");
+    assertError(
+      await tasks(`${g}&term-start=1899-12-31T00:00:00Z&term-end=1900-01-02T00:00:00Z`),
+      400,
+      "TERM_START_OUT_OF_RANGE",
+    );
     assertError(await tasks(`${g}&term-start=1899-12-31T23:59:59Z`), 400, "TERM_START_OUT_OF_RANGE");
     await ok("term-start=2100-12-01T00:00:00Z&term-end=2100-12-31T00:00:00Z");
     await ok("term-start=2100-12-31T00:00:00Z");
-    assertError(await tasks(`${g}&term-start=2100-12-01T00:00:00Z&term-end=2101-01-01T00:00:00Z`), 400, "TERM_END_OUT_OF_RANGE");
-    assertError(await tasks(`${g}&term-start=2026-04-01T00:00:00%2B09:00&term-end=2026-04-02T00:00:00Z`), 400, "INVALID_TERM_START");
+    assertError(
+      await tasks(`${g}&term-start=2100-12-01T00:00:00Z&term-end=2101-01-01T00:00:00Z`),
+      400,
+      "TERM_END_OUT_OF_RANGE",
+    );
+    assertError(
+      await tasks(`${g}&term-start=2026-04-01T00:00:00%2B09:00&term-end=2026-04-02T00:00:00Z`),
+      400,
+      "INVALID_TERM_START",
+    );
     assertError(await tasks(`${g}&term-start=2026-04-01T00:00:00+09:00`), 400, "INVALID_TERM_START");
     assertError(await tasks(`${g}&term-end=2026-04-10T00:00:00-00:00`), 400, "INVALID_TERM_END");
     assertError(await tasks(`${g}&term-end=2026-04-10`), 400, "INVALID_TERM_END");
     assertError(await tasks(`${g}&term-end=2026-02-30T00:00:00Z`), 400, "INVALID_TERM_END");
-    assertError(await tasks(`${g}&term-start=2026-04-10T00:00:00Z&term-end=2026-04-10T00:00:00Z`), 400, "TERM_END_NOT_AFTER_START");
-    assertError(await tasks(`${g}&term-start=2026-04-10T00:00:00Z&term-end=2026-04-09T00:00:00Z`), 400, "TERM_END_NOT_AFTER_START");
-    assertError(await tasks(`${g}&term-end=2026-03-01T00:00:00Z`), 400, "TERM_END_NOT_AFTER_START", );
+    assertError(
+      await tasks(`${g}&term-start=2026-04-10T00:00:00Z&term-end=2026-04-10T00:00:00Z`),
+      400,
+      "TERM_END_NOT_AFTER_START",
+    );
+    assertError(
+      await tasks(`${g}&term-start=2026-04-10T00:00:00Z&term-end=2026-04-09T00:00:00Z`),
+      400,
+      "TERM_END_NOT_AFTER_START",
+    );
+    assertError(await tasks(`${g}&term-end=2026-03-01T00:00:00Z`), 400, "TERM_END_NOT_AFTER_START");
     const answer = await tasks(`${g}&term-start=${"9".repeat(100)}`);
     assert.match(answer.xml.text, /term-start/);
     assert.ok(answer.xml.text.length < 200, "the bad value is clipped");
@@ -128,11 +216,21 @@ describeEachBackend("GET /api/gwTask/V2", (backend) => {
 
   it("filters by status=NOT_COMPLETED and task-folder (id, UNCLASSIFIED, TRASH)", async () => {
     const g = `group=1:${group.id}`;
-    assert.deepEqual(await titles(`${g}&status=NOT_COMPLETED`), ["due in 2 months", "due in a week", "due today all day", "no due"]);
+    assert.deepEqual(await titles(`${g}&status=NOT_COMPLETED`), [
+      "due in 2 months",
+      "due in a week",
+      "due today all day",
+      "no due",
+    ]);
     assertError(await tasks(`${g}&status=COMPLETED`), 400, "INVALID_STATUS");
     assert.deepEqual(await titles(`${g}&task-folder=1:${folderId}`), ["due today all day"]);
     assert.deepEqual(await titles(`${g}&task-folder=1%3A${folderId}`), ["due today all day"]);
-    assert.deepEqual(await titles(`${g}&task-folder=UNCLASSIFIED`), ["due in 2 months", "done", "due in a week", "no due"]);
+    assert.deepEqual(await titles(`${g}&task-folder=UNCLASSIFIED`), [
+      "due in 2 months",
+      "done",
+      "due in a week",
+      "no due",
+    ]);
     assert.deepEqual(await titles(`${g}&task-folder=TRASH`), ["trashed"]);
     assertError(await tasks(`${g}&task-folder=1:99999`), 404, "FOLDER_NOT_FOUND");
     const boardFolder = await server.factories.boardFolder(group);
@@ -147,7 +245,10 @@ describeEachBackend("GET /api/gwTask/V2", (backend) => {
       const one = await tasks(`entry=${form}&term-start=nonsense-is-ignored`);
       assert.equal(one.status, 200, one.text);
       await assertValidAtom(one.text);
-      assert.deepEqual(entriesOf(one.xml).map((e) => atomText(e, "id")), [id]);
+      assert.deepEqual(
+        entriesOf(one.xml).map((e) => atomText(e, "id")),
+        [id],
+      );
     }
     assertError(await tasks(`entry=GROUP,1:${group.id},TASK,1:99999`), 404, "TASK_NOT_FOUND");
     assertError(await tasks(`entry=GROUP,1:${group.id},BOARD,1:1`), 404, "TASK_NOT_FOUND");
@@ -156,7 +257,11 @@ describeEachBackend("GET /api/gwTask/V2", (backend) => {
     assertError(await tasks(`group=1:${group.id}`, outsider.token), 403, "GROUP_NOT_JOINED");
     assertError(await tasks("group=1:99999"), 404, "GROUP_NOT_FOUND");
     assertError(await tasks(""), 400, "PARAMETER_REQUIRED");
-    assertError(await request(`${server.url}/api/gwTask/V2`, { method: "POST", token: alice.token, body: "<feed/>" }), 405, "METHOD_NOT_ALLOWED");
+    assertError(
+      await request(`${server.url}/api/gwTask/V2`, { method: "POST", token: alice.token, body: "<feed/>" }),
+      405,
+      "METHOD_NOT_ALLOWED",
+    );
   });
 
   it("pages with start-index and max-results, and numbers tasks within their group", async () => {
@@ -177,9 +282,21 @@ describeEachBackend("GET /api/gwTask/V2", (backend) => {
     const task = await server.factories.task(group, alice, { title: "discussed" });
     const id = `GROUP,1:${group.id},TASK,1:${task.id}`;
     const actor = { user: bob, app: { id: 0, name: "test", consumerKey: "k", accessLevel: "Z" as const } };
-    await addComment(server.store, server.blobs, actor, { parent: { kind: "TASK", groupId: group.id, id: task.id }, text: "hi & bye", replyTo: undefined }, server.clock);
+    await addComment(
+      server.store,
+      server.blobs,
+      actor,
+      { parent: { kind: "TASK", groupId: group.id, id: task.id }, text: "hi & bye", replyTo: undefined },
+      server.clock,
+    );
     await assert.rejects(
-      addComment(server.store, server.blobs, actor, { parent: { kind: "TASK", groupId: group.id, id: 99999 }, text: "x", replyTo: undefined }, server.clock),
+      addComment(
+        server.store,
+        server.blobs,
+        actor,
+        { parent: { kind: "TASK", groupId: group.id, id: 99999 }, text: "x", replyTo: undefined },
+        server.clock,
+      ),
       /task does not exist/,
     );
     const answer = await tasks(`entry=${id}&embed-comment=true`);
@@ -198,6 +315,10 @@ describeEachBackend("GET /api/gwTask/V2", (backend) => {
     const reader = await server.factories.user({ level: "read" });
     const readGroup = await server.factories.group([reader]);
     assert.equal((await tasks(`group=1:${readGroup.id}`, reader.token)).status, 200);
-    assertError(await tasks(`group=1:${readGroup.id}&embed-comment=true`, reader.token), 403, "ACCESS_LEVEL_INSUFFICIENT");
+    assertError(
+      await tasks(`group=1:${readGroup.id}&embed-comment=true`, reader.token),
+      403,
+      "ACCESS_LEVEL_INSUFFICIENT",
+    );
   });
 });

@@ -26,7 +26,6 @@ function requestOfHeaderSize(size: number): string {
   return `GET /nowhere HTTP/1.1\r\nHost: x\r\nX-Pad: ${"p".repeat(size - fixed)}\r\n\r\n`;
 }
 
-
 describe("sizes: URL, headers, body", () => {
   let server: TestServer;
   let alice: TestUser;
@@ -59,9 +58,16 @@ describe("sizes: URL, headers, body", () => {
       const tail = "</summary></entry></feed>";
       return head + "s".repeat(size - head.length - tail.length) + tail;
     };
-    const fits = await request(`${server.url}/api/board/V2`, { token: alice.token, body: body(LIMITS.xmlBodyMaxBytes) });
+    const fits = await request(`${server.url}/api/board/V2`, {
+      token: alice.token,
+      body: body(LIMITS.xmlBodyMaxBytes),
+    });
     assertError(fits, 400, "GROUP_REQUIRED");
-    assertError(await request(`${server.url}/api/board/V2`, { token: alice.token, body: body(LIMITS.xmlBodyMaxBytes + 1) }), 413, "BODY_TOO_LARGE");
+    assertError(
+      await request(`${server.url}/api/board/V2`, { token: alice.token, body: body(LIMITS.xmlBodyMaxBytes + 1) }),
+      413,
+      "BODY_TOO_LARGE",
+    );
   });
 });
 
@@ -72,7 +78,9 @@ describe("slow and idle clients", () => {
 
   before(async () => {
     // Short timeouts so that the test waits well under a second or two for each.
-    server = await startTestServer(undefined, { limits: { headersTimeout: "0.5", requestTimeout: "1", keepAliveTimeout: "0.3", idleTimeout: "5" } });
+    server = await startTestServer(undefined, {
+      limits: { headersTimeout: "0.5", requestTimeout: "1", keepAliveTimeout: "0.3", idleTimeout: "5" },
+    });
     alice = await server.factories.user();
     const group = await server.factories.group([alice]);
     const topic = await server.factories.topic(group, alice);
@@ -89,7 +97,10 @@ describe("slow and idle clients", () => {
 
   it("answers 408 to an upload that stalls, closes, and leaves no temporary file", async () => {
     const parts: Part[] = [
-      { name: "default", text: `<feed ${CLIENT_NS}><id>${topicId}</id><entry><summary type="text">slow</summary></entry></feed>` },
+      {
+        name: "default",
+        text: `<feed ${CLIENT_NS}><id>${topicId}</id><entry><summary type="text">slow</summary></entry></feed>`,
+      },
       { name: "file0", fileName: "slow.bin", size: 1_000_000 },
     ];
     const connection = await openRaw(server.url);
@@ -114,7 +125,10 @@ describe("concurrent uploads", () => {
   let alice: TestUser;
   let topicId: string;
   const parts = (text: string, size: number): Part[] => [
-    { name: "default", text: `<feed ${CLIENT_NS}><id>${topicId}</id><entry><summary type="text">${text}</summary></entry></feed>` },
+    {
+      name: "default",
+      text: `<feed ${CLIENT_NS}><id>${topicId}</id><entry><summary type="text">${text}</summary></entry></feed>`,
+    },
     { name: "file0", fileName: "a.bin", size },
   ];
 
@@ -153,4 +167,3 @@ async function multipartBytes(parts: readonly Part[]): Promise<Buffer> {
   for await (const chunk of multipartStream(parts)) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
-

@@ -30,11 +30,15 @@ describeEachBackend("sign-in throttling", (backend) => {
   let second: SiblingServer;
 
   before(async () => {
-    server = await startTestServer(backend, { limits: { loginLimitAccount: "3", loginLimitAddress: "8", trustProxy: "127.0.0.1" } });
+    server = await startTestServer(backend, {
+      limits: { loginLimitAccount: "3", loginLimitAddress: "8", trustProxy: "127.0.0.1" },
+    });
     app = await server.factories.app("Z", "Throttled client");
     alice = await server.factories.user({ email: "alice@example.com" });
     bob = await server.factories.user({ email: "bob@example.com" });
-    second = await startSiblingServer(server, { limits: { loginLimitAccount: "3", loginLimitAddress: "8", trustProxy: "127.0.0.1" } });
+    second = await startSiblingServer(server, {
+      limits: { loginLimitAccount: "3", loginLimitAddress: "8", trustProxy: "127.0.0.1" },
+    });
   });
   after(async () => {
     await second.close();
@@ -43,7 +47,12 @@ describeEachBackend("sign-in throttling", (backend) => {
 
   /** Opens the authorize page of a fresh temporary credential on `base` and posts the sign-in form. */
   async function signIn(base: string, email: string, password: string, address: string) {
-    const temporary = await issueTemporaryCredentials(server.store, server.clock, { id: app.id, name: "Throttled client", consumerKey: app.key, accessLevel: "Z" }, "oob");
+    const temporary = await issueTemporaryCredentials(
+      server.store,
+      server.clock,
+      { id: app.id, name: "Throttled client", consumerKey: app.key, accessLevel: "Z" },
+      "oob",
+    );
     const page = await request(`${base}/oauth/authorize?oauth_token=${encodeURIComponent(temporary.token)}`);
     assert.equal(page.status, 200);
     assertPageHeaders(page.headers);
@@ -52,7 +61,13 @@ describeEachBackend("sign-in throttling", (backend) => {
       method: "POST",
       redirect: "manual",
       headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": address },
-      body: new URLSearchParams({ oauth_token: temporary.token, csrf_token: csrf, email, password, decision: "approve" }).toString(),
+      body: new URLSearchParams({
+        oauth_token: temporary.token,
+        csrf_token: csrf,
+        email,
+        password,
+        decision: "approve",
+      }).toString(),
     });
     return { status: response.status, headers: response.headers, text: await response.text() };
   }
@@ -70,7 +85,11 @@ describeEachBackend("sign-in throttling", (backend) => {
     assert.match(refused.text, /role="alert" id="error">Too many failed sign-ins/);
     const retryAfter = Number(refused.headers.get("retry-after"));
     assert.ok(retryAfter > 0 && retryAfter <= 15 * 60, `Retry-After ${retryAfter}`);
-    assert.equal((await signIn(server.url, "bob@example.com", PASSWORD, address)).status, 303, "Bob signs in from the same address");
+    assert.equal(
+      (await signIn(server.url, "bob@example.com", PASSWORD, address)).status,
+      303,
+      "Bob signs in from the same address",
+    );
 
     server.clock.advance(FIFTEEN_MINUTES);
     assert.equal((await signIn(server.url, "alice@example.com", PASSWORD, address)).status, 303, "the window is over");
@@ -83,19 +102,32 @@ describeEachBackend("sign-in throttling", (backend) => {
     assert.equal((await signIn(server.url, bob.email, PASSWORD, address)).status, 303);
     await signIn(server.url, bob.email, "wrong", address);
     await signIn(server.url, bob.email, "wrong", address);
-    assert.equal((await signIn(second.url, bob.email, PASSWORD, address)).status, 303, "two failures since the success: under the limit");
+    assert.equal(
+      (await signIn(second.url, bob.email, PASSWORD, address)).status,
+      303,
+      "two failures since the success: under the limit",
+    );
   });
 
   it("refuses an address after 8 failed sign-ins on any accounts, and answers xAuth from it 429 too", async () => {
     server.clock.advance(FIFTEEN_MINUTES);
     const address = "198.51.100.7";
-    for (let n = 0; n < 8; n++) assert.equal((await signIn(n % 2 ? second.url : server.url, `nobody${n}@example.com`, "guess", address)).status, 200);
+    for (let n = 0; n < 8; n++)
+      assert.equal(
+        (await signIn(n % 2 ? second.url : server.url, `nobody${n}@example.com`, "guess", address)).status,
+        200,
+      );
     const refused = await signIn(server.url, alice.email, PASSWORD, address);
     assert.equal(refused.status, 429);
     assert.match(refused.text, /Too many failed sign-ins/);
     assert.equal((await signIn(server.url, alice.email, PASSWORD, "198.51.100.8")).status, 303, "another address");
 
-    const xauth = await xAuth(server, app, { x_auth_mode: "client_auth", x_auth_username: alice.email, x_auth_password: PASSWORD }, address);
+    const xauth = await xAuth(
+      server,
+      app,
+      { x_auth_mode: "client_auth", x_auth_username: alice.email, x_auth_password: PASSWORD },
+      address,
+    );
     assert.equal(xauth.status, 429, xauth.text);
     assert.match(xauth.text, /<error code="SIGN_IN_THROTTLED">/);
     assert.ok(Number(xauth.headers.get("retry-after")) > 0);
@@ -104,7 +136,11 @@ describeEachBackend("sign-in throttling", (backend) => {
   it("counts xAuth failures like the page's", async () => {
     server.clock.advance(FIFTEEN_MINUTES);
     const address = "203.0.113.5";
-    const form = (password: string) => ({ x_auth_mode: "client_auth", x_auth_username: bob.email, x_auth_password: password });
+    const form = (password: string) => ({
+      x_auth_mode: "client_auth",
+      x_auth_username: bob.email,
+      x_auth_password: password,
+    });
     for (let n = 0; n < 3; n++) assertProblem(await xAuth(server, app, form("wrong"), address), "permission_denied");
     assert.equal((await xAuth(server, app, form(PASSWORD), address)).status, 429);
   });
@@ -115,7 +151,12 @@ async function xAuth(server: TestServer, app: TestConsumer, form: Record<string,
   const url = `${server.url}/oauth/token`;
   const client = oauth1a(app, server.clock);
   const authorization = client.toHeader(client.authorize({ url, method: "POST", data: form })).Authorization;
-  return request(url, { method: "POST", body: formEncode(form), contentType: "application/x-www-form-urlencoded", headers: { authorization, "x-forwarded-for": address } });
+  return request(url, {
+    method: "POST",
+    body: formEncode(form),
+    contentType: "application/x-www-form-urlencoded",
+    headers: { authorization, "x-forwarded-for": address },
+  });
 }
 
 /** A second server instance (its own app, store connection and memory) over the first one's database. */

@@ -32,8 +32,18 @@ describe("requests refused before routing", () => {
   after(() => server.close());
 
   const cases: ReadonlyArray<readonly [string, Buffer]> = [
-    ["a raw non-ASCII byte in the request line", Buffer.concat([Buffer.from("GET /api/group/V2?a="), Buffer.from([0xc5]), Buffer.from(" HTTP/1.1\r\nHost: x\r\n\r\n")])],
-    ["a body sent after a GET without framing (garbage as the next request)", Buffer.from("GET /api/group/V2 HTTP/1.1\r\nHost: x\r\n\r\n<feed/>\r\n\r\n")],
+    [
+      "a raw non-ASCII byte in the request line",
+      Buffer.concat([
+        Buffer.from("GET /api/group/V2?a="),
+        Buffer.from([0xc5]),
+        Buffer.from(" HTTP/1.1\r\nHost: x\r\n\r\n"),
+      ]),
+    ],
+    [
+      "a body sent after a GET without framing (garbage as the next request)",
+      Buffer.from("GET /api/group/V2 HTTP/1.1\r\nHost: x\r\n\r\n<feed/>\r\n\r\n"),
+    ],
     ["a request line that is not HTTP", Buffer.from("HELLO\r\n\r\n")],
     ["a header without a colon", Buffer.from("GET /api/group/V2 HTTP/1.1\r\nHost x\r\n\r\n")],
   ];
@@ -50,8 +60,15 @@ describe("requests refused before routing", () => {
 
   it("answers a path with broken percent-encoding with a 400 INVALID_URL <error> document", async () => {
     for (const path of ["/api/board/V2%", "/api/board/V2%zz", "/oauth/token%FF"]) {
-      const answer = await rawExchange(server.url, Buffer.from(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
-      assert.deepEqual(readRaw(answer), { status: 400, type: "application/xml; charset=utf-8", code: "INVALID_URL" }, answer);
+      const answer = await rawExchange(
+        server.url,
+        Buffer.from(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),
+      );
+      assert.deepEqual(
+        readRaw(answer),
+        { status: 400, type: "application/xml; charset=utf-8", code: "INVALID_URL" },
+        answer,
+      );
     }
     // Still the server it was: the next request is answered as usual.
     assert.equal((await request(`${server.url}/api/group/V2`)).status, 401);

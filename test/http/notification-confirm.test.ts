@@ -30,7 +30,8 @@ describeEachBackend("update notifications: confirming, limits and errors (/api/n
     const many = await server.factories.group([alice, frank], { name: "Many" });
     const topics: string[] = [];
     for (let i = 0; i < 101; i++) topics.push(await board.create(alice, many.id, `n${i}`));
-    const unconfirmed = async () => (await notifications.ids(frank, `unconfirmed=true&group=1:${many.id}&max-results=100`)).length;
+    const unconfirmed = async () =>
+      (await notifications.ids(frank, `unconfirmed=true&group=1:${many.id}&max-results=100`)).length;
     assert.equal(await unconfirmed(), 100, "a page of 100; the 101st is on the next");
 
     const refused = await notifications.post(frank, topics);
@@ -60,7 +61,11 @@ describeEachBackend("update notifications: confirming, limits and errors (/api/n
     assert.equal((await notifications.ids(alice, `group=1:${many.id}`)).length, 0, "the author had none");
     const lone = await notifications.post(frank, `<entry ${CLIENT_NS}><id>${last}</id></entry>`);
     assert.equal(lone.status, 200, "a lone entry is read as a feed of one");
-    assert.equal(entriesOf((await notifications.post(frank, `<feed ${CLIENT_NS}/>`)).xml).length, 0, "an empty confirmation is a harmless 200");
+    assert.equal(
+      entriesOf((await notifications.post(frank, `<feed ${CLIENT_NS}/>`)).xml).length,
+      0,
+      "an empty confirmation is a harmless 200",
+    );
   });
 
   it("answers bad requests with the error table and lets read-level applications in", async () => {
@@ -71,7 +76,11 @@ describeEachBackend("update notifications: confirming, limits and errors (/api/n
     assertError(await notifications.post(bob, "<confirm/>"), 400, "FEED_REQUIRED");
     assertError(await notifications.post(bob, "not xml"), 400, "XML_MALFORMED");
     assertError(await notifications.post(bob, "id=1", "text/plain"), 415, "UNSUPPORTED_MEDIA_TYPE");
-    assertError(await request(`${server.url}/api/notification/V2`, { method: "PUT", token: bob.token }), 405, "METHOD_NOT_ALLOWED");
+    assertError(
+      await request(`${server.url}/api/notification/V2`, { method: "PUT", token: bob.token }),
+      405,
+      "METHOD_NOT_ALLOWED",
+    );
     assert.equal((await request(`${server.url}/api/notification/V2`)).status, 401);
   });
 });

@@ -28,7 +28,16 @@ describeEachBackend("update notifications: filters, paging and do-not-notify (/a
   async function task(group: Group, title: string): Promise<string> {
     const added = await addTask(
       server.store,
-      { groupId: group.id, title, body: "", authorEmail: wendy.email, due: null, priority: "B", status: "NOT_STARTED", folderId: null },
+      {
+        groupId: group.id,
+        title,
+        body: "",
+        authorEmail: wendy.email,
+        due: null,
+        priority: "B",
+        status: "NOT_STARTED",
+        folderId: null,
+      },
       server.clock,
     );
     return `GROUP,1:${group.id},TASK,1:${added.id}`;
@@ -75,7 +84,8 @@ describeEachBackend("update notifications: filters, paging and do-not-notify (/a
     assert.deepEqual(await list("category=TASK"), [ids.taskE, ids.taskB]);
     assert.deepEqual(await list("category=CABINET"), [ids.fileC]);
     assert.deepEqual(await list("category=MEMBER_LIST"), [ids.membersOne]);
-    for (const held of ["M_SCHEDULE", "G_SCHEDULE", "M_CHAT"]) assert.deepEqual(await list(`category=${held}`), [], `${held}: areas this server does not hold`);
+    for (const held of ["M_SCHEDULE", "G_SCHEDULE", "M_CHAT"])
+      assert.deepEqual(await list(`category=${held}`), [], `${held}: areas this server does not hold`);
     assertError(await notifications.get(fiona, "category=CALENDAR"), 400, "INVALID_CATEGORY");
   });
 
@@ -98,7 +108,10 @@ describeEachBackend("update notifications: filters, paging and do-not-notify (/a
     assert.deepEqual(await list(`category=TASK&group=1:${two.id}`), [ids.taskE]);
     assert.deepEqual(await list(`unconfirmed=true&category=TASK&group=1:${two.id}`), []);
     assert.deepEqual(await list(`unconfirmed=true&category=TASK&group=1:${one.id}`), [ids.taskB]);
-    assert.deepEqual(await list(`unconfirmed=true&category=BOARD&group=1:${one.id}&include-rule-out=true&max-results=5`), []);
+    assert.deepEqual(
+      await list(`unconfirmed=true&category=BOARD&group=1:${one.id}&include-rule-out=true&max-results=5`),
+      [],
+    );
   });
 
   it("pages with start-index and max-results", async () => {
@@ -122,8 +135,15 @@ describeEachBackend("update notifications: filters, paging and do-not-notify (/a
       assert.deepEqual(await list("include-rule-out=true"), everything);
       assert.deepEqual(await list("include-rule-out=TRUE"), everything);
       assert.deepEqual(await list(`include-rule-out=true&group=1:${one.id}&category=TASK`), [ids.taskB]);
-      assert.deepEqual(await list("include-rule-out=true&unconfirmed=true&max-results=2"), [ids.topicD, ids.membersOne]);
-      assert.deepEqual(await notifications.ids(wendy, ""), [ids.membersOne], "another member's setting is theirs alone");
+      assert.deepEqual(await list("include-rule-out=true&unconfirmed=true&max-results=2"), [
+        ids.topicD,
+        ids.membersOne,
+      ]);
+      assert.deepEqual(
+        await notifications.ids(wendy, ""),
+        [ids.membersOne],
+        "another member's setting is theirs alone",
+      );
       server.clock.advance(1000);
       const newer = await board.create(wendy, one.id, "still generated");
       assert.equal((await list("include-rule-out=true"))[0], newer, "still generated, only hidden");
@@ -150,11 +170,27 @@ describeEachBackend("update notifications: filters, paging and do-not-notify (/a
     assert.equal(field(entry, "cblNtf", "commentId"), `${ids.topicD},COMMENT,1`);
     const readToken = "fiona-read-level-token";
     await server.store.transaction(async (tx) => {
-      const app = await tx.apps.insert({ name: "Reader", consumerKey: "reader-key", consumerSecret: "s", accessLevel: "read", createdAt: server.clock.now() });
-      await tx.tokens.insert({ userId: fiona.id, appId: app.id, tokenHash: hashToken(readToken), secret: "s", label: "", createdAt: server.clock.now() });
+      const app = await tx.apps.insert({
+        name: "Reader",
+        consumerKey: "reader-key",
+        consumerSecret: "s",
+        accessLevel: "read",
+        createdAt: server.clock.now(),
+      });
+      await tx.tokens.insert({
+        userId: fiona.id,
+        appId: app.id,
+        tokenHash: hashToken(readToken),
+        secret: "s",
+        label: "",
+        createdAt: server.clock.now(),
+      });
     });
     const asReader = new NotificationClient(server);
-    const readerEntry = entryWithId(await asReader.list({ ...fiona, token: readToken }, "embed-attachment=true"), ids.topicD);
+    const readerEntry = entryWithId(
+      await asReader.list({ ...fiona, token: readToken }, "embed-attachment=true"),
+      ids.topicD,
+    );
     assert.equal(nsChild(readerEntry, "cbl", "attachment"), undefined, "a comment's files are comment contents");
   });
 });

@@ -48,7 +48,10 @@ describeEachBackend("update notifications: generation and confirmation (/api/not
       assert.equal(atomText(entry!, "id"), id);
       assert.equal(atomText(entry!, "title"), "Plan");
       assert.deepEqual(termsOf(entry!), ["GROUP", "BOARD"]);
-      assert.deepEqual(entry!.children.filter((c) => c.local === "link").map((c) => c.attributes.get("rel")), ["alternate", "mobile"]);
+      assert.deepEqual(
+        entry!.children.filter((c) => c.local === "link").map((c) => c.attributes.get("rel")),
+        ["alternate", "mobile"],
+      );
       assert.equal(atomText(nsChild(entry!, "atom", "author")!, "name"), "Alice");
       assert.equal(atomText(nsChild(entry!, "atom", "author")!, "uri"), `1:${alice.id}`);
       assert.equal(atomText(entry!, "updated"), created);
@@ -66,12 +69,38 @@ describeEachBackend("update notifications: generation and confirmation (/api/not
     assert.deepEqual(await notifications.ids(alice), [], "the author is not notified");
     assert.deepEqual(await notifications.ids(outsider), []);
     const { text } = await notifications.get(bob);
-    const order = ["<id>", "<title", 'rel="alternate"', 'rel="mobile"', '<category term="GROUP"', '<category term="BOARD"', "<author>", "<updated>", "<summary", "<cbl:group ", "<cbl:confirmed>", "<cbl:unconfirmedCommentCount>", "<cblNtf:lastAccess>", "<cblNtf:icon>"];
+    const order = [
+      "<id>",
+      "<title",
+      'rel="alternate"',
+      'rel="mobile"',
+      '<category term="GROUP"',
+      '<category term="BOARD"',
+      "<author>",
+      "<updated>",
+      "<summary",
+      "<cbl:group ",
+      "<cbl:confirmed>",
+      "<cbl:unconfirmedCommentCount>",
+      "<cblNtf:lastAccess>",
+      "<cblNtf:icon>",
+    ];
     const positions = order.map((needle) => text.indexOf(needle, text.indexOf("<entry>")));
-    assert.ok(positions.every((p) => p > 0), JSON.stringify(positions));
-    assert.deepEqual([...positions].sort((a, b) => a - b), positions, "the documented element order");
+    assert.ok(
+      positions.every((p) => p > 0),
+      JSON.stringify(positions),
+    );
+    assert.deepEqual(
+      [...positions].sort((a, b) => a - b),
+      positions,
+      "the documented element order",
+    );
     assert.match(text, /<subtitle type="text">/);
-    assert.match(text, /<author><name>Bob<\/name><email>[^<]+<\/email><uri>1:\d+<\/uri><\/author>/, "the feed's author is the caller");
+    assert.match(
+      text,
+      /<author><name>Bob<\/name><email>[^<]+<\/email><uri>1:\d+<\/uri><\/author>/,
+      "the feed's author is the caller",
+    );
   });
 
   it("brings an edited topic back to the top unconfirmed; only a body edit sets summaryUpdated and summaryUpdator", async () => {
@@ -110,12 +139,18 @@ describeEachBackend("update notifications: generation and confirmation (/api/not
     assert.equal(field(forAlice, "cblNtf", "commentId"), c2);
     assert.equal(field(forAlice, "cblNtf", "commentDeleted"), "false");
     assert.equal(atomText(nsChild(forAlice, "atom", "author")!, "name"), "Carol");
-    assert.match(nsChild(forAlice, "atom", "link")?.attributes.get("href") ?? "", /#comment-2$/, "it leads to the comment");
+    assert.match(
+      nsChild(forAlice, "atom", "link")?.attributes.get("href") ?? "",
+      /#comment-2$/,
+      "it leads to the comment",
+    );
     const forCarol = entryWithId(await notifications.list(carol), topic);
     assert.equal(field(forCarol, "cbl", "unconfirmedCommentCount"), "1", "her own comment does not count for her");
     assert.equal(field(forCarol, "cblNtf", "commentId"), c1);
     const comments = async (user: TestUser) =>
-      entriesOf((await request(`${server.url}/api/comment/V2?entry=${topic}&unconfirmed=true`, { token: user.token })).xml).map((e) => atomText(e, "summary"));
+      entriesOf(
+        (await request(`${server.url}/api/comment/V2?entry=${topic}&unconfirmed=true`, { token: user.token })).xml,
+      ).map((e) => atomText(e, "summary"));
     assert.deepEqual(await comments(bob), ["c2"]);
 
     server.clock.advance(1000);
@@ -133,9 +168,17 @@ describeEachBackend("update notifications: generation and confirmation (/api/not
     assert.equal(field(afterDelete, "cblNtf", "commentId"), c2);
     assert.equal(field(afterDelete, "cblNtf", "commentDeleted"), "true");
     assert.equal(field(afterDelete, "cbl", "unconfirmedCommentCount"), "0", "he had seen the deleted comment");
-    assert.doesNotMatch(nsChild(afterDelete, "atom", "link")?.attributes.get("href") ?? "", /#comment/, "a deleted comment has no page");
+    assert.doesNotMatch(
+      nsChild(afterDelete, "atom", "link")?.attributes.get("href") ?? "",
+      /#comment/,
+      "a deleted comment has no page",
+    );
     const carolAfter = entryWithId(await notifications.list(carol), topic);
-    assert.equal(field(carolAfter, "cbl", "unconfirmedCommentCount"), "1", "her own deleted comment never counted for her");
+    assert.equal(
+      field(carolAfter, "cbl", "unconfirmedCommentCount"),
+      "1",
+      "her own deleted comment never counted for her",
+    );
     assert.equal(field(carolAfter, "cblNtf", "commentDeleted"), "true");
     server.clock.advance(1000);
     const c3 = await board.comment(carol, topic, "c3");
@@ -145,14 +188,27 @@ describeEachBackend("update notifications: generation and confirmation (/api/not
     assert.equal(field(bobAgain, "cblNtf", "commentDeleted"), "false");
     server.clock.advance(1000);
     await board.deleteComment(carol, c3);
-    assert.equal(field(entryWithId(await notifications.list(bob), topic), "cbl", "unconfirmedCommentCount"), "0", "an unseen comment deleted counts no more");
+    assert.equal(
+      field(entryWithId(await notifications.list(bob), topic), "cbl", "unconfirmedCommentCount"),
+      "0",
+      "an unseen comment deleted counts no more",
+    );
   });
 
   it("notifies of tasks added and changed, and cbl:confirmed of the task list follows the caller's notification", async () => {
     server.clock.advance(60_000);
     const task = await addTask(
       server.store,
-      { groupId: team.id, title: "Ship", body: "", authorEmail: bob.email, due: null, priority: "A", status: "NOT_STARTED", folderId: null },
+      {
+        groupId: team.id,
+        title: "Ship",
+        body: "",
+        authorEmail: bob.email,
+        due: null,
+        priority: "A",
+        status: "NOT_STARTED",
+        folderId: null,
+      },
       server.clock,
     );
     const id = `GROUP,1:${team.id},TASK,1:${task.id}`;
@@ -165,14 +221,22 @@ describeEachBackend("update notifications: generation and confirmation (/api/not
     }
     assert.ok(!(await notifications.ids(bob)).includes(id));
     const confirmedInList = async (user: TestUser) =>
-      field(entriesOf((await request(`${server.url}/api/gwTask/V2?entry=${id}`, { token: user.token })).xml)[0]!, "cbl", "confirmed");
+      field(
+        entriesOf((await request(`${server.url}/api/gwTask/V2?entry=${id}`, { token: user.token })).xml)[0]!,
+        "cbl",
+        "confirmed",
+      );
     assert.equal(await confirmedInList(alice), "false");
     assert.equal(await confirmedInList(bob), "true", "nothing unconfirmed: he wrote it");
     await notifications.confirm(alice, [id]);
     assert.equal(await confirmedInList(alice), "true");
 
     server.clock.advance(1000);
-    await updateTask(server.store, { ref: { kind: "TASK", groupId: team.id, id: task.id }, body: "Tag and build" }, server.clock);
+    await updateTask(
+      server.store,
+      { ref: { kind: "TASK", groupId: team.id, id: task.id }, body: "Tag and build" },
+      server.clock,
+    );
     for (const user of [alice, bob, carol]) {
       const entry = (await notifications.list(user))[0]!;
       assert.equal(atomText(entry, "id"), id, "an operator's change notifies everyone");
@@ -183,13 +247,21 @@ describeEachBackend("update notifications: generation and confirmation (/api/not
     assert.equal(await confirmedInList(alice), "false");
     await notifications.confirm(alice, [id]);
     server.clock.advance(1000);
-    await moveTask(server.store, { ref: { kind: "TASK", groupId: team.id, id: task.id }, place: { kind: "trash" } }, server.clock);
+    await moveTask(
+      server.store,
+      { ref: { kind: "TASK", groupId: team.id, id: task.id }, place: { kind: "trash" } },
+      server.clock,
+    );
     assert.equal(field((await notifications.list(alice))[0]!, "cbl", "confirmed"), "false");
   });
 
   it("notifies of files added and changed, and embeds the file with embed-attachment=true", async () => {
     server.clock.advance(60_000);
-    const file = await addTestFile(server, team, carol, { fileName: "spec.txt", bytes: Buffer.from("v1"), memo: "the spec" });
+    const file = await addTestFile(server, team, carol, {
+      fileName: "spec.txt",
+      bytes: Buffer.from("v1"),
+      memo: "the spec",
+    });
     const id = `GROUP,1:${team.id},CABINET,1:${file.id}`;
     const plain = (await notifications.list(alice))[0]!;
     assert.equal(atomText(plain, "id"), id);
@@ -205,10 +277,20 @@ describeEachBackend("update notifications: generation and confirmation (/api/not
     assert.ok(!(await notifications.ids(carol)).includes(id));
     server.clock.advance(1000);
     const ref = { kind: "CABINET" as const, groupId: team.id, id: file.id };
-    await addFileVersion(server.store, openLocalBlobStore(server.dataDir), { ref, authorEmail: alice.email, fileName: undefined, source: Buffer.from("v2!"), comment: "" }, server.clock);
+    await addFileVersion(
+      server.store,
+      openLocalBlobStore(server.dataDir),
+      { ref, authorEmail: alice.email, fileName: undefined, source: Buffer.from("v2!"), comment: "" },
+      server.clock,
+    );
     assert.equal((await notifications.ids(carol))[0], id);
     assert.equal(atomText(nsChild((await notifications.list(carol))[0]!, "atom", "author")!, "name"), "Alice");
-    assert.equal(nsChild((await notifications.list(bob, "embed-attachment=TRUE"))[0]!, "cbl", "attachment")?.attributes.get("size"), "3");
+    assert.equal(
+      nsChild((await notifications.list(bob, "embed-attachment=TRUE"))[0]!, "cbl", "attachment")?.attributes.get(
+        "size",
+      ),
+      "3",
+    );
     server.clock.advance(1000);
     await trashFile(server.store, { ref }, server.clock);
     for (const user of [alice, bob, carol]) assert.equal((await notifications.ids(user))[0], id);

@@ -5,7 +5,15 @@ import type { Group } from "../../src/domain/group.js";
 import type { TestConsumer, TestUser } from "../support/factories.js";
 import { PASSWORD } from "../support/factories.js";
 import { request } from "../support/http.js";
-import { type KeyPair, NodeOAuthClient, assertProblem, formEncode, oauth1a, oauthParams, parseForm } from "../support/oauth.js";
+import {
+  type KeyPair,
+  NodeOAuthClient,
+  assertProblem,
+  formEncode,
+  oauth1a,
+  oauthParams,
+  parseForm,
+} from "../support/oauth.js";
 import { describeEachBackend } from "../support/backends.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 
@@ -29,7 +37,9 @@ describeEachBackend("OAuth 1.0a three-legged flow and xAuth", (backend) => {
   async function signedPost(path: string, consumer: KeyPair, token?: KeyPair, form: Record<string, string> = {}) {
     const url = `${server.url}${path}`;
     const client = oauth1a(consumer, server.clock);
-    const headers = { authorization: client.toHeader(client.authorize({ url, method: "POST", data: { ...form } }, token)).Authorization };
+    const headers = {
+      authorization: client.toHeader(client.authorize({ url, method: "POST", data: { ...form } }, token)).Authorization,
+    };
     // oauth-1.0a moves oauth_* fields (callback, verifier) into the header; the rest stay in the body.
     const body = formEncode(Object.fromEntries(Object.entries(form).filter(([name]) => !name.startsWith("oauth_"))));
     return request(url, { method: "POST", body, contentType: "application/x-www-form-urlencoded", headers });
@@ -58,7 +68,12 @@ describeEachBackend("OAuth 1.0a three-legged flow and xAuth", (backend) => {
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body,
     });
-    return { status: response.status, location: response.headers.get("location"), text: await response.text(), headers: response.headers };
+    return {
+      status: response.status,
+      location: response.headers.get("location"),
+      text: await response.text(),
+      headers: response.headers,
+    };
   }
 
   async function exchange(temporary: KeyPair, verifier: string) {
@@ -137,11 +152,23 @@ describeEachBackend("OAuth 1.0a three-legged flow and xAuth", (backend) => {
 
   it("a forged form (wrong CSRF token) and an expired temporary credential are refused", async () => {
     const temporary = await initiate(CALLBACK);
-    const body = new URLSearchParams({ oauth_token: temporary.key, csrf_token: "forged", email: alice.email, password: PASSWORD, decision: "approve" });
-    const forged = await request(`${server.url}/oauth/authorize`, { body: body.toString(), contentType: "application/x-www-form-urlencoded" });
+    const body = new URLSearchParams({
+      oauth_token: temporary.key,
+      csrf_token: "forged",
+      email: alice.email,
+      password: PASSWORD,
+      decision: "approve",
+    });
+    const forged = await request(`${server.url}/oauth/authorize`, {
+      body: body.toString(),
+      contentType: "application/x-www-form-urlencoded",
+    });
     assert.equal(forged.status, 403);
     server.clock.advance(10 * 60 * 1000 + 1000);
-    assert.equal((await request(`${server.url}/oauth/authorize?oauth_token=${encodeURIComponent(temporary.key)}`)).status, 404);
+    assert.equal(
+      (await request(`${server.url}/oauth/authorize?oauth_token=${encodeURIComponent(temporary.key)}`)).status,
+      404,
+    );
   });
 
   it("xAuth: a level Z application gets a working token for the right password, 401 for a wrong one", async () => {
@@ -150,8 +177,14 @@ describeEachBackend("OAuth 1.0a three-legged flow and xAuth", (backend) => {
     const answer = await signedPost("/oauth/token", z, undefined, fields);
     assert.equal(answer.status, 200, answer.text);
     const form = parseForm(answer.text);
-    assert.equal((await boardAs(z, { key: form.oauth_token ?? "", secret: form.oauth_token_secret ?? "" })).status, 200);
-    assertProblem(await signedPost("/oauth/token", z, undefined, { ...fields, x_auth_password: "wrong" }), "permission_denied");
+    assert.equal(
+      (await boardAs(z, { key: form.oauth_token ?? "", secret: form.oauth_token_secret ?? "" })).status,
+      200,
+    );
+    assertProblem(
+      await signedPost("/oauth/token", z, undefined, { ...fields, x_auth_password: "wrong" }),
+      "permission_denied",
+    );
     assertProblem(await signedPost("/oauth/token", app, undefined, fields), "permission_denied");
   });
 
@@ -159,8 +192,14 @@ describeEachBackend("OAuth 1.0a three-legged flow and xAuth", (backend) => {
     const z = await server.factories.app("Z");
     const url = `${server.url}/oauth/token`;
     const client = new NodeOAuthClient(z, server.clock);
-    const signed = client.sign("POST", url, { x_auth_mode: "client_auth", x_auth_username: alice.email, x_auth_password: PASSWORD });
-    const body = signed.map(([name, value]) => `${encodeURIComponent(name ?? "")}=${encodeURIComponent(value ?? "")}`).join("&");
+    const signed = client.sign("POST", url, {
+      x_auth_mode: "client_auth",
+      x_auth_username: alice.email,
+      x_auth_password: PASSWORD,
+    });
+    const body = signed
+      .map(([name, value]) => `${encodeURIComponent(name ?? "")}=${encodeURIComponent(value ?? "")}`)
+      .join("&");
     const answer = await request(url, { body, contentType: "application/x-www-form-urlencoded" });
     assert.equal(answer.status, 200, answer.text);
     const a = oauth1a(z, server.clock);
@@ -174,11 +213,34 @@ describeEachBackend("OAuth 1.0a three-legged flow and xAuth", (backend) => {
     const url = `${server.url}/api/board/V2?group=1:${group.id}`;
     const client = oauth1a(alice.consumer, server.clock);
     client.getNonce = () => "nonce\u0000";
-    assertProblem(await request(url, { headers: { authorization: client.toHeader(client.authorize({ url, method: "GET" }, { key: alice.token, secret: alice.tokenSecret })).Authorization } }), "parameter_rejected");
-    assertProblem(await signedPost("/oauth/initiate", app, undefined, { oauth_callback: "https://client.example/\u0000" }), "parameter_rejected");
+    assertProblem(
+      await request(url, {
+        headers: {
+          authorization: client.toHeader(
+            client.authorize({ url, method: "GET" }, { key: alice.token, secret: alice.tokenSecret }),
+          ).Authorization,
+        },
+      }),
+      "parameter_rejected",
+    );
+    assertProblem(
+      await signedPost("/oauth/initiate", app, undefined, { oauth_callback: "https://client.example/\u0000" }),
+      "parameter_rejected",
+    );
     const z = await server.factories.app("Z");
-    assertProblem(await signedPost("/oauth/token", z, undefined, { x_auth_mode: "client_auth", x_auth_username: `\u0000${alice.email}`, x_auth_password: PASSWORD }), "permission_denied");
-    const signIn = await decide(await initiate(), { email: `${alice.email}\u0000`, password: PASSWORD, decision: "approve" });
+    assertProblem(
+      await signedPost("/oauth/token", z, undefined, {
+        x_auth_mode: "client_auth",
+        x_auth_username: `\u0000${alice.email}`,
+        x_auth_password: PASSWORD,
+      }),
+      "permission_denied",
+    );
+    const signIn = await decide(await initiate(), {
+      email: `${alice.email}\u0000`,
+      password: PASSWORD,
+      decision: "approve",
+    });
     assert.equal(signIn.status, 200, signIn.text);
     assert.match(signIn.text, /The e-mail address or the password is wrong/);
   });
@@ -186,9 +248,14 @@ describeEachBackend("OAuth 1.0a three-legged flow and xAuth", (backend) => {
   it("initiate and token answer GET too, and refuse an unsigned or badly signed request", async () => {
     const url = `${server.url}/oauth/initiate`;
     const client = oauth1a(app, server.clock);
-    const viaGet = await request(url, { headers: { authorization: client.toHeader(client.authorize({ url, method: "GET" })).Authorization } });
+    const viaGet = await request(url, {
+      headers: { authorization: client.toHeader(client.authorize({ url, method: "GET" })).Authorization },
+    });
     assert.equal(viaGet.status, 200, viaGet.text);
     assertProblem(await signedPost("/oauth/initiate", { key: app.key, secret: "wrong" }), "signature_invalid");
-    assertProblem(await signedPost("/oauth/initiate", app, undefined, { oauth_callback: "javascript:alert(1)" }), "parameter_rejected");
+    assertProblem(
+      await signedPost("/oauth/initiate", app, undefined, { oauth_callback: "javascript:alert(1)" }),
+      "parameter_rejected",
+    );
   });
 });

@@ -6,7 +6,15 @@ import type OAuth1a from "oauth-1.0a";
 import type { Group } from "../../src/domain/group.js";
 import type { TestUser } from "../support/factories.js";
 import { CLIENT_NS, entriesOf, request } from "../support/http.js";
-import { type KeyPair, type Method, NodeOAuthClient, assertProblem, formEncode, oauth1a, oauthParams } from "../support/oauth.js";
+import {
+  type KeyPair,
+  type Method,
+  NodeOAuthClient,
+  assertProblem,
+  formEncode,
+  oauth1a,
+  oauthParams,
+} from "../support/oauth.js";
 import { describeEachBackend } from "../support/backends.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 
@@ -37,7 +45,12 @@ describeEachBackend("OAuth 1.0a signed API requests", (backend) => {
   });
   after(() => server.close());
 
-  const headerGet = (url: string, method: Method = "HMAC-SHA1", consumer: KeyPair = alice.consumer, tok: KeyPair = token) => {
+  const headerGet = (
+    url: string,
+    method: Method = "HMAC-SHA1",
+    consumer: KeyPair = alice.consumer,
+    tok: KeyPair = token,
+  ) => {
     const client = oauth1a(consumer, server.clock, method);
     return request(url, { headers: header(client, client.authorize({ url, method: "GET" }, tok)) });
   };
@@ -64,7 +77,9 @@ describeEachBackend("OAuth 1.0a signed API requests", (backend) => {
         it(`node-oauth: header and signed URL (${name})`, async () => {
           const url = boardUrl(query());
           const client = new NodeOAuthClient(alice.consumer, server.clock, method);
-          const viaHeader = await request(url, { headers: { authorization: client.authHeader(url, token.key, token.secret, "GET") } });
+          const viaHeader = await request(url, {
+            headers: { authorization: client.authHeader(url, token.key, token.secret, "GET") },
+          });
           assert.equal(viaHeader.status, 200, viaHeader.text);
           const viaQuery = await request(client.signUrl(url, token.key, token.secret, "GET"));
           assert.equal(viaQuery.status, 200, viaQuery.text);
@@ -74,13 +89,19 @@ describeEachBackend("OAuth 1.0a signed API requests", (backend) => {
       it("oauth-1.0a and node-oauth: POST Atom create topic (XML body not signed), and with oauth_body_hash", async () => {
         const url = `${server.url}/api/board/V2`;
         const a = oauth1a(alice.consumer, server.clock, method);
-        const plain = await request(url, { body: create("by oauth-1.0a"), headers: header(a, a.authorize({ url, method: "POST" }, token)) });
+        const plain = await request(url, {
+          body: create("by oauth-1.0a"),
+          headers: header(a, a.authorize({ url, method: "POST" }, token)),
+        });
         assert.equal(plain.status, 200, plain.text);
         const body = create("with body hash");
         const hashed = header(a, a.authorize({ url, method: "POST", data: body, includeBodyHash: true }, token));
         assert.equal((await request(url, { body, headers: hashed })).status, 200);
         const n = new NodeOAuthClient(alice.consumer, server.clock, method);
-        const viaNode = await request(url, { body: create("by node-oauth"), headers: { authorization: n.authHeader(url, token.key, token.secret, "POST") } });
+        const viaNode = await request(url, {
+          body: create("by node-oauth"),
+          headers: { authorization: n.authHeader(url, token.key, token.secret, "POST") },
+        });
         assert.equal(viaNode.status, 200, viaNode.text);
       });
     });
@@ -96,14 +117,20 @@ describeEachBackend("OAuth 1.0a signed API requests", (backend) => {
     const changed = fresh().authorization?.replace(/oauth_nonce="([^"]*)"/, 'oauth_nonce="$1x"');
     assertProblem(await request(url, { headers: { authorization: changed ?? "" } }), "signature_invalid");
     const post = `${server.url}/api/board/V2`;
-    const hashed = header(client, client.authorize({ url: post, method: "POST", data: create("a"), includeBodyHash: true }, token));
+    const hashed = header(
+      client,
+      client.authorize({ url: post, method: "POST", data: create("a"), includeBodyHash: true }, token),
+    );
     assertProblem(await request(post, { body: create("b"), headers: hashed }), "signature_invalid");
   });
 
   it("a wrong consumer or token secret is signature_invalid", async () => {
     const url = boardUrl(`group=1:${group.id}`);
     assertProblem(await headerGet(url, "HMAC-SHA1", { key: alice.consumer.key, secret: "wrong" }), "signature_invalid");
-    assertProblem(await headerGet(url, "HMAC-SHA1", alice.consumer, { key: token.key, secret: "wrong" }), "signature_invalid");
+    assertProblem(
+      await headerGet(url, "HMAC-SHA1", alice.consumer, { key: token.key, secret: "wrong" }),
+      "signature_invalid",
+    );
   });
 
   it("a reused nonce is nonce_used", async () => {
@@ -118,7 +145,12 @@ describeEachBackend("OAuth 1.0a signed API requests", (backend) => {
     const url = boardUrl(`group=1:${group.id}`);
     const client = oauth1a(alice.consumer, server.clock);
     const now = Math.floor(server.clock.now() / 1000);
-    for (const [offset, ok] of [[-601, false], [601, false], [-600, true], [600, true]] as const) {
+    for (const [offset, ok] of [
+      [-601, false],
+      [601, false],
+      [-600, true],
+      [600, true],
+    ] as const) {
       client.getTimeStamp = () => now + offset;
       const answer = await request(url, { headers: header(client, client.authorize({ url, method: "GET" }, token)) });
       if (ok) assert.equal(answer.status, 200, answer.text);
@@ -137,14 +169,22 @@ describeEachBackend("OAuth 1.0a signed API requests", (backend) => {
     const carolsToken = tokens.find((t) => t.userEmail === carol.email);
     assert.ok(carolsToken);
     await server.store.transaction((tx) => tx.tokens.revoke(carolsToken.id, server.clock.now()));
-    assertProblem(await headerGet(url, "HMAC-SHA1", carol.consumer, { key: carol.token, secret: carol.tokenSecret }), "token_rejected");
+    assertProblem(
+      await headerGet(url, "HMAC-SHA1", carol.consumer, { key: carol.token, secret: carol.tokenSecret }),
+      "token_rejected",
+    );
   });
 
   it("a missing parameter or a refused method is 401 with its oauth_problem; Bearer still works", async () => {
     const url = boardUrl(`group=1:${group.id}`);
-    assertProblem(await request(url, { headers: { authorization: `OAuth oauth_consumer_key="${alice.consumer.key}"` } }), "parameter_absent");
+    assertProblem(
+      await request(url, { headers: { authorization: `OAuth oauth_consumer_key="${alice.consumer.key}"` } }),
+      "parameter_absent",
+    );
     const client = oauth1a(alice.consumer, server.clock);
-    const plaintext = client.toHeader(client.authorize({ url, method: "GET" }, token)).Authorization.replace("HMAC-SHA1", "PLAINTEXT");
+    const plaintext = client
+      .toHeader(client.authorize({ url, method: "GET" }, token))
+      .Authorization.replace("HMAC-SHA1", "PLAINTEXT");
     assertProblem(await request(url, { headers: { authorization: plaintext } }), "signature_method_rejected");
     assert.equal((await request(url, { token: alice.token })).status, 200);
   });

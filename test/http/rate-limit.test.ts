@@ -22,7 +22,10 @@ function assertRateLimited(answer: Answer, policy: "address" | "token"): void {
   assertError(answer, 429, "RATE_LIMITED");
   assert.match(answer.text, new RegExp(`from this ${policy}`));
   const retryAfter = Number(answer.headers.get("retry-after"));
-  assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${answer.headers.get("retry-after")}`);
+  assert.ok(
+    Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60,
+    `Retry-After ${answer.headers.get("retry-after")}`,
+  );
   assert.equal(rateLimitItems(answer).get(policy)?.r, 0);
   assert.equal(answer.headers.get("connection"), "close", "a refused request's body is not read");
 }
@@ -31,10 +34,19 @@ describe("rate limits per address and per token", () => {
   let server: TestServer;
   let alice: TestUser;
   let bob: TestUser;
-  const from = (address: string, token?: string) => request(`${server.url}/api/group/V2`, { token, headers: { "x-forwarded-for": `203.0.113.9, ${address}` } });
+  const from = (address: string, token?: string) =>
+    request(`${server.url}/api/group/V2`, { token, headers: { "x-forwarded-for": `203.0.113.9, ${address}` } });
 
   before(async () => {
-    server = await startTestServer(undefined, { limits: { noRateLimit: false, rateLimitAddress: "5", rateLimitToken: "3", rateLimitWindow: "60", trustProxy: "127.0.0.1" } });
+    server = await startTestServer(undefined, {
+      limits: {
+        noRateLimit: false,
+        rateLimitAddress: "5",
+        rateLimitToken: "3",
+        rateLimitWindow: "60",
+        trustProxy: "127.0.0.1",
+      },
+    });
     alice = await server.factories.user({ name: "Alice" });
     bob = await server.factories.user({ name: "Bob" });
     await server.factories.group([alice, bob]);
@@ -56,8 +68,12 @@ describe("rate limits per address and per token", () => {
   });
 
   it("counts the right-most untrusted X-Forwarded-For address, not the proxy's", async () => {
-    for (let n = 0; n < 5; n++) await request(`${server.url}/api/group/V2`, { headers: { "x-forwarded-for": `192.0.2.50, 127.0.0.1` } });
-    assertRateLimited(await request(`${server.url}/api/group/V2`, { headers: { "x-forwarded-for": "192.0.2.50" } }), "address");
+    for (let n = 0; n < 5; n++)
+      await request(`${server.url}/api/group/V2`, { headers: { "x-forwarded-for": `192.0.2.50, 127.0.0.1` } });
+    assertRateLimited(
+      await request(`${server.url}/api/group/V2`, { headers: { "x-forwarded-for": "192.0.2.50" } }),
+      "address",
+    );
   });
 
   it("serves a token 3 requests a window from any address and refuses the 4th; other tokens are unaffected", async () => {
@@ -73,7 +89,8 @@ describe("rate limits per address and per token", () => {
   it("ignores X-Forwarded-For from a peer that is not a trusted proxy", async () => {
     const direct = await startTestServer(undefined, { limits: { noRateLimit: false, rateLimitAddress: "2" } });
     try {
-      const spoof = (address: string) => request(`${direct.url}/api/group/V2`, { headers: { "x-forwarded-for": address } });
+      const spoof = (address: string) =>
+        request(`${direct.url}/api/group/V2`, { headers: { "x-forwarded-for": address } });
       assert.equal((await spoof("192.0.2.1")).status, 401);
       assert.equal((await spoof("192.0.2.2")).status, 401);
       assertRateLimited(await spoof("192.0.2.3"), "address");

@@ -22,7 +22,9 @@ const MB = 1024 * 1024;
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => e.name);
 }
 
 /** SHA-256 of the bytes a generated multipart file part holds. */
@@ -53,11 +55,17 @@ describeEachBackend("files in an S3-compatible bucket, over HTTP", (backend) => 
   let topicId: string;
   const objects = () => s3.list(bucket.prefix);
   const temps = () => filesUnder(join(server.dataDir, "tmp"));
-  const xml = (text: string, extra = "") => `<feed ${CLIENT_NS}><id>${topicId}</id>${extra}<entry><summary type="text">${text}</summary></entry></feed>`;
+  const xml = (text: string, extra = "") =>
+    `<feed ${CLIENT_NS}><id>${topicId}</id>${extra}<entry><summary type="text">${text}</summary></entry></feed>`;
   const upload = (parts: readonly Part[]) => postMultipart(`${server.url}/api/comment/V2`, alice.token, parts);
   const download = (id: string, query = "") =>
-    fetch(`${server.url}/api/fileDownload/V2?id=${encodeURIComponent(id)}${query}`, { headers: { authorization: `Bearer ${alice.token}` } });
-  const comments = async () => entriesOf((await request(`${server.url}/api/comment/V2?entry=${topicId}&max-results=100`, { token: alice.token })).xml).length;
+    fetch(`${server.url}/api/fileDownload/V2?id=${encodeURIComponent(id)}${query}`, {
+      headers: { authorization: `Bearer ${alice.token}` },
+    });
+  const comments = async () =>
+    entriesOf(
+      (await request(`${server.url}/api/comment/V2?entry=${topicId}&max-results=100`, { token: alice.token })).xml,
+    ).length;
 
   before(async () => {
     s3 = await startTestS3();
@@ -84,24 +92,40 @@ describeEachBackend("files in an S3-compatible bucket, over HTTP", (backend) => 
     assert.deepEqual(filesUnder(join(server.dataDir, "blobs")), [], "nothing under <data>/blobs");
     assert.deepEqual(temps(), [], "no temporary file");
     const comment = commentIdOf(answer);
-    for (const [position, size, fill] of [[1, 1000, 3], [2, 12 * MB + 5, 9]] as const) {
+    for (const [position, size, fill] of [
+      [1, 1000, 3],
+      [2, 12 * MB + 5, 9],
+    ] as const) {
       const response = await download(`${comment},ATTACHMENT,${position}`);
       assert.equal(response.status, 200);
       assert.equal(response.headers.get("content-length"), String(size));
       const bytes = Buffer.from(await response.arrayBuffer());
-      assert.equal(createHash("sha256").update(bytes).digest("hex"), patternHash(size, fill), `attachment ${position} unchanged`);
+      assert.equal(
+        createHash("sha256").update(bytes).digest("hex"),
+        patternHash(size, fill),
+        `attachment ${position} unchanged`,
+      );
     }
   });
 
   it("leaves no object and no temporary file behind for a refused upload, even one refused after it was received", async () => {
     const before = await objects();
     const count = await comments();
-    const files = (n: number, size: number): Part[] => Array.from({ length: n }, (_, i) => ({ name: `file${i}`, fileName: `f${i}.bin`, size }));
+    const files = (n: number, size: number): Part[] =>
+      Array.from({ length: n }, (_, i) => ({ name: `file${i}`, fileName: `f${i}.bin`, size }));
     assertError(await upload([{ name: "default", text: xml("eleven") }, ...files(11, 1024)]), 400, "TOO_MANY_FILES");
-    assertError(await upload([{ name: "default", text: xml("huge") }, ...files(1, LIMITS.fileMaxBytes + 1)]), 413, "FILE_TOO_LARGE");
+    assertError(
+      await upload([{ name: "default", text: xml("huge") }, ...files(1, LIMITS.fileMaxBytes + 1)]),
+      413,
+      "FILE_TOO_LARGE",
+    );
     // Received whole and valid as a body; refused by the service, before any byte went to the bucket.
     const replyToNothing = xml("reply", "").replace("<entry>", "<entry><cblCmnt:replyTo>999</cblCmnt:replyTo>");
-    assertError(await upload([{ name: "default", text: replyToNothing }, ...files(2, 2 * MB)]), 400, "REPLY_TO_NOT_FOUND");
+    assertError(
+      await upload([{ name: "default", text: replyToNothing }, ...files(2, 2 * MB)]),
+      400,
+      "REPLY_TO_NOT_FOUND",
+    );
     assert.deepEqual(await objects(), before, "the bucket holds exactly what it held");
     assert.deepEqual(temps(), []);
     assert.equal(await comments(), count);
@@ -109,7 +133,10 @@ describeEachBackend("files in an S3-compatible bucket, over HTTP", (backend) => 
 
   it("deletes a comment's objects with the comment", async () => {
     const before = await objects();
-    const answer = await upload([{ name: "default", text: xml("short-lived") }, { name: "file0", fileName: "a.txt", size: 10 }]);
+    const answer = await upload([
+      { name: "default", text: xml("short-lived") },
+      { name: "file0", fileName: "a.txt", size: 10 },
+    ]);
     const comment = commentIdOf(answer);
     assert.equal((await objects()).length, before.length + 1);
     const del = await request(`${server.url}/api/comment/V2`, {
@@ -144,7 +171,12 @@ describeEachBackend("files in an S3-compatible bucket, over HTTP", (backend) => 
 
   it("answers 404 FILE_NOT_FOUND when the object is gone from the bucket", async () => {
     const before = await objects();
-    const comment = commentIdOf(await upload([{ name: "default", text: xml("to lose") }, { name: "file0", fileName: "gone.txt", size: 10 }]));
+    const comment = commentIdOf(
+      await upload([
+        { name: "default", text: xml("to lose") },
+        { name: "file0", fileName: "gone.txt", size: 10 },
+      ]),
+    );
     const added = (await objects()).filter((name) => !before.includes(name));
     assert.equal(added.length, 1);
     await s3.deleteObject(added[0]!);

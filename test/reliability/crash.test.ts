@@ -25,23 +25,42 @@ for (const backend of testBackends()) {
     it(`keeps every write answered 200 through ${ROUNDS} SIGKILLs under load`, { timeout: 600_000 }, async (t) => {
       const place = await dataPlace(backend);
       try {
-        const args = ["--port", "0", "--data", place.dataDir, "--log-level", "warn", "--no-rate-limit", ...place.databaseArgs];
+        const args = [
+          "--port",
+          "0",
+          "--data",
+          place.dataDir,
+          "--log-level",
+          "warn",
+          "--no-rate-limit",
+          ...place.databaseArgs,
+        ];
         const acks: Ack[] = [];
         let unanswered = 0;
         for (let round = 0; round < ROUNDS; round++) {
           const server = await startServerProcess(args);
           const load = startWriters(server.url, { ...DEMO, writers: WRITERS });
-          await eventually(() => load.acks.length >= ACKS_PER_ROUND || load.refusals.length > 0, "the writers are writing", 120_000);
+          await eventually(
+            () => load.acks.length >= ACKS_PER_ROUND || load.refusals.length > 0,
+            "the writers are writing",
+            120_000,
+          );
           assert.equal(await server.stop("SIGKILL"), null, "killed, not exited");
           await load.done;
-          assert.deepEqual(load.refusals.filter((r) => r.status !== "no answer"), [], "under load, every answer was 200");
+          assert.deepEqual(
+            load.refusals.filter((r) => r.status !== "no answer"),
+            [],
+            "under load, every answer was 200",
+          );
           acks.push(...load.acks);
           unanswered += load.refusals.length;
         }
         const server = await startServerProcess(args);
         try {
           const missing = await missingAcks(server.url, acks, DEMO.tokens[0]!);
-          t.diagnostic(`${backend}: ${acks.length} writes acknowledged, ${acks.length - missing.length} found intact (${unanswered} requests cut off unanswered by the kills)`);
+          t.diagnostic(
+            `${backend}: ${acks.length} writes acknowledged, ${acks.length - missing.length} found intact (${unanswered} requests cut off unanswered by the kills)`,
+          );
           assert.deepEqual(missing, [], "every acknowledged write is present and intact");
           assert.ok(acks.length >= ROUNDS * ACKS_PER_ROUND);
         } finally {
@@ -55,7 +74,9 @@ for (const backend of testBackends()) {
 }
 
 /** A data directory, and on PostgreSQL a fresh schema (createTestSchema fails loudly when unreachable). */
-async function dataPlace(backend: Backend): Promise<{ dataDir: string; databaseArgs: string[]; drop(): Promise<void> }> {
+async function dataPlace(
+  backend: Backend,
+): Promise<{ dataDir: string; databaseArgs: string[]; drop(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), "kairan-crash-"));
   const schema = backend === "postgres" ? await createTestSchema() : undefined;
   return {
@@ -67,4 +88,3 @@ async function dataPlace(backend: Backend): Promise<{ dataDir: string; databaseA
     },
   };
 }
-

@@ -25,7 +25,10 @@ const FILE_SIZE = 200_000;
 
 function uploadParts(text: string): Part[] {
   return [
-    { name: "default", text: `<feed ${CLIENT_NS}><cbl:operation type="insert"/><id>${TOPIC}</id><entry><summary type="text">${text}</summary></entry></feed>` },
+    {
+      name: "default",
+      text: `<feed ${CLIENT_NS}><cbl:operation type="insert"/><id>${TOPIC}</id><entry><summary type="text">${text}</summary></entry></feed>`,
+    },
     { name: "file0", fileName: "report.bin", size: FILE_SIZE, fill: 7 },
   ];
 }
@@ -34,122 +37,150 @@ function uploadParts(text: string): Part[] {
 const HANG = { timeout: 300_000 };
 
 describe("graceful shutdown (SIGTERM)", () => {
-  it("lets an upload in flight finish, refuses new connections, answers a request arriving meanwhile 503, exits 0", HANG, async () => {
-    await withData("sqlite", async (args, dataDir) => {
-      const server = await startServerProcess([...args, "--shutdown-grace", "60"]);
-      const exited = exitOf(server);
-      const { connection, rest } = await startUpload(server, dataDir, uploadParts("kept through shutdown"));
-      // A request whose headers are on their way when the signal comes: it arrives during the drain.
-      const late = await openRaw(server.url);
-      late.write(`GET /api/group/V2 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\n`);
+  it(
+    "lets an upload in flight finish, refuses new connections, answers a request arriving meanwhile 503, exits 0",
+    HANG,
+    async () => {
+      await withData("sqlite", async (args, dataDir) => {
+        const server = await startServerProcess([...args, "--shutdown-grace", "60"]);
+        const exited = exitOf(server);
+        const { connection, rest } = await startUpload(server, dataDir, uploadParts("kept through shutdown"));
+        // A request whose headers are on their way when the signal comes: it arrives during the drain.
+        const late = await openRaw(server.url);
+        late.write(`GET /api/group/V2 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${TOKEN}\r\n`);
 
-      server.child.kill("SIGTERM");
-      await eventually(() => connectionRefused(server.url), "new connections are refused");
-      late.write("\r\n");
-      assertShuttingDown(await late.response);
+        server.child.kill("SIGTERM");
+        await eventually(() => connectionRefused(server.url), "new connections are refused");
+        late.write("\r\n");
+        assertShuttingDown(await late.response);
 
-      connection.write(rest);
-      const answer = await connection.response;
-      assert.equal(answer.status, 200, answer.body);
-      assert.equal(answer.headers.get("connection"), "close", "the server says it will not take another request");
-      assert.equal(await exited, 0);
-      assert.deepEqual(filesUnder(join(dataDir, "tmp")), [], "no temporary file left");
+        connection.write(rest);
+        const answer = await connection.response;
+        assert.equal(answer.status, 200, answer.body);
+        assert.equal(answer.headers.get("connection"), "close", "the server says it will not take another request");
+        assert.equal(await exited, 0);
+        assert.deepEqual(filesUnder(join(dataDir, "tmp")), [], "no temporary file left");
 
-      const again = await startServerProcess(args);
-      try {
-        await assertUploadKept(again, "kept through shutdown");
-      } finally {
-        await again.stop();
-      }
-    });
-  });
-
-  it("answers 503 to an upload still incomplete when the grace period ends, deletes its file, and exits", HANG, async () => {
-    await withData("sqlite", async (args, dataDir) => {
-      const server = await startServerProcess([...args, "--shutdown-grace", "0.5"]);
-      const exited = exitOf(server);
-      const { connection } = await startUpload(server, dataDir, uploadParts("never finished"));
-      server.child.kill("SIGTERM");
-      assertShuttingDown(await connection.response);
-      await connection.closed;
-      assert.equal(await exited, 0);
-      assert.deepEqual(filesUnder(join(dataDir, "tmp")), [], "no temporary file left");
-      const again = await startServerProcess(args);
-      try {
-        const comments = await request(`${again.url}/api/comment/V2?entry=${TOPIC}&max-results=100`, { token: TOKEN });
-        assert.ok(!comments.text.includes("never finished"), "the refused upload left no comment");
-      } finally {
-        await again.stop();
-      }
-    });
-  });
-
-  for (const backend of testBackends()) {
-    it(`keeps every write answered 200 when stopped under load, and refuses the rest cleanly [${backend}]`, HANG, async (t) => {
-      await withData(backend, async (args) => {
-        let acknowledged = 0;
-        const all = [];
-        for (let round = 0; round < shortOrLong(1, 4); round++) {
-          const server = await startServerProcess(args);
-          const exited = exitOf(server);
-          const load = startWriters(server.url, { groupId: "1:1", tokens: [TOKEN, "bob-demo-token"], writers: shortOrLong(4, 8) });
-          await eventually(() => load.acks.length >= shortOrLong(30, 300), "the writers are writing");
-          server.child.kill("SIGTERM");
-          assert.equal(await exited, 0);
-          await load.done;
-          for (const refusal of load.refusals.filter((r) => r.status !== "no answer")) {
-            assert.equal(refusal.status, 503, refusal.body);
-            assert.match(refusal.body, /<error code="SHUTTING_DOWN">/);
-            assert.equal(refusal.connection, "close");
-          }
-          acknowledged += load.acks.length;
-          all.push(...load.acks);
-        }
-        const server = await startServerProcess(args);
+        const again = await startServerProcess(args);
         try {
-          const missing = await missingAcks(server.url, all, TOKEN);
-          t.diagnostic(`${backend}: ${acknowledged} writes acknowledged before SIGTERM, ${acknowledged - missing.length} found intact`);
-          assert.deepEqual(missing, []);
+          await assertUploadKept(again, "kept through shutdown");
         } finally {
-          await server.stop();
+          await again.stop();
         }
       });
-    });
+    },
+  );
+
+  it(
+    "answers 503 to an upload still incomplete when the grace period ends, deletes its file, and exits",
+    HANG,
+    async () => {
+      await withData("sqlite", async (args, dataDir) => {
+        const server = await startServerProcess([...args, "--shutdown-grace", "0.5"]);
+        const exited = exitOf(server);
+        const { connection } = await startUpload(server, dataDir, uploadParts("never finished"));
+        server.child.kill("SIGTERM");
+        assertShuttingDown(await connection.response);
+        await connection.closed;
+        assert.equal(await exited, 0);
+        assert.deepEqual(filesUnder(join(dataDir, "tmp")), [], "no temporary file left");
+        const again = await startServerProcess(args);
+        try {
+          const comments = await request(`${again.url}/api/comment/V2?entry=${TOPIC}&max-results=100`, {
+            token: TOKEN,
+          });
+          assert.ok(!comments.text.includes("never finished"), "the refused upload left no comment");
+        } finally {
+          await again.stop();
+        }
+      });
+    },
+  );
+
+  for (const backend of testBackends()) {
+    it(
+      `keeps every write answered 200 when stopped under load, and refuses the rest cleanly [${backend}]`,
+      HANG,
+      async (t) => {
+        await withData(backend, async (args) => {
+          let acknowledged = 0;
+          const all = [];
+          for (let round = 0; round < shortOrLong(1, 4); round++) {
+            const server = await startServerProcess(args);
+            const exited = exitOf(server);
+            const load = startWriters(server.url, {
+              groupId: "1:1",
+              tokens: [TOKEN, "bob-demo-token"],
+              writers: shortOrLong(4, 8),
+            });
+            await eventually(() => load.acks.length >= shortOrLong(30, 300), "the writers are writing");
+            server.child.kill("SIGTERM");
+            assert.equal(await exited, 0);
+            await load.done;
+            for (const refusal of load.refusals.filter((r) => r.status !== "no answer")) {
+              assert.equal(refusal.status, 503, refusal.body);
+              assert.match(refusal.body, /<error code="SHUTTING_DOWN">/);
+              assert.equal(refusal.connection, "close");
+            }
+            acknowledged += load.acks.length;
+            all.push(...load.acks);
+          }
+          const server = await startServerProcess(args);
+          try {
+            const missing = await missingAcks(server.url, all, TOKEN);
+            t.diagnostic(
+              `${backend}: ${acknowledged} writes acknowledged before SIGTERM, ${acknowledged - missing.length} found intact`,
+            );
+            assert.deepEqual(missing, []);
+          } finally {
+            await server.stop();
+          }
+        });
+      },
+    );
   }
 });
 
 describe("temporary files after a crash", () => {
-  it("removes at start what a killed process left in <data>/tmp, and keeps what a live process is writing", HANG, async () => {
-    await withData("sqlite", async (args, dataDir) => {
-      const server = await startServerProcess(args);
-      const { connection } = await startUpload(server, dataDir, uploadParts("cut off by a crash"));
-      assert.equal(await server.stop("SIGKILL"), null);
-      await connection.closed;
-      assert.equal(filesUnder(join(dataDir, "tmp")).length, 1, "the killed process left its partial upload");
+  it(
+    "removes at start what a killed process left in <data>/tmp, and keeps what a live process is writing",
+    HANG,
+    async () => {
+      await withData("sqlite", async (args, dataDir) => {
+        const server = await startServerProcess(args);
+        const { connection } = await startUpload(server, dataDir, uploadParts("cut off by a crash"));
+        assert.equal(await server.stop("SIGKILL"), null);
+        await connection.closed;
+        assert.equal(filesUnder(join(dataDir, "tmp")).length, 1, "the killed process left its partial upload");
 
-      // Another process of this machine that is alive (this test's own), writing an upload now...
-      const live = join(dataDir, "tmp", `${hostname()}~${process.pid}~cafe0001`);
-      mkdirSync(live, { recursive: true });
-      writeFileSync(join(live, "busy.part"), "in progress");
-      // ...and a stray file nobody has touched for an hour.
-      const stray = join(dataDir, "tmp", "old.part");
-      writeFileSync(stray, "old");
-      const anHourAgo = new Date(Date.now() - 3_600_000);
-      utimesSync(stray, anHourAgo, anHourAgo);
+        // Another process of this machine that is alive (this test's own), writing an upload now...
+        const live = join(dataDir, "tmp", `${hostname()}~${process.pid}~cafe0001`);
+        mkdirSync(live, { recursive: true });
+        writeFileSync(join(live, "busy.part"), "in progress");
+        // ...and a stray file nobody has touched for an hour.
+        const stray = join(dataDir, "tmp", "old.part");
+        writeFileSync(stray, "old");
+        const anHourAgo = new Date(Date.now() - 3_600_000);
+        utimesSync(stray, anHourAgo, anHourAgo);
 
-      const again = await startServerProcess(args);
-      try {
-        assert.deepEqual(filesUnder(join(dataDir, "tmp")), [join(live, "busy.part")]);
-        assert.match(again.stderr(), /removed 2 temporary upload\(s\) left by a stopped process/);
-      } finally {
-        await again.stop();
-      }
-    });
-  });
+        const again = await startServerProcess(args);
+        try {
+          assert.deepEqual(filesUnder(join(dataDir, "tmp")), [join(live, "busy.part")]);
+          assert.match(again.stderr(), /removed 2 temporary upload\(s\) left by a stopped process/);
+        } finally {
+          await again.stop();
+        }
+      });
+    },
+  );
 });
 
 /** Sends an upload's head and half its body, and waits until the server is writing the file. */
-async function startUpload(server: ServerProcess, dataDir: string, parts: readonly Part[]): Promise<{ connection: RawConnection; rest: Buffer }> {
+async function startUpload(
+  server: ServerProcess,
+  dataDir: string,
+  parts: readonly Part[],
+): Promise<{ connection: RawConnection; rest: Buffer }> {
   const chunks: Buffer[] = [];
   for await (const chunk of multipartStream(parts)) chunks.push(chunk as Buffer);
   const body = Buffer.concat(chunks);
@@ -167,10 +198,16 @@ async function assertUploadKept(server: ServerProcess, text: string): Promise<vo
   assert.ok(entry, "the comment is there");
   const attachment = child(entry, NS.cbl, "attachment");
   assert.equal(attachment?.attributes.get("size"), String(FILE_SIZE));
-  const download = await fetch(`${server.url}/api/fileDownload/V2?id=${encodeURIComponent(attachment?.attributes.get("id") ?? "")}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  const download = await fetch(
+    `${server.url}/api/fileDownload/V2?id=${encodeURIComponent(attachment?.attributes.get("id") ?? "")}`,
+    { headers: { authorization: `Bearer ${TOKEN}` } },
+  );
   const bytes = Buffer.from(await download.arrayBuffer());
   assert.equal(download.status, 200);
-  assert.ok(bytes.equals(Buffer.from(Array.from({ length: FILE_SIZE }, (_, i) => patternByte(i, 7)))), "the file is intact");
+  assert.ok(
+    bytes.equals(Buffer.from(Array.from({ length: FILE_SIZE }, (_, i) => patternByte(i, 7)))),
+    "the file is intact",
+  );
 }
 
 function assertShuttingDown(answer: RawAnswer): void {
@@ -202,11 +239,21 @@ async function withData(backend: Backend, work: (args: string[], dataDir: string
   const dataDir = mkdtempSync(join(tmpdir(), "kairan-shutdown-"));
   const schema = backend === "postgres" ? await createTestSchema() : undefined;
   try {
-    await work(["--port", "0", "--data", dataDir, "--log-level", "warn", "--no-rate-limit", ...(schema ? ["--database", schema.url] : [])], dataDir);
+    await work(
+      [
+        "--port",
+        "0",
+        "--data",
+        dataDir,
+        "--log-level",
+        "warn",
+        "--no-rate-limit",
+        ...(schema ? ["--database", schema.url] : []),
+      ],
+      dataDir,
+    );
   } finally {
     await schema?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
-
-

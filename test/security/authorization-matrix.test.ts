@@ -24,20 +24,30 @@ function operationsOf(endpoint: Endpoint): readonly Operation[] {
   const listed = OPERATIONS.get(endpoint.url) ?? [];
   if (listed.length > 0) {
     for (const method of endpoint.methods) {
-      assert.ok(listed.some((op) => op.method === method), `${endpoint.url} answers ${method}, but the matrix lists no ${method} operation for it`);
+      assert.ok(
+        listed.some((op) => op.method === method),
+        `${endpoint.url} answers ${method}, but the matrix lists no ${method} operation for it`,
+      );
     }
   }
   return [...listed, ...endpoint.methods.flatMap((method) => genericOperations(method))];
 }
 
 async function bytesOf(probe: Probe): Promise<{ body?: Buffer | string; contentType?: string }> {
-  if (probe.parts === undefined) return probe.body === undefined ? {} : { body: probe.body, contentType: "application/atom+xml; charset=utf-8" };
+  if (probe.parts === undefined)
+    return probe.body === undefined ? {} : { body: probe.body, contentType: "application/atom+xml; charset=utf-8" };
   const chunks: Buffer[] = [];
   for await (const chunk of multipartStream(probe.parts)) chunks.push(chunk as Buffer);
   return { body: Buffer.concat(chunks), contentType: MULTIPART_TYPE };
 }
 
-async function call(world: MatrixWorld, endpoint: Endpoint, op: Operation, caller: Caller, proper: boolean): Promise<{ answer: Answer; sent: string }> {
+async function call(
+  world: MatrixWorld,
+  endpoint: Endpoint,
+  op: Operation,
+  caller: Caller,
+  proper: boolean,
+): Promise<{ answer: Answer; sent: string }> {
   const probe = await op.probe(world, proper);
   const url = `${world.server.url}${endpoint.url}${probe.query ? `?${probe.query}` : ""}`;
   const { body, contentType } = await bytesOf(probe);
@@ -45,7 +55,14 @@ async function call(world: MatrixWorld, endpoint: Endpoint, op: Operation, calle
   if (contentType !== undefined) headers["content-type"] = contentType;
   const response = await fetch(url, { method: op.method, headers, body });
   const text = await response.text();
-  const answer: Answer = { status: response.status, headers: response.headers, text, get xml() { return parseXml(text); } };
+  const answer: Answer = {
+    status: response.status,
+    headers: response.headers,
+    text,
+    get xml() {
+      return parseXml(text);
+    },
+  };
   return { answer, sent: `${url}\n${typeof body === "string" ? body : ""}` };
 }
 
@@ -55,31 +72,41 @@ function misjudged(world: MatrixWorld, op: Operation, caller: Caller, answer: An
   const { role } = caller;
   const code = /^<\?xml[^>]*>\s*<error code="([^"]*)"/.exec(answer.text)?.[1];
   const expect = (status: number, what: string | undefined, got: string | undefined) => {
-    if (answer.status !== status || got !== what) problems.push(`expected ${status} ${what ?? ""}, got ${answer.status} ${got ?? answer.text.slice(0, 120)}`);
+    if (answer.status !== status || got !== what)
+      problems.push(`expected ${status} ${what ?? ""}, got ${answer.status} ${got ?? answer.text.slice(0, 120)}`);
   };
   if (role.kind === "unauthenticated") {
     const problem = new URLSearchParams(answer.text).get("oauth_problem") ?? undefined;
     expect(401, role.answer, /^[a-z_]+$/.test(role.answer) ? problem : code);
-    if (!/^OAuth realm=/.test(answer.headers.get("www-authenticate") ?? "")) problems.push("401 without WWW-Authenticate");
+    if (!/^OAuth realm=/.test(answer.headers.get("www-authenticate") ?? ""))
+      problems.push("401 without WWW-Authenticate");
   } else if (role.kind === "member") {
     expect(403, "ACCESS_LEVEL_INSUFFICIENT", code);
   } else if (op.scope === "group") {
     expect(403, "GROUP_NOT_JOINED", code);
   } else if (op.scope === "own") {
-    if (answer.status !== 200) problems.push(`expected 200 (their own data), got ${answer.status} ${answer.text.slice(0, 120)}`);
+    if (answer.status !== 200)
+      problems.push(`expected 200 (their own data), got ${answer.status} ${answer.text.slice(0, 120)}`);
   } else if (answer.status >= 500 || (answer.status >= 400 && code === undefined)) {
     problems.push(`expected a success or an <error> refusal, got ${answer.status} ${answer.text.slice(0, 120)}`);
   }
   const visible = `${[...answer.headers].map(([k, v]) => `${k}: ${v}`).join("\n")}\n${answer.text}`;
   for (const secret of world.secrets) if (visible.includes(secret)) problems.push(`leaks "${secret}"`);
   for (const id of world.secretIds) {
-    if (!sent.includes(id) && new RegExp(`${id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![0-9])`).test(visible)) problems.push(`leaks the id ${id}`);
+    if (!sent.includes(id) && new RegExp(`${id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![0-9])`).test(visible))
+      problems.push(`leaks the id ${id}`);
   }
   return problems.join("; ");
 }
 
 /** Every row of one operation: the strangers, each too-low level, then the proper member; returns what went wrong. */
-async function runOperation(world: MatrixWorld, endpoint: Endpoint, op: Operation, changes: ChangeTracker, tally: { requests: number; refused: number }): Promise<string[]> {
+async function runOperation(
+  world: MatrixWorld,
+  endpoint: Endpoint,
+  op: Operation,
+  changes: ChangeTracker,
+  tally: { requests: number; refused: number },
+): Promise<string[]> {
   const below = ACCESS_LEVELS.filter((level) => !levelAllows(level, op.need)).map((level) => memberAt(world, level));
   const failures: string[] = [];
   for (const caller of [...world.strangers, ...below]) {
@@ -87,7 +114,9 @@ async function runOperation(world: MatrixWorld, endpoint: Endpoint, op: Operatio
     const change = await changes.sinceLast();
     tally.requests += 1;
     if (answer.status >= 400) tally.refused += 1;
-    const wrong = [misjudged(world, op, caller, answer, sent), change === "" ? "" : `changed data: ${change}`].filter(Boolean).join("; ");
+    const wrong = [misjudged(world, op, caller, answer, sent), change === "" ? "" : `changed data: ${change}`]
+      .filter(Boolean)
+      .join("; ");
     if (wrong !== "") failures.push(`${caller.name}: ${wrong}`);
   }
   // The positive control: without it a matrix that refuses everything would pass.
@@ -96,9 +125,11 @@ async function runOperation(world: MatrixWorld, endpoint: Endpoint, op: Operatio
     const { answer } = await call(world, endpoint, op, proper, true);
     await changes.sinceLast();
     tally.requests += 1;
-    if (answer.status !== 200) failures.push(`${proper.name}: expected 200, got ${answer.status} ${answer.text.slice(0, 160)}`);
+    if (answer.status !== 200)
+      failures.push(`${proper.name}: expected 200, got ${answer.status} ${answer.text.slice(0, 160)}`);
     const shown = op.shows?.(world);
-    if (shown !== undefined && !answer.text.includes(shown)) failures.push(`${proper.name}: the answer does not show "${shown}"`);
+    if (shown !== undefined && !answer.text.includes(shown))
+      failures.push(`${proper.name}: the answer does not show "${shown}"`);
   }
   return failures;
 }
@@ -142,7 +173,8 @@ describeEachBackend("authorization matrix: every endpoint x operation x caller",
     const endpoints = registeredEndpoints(server.app).filter((e) => e.url.startsWith("/api/"));
     assert.ok(endpoints.length >= 10, "the route table lists the API");
     const generic = endpoints.filter((e) => !OPERATIONS.has(e.url)).map((e) => e.url);
-    if (generic.length > 0) t.diagnostic(`generic probes only (add their operations to test/security/operations.ts): ${generic.join(", ")}`);
+    if (generic.length > 0)
+      t.diagnostic(`generic probes only (add their operations to test/security/operations.ts): ${generic.join(", ")}`);
     const waiting = [...OPERATIONS.keys()].filter((url) => !endpoints.some((e) => e.url === url));
     if (waiting.length > 0) t.diagnostic(`listed but not registered (yet): ${waiting.join(", ")}`);
     for (const endpoint of endpoints) {
@@ -152,6 +184,8 @@ describeEachBackend("authorization matrix: every endpoint x operation x caller",
         });
       }
     }
-    t.diagnostic(`authorization matrix [${backend}]: ${tally.requests} requests over ${endpoints.length} endpoints, ${tally.refused} refused`);
+    t.diagnostic(
+      `authorization matrix [${backend}]: ${tally.requests} requests over ${endpoints.length} endpoints, ${tally.refused} refused`,
+    );
   });
 });

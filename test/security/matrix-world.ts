@@ -14,7 +14,11 @@ import { type GroupItems, seedGroup } from "../support/world.js";
 export type Credentials =
   | { readonly kind: "none" }
   | { readonly kind: "bearer"; readonly token: string }
-  | { readonly kind: "oauth"; readonly consumer: { key: string; secret: string }; readonly token: { key: string; secret: string } };
+  | {
+      readonly kind: "oauth";
+      readonly consumer: { key: string; secret: string };
+      readonly token: { key: string; secret: string };
+    };
 
 /** Who calls, and what the matrix expects of the answer. */
 export interface Caller {
@@ -25,7 +29,10 @@ export interface Caller {
    * of the secret group (403 GROUP_NOT_JOINED, or their own data only); `member`: the right
    * group, at `level`.
    */
-  readonly role: { readonly kind: "unauthenticated"; readonly answer: string } | { readonly kind: "outsider" } | { readonly kind: "member"; readonly level: AccessLevel };
+  readonly role:
+    | { readonly kind: "unauthenticated"; readonly answer: string }
+    | { readonly kind: "outsider" }
+    | { readonly kind: "member"; readonly level: AccessLevel };
 }
 
 /** The secret group, its member (one token per level) and every caller. */
@@ -44,11 +51,24 @@ export interface MatrixWorld {
 }
 
 /** A token of `user` through a new application of `level`; returns the token and its secret. */
-async function issueToken(server: TestServer, user: User, level: AccessLevel): Promise<{ token: string; secret: string; consumer: { key: string; secret: string } }> {
+async function issueToken(
+  server: TestServer,
+  user: User,
+  level: AccessLevel,
+): Promise<{ token: string; secret: string; consumer: { key: string; secret: string } }> {
   const consumer = await server.factories.app(level);
   const token = randomBytes(12).toString("hex");
   const secret = randomBytes(12).toString("hex");
-  await server.store.transaction((tx) => tx.tokens.insert({ userId: user.id, appId: consumer.id, tokenHash: hashToken(token), secret, label: "", createdAt: server.clock.now() }));
+  await server.store.transaction((tx) =>
+    tx.tokens.insert({
+      userId: user.id,
+      appId: consumer.id,
+      tokenHash: hashToken(token),
+      secret,
+      label: "",
+      createdAt: server.clock.now(),
+    }),
+  );
   return { token, secret, consumer };
 }
 
@@ -59,16 +79,31 @@ export async function seedMatrixWorld(server: TestServer, tag: string): Promise<
   const member = await f.user({ name: `${tag} Member`, email: `${tag.toLowerCase()}-member@example.com` });
   const former = await f.user({ name: "Former Member" });
   const secret = await seedGroup(server, owner, [member, former], tag);
-  const memberTokens = Object.fromEntries(await Promise.all(ACCESS_LEVELS.map(async (level) => [level, (await issueToken(server, member, level)).token]))) as Record<AccessLevel, string>;
+  const memberTokens = Object.fromEntries(
+    await Promise.all(ACCESS_LEVELS.map(async (level) => [level, (await issueToken(server, member, level)).token])),
+  ) as Record<AccessLevel, string>;
 
   // Outsiders: a member of another group (with its own items), an invitee who has not joined, and
   // a former member who favorited and liked the secret topic before being removed.
   const outsider = await f.user({ name: "Outsider" });
   await seedGroup(server, outsider, [], "Elsewhere");
   const invited = await f.user({ name: "Invitee" });
-  await server.store.transaction((tx) => tx.memberships.insertInvite({ groupId: secret.group.id, email: invited.email, label: "Invitee (invited)", expiresAt: null, createdAt: server.clock.now() }));
+  await server.store.transaction((tx) =>
+    tx.memberships.insertInvite({
+      groupId: secret.group.id,
+      email: invited.email,
+      label: "Invitee (invited)",
+      expiresAt: null,
+      createdAt: server.clock.now(),
+    }),
+  );
   // The member's own favorite and like too: what their own lists show (and others' must not).
-  for (const [path, token] of [["star", former.token], ["good", former.token], ["star", member.token], ["good", member.token]] as const) {
+  for (const [path, token] of [
+    ["star", former.token],
+    ["good", former.token],
+    ["star", member.token],
+    ["good", member.token],
+  ] as const) {
     const body = `<feed ${CLIENT_NS}><cbl:operation type="insert"/><entry><id>${secret.topicId}</id></entry></feed>`;
     const answer = await request(`${server.url}/api/${path}/V2`, { token, body });
     if (answer.status !== 200) throw new Error(`seeding a ${path}: ${answer.text}`);
@@ -78,17 +113,47 @@ export async function seedMatrixWorld(server: TestServer, tag: string): Promise<
 
   // A member's token, revoked: it must be as dead as an unknown one, by Bearer and by OAuth.
   const revoked = await issueToken(server, member, "Z");
-  const [summary] = (await server.store.read((tx) => tx.tokens.list())).filter((t) => t.appConsumerKey === revoked.consumer.key);
+  const [summary] = (await server.store.read((tx) => tx.tokens.list())).filter(
+    (t) => t.appConsumerKey === revoked.consumer.key,
+  );
   await server.store.transaction((tx) => tx.tokens.revoke(summary?.id ?? 0, server.clock.now()));
   const valid = await issueToken(server, member, "Z");
 
   const strangers: Caller[] = [
-    { name: "no credentials", credentials: { kind: "none" }, role: { kind: "unauthenticated", answer: "AUTHENTICATION_REQUIRED" } },
-    { name: "bad OAuth signature", credentials: { kind: "oauth", consumer: { key: valid.consumer.key, secret: "not-the-secret" }, token: { key: valid.token, secret: valid.secret } }, role: { kind: "unauthenticated", answer: "signature_invalid" } },
-    { name: "revoked token (Bearer)", credentials: { kind: "bearer", token: revoked.token }, role: { kind: "unauthenticated", answer: "TOKEN_REJECTED" } },
-    { name: "revoked token (OAuth)", credentials: { kind: "oauth", consumer: revoked.consumer, token: { key: revoked.token, secret: revoked.secret } }, role: { kind: "unauthenticated", answer: "token_rejected" } },
-    { name: "unknown token", credentials: { kind: "bearer", token: "no-such-token" }, role: { kind: "unauthenticated", answer: "TOKEN_REJECTED" } },
-    { name: "member of another group", credentials: { kind: "bearer", token: outsider.token }, role: { kind: "outsider" } },
+    {
+      name: "no credentials",
+      credentials: { kind: "none" },
+      role: { kind: "unauthenticated", answer: "AUTHENTICATION_REQUIRED" },
+    },
+    {
+      name: "bad OAuth signature",
+      credentials: {
+        kind: "oauth",
+        consumer: { key: valid.consumer.key, secret: "not-the-secret" },
+        token: { key: valid.token, secret: valid.secret },
+      },
+      role: { kind: "unauthenticated", answer: "signature_invalid" },
+    },
+    {
+      name: "revoked token (Bearer)",
+      credentials: { kind: "bearer", token: revoked.token },
+      role: { kind: "unauthenticated", answer: "TOKEN_REJECTED" },
+    },
+    {
+      name: "revoked token (OAuth)",
+      credentials: { kind: "oauth", consumer: revoked.consumer, token: { key: revoked.token, secret: revoked.secret } },
+      role: { kind: "unauthenticated", answer: "token_rejected" },
+    },
+    {
+      name: "unknown token",
+      credentials: { kind: "bearer", token: "no-such-token" },
+      role: { kind: "unauthenticated", answer: "TOKEN_REJECTED" },
+    },
+    {
+      name: "member of another group",
+      credentials: { kind: "bearer", token: outsider.token },
+      role: { kind: "outsider" },
+    },
     { name: "invited, not joined", credentials: { kind: "bearer", token: invited.token }, role: { kind: "outsider" } },
     { name: "former member", credentials: { kind: "bearer", token: former.token }, role: { kind: "outsider" } },
   ];
@@ -99,19 +164,41 @@ export async function seedMatrixWorld(server: TestServer, tag: string): Promise<
     member,
     memberTokens,
     strangers,
-    secrets: [...secret.secrets, `${tag} Owner`, `${tag} Member`, `${tag.toLowerCase()}-owner@example.com`, `${tag.toLowerCase()}-member@example.com`],
+    secrets: [
+      ...secret.secrets,
+      `${tag} Owner`,
+      `${tag} Member`,
+      `${tag.toLowerCase()}-owner@example.com`,
+      `${tag.toLowerCase()}-member@example.com`,
+    ],
     // Full ids only: a bare pair such as 1:3 is part of many other ids.
-    secretIds: [secret.topicId, secret.commentId, secret.attachmentId, secret.taskId, secret.fileId, `GROUP,${secret.groupPair}`],
+    secretIds: [
+      secret.topicId,
+      secret.commentId,
+      secret.attachmentId,
+      secret.taskId,
+      secret.fileId,
+      `GROUP,${secret.groupPair}`,
+    ],
   };
 }
 
 /** The member, at `level`. */
 export function memberAt(world: MatrixWorld, level: AccessLevel): Caller {
-  return { name: `member, application level ${level}`, credentials: { kind: "bearer", token: world.memberTokens[level] }, role: { kind: "member", level } };
+  return {
+    name: `member, application level ${level}`,
+    credentials: { kind: "bearer", token: world.memberTokens[level] },
+    role: { kind: "member", level },
+  };
 }
 
 /** Headers that present `credentials` for this request (OAuth signed with the server's clock). */
-export function authorization(world: MatrixWorld, credentials: Credentials, method: string, url: string): Record<string, string> {
+export function authorization(
+  world: MatrixWorld,
+  credentials: Credentials,
+  method: string,
+  url: string,
+): Record<string, string> {
   switch (credentials.kind) {
     case "none":
       return {};

@@ -51,11 +51,26 @@ async function freshComment(world: MatrixWorld, proper: boolean): Promise<string
   return `${topicId},COMMENT,${comment.number}`;
 }
 
-const groupReads = (url: string): readonly [string, readonly Operation[]] => [url, [{ name: "list", method: "GET", need: "read", scope: "group", probe: async (w) => q(`group=${w.secret.groupPair}`) }]];
+const groupReads = (url: string): readonly [string, readonly Operation[]] => [
+  url,
+  [{ name: "list", method: "GET", need: "read", scope: "group", probe: async (w) => q(`group=${w.secret.groupPair}`) }],
+];
 
 const toggles = (what: "like" | "favorite"): readonly Operation[] => [
-  { name: `${what} (insert)`, method: "POST", need: "read", scope: "group", probe: async (w, proper) => feed(`${operation("insert")}<entry><id>${await freshTopic(w, proper)}</id></entry>`) },
-  { name: `un${what} (delete)`, method: "POST", need: "read", scope: "group", probe: async (w, proper) => feed(`${operation("delete")}<entry><id>${await freshTopic(w, proper)}</id></entry>`) },
+  {
+    name: `${what} (insert)`,
+    method: "POST",
+    need: "read",
+    scope: "group",
+    probe: async (w, proper) => feed(`${operation("insert")}<entry><id>${await freshTopic(w, proper)}</id></entry>`),
+  },
+  {
+    name: `un${what} (delete)`,
+    method: "POST",
+    need: "read",
+    scope: "group",
+    probe: async (w, proper) => feed(`${operation("delete")}<entry><id>${await freshTopic(w, proper)}</id></entry>`),
+  },
 ];
 
 /** Operations per endpoint URL. Endpoints not registered yet (being built) are skipped until they are. */
@@ -63,22 +78,93 @@ export const OPERATIONS: ReadonlyMap<string, readonly Operation[]> = new Map<str
   [
     "/api/board/V2",
     [
-      { name: "list", method: "GET", need: "read", scope: "group", probe: async (w) => q(`group=${w.secret.groupPair}`) },
-      { name: "list with comments", method: "GET", need: "comments", scope: "group", probe: async (w) => q(`group=${w.secret.groupPair}&embed-comment=true`) },
-      { name: "one topic", method: "GET", need: "read", scope: "group", probe: async (w) => q(`entry=${w.secret.topicId}`) },
-      { name: "create (insert)", method: "POST", need: "write", scope: "group", probe: async (w) => feed(`${operation("insert")}<entry><cbl:group id="${w.secret.groupPair}"/><title>matrix topic</title></entry>`) },
-      { name: "update", method: "POST", need: "write", scope: "group", probe: async (w, p) => feed(`${operation("update")}<entry><id>${await freshTopic(w, p)}</id><title>matrix renamed</title></entry>`) },
-      { name: "delete", method: "POST", need: "write", scope: "group", probe: async (w, p) => feed(`${operation("delete")}<entry><id>${await freshTopic(w, p)}</id></entry>`) },
-      { name: "lock", method: "POST", need: "write", scope: "group", probe: async (w, p) => feed(`${operation("lock")}<entry><id>${await freshTopic(w, p)}</id></entry>`) },
-      { name: "unlock", method: "POST", need: "write", scope: "group", probe: async (w, p) => feed(`${operation("unlock")}<entry><id>${await freshTopic(w, p)}</id></entry>`) },
-      { name: "comment (no operation)", method: "POST", need: "write", scope: "group", probe: async (w) => feed(`<id>${w.secret.topicId}</id><entry><summary>matrix comment</summary></entry>`) },
+      {
+        name: "list",
+        method: "GET",
+        need: "read",
+        scope: "group",
+        probe: async (w) => q(`group=${w.secret.groupPair}`),
+      },
+      {
+        name: "list with comments",
+        method: "GET",
+        need: "comments",
+        scope: "group",
+        probe: async (w) => q(`group=${w.secret.groupPair}&embed-comment=true`),
+      },
+      {
+        name: "one topic",
+        method: "GET",
+        need: "read",
+        scope: "group",
+        probe: async (w) => q(`entry=${w.secret.topicId}`),
+      },
+      {
+        name: "create (insert)",
+        method: "POST",
+        need: "write",
+        scope: "group",
+        probe: async (w) =>
+          feed(
+            `${operation("insert")}<entry><cbl:group id="${w.secret.groupPair}"/><title>matrix topic</title></entry>`,
+          ),
+      },
+      {
+        name: "update",
+        method: "POST",
+        need: "write",
+        scope: "group",
+        probe: async (w, p) =>
+          feed(`${operation("update")}<entry><id>${await freshTopic(w, p)}</id><title>matrix renamed</title></entry>`),
+      },
+      {
+        name: "delete",
+        method: "POST",
+        need: "write",
+        scope: "group",
+        probe: async (w, p) => feed(`${operation("delete")}<entry><id>${await freshTopic(w, p)}</id></entry>`),
+      },
+      {
+        name: "lock",
+        method: "POST",
+        need: "write",
+        scope: "group",
+        probe: async (w, p) => feed(`${operation("lock")}<entry><id>${await freshTopic(w, p)}</id></entry>`),
+      },
+      {
+        name: "unlock",
+        method: "POST",
+        need: "write",
+        scope: "group",
+        probe: async (w, p) => feed(`${operation("unlock")}<entry><id>${await freshTopic(w, p)}</id></entry>`),
+      },
+      {
+        name: "comment (no operation)",
+        method: "POST",
+        need: "write",
+        scope: "group",
+        probe: async (w) => feed(`<id>${w.secret.topicId}</id><entry><summary>matrix comment</summary></entry>`),
+      },
     ],
   ],
   [
     "/api/comment/V2",
     [
-      { name: "list", method: "GET", need: "comments", scope: "group", probe: async (w) => q(`entry=${w.secret.topicId}`) },
-      { name: "add (insert)", method: "POST", need: "write", scope: "group", probe: async (w) => feed(`${operation("insert")}<id>${w.secret.topicId}</id><entry><summary>matrix comment</summary></entry>`) },
+      {
+        name: "list",
+        method: "GET",
+        need: "comments",
+        scope: "group",
+        probe: async (w) => q(`entry=${w.secret.topicId}`),
+      },
+      {
+        name: "add (insert)",
+        method: "POST",
+        need: "write",
+        scope: "group",
+        probe: async (w) =>
+          feed(`${operation("insert")}<id>${w.secret.topicId}</id><entry><summary>matrix comment</summary></entry>`),
+      },
       {
         name: "add with a file (multipart)",
         method: "POST",
@@ -86,72 +172,193 @@ export const OPERATIONS: ReadonlyMap<string, readonly Operation[]> = new Map<str
         scope: "group",
         probe: async (w) => ({
           parts: [
-            { name: "default", text: `<feed ${CLIENT_NS}>${operation("insert")}<id>${w.secret.topicId}</id><entry><summary>matrix upload</summary></entry></feed>` },
+            {
+              name: "default",
+              text: `<feed ${CLIENT_NS}>${operation("insert")}<id>${w.secret.topicId}</id><entry><summary>matrix upload</summary></entry></feed>`,
+            },
             { name: "file0", fileName: "matrix.bin", size: 32 },
           ],
         }),
       },
-      { name: "delete", method: "POST", need: "write", scope: "group", probe: async (w, p) => feed(`${operation("delete")}<entry><id>${await freshComment(w, p)}</id></entry>`) },
+      {
+        name: "delete",
+        method: "POST",
+        need: "write",
+        scope: "group",
+        probe: async (w, p) => feed(`${operation("delete")}<entry><id>${await freshComment(w, p)}</id></entry>`),
+      },
     ],
   ],
   [
     "/api/gwTask/V2",
     [
-      { name: "list", method: "GET", need: "read", scope: "group", probe: async (w) => q(`group=${w.secret.groupPair}`) },
-      { name: "one task", method: "GET", need: "read", scope: "group", probe: async (w) => q(`entry=${w.secret.taskId}`) },
-      { name: "list with comments", method: "GET", need: "comments", scope: "group", probe: async (w) => q(`group=${w.secret.groupPair}&embed-comment=true`) },
+      {
+        name: "list",
+        method: "GET",
+        need: "read",
+        scope: "group",
+        probe: async (w) => q(`group=${w.secret.groupPair}`),
+      },
+      {
+        name: "one task",
+        method: "GET",
+        need: "read",
+        scope: "group",
+        probe: async (w) => q(`entry=${w.secret.taskId}`),
+      },
+      {
+        name: "list with comments",
+        method: "GET",
+        need: "comments",
+        scope: "group",
+        probe: async (w) => q(`group=${w.secret.groupPair}&embed-comment=true`),
+      },
     ],
   ],
   [
     "/api/gwCabinet/V2",
     [
-      { name: "list", method: "GET", need: "read", scope: "group", probe: async (w) => q(`group=${w.secret.groupPair}&cabinet-folder=UNCLASSIFIED`) },
-      { name: "one file", method: "GET", need: "read", scope: "group", probe: async (w) => q(`entry=${w.secret.fileId}&embed-history=true`) },
-      { name: "attachments (ATTACH)", method: "GET", need: "comments", scope: "group", probe: async (w) => q(`group=${w.secret.groupPair}&cabinet-folder=ATTACH`) },
+      {
+        name: "list",
+        method: "GET",
+        need: "read",
+        scope: "group",
+        probe: async (w) => q(`group=${w.secret.groupPair}&cabinet-folder=UNCLASSIFIED`),
+      },
+      {
+        name: "one file",
+        method: "GET",
+        need: "read",
+        scope: "group",
+        probe: async (w) => q(`entry=${w.secret.fileId}&embed-history=true`),
+      },
+      {
+        name: "attachments (ATTACH)",
+        method: "GET",
+        need: "comments",
+        scope: "group",
+        probe: async (w) => q(`group=${w.secret.groupPair}&cabinet-folder=ATTACH`),
+      },
     ],
   ],
   [
     "/api/gwMemberList/V2",
     [
-      { name: "members", method: "GET", need: "read", scope: "group", probe: async (w) => q(`group=${w.secret.groupPair}`) },
-      { name: "invitations", method: "GET", need: "read", scope: "group", probe: async (w) => q(`group=${w.secret.groupPair}&member-status=INVITE`) },
-      { name: "one member", method: "GET", need: "read", scope: "group", probe: async (w) => q(`group=${w.secret.groupPair}&user=${w.secret.memberId}`) },
+      {
+        name: "members",
+        method: "GET",
+        need: "read",
+        scope: "group",
+        probe: async (w) => q(`group=${w.secret.groupPair}`),
+      },
+      {
+        name: "invitations",
+        method: "GET",
+        need: "read",
+        scope: "group",
+        probe: async (w) => q(`group=${w.secret.groupPair}&member-status=INVITE`),
+      },
+      {
+        name: "one member",
+        method: "GET",
+        need: "read",
+        scope: "group",
+        probe: async (w) => q(`group=${w.secret.groupPair}&user=${w.secret.memberId}`),
+      },
     ],
   ],
   groupReads("/api/boardFolder/V2"),
   groupReads("/api/gwTaskFolder/V2"),
   groupReads("/api/gwCabinetFolder/V2"),
-  ["/api/group/V2", [{ name: "my groups", method: "GET", need: "read", scope: "own", probe: async () => q(""), shows: (w) => `${w.secret.group.name}` }]],
+  [
+    "/api/group/V2",
+    [
+      {
+        name: "my groups",
+        method: "GET",
+        need: "read",
+        scope: "own",
+        probe: async () => q(""),
+        shows: (w) => `${w.secret.group.name}`,
+      },
+    ],
+  ],
   [
     "/api/star/V2",
     [
-      { name: "my favorites", method: "GET", need: "read", scope: "own", probe: async () => q(""), shows: (w) => w.secret.secrets[1] ?? "" },
-      { name: "one favorite", method: "GET", need: "read", scope: "group", probe: async (w) => q(`id=${w.secret.topicId}`) },
+      {
+        name: "my favorites",
+        method: "GET",
+        need: "read",
+        scope: "own",
+        probe: async () => q(""),
+        shows: (w) => w.secret.secrets[1] ?? "",
+      },
+      {
+        name: "one favorite",
+        method: "GET",
+        need: "read",
+        scope: "group",
+        probe: async (w) => q(`id=${w.secret.topicId}`),
+      },
       ...toggles("favorite"),
     ],
   ],
-  ["/api/good/V2", [{ name: "likers", method: "GET", need: "read", scope: "group", probe: async (w) => q(`id=${w.secret.topicId}`) }, ...toggles("like")]],
+  [
+    "/api/good/V2",
+    [
+      { name: "likers", method: "GET", need: "read", scope: "group", probe: async (w) => q(`id=${w.secret.topicId}`) },
+      ...toggles("like"),
+    ],
+  ],
   [
     "/api/fileDownload/V2",
     [
-      { name: "comment attachment", method: "GET", need: "comments", scope: "group", probe: async (w) => q(`id=${w.secret.attachmentId}`) },
-      { name: "shared file", method: "GET", need: "read", scope: "group", probe: async (w) => q(`id=${w.secret.fileId}`) },
+      {
+        name: "comment attachment",
+        method: "GET",
+        need: "comments",
+        scope: "group",
+        probe: async (w) => q(`id=${w.secret.attachmentId}`),
+      },
+      {
+        name: "shared file",
+        method: "GET",
+        need: "read",
+        scope: "group",
+        probe: async (w) => q(`id=${w.secret.fileId}`),
+      },
     ],
   ],
   // Being built on another branch (interface.md: list, and confirm up to 100 ids; confirming
   // unknown ids is no error). Their rows start running when the endpoints are registered.
-  ...(["/api/notification/V2", "/api/goodNotification/V2"] as const).map((url): readonly [string, readonly Operation[]] => [
-    url,
-    [
-      { name: "my notifications", method: "GET", need: "read", scope: "own", probe: async () => q("") },
-      { name: "confirm the secret group's items", method: "POST", need: "read", scope: "own", probe: async (w) => feed(`<entry><id>${w.secret.topicId}</id></entry><entry><id>${w.secret.commentId}</id></entry>`) },
+  ...(["/api/notification/V2", "/api/goodNotification/V2"] as const).map(
+    (url): readonly [string, readonly Operation[]] => [
+      url,
+      [
+        { name: "my notifications", method: "GET", need: "read", scope: "own", probe: async () => q("") },
+        {
+          name: "confirm the secret group's items",
+          method: "POST",
+          need: "read",
+          scope: "own",
+          probe: async (w) =>
+            feed(`<entry><id>${w.secret.topicId}</id></entry><entry><id>${w.secret.commentId}</id></entry>`),
+        },
+      ],
     ],
-  ]),
+  ),
 ]);
 
 /** Requests for an endpoint this table does not describe: aimed at the secret group in every way the interface names items. */
 export function genericOperations(method: "GET" | "POST"): readonly Operation[] {
-  const make = (name: string, probe: Operation["probe"]): Operation => ({ name: `generic: ${name}`, method, need: "read", scope: "unknown", probe });
+  const make = (name: string, probe: Operation["probe"]): Operation => ({
+    name: `generic: ${name}`,
+    method,
+    need: "read",
+    scope: "unknown",
+    probe,
+  });
   if (method === "GET") {
     return [
       make("no parameters", async () => q("")),
@@ -161,7 +368,11 @@ export function genericOperations(method: "GET" | "POST"): readonly Operation[] 
     ];
   }
   return [
-    make("entries listing the secret ids", async (w) => feed(`<entry><id>${w.secret.topicId}</id></entry><entry><id>${w.secret.commentId}</id></entry>`)),
-    make("insert on the secret topic", async (w) => feed(`${operation("insert")}<entry><id>${w.secret.topicId}</id></entry>`)),
+    make("entries listing the secret ids", async (w) =>
+      feed(`<entry><id>${w.secret.topicId}</id></entry><entry><id>${w.secret.commentId}</id></entry>`),
+    ),
+    make("insert on the secret topic", async (w) =>
+      feed(`${operation("insert")}<entry><id>${w.secret.topicId}</id></entry>`),
+    ),
   ];
 }

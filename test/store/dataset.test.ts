@@ -30,7 +30,10 @@ const PLAN: DatasetPlan = {
 };
 
 /** Opens a fresh store, generates `plan` into it, and returns the rows that depend on the seed. */
-async function generated(backend: Backend, plan: DatasetPlan): Promise<{ dump: Dump; typical: Awaited<ReturnType<typeof findTypicalMember>> }> {
+async function generated(
+  backend: Backend,
+  plan: DatasetPlan,
+): Promise<{ dump: Dump; typical: Awaited<ReturnType<typeof findTypicalMember>> }> {
   const opened = await openTestStore(backend);
   try {
     await generateDataset(opened.store, plan, START, () => {});
@@ -58,25 +61,35 @@ describeEachBackend("kairan generate's dataset", (backend) => {
   it("is the same for the same seed, on this engine and on SQLite; another seed gives other rows", async () => {
     const again = await generated(backend, PLAN);
     assert.deepEqual(again.dump, first.dump);
-    if (backend !== "sqlite") assert.deepEqual((await generated("sqlite", PLAN)).dump, first.dump, "the same rows as SQLite");
+    if (backend !== "sqlite")
+      assert.deepEqual((await generated("sqlite", PLAN)).dump, first.dump, "the same rows as SQLite");
     const other = (await generated(backend, { ...PLAN, seed: 4 })).dump;
-    for (const table of ["topics", "tasks", "notifications"] as const) assert.notDeepEqual(other[table], first.dump[table], `${table} follow the seed`);
+    for (const table of ["topics", "tasks", "notifications"] as const)
+      assert.notDeepEqual(other[table], first.dump[table], `${table} follow the seed`);
   });
 
   it("numbers each group's tasks 1, 2, ... and has them written by and assigned to its members", () => {
     const { tasks, memberships } = first.dump;
     assert.equal(tasks.length, PLAN.tasks);
-    const isMember = (groupId: number, userId: number) => memberships.some((m) => m.group_id === groupId && m.user_id === userId);
+    const isMember = (groupId: number, userId: number) =>
+      memberships.some((m) => m.group_id === groupId && m.user_id === userId);
     for (let groupId = 1; groupId <= PLAN.groups; groupId++) {
       const own = tasks.filter((task) => task.group_id === groupId);
       // Round-robin: 42 tasks over 4 groups are 11, 11, 10, 10.
       assert.equal(own.length, groupId <= PLAN.tasks % PLAN.groups ? 11 : 10);
-      assert.deepEqual(own.map((task) => task.sequence), own.map((_, index) => index + 1));
+      assert.deepEqual(
+        own.map((task) => task.sequence),
+        own.map((_, index) => index + 1),
+      );
       for (const task of own) {
         assert.ok(isMember(groupId, task.author_id), `task ${task.title}: its author is a member`);
-        if (task.assignee_id !== null) assert.ok(isMember(groupId, task.assignee_id), `task ${task.title}: its assignee is a member`);
+        if (task.assignee_id !== null)
+          assert.ok(isMember(groupId, task.assignee_id), `task ${task.title}: its assignee is a member`);
         if (task.all_day === 1) assert.equal(task.due_at! % DAY_MS, 0, "all-day due dates are at midnight UTC");
-        assert.ok(task.due_at === null || (task.due_at >= START - DAY_MS && task.due_at < START + 61 * DAY_MS), "due within 60 days");
+        assert.ok(
+          task.due_at === null || (task.due_at >= START - DAY_MS && task.due_at < START + 61 * DAY_MS),
+          "due within 60 days",
+        );
       }
     }
     // Not one state or priority per group (as a hash's low bits would give): each varies within a group.
@@ -84,17 +97,27 @@ describeEachBackend("kairan generate's dataset", (backend) => {
       const group1 = new Set(tasks.filter((task) => task.group_id === 1).map((task) => task[column]));
       assert.ok(group1.size >= 3, `${column} varies within a group: ${[...group1].join(", ")}`);
     }
-    assert.ok(tasks.some((task) => task.due_at === null) && tasks.some((task) => task.assignee_id === null), "some without due date or assignee");
+    assert.ok(
+      tasks.some((task) => task.due_at === null) && tasks.some((task) => task.assignee_id === null),
+      "some without due date or assignee",
+    );
   });
 
   it("notifies every member but the author of each group's newest topics and tasks, half of them confirmed", () => {
     const { notifications, memberships, tasks, topics } = first.dump;
-    for (const [kind, items] of [["BOARD", topics], ["TASK", tasks]] as const) {
+    for (const [kind, items] of [
+      ["BOARD", topics],
+      ["TASK", tasks],
+    ] as const) {
       const expected = [];
       for (let groupId = 1; groupId <= PLAN.groups; groupId++) {
-        const newest = items.filter((item) => item.group_id === groupId).sort((a, b) => b.updated_at - a.updated_at).slice(0, PLAN.notificationTopics);
+        const newest = items
+          .filter((item) => item.group_id === groupId)
+          .sort((a, b) => b.updated_at - a.updated_at)
+          .slice(0, PLAN.notificationTopics);
         for (const item of newest) {
-          for (const m of memberships.filter((m) => m.group_id === groupId && m.user_id !== item.author_id)) expected.push(`${m.user_id}:${item.id}`);
+          for (const m of memberships.filter((m) => m.group_id === groupId && m.user_id !== item.author_id))
+            expected.push(`${m.user_id}:${item.id}`);
         }
       }
       const actual = notifications.filter((n) => n.item_kind === kind).map((n) => `${n.user_id}:${n.item_id}`);
@@ -110,7 +133,10 @@ describeEachBackend("kairan generate's dataset", (backend) => {
     assert.ok(typical && typical.groupId > 1);
     const membership = memberships.find((m) => m.group_id === typical.groupId && m.user_id === typical.userId);
     assert.equal(membership?.manager, 0, "a member, not the manager");
-    assert.ok(memberships.some((m) => m.group_id === 1 && m.user_id === typical.userId), "also in group 1");
+    assert.ok(
+      memberships.some((m) => m.group_id === 1 && m.user_id === typical.userId),
+      "also in group 1",
+    );
   });
 
   it("has no typical member with a single group", async () => {
@@ -129,20 +155,59 @@ type Dump = Awaited<ReturnType<typeof dumpOf>>;
 /** Every generated row that the seed or the plan decides, in a fixed order. */
 async function dumpOf(db: Kysely<Database>) {
   return {
-    memberships: await db.selectFrom("memberships").select(["group_id", "user_id", "manager"]).orderBy("group_id").orderBy("user_id").execute(),
-    topics: await db.selectFrom("topics").select(["id", "group_id", "author_id", "body", "allow_edit", "updated_at"]).orderBy("id").execute(),
+    memberships: await db
+      .selectFrom("memberships")
+      .select(["group_id", "user_id", "manager"])
+      .orderBy("group_id")
+      .orderBy("user_id")
+      .execute(),
+    topics: await db
+      .selectFrom("topics")
+      .select(["id", "group_id", "author_id", "body", "allow_edit", "updated_at"])
+      .orderBy("id")
+      .execute(),
     tasks: await db
       .selectFrom("tasks")
-      .select(["id", "group_id", "sequence", "title", "summary", "author_id", "assignee_id", "due_at", "all_day", "priority", "status", "updated_at"])
+      .select([
+        "id",
+        "group_id",
+        "sequence",
+        "title",
+        "summary",
+        "author_id",
+        "assignee_id",
+        "due_at",
+        "all_day",
+        "priority",
+        "status",
+        "updated_at",
+      ])
       .orderBy("id")
       .execute(),
     notifications: await db
       .selectFrom("notifications")
-      .select(["user_id", "item_kind", "item_id", "actor_id", "event", "confirmed", "unconfirmed_comments", "comment_number", "updated_at", "last_access_at"])
+      .select([
+        "user_id",
+        "item_kind",
+        "item_id",
+        "actor_id",
+        "event",
+        "confirmed",
+        "unconfirmed_comments",
+        "comment_number",
+        "updated_at",
+        "last_access_at",
+      ])
       .orderBy("item_kind")
       .orderBy("item_id")
       .orderBy("user_id")
       .execute(),
-    commentReads: await db.selectFrom("comment_reads").select(["user_id", "parent_kind", "parent_id", "confirmed_at"]).orderBy("user_id").orderBy("parent_kind").orderBy("parent_id").execute(),
+    commentReads: await db
+      .selectFrom("comment_reads")
+      .select(["user_id", "parent_kind", "parent_id", "confirmed_at"])
+      .orderBy("user_id")
+      .orderBy("parent_kind")
+      .orderBy("parent_id")
+      .execute(),
   };
 }

@@ -28,7 +28,11 @@ describeEachBackend("login failure counters", (backend) => {
     assert.deepEqual(await count(store, "a@example.com", T0 + 1000), { failures: 2, windowStart: T0 });
     assert.deepEqual(await count(store, "a@example.com", T0 + WINDOW - 1), { failures: 3, windowStart: T0 });
     assert.deepEqual(await count(store, "a@example.com", T0 + WINDOW), { failures: 1, windowStart: T0 + WINDOW });
-    assert.deepEqual(await count(store, "a@example.com", T0, "address"), { failures: 1, windowStart: T0 }, "scopes are counted apart");
+    assert.deepEqual(
+      await count(store, "a@example.com", T0, "address"),
+      { failures: 1, windowStart: T0 },
+      "scopes are counted apart",
+    );
   });
 
   it("clears an account on success and takes one attempt off an address", async () => {
@@ -45,7 +49,10 @@ describeEachBackend("login failure counters", (backend) => {
   });
 
   it("loses no count when two processes count the same subject at once", async () => {
-    const [one, two] = await Promise.all([countInProcess(opened, "c@example.com", 20), countInProcess(opened, "c@example.com", 20)]);
+    const [one, two] = await Promise.all([
+      countInProcess(opened, "c@example.com", 20),
+      countInProcess(opened, "c@example.com", 20),
+    ]);
     assert.deepEqual(
       [...one, ...two].sort((a, b) => a - b),
       Array.from({ length: 40 }, (_, n) => n + 1),
@@ -65,6 +72,13 @@ const COUNTER = fileURLToPath(new URL("../support/count-attempts.ts", import.met
 
 /** Counts `times` attempts at once from a child process of its own; returns the counts it got. */
 async function countInProcess(opened: TestStore, subject: string, times: number): Promise<number[]> {
-  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", COUNTER, JSON.stringify(opened.storeConfig), subject, String(times)]);
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    "--import",
+    "tsx",
+    COUNTER,
+    JSON.stringify(opened.storeConfig),
+    subject,
+    String(times),
+  ]);
   return JSON.parse(stdout) as number[];
 }

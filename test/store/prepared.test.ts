@@ -21,7 +21,14 @@ describeEachBackend("prepared queries", (backend) => {
     for (const name of ["Ann", "Bob", "Cy"]) {
       await db
         .insertInto("users")
-        .values({ name, email: `${name.toLowerCase()}@example.com`, password_hash: "x", family_kana: "", given_kana: "", created_at: T0 })
+        .values({
+          name,
+          email: `${name.toLowerCase()}@example.com`,
+          password_hash: "x",
+          family_kana: "",
+          given_kana: "",
+          created_at: T0,
+        })
         .execute();
     }
   });
@@ -30,8 +37,15 @@ describeEachBackend("prepared queries", (backend) => {
     await opened.close();
   });
 
-  const byNames = prepared(["first", "second", "limit"], (handle, values: { first: string; second: string; limit: number }) =>
-    handle.selectFrom("users").select("name").where("name", "in", [values.first, values.second]).orderBy("name").limit(values.limit),
+  const byNames = prepared(
+    ["first", "second", "limit"],
+    (handle, values: { first: string; second: string; limit: number }) =>
+      handle
+        .selectFrom("users")
+        .select("name")
+        .where("name", "in", [values.first, values.second])
+        .orderBy("name")
+        .limit(values.limit),
   );
 
   it("runs each call with its own values, compiled once per handle", async () => {
@@ -42,7 +56,10 @@ describeEachBackend("prepared queries", (backend) => {
 
   it("puts a value used twice in both places", async () => {
     const either = prepared(["name"], (handle, values: { name: string }) =>
-      handle.selectFrom("users").select("email").where((eb) => eb.or([eb("name", "=", values.name), eb("email", "=", values.name)])),
+      handle
+        .selectFrom("users")
+        .select("email")
+        .where((eb) => eb.or([eb("name", "=", values.name), eb("email", "=", values.name)])),
     );
     assert.deepEqual(await either(db, { name: "Bob" }), [{ email: "bob@example.com" }]);
     assert.deepEqual(await either(db, { name: "cy@example.com" }), [{ email: "cy@example.com" }]);
@@ -70,7 +87,9 @@ describeEachBackend("prepared queries", (backend) => {
   });
 
   it("refuses a query that does not take a value as a parameter", async () => {
-    const frozen = prepared(["name"], (handle, _values: { name: string }) => handle.selectFrom("users").select("name").where("name", "=", "Ann"));
+    const frozen = prepared(["name"], (handle, _values: { name: string }) =>
+      handle.selectFrom("users").select("name").where("name", "=", "Ann"),
+    );
     await assert.rejects(frozen(db, { name: "Bob" }), /does not take name as a parameter/);
   });
 });

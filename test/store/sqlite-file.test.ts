@@ -24,7 +24,16 @@ async function migrateAndWrite(file: string): Promise<void> {
   const store = openSqliteStore(file);
   try {
     await store.migrate();
-    await store.transaction((tx) => tx.users.insert({ name: "Ann", email: `ann@${Math.random()}.example`, familyKana: "", givenKana: "", passwordHash: "x", createdAt: 1 }));
+    await store.transaction((tx) =>
+      tx.users.insert({
+        name: "Ann",
+        email: `ann@${Math.random()}.example`,
+        familyKana: "",
+        givenKana: "",
+        passwordHash: "x",
+        createdAt: 1,
+      }),
+    );
   } finally {
     await store.close();
   }

@@ -10,8 +10,21 @@ import { type TestStore, describeEachBackend, openTestStore } from "../support/b
 const T0 = 1_700_000_000_000;
 
 async function seedUser(tx: Tx, n: string) {
-  const user = await tx.users.insert({ name: `U${n}`, email: `U${n}@Example.com`, familyKana: "", givenKana: "", passwordHash: `h${n}`, createdAt: T0 });
-  const app = await tx.apps.insert({ name: `A${n}`, consumerKey: `key-${n}`, consumerSecret: `sec-${n}`, accessLevel: "Z", createdAt: T0 });
+  const user = await tx.users.insert({
+    name: `U${n}`,
+    email: `U${n}@Example.com`,
+    familyKana: "",
+    givenKana: "",
+    passwordHash: `h${n}`,
+    createdAt: T0,
+  });
+  const app = await tx.apps.insert({
+    name: `A${n}`,
+    consumerKey: `key-${n}`,
+    consumerSecret: `sec-${n}`,
+    accessLevel: "Z",
+    createdAt: T0,
+  });
   return { user, app };
 }
 
@@ -40,7 +53,14 @@ describeEachBackend("Store contract", (backend) => {
   it("applications and tokens: lookup by key and hash, revoke once, remove cascades", async () => {
     const { user, app } = await store.transaction((tx) => seedUser(tx, "2"));
     const tokenId = await store.transaction((tx) =>
-      tx.tokens.insert({ userId: user.id, appId: app.id, tokenHash: "hash-2", secret: "s2", label: "cli", createdAt: T0 + 1 }),
+      tx.tokens.insert({
+        userId: user.id,
+        appId: app.id,
+        tokenHash: "hash-2",
+        secret: "s2",
+        label: "cli",
+        createdAt: T0 + 1,
+      }),
     );
     assert.equal((await store.read((tx) => tx.apps.findByConsumerKey("key-2")))?.consumerSecret, "sec-2");
     const grant = await store.read((tx) => tx.tokens.findLive("hash-2"));
@@ -48,13 +68,23 @@ describeEachBackend("Store contract", (backend) => {
     assert.equal(grant?.user.id, user.id);
     assert.equal(grant?.app.consumerKey, "key-2");
     const listed = (await store.read((tx) => tx.tokens.list())).find((t) => t.id === tokenId);
-    assert.deepEqual(listed, { id: tokenId, userEmail: "u2@example.com", appConsumerKey: "key-2", label: "cli", createdAt: T0 + 1, revokedAt: null });
+    assert.deepEqual(listed, {
+      id: tokenId,
+      userEmail: "u2@example.com",
+      appConsumerKey: "key-2",
+      label: "cli",
+      createdAt: T0 + 1,
+      revokedAt: null,
+    });
     assert.equal(await store.transaction((tx) => tx.tokens.revoke(tokenId, T0 + 2)), true);
     assert.equal(await store.transaction((tx) => tx.tokens.revoke(tokenId, T0 + 3)), false);
     assert.equal(await store.read((tx) => tx.tokens.findLive("hash-2")), undefined);
     assert.equal(await store.transaction((tx) => tx.apps.remove("key-2")), true);
     assert.equal(await store.transaction((tx) => tx.apps.remove("key-2")), false);
-    assert.equal((await store.read((tx) => tx.tokens.list())).some((t) => t.id === tokenId), false);
+    assert.equal(
+      (await store.read((tx) => tx.tokens.list())).some((t) => t.id === tokenId),
+      false,
+    );
   });
 
   it("groups newest first with paging; memberships and invitations", async () => {
@@ -63,20 +93,40 @@ describeEachBackend("Store contract", (backend) => {
       const out: number[] = [];
       for (let i = 0; i < 3; i++) {
         const group = await tx.groups.insert({ name: `G${i}`, summary: "", createdAt: T0 + i });
-        await tx.memberships.insertJoined({ groupId: group.id, userId: user.id, manager: i === 0, notify: false, createdAt: T0 });
+        await tx.memberships.insertJoined({
+          groupId: group.id,
+          userId: user.id,
+          manager: i === 0,
+          notify: false,
+          createdAt: T0,
+        });
         out.push(group.id);
       }
-      await tx.memberships.insertInvite({ groupId: out[0]!, email: "New@Example.com", label: "new", expiresAt: null, createdAt: T0 });
+      await tx.memberships.insertInvite({
+        groupId: out[0]!,
+        email: "New@Example.com",
+        label: "new",
+        expiresAt: null,
+        createdAt: T0,
+      });
       return out;
     });
     const page = (offset: number) => store.read((tx) => tx.groups.listJoined(user.id, { offset, limit: 2 }));
-    assert.deepEqual((await page(0)).map((g) => g.id), [ids[2], ids[1]]);
-    assert.deepEqual((await page(2)).map((g) => g.id), [ids[0]]);
+    assert.deepEqual(
+      (await page(0)).map((g) => g.id),
+      [ids[2], ids[1]],
+    );
+    assert.deepEqual(
+      (await page(2)).map((g) => g.id),
+      [ids[0]],
+    );
     const member = await store.read((tx) => tx.memberships.findJoined(ids[0]!, user.id));
     assert.equal(member?.manager, true);
     assert.equal(member?.notify, false);
     await assert.rejects(
-      store.transaction((tx) => tx.memberships.insertJoined({ groupId: ids[0]!, userId: user.id, manager: false, notify: true, createdAt: T0 })),
+      store.transaction((tx) =>
+        tx.memberships.insertJoined({ groupId: ids[0]!, userId: user.id, manager: false, notify: true, createdAt: T0 }),
+      ),
       "one membership per user and group",
     );
   });
@@ -86,13 +136,32 @@ describeEachBackend("Store contract", (backend) => {
     const { group, folders, topics } = await store.transaction(async (tx) => {
       const group = await tx.groups.insert({ name: "board", summary: "", createdAt: T0 });
       const folders = [];
-      for (const name of ["a", "b", "c"]) folders.push(await tx.folders.insert({ groupId: group.id, area: "BOARD", name, createdAt: T0 }));
+      for (const name of ["a", "b", "c"])
+        folders.push(await tx.folders.insert({ groupId: group.id, area: "BOARD", name, createdAt: T0 }));
       const topic = (title: string, at: number, folderId: number | null, trashed = false) =>
-        tx.topics.insert({ groupId: group.id, title, body: "", authorId: user.id, folderId, allowEdit: true, fastNotify: false, trashed, at });
-      const topics = [await topic("t0", T0, null), await topic("t1", T0 + 5, folders[0]!.id), await topic("t2", T0 + 5, null), await topic("t3", T0 + 1, null, true)];
+        tx.topics.insert({
+          groupId: group.id,
+          title,
+          body: "",
+          authorId: user.id,
+          folderId,
+          allowEdit: true,
+          fastNotify: false,
+          trashed,
+          at,
+        });
+      const topics = [
+        await topic("t0", T0, null),
+        await topic("t1", T0 + 5, folders[0]!.id),
+        await topic("t2", T0 + 5, null),
+        await topic("t3", T0 + 1, null, true),
+      ];
       return { group, folders, topics };
     });
-    assert.deepEqual((await store.read((tx) => tx.folders.list(group.id, "BOARD", { offset: 1, limit: 5 }))).map((f) => f.name), ["b", "c"]);
+    assert.deepEqual(
+      (await store.read((tx) => tx.folders.list(group.id, "BOARD", { offset: 1, limit: 5 }))).map((f) => f.name),
+      ["b", "c"],
+    );
     assert.equal((await store.read((tx) => tx.folders.findById(folders[2]!.id)))?.name, "c");
     const list = async (filter: Parameters<Tx["topics"]["list"]>[1], offset = 0, limit = 10) =>
       (await store.read((tx) => tx.topics.list(group.id, filter, { offset, limit }))).map((t) => t.title);
@@ -112,12 +181,24 @@ describeEachBackend("Store contract", (backend) => {
   it("comments: numbers never reused, newest first, counters reset with the parent", async () => {
     const { parent, userId } = await topicParent(store, "5");
     const add = (body: string) =>
-      store.transaction(async (tx) => tx.comments.insert({ parent, number: await tx.comments.nextNumber(parent), authorId: userId, body, replyTo: null, at: T0 }));
+      store.transaction(async (tx) =>
+        tx.comments.insert({
+          parent,
+          number: await tx.comments.nextNumber(parent),
+          authorId: userId,
+          body,
+          replyTo: null,
+          at: T0,
+        }),
+      );
     const [c1, c2] = [await add("one"), await add("two")];
     assert.deepEqual([c1.number, c2.number], [1, 2]);
     await store.transaction((tx) => tx.comments.remove(c2.id));
     assert.equal((await add("three")).number, 3, "a deleted comment's number is not handed out again");
-    assert.deepEqual((await store.read((tx) => tx.comments.listAll([parent]))).map((c) => c.number), [3, 1]);
+    assert.deepEqual(
+      (await store.read((tx) => tx.comments.listAll([parent]))).map((c) => c.number),
+      [3, 1],
+    );
     assert.equal((await store.read((tx) => tx.comments.find(parent, 1)))?.authorName, "U5");
     assert.equal((await store.transaction((tx) => tx.comments.removeAllOf(parent))).length, 2);
     assert.equal((await add("again")).number, 1);
@@ -134,14 +215,23 @@ describeEachBackend("Store contract", (backend) => {
         }),
       ),
     );
-    assert.deepEqual([...numbers].sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => i + 1));
+    assert.deepEqual(
+      [...numbers].sort((a, b) => a - b),
+      Array.from({ length: 50 }, (_, i) => i + 1),
+    );
   });
 
   it("leases: put, replace, find with the holder's name, remove", async () => {
     const { parent, userId } = await topicParent(store, "7");
     await store.transaction((tx) => tx.leases.put({ topicId: parent.id, userId, since: T0, until: T0 + 10 }));
     await store.transaction((tx) => tx.leases.put({ topicId: parent.id, userId, since: T0, until: T0 + 20 }));
-    assert.deepEqual(await store.read((tx) => tx.leases.find(parent.id)), { topicId: parent.id, userId, userName: "U7", since: T0, until: T0 + 20 });
+    assert.deepEqual(await store.read((tx) => tx.leases.find(parent.id)), {
+      topicId: parent.id,
+      userId,
+      userName: "U7",
+      since: T0,
+      until: T0 + 20,
+    });
     await store.transaction((tx) => tx.leases.remove(parent.id));
     assert.equal(await store.read((tx) => tx.leases.find(parent.id)), undefined);
   });
@@ -151,7 +241,17 @@ async function topicParent(store: Store, n: string): Promise<{ parent: ContentRe
   return store.transaction(async (tx) => {
     const { user } = await seedUser(tx, n);
     const group = await tx.groups.insert({ name: `g${n}`, summary: "", createdAt: T0 });
-    const topic = await tx.topics.insert({ groupId: group.id, title: "t", body: "", authorId: user.id, folderId: null, allowEdit: false, fastNotify: false, trashed: false, at: T0 });
+    const topic = await tx.topics.insert({
+      groupId: group.id,
+      title: "t",
+      body: "",
+      authorId: user.id,
+      folderId: null,
+      allowEdit: false,
+      fastNotify: false,
+      trashed: false,
+      at: T0,
+    });
     return { parent: { kind: "BOARD", groupId: group.id, id: topic.id }, userId: user.id };
   });
 }

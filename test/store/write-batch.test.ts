@@ -35,8 +35,19 @@ describe("SQLite write batches", () => {
   });
 
   const addUser = (trx: Kysely<Database>, name: string) =>
-    trx.insertInto("users").values({ name, email: `${name}@example.com`, password_hash: "x", family_kana: "", given_kana: "", created_at: T0 }).execute();
-  const names = async () => (await observer.selectFrom("users").select("name").orderBy("name").execute()).map((row) => row.name);
+    trx
+      .insertInto("users")
+      .values({
+        name,
+        email: `${name}@example.com`,
+        password_hash: "x",
+        family_kana: "",
+        given_kana: "",
+        created_at: T0,
+      })
+      .execute();
+  const names = async () =>
+    (await observer.selectFrom("users").select("name").orderBy("name").execute()).map((row) => row.name);
 
   it("answers each caller after the shared commit, with its own result or error", async () => {
     let transactions = 0;
@@ -53,7 +64,9 @@ describe("SQLite write batches", () => {
         return name;
       });
     const results = await Promise.allSettled(
-      ["a1", "a2", "a3", "a4"].map((name, index) => write(name, index === 2).then(async (value) => (seenAtAnswer.push(await names()), value))),
+      ["a1", "a2", "a3", "a4"].map((name, index) =>
+        write(name, index === 2).then(async (value) => (seenAtAnswer.push(await names()), value)),
+      ),
     );
     db.transaction = original;
     assert.deepEqual(
@@ -82,10 +95,15 @@ describe("SQLite write batches", () => {
       // Deferred foreign keys fail at commit, not at the statement: the whole batch fails.
       batcher.run(async (trx) => {
         await sql`pragma defer_foreign_keys = on`.execute(trx);
-        await sql`insert into topics (group_id, title, body, author_id, published_at, updated_at) values (999999, 't', '', 999999, 0, 0)`.execute(trx);
+        await sql`insert into topics (group_id, title, body, author_id, published_at, updated_at) values (999999, 't', '', 999999, 0, 0)`.execute(
+          trx,
+        );
       }),
     ]);
-    assert.deepEqual(results.map((result) => result.status), ["rejected", "rejected"]);
+    assert.deepEqual(
+      results.map((result) => result.status),
+      ["rejected", "rejected"],
+    );
     assert.ok(!(await names()).includes("c1"));
   });
 });

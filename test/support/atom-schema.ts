@@ -25,7 +25,8 @@ parentPort.on("message", ({ id, options }) => {
   );
 });`;
 
-type Reply = { readonly id: number; readonly result: XMLValidationResult } | { readonly id: number; readonly error: string };
+type Reply =
+  { readonly id: number; readonly result: XMLValidationResult } | { readonly id: number; readonly error: string };
 
 let schema: Promise<string> | undefined;
 let helper: Worker | undefined;

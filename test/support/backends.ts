@@ -59,7 +59,10 @@ async function adminQuery(url: string, text: string): Promise<void> {
   try {
     await client.connect();
   } catch (error) {
-    throw new Error(`KAIRAN_TEST_DATABASE_URL is set but PostgreSQL at ${redact(url)} is unreachable: ${(error as Error).message}`, { cause: error });
+    throw new Error(
+      `KAIRAN_TEST_DATABASE_URL is set but PostgreSQL at ${redact(url)} is unreachable: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
   try {
     await client.query(text);

@@ -5,8 +5,15 @@ import { fileURLToPath } from "node:url";
 export const KAIRAN_BIN = fileURLToPath(new URL("../../bin/kairan.js", import.meta.url));
 
 /** Runs a kairan command to completion. */
-export function runKairan(args: readonly string[], env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [KAIRAN_BIN, ...args], { encoding: "utf8", env: { ...cleanEnv(), ...env }, timeout: 60_000 });
+export function runKairan(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [KAIRAN_BIN, ...args], {
+    encoding: "utf8",
+    env: { ...cleanEnv(), ...env },
+    timeout: 60_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -14,7 +21,10 @@ export function runKairan(args: readonly string[], env: NodeJS.ProcessEnv = {}):
  * Runs a kairan command to completion without blocking this process: needed when the command
  * talks to a server running inside the test process (s3rver), which a blocked loop cannot serve.
  */
-export async function runKairanAsync(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+export async function runKairanAsync(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [KAIRAN_BIN, ...args], { env: { ...cleanEnv(), ...env }, timeout: 60_000 });
   let stdout = "";
   let stderr = "";
@@ -71,5 +81,7 @@ export async function startServerProcess(args: readonly string[], env: NodeJS.Pr
 
 /** The environment without KAIRAN_* and AWS_* variables of the developer's shell (AWS_* would reach the S3 client). */
 function cleanEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("KAIRAN_") && !key.startsWith("AWS_")));
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !key.startsWith("KAIRAN_") && !key.startsWith("AWS_")),
+  );
 }

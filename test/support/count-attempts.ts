@@ -7,7 +7,9 @@ const [config, subject, times] = process.argv.slice(2);
 const store = await openStore(JSON.parse(config ?? "{}"));
 try {
   const counts = await Promise.all(
-    Array.from({ length: Number(times) }, () => store.transaction((tx) => tx.loginFailures.count("account", subject ?? "", 1_700_000_000_000, 900_000))),
+    Array.from({ length: Number(times) }, () =>
+      store.transaction((tx) => tx.loginFailures.count("account", subject ?? "", 1_700_000_000_000, 900_000)),
+    ),
   );
   console.log(JSON.stringify(counts.map((count) => count.failures)));
 } finally {

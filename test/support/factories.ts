@@ -27,8 +27,7 @@ export interface TestConsumer {
 
 /** A precomputed scrypt hash of "password", so factories stay fast (hashing is slow by design). */
 export const PASSWORD = "password";
-const PASSWORD_HASH =
-  "scrypt$32768$8$1$YPNaNHCEFhvsneR78FSS7A==$UJH2BgCDKj8rYrX/9kLs25cCtAGmYKSlJUYXP4EQcUA=";
+const PASSWORD_HASH = "scrypt$32768$8$1$YPNaNHCEFhvsneR78FSS7A==$UJH2BgCDKj8rYrX/9kLs25cCtAGmYKSlJUYXP4EQcUA=";
 
 let sequence = 0;
 
@@ -40,7 +39,9 @@ export class Factories {
   ) {}
 
   /** A user with a personal token of an application at `level` (default Z). */
-  async user(options: { name?: string; email?: string; level?: AccessLevel; passwordHash?: string } = {}): Promise<TestUser> {
+  async user(
+    options: { name?: string; email?: string; level?: AccessLevel; passwordHash?: string } = {},
+  ): Promise<TestUser> {
     const n = ++sequence;
     const token = `token-${n}-${Math.random().toString(36).slice(2)}`;
     return this.store.transaction(async (tx) => {
@@ -59,8 +60,20 @@ export class Factories {
         accessLevel: options.level ?? "Z",
         createdAt: this.clock.now(),
       });
-      await tx.tokens.insert({ userId: user.id, appId: app.id, tokenHash: hashToken(token), secret: `ts-${n}`, label: "", createdAt: this.clock.now() });
-      return { ...user, token, tokenSecret: `ts-${n}`, consumer: { id: app.id, key: app.consumerKey, secret: `secret-${n}` } };
+      await tx.tokens.insert({
+        userId: user.id,
+        appId: app.id,
+        tokenHash: hashToken(token),
+        secret: `ts-${n}`,
+        label: "",
+        createdAt: this.clock.now(),
+      });
+      return {
+        ...user,
+        token,
+        tokenSecret: `ts-${n}`,
+        consumer: { id: app.id, key: app.consumerKey, secret: `secret-${n}` },
+      };
     });
   }
 
@@ -69,7 +82,13 @@ export class Factories {
     const n = ++sequence;
     const secret = `app-secret-${n}/+&=`;
     const app = await this.store.transaction((tx) =>
-      tx.apps.insert({ name, consumerKey: `app-key-${n}`, consumerSecret: secret, accessLevel: level, createdAt: this.clock.now() }),
+      tx.apps.insert({
+        name,
+        consumerKey: `app-key-${n}`,
+        consumerSecret: secret,
+        accessLevel: level,
+        createdAt: this.clock.now(),
+      }),
     );
     return { id: app.id, key: app.consumerKey, secret };
   }
@@ -78,9 +97,19 @@ export class Factories {
   async group(members: readonly User[], options: { name?: string; managers?: readonly User[] } = {}): Promise<Group> {
     const managers = new Set((options.managers ?? members.slice(0, 1)).map((user) => user.id));
     return this.store.transaction(async (tx) => {
-      const group = await tx.groups.insert({ name: options.name ?? `Group ${++sequence}`, summary: "", createdAt: this.clock.now() });
+      const group = await tx.groups.insert({
+        name: options.name ?? `Group ${++sequence}`,
+        summary: "",
+        createdAt: this.clock.now(),
+      });
       for (const member of members) {
-        await tx.memberships.insertJoined({ groupId: group.id, userId: member.id, manager: managers.has(member.id), notify: true, createdAt: this.clock.now() });
+        await tx.memberships.insertJoined({
+          groupId: group.id,
+          userId: member.id,
+          manager: managers.has(member.id),
+          notify: true,
+          createdAt: this.clock.now(),
+        });
       }
       return group;
     });
@@ -93,12 +122,18 @@ export class Factories {
 
   /** A folder of any area. */
   async folder(group: Group, area: FolderArea, name = `Folder ${++sequence}`): Promise<number> {
-    const folder = await this.store.transaction((tx) => tx.folders.insert({ groupId: group.id, area, name, createdAt: this.clock.now() }));
+    const folder = await this.store.transaction((tx) =>
+      tx.folders.insert({ groupId: group.id, area, name, createdAt: this.clock.now() }),
+    );
     return folder.id;
   }
 
   /** A task written by `author` in `group` (not started, priority B, no due date unless given). */
-  async task(group: Group, author: User, options: Partial<Omit<NewTask, "groupId" | "authorId" | "at">> = {}): Promise<Task> {
+  async task(
+    group: Group,
+    author: User,
+    options: Partial<Omit<NewTask, "groupId" | "authorId" | "at">> = {},
+  ): Promise<Task> {
     return this.store.transaction((tx) =>
       tx.tasks.insert({
         groupId: group.id,
@@ -119,7 +154,11 @@ export class Factories {
   }
 
   /** A topic written by `author` in `group`. */
-  async topic(group: Group, author: User, options: Partial<Pick<Topic, "title" | "body" | "folderId" | "allowEdit" | "fastNotify" | "trashed">> = {}): Promise<Topic> {
+  async topic(
+    group: Group,
+    author: User,
+    options: Partial<Pick<Topic, "title" | "body" | "folderId" | "allowEdit" | "fastNotify" | "trashed">> = {},
+  ): Promise<Topic> {
     return this.store.transaction((tx) =>
       tx.topics.insert({
         groupId: group.id,

@@ -7,7 +7,9 @@ import type { TestServer } from "./server.js";
 
 /** A PNG of the given size, made with sharp so its dimensions are real. */
 export async function pngOf(width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 60 } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 60 } } })
+    .png()
+    .toBuffer();
 }
 
 /** Adds a file through the same service the CLI uses (bytes into the server's blob store). */
@@ -15,7 +17,14 @@ export async function addTestFile(
   server: TestServer,
   group: Group,
   author: User,
-  options: { fileName?: string; bytes?: Uint8Array; title?: string; memo?: string; folderId?: number | null; comment?: string } = {},
+  options: {
+    fileName?: string;
+    bytes?: Uint8Array;
+    title?: string;
+    memo?: string;
+    folderId?: number | null;
+    comment?: string;
+  } = {},
 ): Promise<CabinetFile> {
   return addFile(
     server.store,
@@ -35,7 +44,18 @@ export async function addTestFile(
 }
 
 /** Adds the next version of a file. */
-export async function addTestVersion(server: TestServer, file: CabinetFile, author: User, bytes: Uint8Array, comment = ""): Promise<CabinetFile> {
+export async function addTestVersion(
+  server: TestServer,
+  file: CabinetFile,
+  author: User,
+  bytes: Uint8Array,
+  comment = "",
+): Promise<CabinetFile> {
   const ref = { kind: "CABINET" as const, groupId: file.groupId, id: file.id };
-  return addFileVersion(server.store, server.blobs, { ref, authorEmail: author.email, fileName: undefined, source: bytes, comment }, server.clock);
+  return addFileVersion(
+    server.store,
+    server.blobs,
+    { ref, authorEmail: author.email, fileName: undefined, source: bytes, comment },
+    server.clock,
+  );
 }

@@ -14,12 +14,23 @@ export interface Answer {
 /** Sends a real HTTP request. `token` adds `Authorization: Bearer`. */
 export async function request(
   url: string,
-  options: { method?: string; token?: string; body?: string; contentType?: string; headers?: Record<string, string> } = {},
+  options: {
+    method?: string;
+    token?: string;
+    body?: string;
+    contentType?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<Answer> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  if (options.body !== undefined) headers["content-type"] = options.contentType ?? "application/atom+xml; charset=utf-8";
-  const response = await fetch(url, { method: options.method ?? (options.body === undefined ? "GET" : "POST"), headers, body: options.body });
+  if (options.body !== undefined)
+    headers["content-type"] = options.contentType ?? "application/atom+xml; charset=utf-8";
+  const response = await fetch(url, {
+    method: options.method ?? (options.body === undefined ? "GET" : "POST"),
+    headers,
+    body: options.body,
+  });
   const text = await response.text();
   let parsed: XmlElement | undefined;
   return {

@@ -92,28 +92,48 @@ export class BoardClient {
   }
 
   async update(user: TestUser, id: string, title: string, body: string): Promise<void> {
-    await this.write(user, "board", `<feed ${CLIENT_NS}><cbl:operation type="update"/><entry><id>${id}</id><title>${escapeText(title)}</title><summary type="text">${escapeText(body)}</summary></entry></feed>`);
+    await this.write(
+      user,
+      "board",
+      `<feed ${CLIENT_NS}><cbl:operation type="update"/><entry><id>${id}</id><title>${escapeText(title)}</title><summary type="text">${escapeText(body)}</summary></entry></feed>`,
+    );
   }
 
   async remove(user: TestUser, id: string): Promise<void> {
-    await this.write(user, "board", `<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry><id>${id}</id></entry></feed>`);
+    await this.write(
+      user,
+      "board",
+      `<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry><id>${id}</id></entry></feed>`,
+    );
   }
 
   /** Adds a comment to a topic, task or file; returns the comment's id. */
   async comment(user: TestUser, parentId: string, text: string): Promise<string> {
-    const answer = await this.write(user, "comment", `<feed ${CLIENT_NS}><cbl:operation type="insert"/><id>${parentId}</id><entry><summary type="text">${escapeText(text)}</summary></entry></feed>`);
+    const answer = await this.write(
+      user,
+      "comment",
+      `<feed ${CLIENT_NS}><cbl:operation type="insert"/><id>${parentId}</id><entry><summary type="text">${escapeText(text)}</summary></entry></feed>`,
+    );
     const id = atomText(entriesOf(answer.xml)[0]!, "id");
     assert.ok(id);
     return id;
   }
 
   async deleteComment(user: TestUser, commentId: string): Promise<void> {
-    await this.write(user, "comment", `<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry><id>${commentId}</id></entry></feed>`);
+    await this.write(
+      user,
+      "comment",
+      `<feed ${CLIENT_NS}><cbl:operation type="delete"/><entry><id>${commentId}</id></entry></feed>`,
+    );
   }
 
   /** Likes (`on`) or unlikes an item. */
   async like(user: TestUser, id: string, on = true): Promise<void> {
-    await this.write(user, "good", `<feed ${CLIENT_NS}><cbl:operation type="${on ? "insert" : "delete"}"/><entry><id>${id}</id></entry></feed>`);
+    await this.write(
+      user,
+      "good",
+      `<feed ${CLIENT_NS}><cbl:operation type="${on ? "insert" : "delete"}"/><entry><id>${id}</id></entry></feed>`,
+    );
   }
 
   private async write(user: TestUser, path: string, body: string): Promise<Answer> {

@@ -69,7 +69,11 @@ export function formEncode(data: Readonly<Record<string, string | number>>): str
 
 /** The oauth_* parameters of an oauth-1.0a authorize() result. */
 export function oauthParams(data: OAuth1a.Authorization): Record<string, string> {
-  return Object.fromEntries(Object.entries(data).filter(([name]) => name.startsWith("oauth_")).map(([name, value]) => [name, String(value)]));
+  return Object.fromEntries(
+    Object.entries(data)
+      .filter(([name]) => name.startsWith("oauth_"))
+      .map(([name, value]) => [name, String(value)]),
+  );
 }
 
 /** Reads a form-encoded response body. */

@@ -46,7 +46,12 @@ export async function openRaw(baseUrl: string): Promise<RawConnection> {
       tryParse();
     });
     socket.once("close", () => {
-      if (!tryParse()) reject(new Error(`the connection closed without a complete response (got ${JSON.stringify(received.toString("latin1").slice(0, 200))})`));
+      if (!tryParse())
+        reject(
+          new Error(
+            `the connection closed without a complete response (got ${JSON.stringify(received.toString("latin1").slice(0, 200))})`,
+          ),
+        );
     });
   });
   response.catch(() => undefined);
@@ -54,7 +59,10 @@ export async function openRaw(baseUrl: string): Promise<RawConnection> {
 }
 
 /** Sends one whole request and returns the response, closing the connection afterwards. */
-export async function rawRequest(baseUrl: string, request: string | Buffer): Promise<RawAnswer & { closedByServer: Promise<void> }> {
+export async function rawRequest(
+  baseUrl: string,
+  request: string | Buffer,
+): Promise<RawAnswer & { closedByServer: Promise<void> }> {
   const connection = await openRaw(baseUrl);
   connection.write(request);
   const answer = await connection.response;

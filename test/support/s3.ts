@@ -36,7 +36,13 @@ export interface TestS3 {
 export async function startTestS3(): Promise<TestS3> {
   const directory = mkdtempSync(join(tmpdir(), "kairan-s3-"));
   const bucket = "kairan-test";
-  const server = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    address: "127.0.0.1",
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket }],
+  });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new S3Client({ endpoint, region: "us-east-1", forcePathStyle: true, credentials: ACCESS });
@@ -60,7 +66,9 @@ export async function startTestS3(): Promise<TestS3> {
       const names: string[] = [];
       let token: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `${prefix}/`, ContinuationToken: token }));
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket: bucket, Prefix: `${prefix}/`, ContinuationToken: token }),
+        );
         names.push(...(page.Contents ?? []).map((object) => object.Key ?? ""));
         token = page.NextContinuationToken;
       } while (token);

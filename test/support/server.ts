@@ -51,7 +51,15 @@ export async function startTestServer(
   const opened = await openTestStore(backend);
   const { store, dataDir } = opened;
   const logLevel = process.env.KAIRAN_TEST_LOG ?? "silent";
-  const flags = { port: "0", data: dataDir, logLevel, noDemo: true, publicUrl, locale, limits: { noRateLimit: true, ...limits } };
+  const flags = {
+    port: "0",
+    data: dataDir,
+    logLevel,
+    noDemo: true,
+    publicUrl,
+    locale,
+    limits: { noRateLimit: true, ...limits },
+  };
   const config = { ...loadConfig(flags, {}), store: opened.storeConfig, blobStore };
   const clock = new TestClock();
   const blobs = await openBlobStore(blobStore, dataDir);
@@ -88,9 +96,19 @@ export interface SiblingServer {
  * pool on PostgreSQL), its own memory (the feed cache) and the same clock. `publicUrl` should be
  * `first`'s when feeds of both are compared byte for byte (links carry the base URL).
  */
-export async function startSiblingServer(first: TestServer, options: { readonly limits?: LimitFlags; readonly publicUrl?: string } = {}): Promise<SiblingServer> {
+export async function startSiblingServer(
+  first: TestServer,
+  options: { readonly limits?: LimitFlags; readonly publicUrl?: string } = {},
+): Promise<SiblingServer> {
   const store = await openStore(first.storeConfig);
-  const flags = { port: "0", data: first.dataDir, logLevel: process.env.KAIRAN_TEST_LOG ?? "silent", noDemo: true, publicUrl: options.publicUrl, limits: { noRateLimit: true, ...options.limits } };
+  const flags = {
+    port: "0",
+    data: first.dataDir,
+    logLevel: process.env.KAIRAN_TEST_LOG ?? "silent",
+    noDemo: true,
+    publicUrl: options.publicUrl,
+    limits: { noRateLimit: true, ...options.limits },
+  };
   const config = { ...loadConfig(flags, {}), store: first.storeConfig, blobStore: { kind: "local" } as const };
   const app = buildApp({ config, store, blobs: first.blobs, clock: first.clock });
   await app.listen({ port: 0, host: "127.0.0.1" });

@@ -32,14 +32,22 @@ type AnyTables = Record<string, Record<string, unknown>>;
 /** Opens a second connection to the server's database (SQLite file or PostgreSQL schema). */
 export function openSnapshotter(server: TestServer): Snapshotter {
   const config = server.storeConfig;
-  const db = (config.kind === "sqlite" ? openSqliteDatabase(config.file) : openPostgresDatabase({ url: config.url, poolSize: 4 })) as unknown as Kysely<AnyTables>;
-  const databaseFiles = config.kind === "sqlite" ? new Set([config.file, `${config.file}-wal`, `${config.file}-shm`]) : new Set<string>();
+  const db = (config.kind === "sqlite"
+    ? openSqliteDatabase(config.file)
+    : openPostgresDatabase({ url: config.url, poolSize: 4 })) as unknown as Kysely<AnyTables>;
+  const databaseFiles =
+    config.kind === "sqlite" ? new Set([config.file, `${config.file}-wal`, `${config.file}-shm`]) : new Set<string>();
   return {
     async take() {
       const names = TABLES_IN_DEPENDENCY_ORDER.filter((table) => !NOT_DATA.has(table));
       // In parallel: one round trip's time on PostgreSQL instead of one per table.
       const rows = await Promise.all(names.map((table) => db.selectFrom(table).selectAll().execute()));
-      const tables = Object.fromEntries(names.map((table, i) => [table, (rows[i] ?? []).map((row) => JSON.stringify(row, Object.keys(row).sort())).sort()]));
+      const tables = Object.fromEntries(
+        names.map((table, i) => [
+          table,
+          (rows[i] ?? []).map((row) => JSON.stringify(row, Object.keys(row).sort())).sort(),
+        ]),
+      );
       return { tables, files: listFiles(server.dataDir, server.dataDir, databaseFiles) };
     },
     close: () => db.destroy(),
@@ -67,11 +75,15 @@ export function describeChange(before: DataSnapshot, after: DataSnapshot): strin
     const now = new Set(after.tables[table]);
     const added = [...now].filter((row) => !was.has(row));
     const removed = [...was].filter((row) => !now.has(row));
-    if (added.length > 0 || removed.length > 0) changes.push(`${table}: +${added.length} -${removed.length} ${[...added, ...removed].slice(0, 2).join(" ")}`);
+    if (added.length > 0 || removed.length > 0)
+      changes.push(`${table}: +${added.length} -${removed.length} ${[...added, ...removed].slice(0, 2).join(" ")}`);
   }
   const was = new Set(before.files);
   const now = new Set(after.files);
-  const files = [...now].filter((f) => !was.has(f)).map((f) => `+${f}`).concat([...was].filter((f) => !now.has(f)).map((f) => `-${f}`));
+  const files = [...now]
+    .filter((f) => !was.has(f))
+    .map((f) => `+${f}`)
+    .concat([...was].filter((f) => !now.has(f)).map((f) => `-${f}`));
   if (files.length > 0) changes.push(`files: ${files.slice(0, 4).join(", ")}`);
   return changes.join("; ");
 }

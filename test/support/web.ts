@@ -37,13 +37,21 @@ export class WebClient {
   }
 
   /** POSTs a urlencoded form; `_csrf` is the last page's token unless given. */
-  async post(path: string, fields: Record<string, string> = {}, options: { csrf?: string | null } = {}): Promise<WebAnswer> {
+  async post(
+    path: string,
+    fields: Record<string, string> = {},
+    options: { csrf?: string | null } = {},
+  ): Promise<WebAnswer> {
     const body = new URLSearchParams(fields);
     if (!("_csrf" in fields)) {
       const csrf = options.csrf === undefined ? this.csrf() : options.csrf;
       if (csrf !== null) body.set("_csrf", csrf);
     }
-    return this.send(path, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: body.toString() });
+    return this.send(path, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: body.toString(),
+    });
   }
 
   /** POSTs multipart form data (fetch sets the boundary). */
@@ -76,12 +84,20 @@ export class WebClient {
     this.cookies.delete(name);
   }
 
-  private async send(path: string, init: { method: string; headers: Record<string, string>; body?: string | FormData }): Promise<WebAnswer> {
+  private async send(
+    path: string,
+    init: { method: string; headers: Record<string, string>; body?: string | FormData },
+  ): Promise<WebAnswer> {
     const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
     const response = await fetch(`${this.base}${path}`, {
       ...init,
       redirect: "manual",
-      headers: { "accept-language": this.acceptLanguage, accept: "text/html,*/*", ...(cookie ? { cookie } : {}), ...init.headers },
+      headers: {
+        "accept-language": this.acceptLanguage,
+        accept: "text/html,*/*",
+        ...(cookie ? { cookie } : {}),
+        ...init.headers,
+      },
     });
     for (const line of response.headers.getSetCookie()) {
       const [pair = "", ...attributes] = line.split(";");
@@ -102,8 +118,14 @@ const validator = new HtmlValidate({ extends: ["html-validate:recommended"] });
 /** Asserts a page is valid HTML by html-validate's recommended rules, listing every problem. */
 export async function assertValidHtml(html: string, what = "page"): Promise<void> {
   const report = await validator.validateString(html);
-  const problems = report.results.flatMap((result) => result.messages.map((m) => `${m.line}:${m.column} ${m.ruleId}: ${m.message}`));
-  assert.equal(problems.length, 0, `${what} is not valid HTML:\n${problems.join("\n")}\n--- source ---\n${numbered(html)}`);
+  const problems = report.results.flatMap((result) =>
+    result.messages.map((m) => `${m.line}:${m.column} ${m.ruleId}: ${m.message}`),
+  );
+  assert.equal(
+    problems.length,
+    0,
+    `${what} is not valid HTML:\n${problems.join("\n")}\n--- source ---\n${numbered(html)}`,
+  );
 }
 
 function numbered(html: string): string {

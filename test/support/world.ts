@@ -32,10 +32,19 @@ export interface GroupItems {
  * a comment that carries an attachment, a task and a shared file. `tag` goes into every title, so
  * a response that leaks any of them can be found by it.
  */
-export async function seedGroup(server: TestServer, owner: TestUser, others: readonly TestUser[], tag: string): Promise<GroupItems> {
+export async function seedGroup(
+  server: TestServer,
+  owner: TestUser,
+  others: readonly TestUser[],
+  tag: string,
+): Promise<GroupItems> {
   const f = server.factories;
   const group = await f.group([owner, ...others], { name: `${tag} group` });
-  const folders = [await f.folder(group, "BOARD", `${tag} board folder`), await f.folder(group, "TASK", `${tag} task folder`), await f.folder(group, "CABINET", `${tag} cabinet folder`)];
+  const folders = [
+    await f.folder(group, "BOARD", `${tag} board folder`),
+    await f.folder(group, "TASK", `${tag} task folder`),
+    await f.folder(group, "CABINET", `${tag} cabinet folder`),
+  ];
   const topic = await f.topic(group, owner, { title: `${tag} topic`, body: `${tag} topic body`, allowEdit: true });
   const topicId = `GROUP,1:${group.id},BOARD,1:${topic.id}`;
   const xml = `<feed ${CLIENT_NS}><cbl:operation type="insert"/><id>${topicId}</id><entry><summary type="text">${tag} comment</summary></entry></feed>`;
@@ -45,7 +54,11 @@ export async function seedGroup(server: TestServer, owner: TestUser, others: rea
   ]);
   assert.equal(upload.status, 200, upload.text);
   const task = await f.task(group, owner, { title: `${tag} task`, body: `${tag} task body` });
-  const file = await addTestFile(server, group, owner, { fileName: `${tag}-file.txt`, title: `${tag} file`, memo: `${tag} file memo` });
+  const file = await addTestFile(server, group, owner, {
+    fileName: `${tag}-file.txt`,
+    title: `${tag} file`,
+    memo: `${tag} file memo`,
+  });
   const member = await server.store.read((tx) => tx.memberships.findJoined(group.id, owner.id));
   assert.ok(member);
   return {
@@ -58,7 +71,16 @@ export async function seedGroup(server: TestServer, owner: TestUser, others: rea
     fileId: `GROUP,1:${group.id},CABINET,1:${file.id}`,
     folders: folders.map((id) => `1:${id}`),
     memberId: `1:${member.id}`,
-    secrets: [`${tag} group`, `${tag} topic`, `${tag} comment`, `${tag}-attachment.txt`, `${tag} task`, `${tag} file`, `${tag}-file.txt`, `${tag} board folder`],
+    secrets: [
+      `${tag} group`,
+      `${tag} topic`,
+      `${tag} comment`,
+      `${tag}-attachment.txt`,
+      `${tag} task`,
+      `${tag} file`,
+      `${tag}-file.txt`,
+      `${tag} board folder`,
+    ],
   };
 }
 
@@ -66,10 +88,16 @@ export async function seedGroup(server: TestServer, owner: TestUser, others: rea
  * A pending OAuth temporary credential of `consumer` (signed `/oauth/initiate`), with the CSRF
  * token its sign-in page carries: what requests to the sign-in pages need to get past "unknown".
  */
-export async function pendingSignIn(server: TestServer, consumer: TestConsumer): Promise<{ readonly token: string; readonly csrf: string }> {
+export async function pendingSignIn(
+  server: TestServer,
+  consumer: TestConsumer,
+): Promise<{ readonly token: string; readonly csrf: string }> {
   const url = `${server.url}/oauth/initiate`;
   const client = oauth1a(consumer, server.clock);
-  const answer = await request(url, { method: "POST", headers: { authorization: client.toHeader(client.authorize({ url, method: "POST" })).Authorization } });
+  const answer = await request(url, {
+    method: "POST",
+    headers: { authorization: client.toHeader(client.authorize({ url, method: "POST" })).Authorization },
+  });
   assert.equal(answer.status, 200, answer.text);
   const token = parseForm(answer.text).oauth_token ?? "";
   const page = await request(`${server.url}/oauth/authorize?oauth_token=${encodeURIComponent(token)}`);

@@ -38,7 +38,10 @@ const escapeXml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&
  * Starts `writers` clients, each cycling through: create a topic, comment on a topic, like a
  * topic (topics acknowledged so far, any writer's). `tokens` are Bearer tokens of members of `groupId`.
  */
-export function startWriters(baseUrl: string, options: { writers: number; tokens: readonly string[]; groupId: string; topics?: string[] }): WriteLoad {
+export function startWriters(
+  baseUrl: string,
+  options: { writers: number; tokens: readonly string[]; groupId: string; topics?: string[] },
+): WriteLoad {
   const acks: Ack[] = [];
   const refusals: Refusal[] = [];
   const topics: string[] = [...(options.topics ?? [])];
@@ -51,10 +54,19 @@ export function startWriters(baseUrl: string, options: { writers: number; tokens
       const text = content(writer, n);
       const write =
         step === "topic"
-          ? { path: "/api/board/V2", body: `<feed ${CLIENT_NS}><entry><cbl:group id="${options.groupId}"/><title>${escapeXml(text)}</title><summary type="text">${escapeXml(`${text} body`)}</summary></entry></feed>` }
+          ? {
+              path: "/api/board/V2",
+              body: `<feed ${CLIENT_NS}><entry><cbl:group id="${options.groupId}"/><title>${escapeXml(text)}</title><summary type="text">${escapeXml(`${text} body`)}</summary></entry></feed>`,
+            }
           : step === "comment"
-            ? { path: "/api/comment/V2", body: `<feed ${CLIENT_NS}><cbl:operation type="insert"/><id>${target}</id><entry><summary type="text">${escapeXml(text)}</summary></entry></feed>` }
-            : { path: "/api/good/V2", body: `<feed ${CLIENT_NS}><cbl:operation type="insert"/><entry><id>${target}</id></entry></feed>` };
+            ? {
+                path: "/api/comment/V2",
+                body: `<feed ${CLIENT_NS}><cbl:operation type="insert"/><id>${target}</id><entry><summary type="text">${escapeXml(text)}</summary></entry></feed>`,
+              }
+            : {
+                path: "/api/good/V2",
+                body: `<feed ${CLIENT_NS}><cbl:operation type="insert"/><entry><id>${target}</id></entry></feed>`,
+              };
       let answer;
       try {
         answer = await request(`${baseUrl}${write.path}`, { token, body: write.body });
@@ -93,7 +105,10 @@ export async function missingAcks(baseUrl: string, acks: readonly Ack[], readTok
   const whoIs = async (token: string) => {
     if (!userOf.has(token)) {
       const feed = (await request(`${baseUrl}/api/group/V2`, { token })).xml;
-      userOf.set(token, feed.children.find((c) => c.local === "author")?.children.find((c) => c.local === "uri")?.text ?? "?");
+      userOf.set(
+        token,
+        feed.children.find((c) => c.local === "author")?.children.find((c) => c.local === "uri")?.text ?? "?",
+      );
     }
     return userOf.get(token);
   };
@@ -101,7 +116,9 @@ export async function missingAcks(baseUrl: string, acks: readonly Ack[], readTok
     if (ack.kind === "topic") {
       const answer = await request(`${baseUrl}/api/board/V2?entry=${ack.id}`, { token: readToken });
       const entry = answer.status === 200 ? entriesOf(answer.xml)[0] : undefined;
-      return entry !== undefined && atomText(entry, "title") === ack.title && atomText(entry, "summary") === ack.summary;
+      return (
+        entry !== undefined && atomText(entry, "title") === ack.title && atomText(entry, "summary") === ack.summary
+      );
     }
     if (ack.kind === "comment") return (await commentsOf(ack.topicId)).get(ack.id) === ack.text;
     return (await likersOf(ack.topicId)).includes(await whoIs(ack.token));
@@ -118,7 +135,11 @@ export async function missingAcks(baseUrl: string, acks: readonly Ack[], readTok
       likers.set(
         topicId,
         request(`${baseUrl}/api/good/V2?id=${topicId}`, { token: readToken }).then((answer) =>
-          answer.status === 200 ? entriesOf(answer.xml).flatMap((entry) => children(entry, NS.cbl, "who").map((w) => w.attributes.get("id"))) : [],
+          answer.status === 200
+            ? entriesOf(answer.xml).flatMap((entry) =>
+                children(entry, NS.cbl, "who").map((w) => w.attributes.get("id")),
+              )
+            : [],
         ),
       );
     }
@@ -138,7 +159,9 @@ export async function missingAcks(baseUrl: string, acks: readonly Ack[], readTok
 async function readComments(baseUrl: string, topicId: string, token: string): Promise<Map<string, string | undefined>> {
   const found = new Map<string, string | undefined>();
   for (let start = 0; ; start += 100) {
-    const answer = await request(`${baseUrl}/api/comment/V2?entry=${topicId}&max-results=100&start-index=${start}`, { token });
+    const answer = await request(`${baseUrl}/api/comment/V2?entry=${topicId}&max-results=100&start-index=${start}`, {
+      token,
+    });
     if (answer.status !== 200) return found;
     const entries = entriesOf(answer.xml);
     for (const entry of entries) found.set(atomText(entry, "id") ?? "", atomText(entry, "summary"));

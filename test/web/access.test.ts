@@ -69,7 +69,11 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
     const missing = await web.get(`/g/1:999999/board`);
     assert.equal(missing.status, 404, "a group that does not exist");
     const neutral = (html: string) => html.replace(/Not found|Not allowed|_csrf" value="[^"]*"/g, "");
-    assert.equal(neutral(missing.html), neutral((await web.get(`${g}/board`)).html), "the same page as for a group one may not see");
+    assert.equal(
+      neutral(missing.html),
+      neutral((await web.get(`${g}/board`)).html),
+      "the same page as for a group one may not see",
+    );
   });
 
   it("refuses a non-member every action on the group's items, and changes nothing", async () => {
@@ -117,7 +121,11 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
     const web = new WebClient(server.url);
     await web.signIn(outsider.email);
     // Oscar is a member of his own group: the topic of the secret group under his group's path is not found.
-    for (const path of [`/g/1:${mine.id}/board/1:${topic.id}`, `/g/1:${mine.id}/tasks/1:${task.id}`, `/g/1:${mine.id}/files/1:${file.id}`]) {
+    for (const path of [
+      `/g/1:${mine.id}/board/1:${topic.id}`,
+      `/g/1:${mine.id}/tasks/1:${task.id}`,
+      `/g/1:${mine.id}/files/1:${file.id}`,
+    ]) {
       const answer = await web.get(path);
       assert.equal(answer.status, 404, path);
       for (const word of SECRET_WORDS) assert.ok(!answer.html.includes(word), `${path} leaks "${word}"`);
@@ -130,7 +138,8 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
   it("lets members in, and only authors and managers delete", async () => {
     const web = new WebClient(server.url);
     await web.signIn(bob.email);
-    for (const path of readable().filter((p) => !p.endsWith("/edit") && !p.includes("ATTACHMENT"))) assert.equal((await web.get(path)).status, 200, path);
+    for (const path of readable().filter((p) => !p.endsWith("/edit") && !p.includes("ATTACHMENT")))
+      assert.equal((await web.get(path)).status, 200, path);
     const page = await web.get(`${g}/board/1:${topic.id}`);
     assert.doesNotMatch(page.html, /Delete topic/, "bob is neither author nor manager");
     assert.doesNotMatch(page.html, />Edit</, "shared editing is off");
@@ -158,7 +167,10 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
     assert.match(await post.text(), /Your session has ended/);
     assert.deepEqual(await server.store.read((tx) => tx.likes.likers({ kind: "BOARD", id: topic.id })), []);
     // A token (API client) opens no page: pages use the session only.
-    const withToken = await fetch(`${server.url}${g}/board`, { headers: { authorization: `Bearer ${alice.token}` }, redirect: "manual" });
+    const withToken = await fetch(`${server.url}${g}/board`, {
+      headers: { authorization: `Bearer ${alice.token}` },
+      redirect: "manual",
+    });
     assert.equal(withToken.status, 303);
   });
 });

@@ -8,7 +8,12 @@ import { type TestServer, startTestServer } from "../support/server.js";
 import { WebClient, assertValidHtml } from "../support/web.js";
 
 function text(html: string): string {
-  return html.replace(/<[^>]+>/g, " ").replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/\s+/g, " ");
+  return html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&amp;/g, "&")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/\s+/g, " ");
 }
 
 /** The rows of a notification list: title, whether unread, and the row's text. */
@@ -68,7 +73,10 @@ describeEachBackend("web notifications and like notifications", (backend) => {
     assert.ok(listed[0]!.unread);
     assert.match(listed[0]!.text, /Team Board Bob commented .* New comments: 1/);
     assert.ok(page.html.includes(`href="${topic}#comment-1"`), "leads to the comment that caused it");
-    const confirmed = await aliceWeb.post("/notifications/confirm", { id: `GROUP,1:${team.id},BOARD,${topic.split("/").pop()}`, back: "/notifications" });
+    const confirmed = await aliceWeb.post("/notifications/confirm", {
+      id: `GROUP,1:${team.id},BOARD,${topic.split("/").pop()}`,
+      back: "/notifications",
+    });
     assert.equal(confirmed.status, 303);
     assert.equal(confirmed.location, "/notifications");
     assert.equal(rows((await aliceWeb.get("/notifications")).html).length, 0, "read ones leave the unread list");
@@ -87,22 +95,39 @@ describeEachBackend("web notifications and like notifications", (backend) => {
     await bobPosts(team, "Two");
     await bobPosts(quiet, "Three");
     const teamOnly = await aliceWeb.get(`/notifications?group=1:${team.id}`);
-    assert.deepEqual(rows(teamOnly.html).map((r) => r.title), ["Two", "One"]);
+    assert.deepEqual(
+      rows(teamOnly.html).map((r) => r.title),
+      ["Two", "One"],
+    );
     assert.match(text(teamOnly.html), /Only Team/);
     await assertValidHtml(teamOnly.html, "group filter");
-    const form = /<form method="post" action="\/notifications\/confirm" class="inline" id="confirm-all">([\s\S]*?)<\/form>/.exec(teamOnly.html)?.[1] ?? "";
+    const form =
+      /<form method="post" action="\/notifications\/confirm" class="inline" id="confirm-all">([\s\S]*?)<\/form>/.exec(
+        teamOnly.html,
+      )?.[1] ?? "";
     const ids = [...form.matchAll(/name="id\[\]" value="([^"]*)"/g)].map((m) => m[1]!);
     assert.equal(ids.length, 2);
-    const body = new URLSearchParams([["_csrf", aliceWeb.csrf()], ["back", `/notifications?group=1:${team.id}`], ...ids.map((id) => ["id[]", id] as [string, string])]);
+    const body = new URLSearchParams([
+      ["_csrf", aliceWeb.csrf()],
+      ["back", `/notifications?group=1:${team.id}`],
+      ...ids.map((id) => ["id[]", id] as [string, string]),
+    ]);
     const answer = await fetch(`${server.url}/notifications/confirm`, {
       method: "POST",
       redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie: `kairan_session=${aliceWeb.cookie("kairan_session")}` },
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        cookie: `kairan_session=${aliceWeb.cookie("kairan_session")}`,
+      },
       body: body.toString(),
     });
     assert.equal(answer.status, 303);
     assert.equal(answer.headers.get("location"), `/notifications?group=1:${team.id}`);
-    assert.deepEqual(rows((await aliceWeb.get("/notifications")).html).map((r) => r.title), ["Three"], "only the other group's is left");
+    assert.deepEqual(
+      rows((await aliceWeb.get("/notifications")).html).map((r) => r.title),
+      ["Three"],
+      "only the other group's is left",
+    );
     assert.equal((await aliceWeb.get(`/notifications?group=1:999999`)).status, 404);
     assert.equal((await aliceWeb.get(`/notifications?group=junk`)).status, 404);
   });
@@ -115,7 +140,10 @@ describeEachBackend("web notifications and like notifications", (backend) => {
     assert.doesNotMatch(text((await aliceWeb.get("/")).html), /Quiet .*unconfirmed/);
     await aliceWeb.get("/settings");
     await aliceWeb.post("/settings/notify", { group: `1:${quiet.id}`, notify: "true" });
-    assert.deepEqual(rows((await aliceWeb.get("/notifications")).html).map((r) => r.title), ["Four", "Three"]);
+    assert.deepEqual(
+      rows((await aliceWeb.get("/notifications")).html).map((r) => r.title),
+      ["Four", "Three"],
+    );
   });
 
   it("tells people who liked their posts, and confirms like notifications", async () => {
@@ -130,13 +158,28 @@ describeEachBackend("web notifications and like notifications", (backend) => {
     const page = await aliceWeb.get("/notifications/likes");
     await assertValidHtml(page.html, "like notifications");
     const listed = rows(page.html);
-    assert.deepEqual(listed.map((r) => r.title), ["Comment on Liked topic", "Liked topic"]);
+    assert.deepEqual(
+      listed.map((r) => r.title),
+      ["Comment on Liked topic", "Liked topic"],
+    );
     assert.match(listed[0]!.text, /Team Liked by Bob .* a liked comment/);
     assert.ok(page.html.includes(`href="${topic}#comment-1"`));
-    await aliceWeb.post("/notifications/likes/confirm", { id: `GROUP,1:${team.id},BOARD,${topic.split("/").pop()}`, back: "/notifications/likes" });
-    assert.deepEqual(rows((await aliceWeb.get("/notifications/likes")).html).map((r) => r.title), ["Comment on Liked topic"]);
+    await aliceWeb.post("/notifications/likes/confirm", {
+      id: `GROUP,1:${team.id},BOARD,${topic.split("/").pop()}`,
+      back: "/notifications/likes",
+    });
+    assert.deepEqual(
+      rows((await aliceWeb.get("/notifications/likes")).html).map((r) => r.title),
+      ["Comment on Liked topic"],
+    );
     const all = rows((await aliceWeb.get("/notifications/likes?show=all")).html);
-    assert.deepEqual(all.map((r) => [r.title, r.unread]), [["Comment on Liked topic", true], ["Liked topic", false]]);
+    assert.deepEqual(
+      all.map((r) => [r.title, r.unread]),
+      [
+        ["Comment on Liked topic", true],
+        ["Liked topic", false],
+      ],
+    );
   });
 
   it("needs the form's token to confirm, and is valid in both languages on both variants", async () => {
@@ -145,7 +188,14 @@ describeEachBackend("web notifications and like notifications", (backend) => {
     assert.equal(rows((await aliceWeb.get("/notifications/likes")).html).length, before);
     const ja = new WebClient(server.url, "ja");
     await ja.signIn(alice.email);
-    for (const path of ["/notifications", "/notifications?show=all", "/notifications/likes", "/notifications/likes?show=all", "/m/notifications", "/m/notifications/likes"]) {
+    for (const path of [
+      "/notifications",
+      "/notifications?show=all",
+      "/notifications/likes",
+      "/notifications/likes?show=all",
+      "/m/notifications",
+      "/m/notifications/likes",
+    ]) {
       for (const client of [aliceWeb, ja]) {
         const page = await client.get(path);
         assert.equal(page.status, 200, path);
@@ -153,7 +203,10 @@ describeEachBackend("web notifications and like notifications", (backend) => {
       }
     }
     const feeds = await aliceWeb.get("/notifications");
-    assert.match(feeds.html, /<link rel="alternate" type="application\/atom\+xml" title="Notifications" href="http:\/\/127\.0\.0\.1:\d+\/api\/notification\/V2">/);
+    assert.match(
+      feeds.html,
+      /<link rel="alternate" type="application\/atom\+xml" title="Notifications" href="http:\/\/127\.0\.0\.1:\d+\/api\/notification\/V2">/,
+    );
     const likes = await aliceWeb.get("/notifications/likes");
     assert.match(likes.html, /href="http:\/\/127\.0\.0\.1:\d+\/api\/goodNotification\/V2"/);
   });

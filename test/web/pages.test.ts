@@ -15,12 +15,22 @@ import { WebClient, assertValidHtml } from "../support/web.js";
 
 /** Every `<a>`/`<link>` whose attributes match, as the browser reads them. */
 function hrefs(html: string, pattern: RegExp): string[] {
-  return [...html.matchAll(/<(?:a|link)\b[^>]*>/g)].map((m) => m[0]).filter((tag) => pattern.test(tag)).map((tag) => /href="([^"]*)"/.exec(tag)?.[1]?.replace(/&amp;/g, "&") ?? "");
+  return [...html.matchAll(/<(?:a|link)\b[^>]*>/g)]
+    .map((m) => m[0])
+    .filter((tag) => pattern.test(tag))
+    .map((tag) => /href="([^"]*)"/.exec(tag)?.[1]?.replace(/&amp;/g, "&") ?? "");
 }
 
 /** Text between tags, without markup, squeezed (what a person reads). */
 function text(html: string): string {
-  return html.replace(/<[^>]+>/g, " ").replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/\s+/g, " ");
+  return html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&amp;/g, "&")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, " ");
 }
 
 describeEachBackend("web pages (reading)", (backend) => {
@@ -50,19 +60,52 @@ describeEachBackend("web pages (reading)", (backend) => {
     server.clock.advance(1000);
     trashed = await f.topic(group, bob, { title: "Old stuff", trashed: true });
     server.clock.advance(1000);
-    main = await f.topic(group, alice, { title: "Release plan", body: "Ship it <script>alert(1)</script>\nline two", folderId: news, allowEdit: true });
+    main = await f.topic(group, alice, {
+      title: "Release plan",
+      body: "Ship it <script>alert(1)</script>\nline two",
+      folderId: news,
+      allowEdit: true,
+    });
     const sprint = await f.folder(group, "TASK", "Sprint");
     tasks = {
-      inProgress: await f.task(group, alice, { title: "Write docs", status: "IN_PROGRESS", dueAt: Date.UTC(2026, 3, 10), allDay: true, assigneeId: bob.id, folderId: sprint, priority: "A" }),
-      completed: await f.task(group, alice, { title: "Set up CI", status: "COMPLETED", dueAt: Date.UTC(2026, 5, 1, 12), allDay: false }),
+      inProgress: await f.task(group, alice, {
+        title: "Write docs",
+        status: "IN_PROGRESS",
+        dueAt: Date.UTC(2026, 3, 10),
+        allDay: true,
+        assigneeId: bob.id,
+        folderId: sprint,
+        priority: "A",
+      }),
+      completed: await f.task(group, alice, {
+        title: "Set up CI",
+        status: "COMPLETED",
+        dueAt: Date.UTC(2026, 5, 1, 12),
+        allDay: false,
+      }),
       open: await f.task(group, bob, { title: "Think about logos", status: "NOT_STARTED" }),
     };
     const docs = await f.folder(group, "CABINET", "Docs");
-    image = await addTestFile(server, group, alice, { fileName: "diagram.png", bytes: await pngOf(64, 48), title: "Diagram", memo: "First draft", folderId: docs, comment: "v1" });
+    image = await addTestFile(server, group, alice, {
+      fileName: "diagram.png",
+      bytes: await pngOf(64, 48),
+      title: "Diagram",
+      memo: "First draft",
+      folderId: docs,
+      comment: "v1",
+    });
     server.clock.advance(1000);
     image = await addTestVersion(server, image, bob, await pngOf(80, 60), "bigger");
     await addTestFile(server, group, bob, { fileName: "notes.txt", bytes: Buffer.from("notes") });
-    await server.store.transaction((tx) => tx.memberships.insertInvite({ groupId: group.id, email: "carol@example.com", label: "Carol (invited)", expiresAt: Date.UTC(2026, 11, 24), createdAt: server.clock.now() }));
+    await server.store.transaction((tx) =>
+      tx.memberships.insertInvite({
+        groupId: group.id,
+        email: "carol@example.com",
+        label: "Carol (invited)",
+        expiresAt: Date.UTC(2026, 11, 24),
+        createdAt: server.clock.now(),
+      }),
+    );
 
     // Comments, likes and a favorite through the pages themselves.
     const bobWeb = new WebClient(server.url);
@@ -128,7 +171,10 @@ describeEachBackend("web pages (reading)", (backend) => {
   it("works without JavaScript: content is in the HTML, the only script is our own deferred file", async () => {
     const page = await web.get(`${g}/board/1:${main.id}`);
     const scripts = [...page.html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
-    assert.deepEqual(scripts.map((tag) => /src="([^"?]*)/.exec(tag)?.[1]), ["/static/app.js"]);
+    assert.deepEqual(
+      scripts.map((tag) => /src="([^"?]*)/.exec(tag)?.[1]),
+      ["/static/app.js"],
+    );
     assert.ok(scripts.every((tag) => /\bdefer\b/.test(tag)));
     assert.doesNotMatch(page.html, /\sstyle=|\son[a-z]+=/, "no inline styles or event handlers (CSP)");
     assert.match(text(page.html), /Release plan/);
@@ -148,7 +194,9 @@ describeEachBackend("web pages (reading)", (backend) => {
       "/": /\/api\/group\/V2$/,
       [`${g}/board`]: new RegExp(`/api/board/V2\\?group=1%3A${group.id}$`),
       [`${g}/board?folder=TRASH`]: /board-folder=TRASH/,
-      [`${g}/board/1:${main.id}`]: new RegExp(`/api/comment/V2\\?entry=GROUP%2C1%3A${group.id}%2CBOARD%2C1%3A${main.id}$`),
+      [`${g}/board/1:${main.id}`]: new RegExp(
+        `/api/comment/V2\\?entry=GROUP%2C1%3A${group.id}%2CBOARD%2C1%3A${main.id}$`,
+      ),
       [`${g}/tasks`]: /\/api\/gwTask\/V2\?group=/,
       [`${g}/files`]: /\/api\/gwCabinet\/V2\?group=/,
       [`${g}/members`]: /\/api\/gwMemberList\/V2\?group=.*member-status=JOIN/,
@@ -194,15 +242,23 @@ describeEachBackend("web pages (reading)", (backend) => {
     for (const feed of feeds) {
       const entries = entriesOf((await request(`${server.url}${feed.url}`, { token: alice.token })).xml);
       assert.ok(entries.length > 0, feed.url);
-      const links = entries.flatMap((entry) => entry.children.filter((c) => c.ns === NS.atom && c.local === "link" && c.attributes.get("type") === "text/html"));
-      const byRel = (rel: string) => links.filter((l) => l.attributes.get("rel") === rel).map((l) => l.attributes.get("href") ?? "");
+      const links = entries.flatMap((entry) =>
+        entry.children.filter(
+          (c) => c.ns === NS.atom && c.local === "link" && c.attributes.get("type") === "text/html",
+        ),
+      );
+      const byRel = (rel: string) =>
+        links.filter((l) => l.attributes.get("rel") === rel).map((l) => l.attributes.get("href") ?? "");
       const alternates = byRel("alternate");
       const mobiles = byRel("mobile");
       assert.ok(alternates.length > 0 && alternates.length === mobiles.length, feed.url);
       let found = false;
       for (const [i, alternate] of alternates.entries()) {
         const mobile = mobiles[i]!;
-        assert.ok(alternate.startsWith(`${server.url}/`) && mobile.startsWith(`${server.url}/m/`), `${alternate} ${mobile}`);
+        assert.ok(
+          alternate.startsWith(`${server.url}/`) && mobile.startsWith(`${server.url}/m/`),
+          `${alternate} ${mobile}`,
+        );
         for (const href of [alternate, mobile]) {
           const page = await web.open(href.slice(server.url.length).replace(/#.*$/, ""));
           assert.equal(page.status, 200, `${feed.url}: ${href}`);
@@ -243,7 +299,14 @@ describeEachBackend("web pages (reading)", (backend) => {
     assert.match(page.html, /<h1>Release plan<\/h1>/);
     assert.match(page.html, /Dev &lt;Team&gt; &amp; Co/);
     const order = [...page.html.matchAll(/<li id="comment-(\d+)" class="([^"]*)"/g)].map((m) => [m[1], m[2]]);
-    assert.deepEqual(order, [["2", "comment is-reply"], ["1", "comment"]], "newest first; the reply is marked");
+    assert.deepEqual(
+      order,
+      [
+        ["2", "comment is-reply"],
+        ["1", "comment"],
+      ],
+      "newest first; the reply is marked",
+    );
     const reply = text(page.html.slice(page.html.indexOf('id="comment-2"'), page.html.indexOf('id="comment-1"')));
     assert.match(reply, /In reply to #1 by Bob Baba : “?First!/);
     assert.match(reply, /Liked by Bob Baba/);
@@ -253,19 +316,31 @@ describeEachBackend("web pages (reading)", (backend) => {
     assert.match(topicPart, /Posted .*News .*Shared editing is on/);
     // Attachments: an image shows in place, everything downloads.
     const image = hrefs(page.html, /download/).find((href) => href.includes("ATTACHMENT%2C1"))!;
-    const preview = /<img class="preview" src="([^"]*)" alt="Preview of shot.png"/.exec(page.html)?.[1]?.replace(/&amp;/g, "&");
+    const preview = /<img class="preview" src="([^"]*)" alt="Preview of shot.png"/
+      .exec(page.html)?.[1]
+      ?.replace(/&amp;/g, "&");
     assert.ok(preview, "an image preview");
-    const inline = await fetch(`${server.url}${preview}`, { headers: { cookie: `kairan_session=${web.cookie("kairan_session")}` } });
+    const inline = await fetch(`${server.url}${preview}`, {
+      headers: { cookie: `kairan_session=${web.cookie("kairan_session")}` },
+    });
     assert.equal(inline.status, 200);
     assert.equal(inline.headers.get("content-type"), "image/png");
     assert.match(inline.headers.get("content-disposition") ?? "", /^inline; filename="shot.png"/);
     assert.equal(inline.headers.get("content-security-policy"), "default-src 'none'; sandbox");
-    const downloaded = await fetch(`${server.url}${image}`, { headers: { cookie: `kairan_session=${web.cookie("kairan_session")}` } });
+    const downloaded = await fetch(`${server.url}${image}`, {
+      headers: { cookie: `kairan_session=${web.cookie("kairan_session")}` },
+    });
     assert.match(downloaded.headers.get("content-disposition") ?? "", /^attachment; filename="shot.png"/);
     assert.deepEqual(Buffer.from(await downloaded.arrayBuffer()), await pngOf(20, 10));
     const words = hrefs(page.html, /download/).find((href) => href.includes("ATTACHMENT%2C2"))!;
-    const wordsAnswer = await fetch(`${server.url}${words}&inline=true`, { headers: { cookie: `kairan_session=${web.cookie("kairan_session")}` } });
-    assert.match(wordsAnswer.headers.get("content-disposition") ?? "", /^attachment;/, "only images are shown in place");
+    const wordsAnswer = await fetch(`${server.url}${words}&inline=true`, {
+      headers: { cookie: `kairan_session=${web.cookie("kairan_session")}` },
+    });
+    assert.match(
+      wordsAnswer.headers.get("content-disposition") ?? "",
+      /^attachment;/,
+      "only images are shown in place",
+    );
     assert.equal(await wordsAnswer.text(), "plain words");
     assert.match(text(page.html), /Download words\.txt \(11 bytes\)/);
     // Reply form of ?reply=1.
@@ -285,7 +360,11 @@ describeEachBackend("web pages (reading)", (backend) => {
     assert.deepEqual(await titles("?state=COMPLETED"), ["Set up CI"]);
     assert.deepEqual(await titles("?state=IN_PROGRESS"), ["Write docs"]);
     assert.deepEqual(await titles(`?folder=1:${tasks.inProgress.folderId}`), ["Write docs"]);
-    assert.deepEqual(await titles("?from=2026-04-10&to=2026-04-10"), ["Write docs"], "an all-day task counts for its whole day");
+    assert.deepEqual(
+      await titles("?from=2026-04-10&to=2026-04-10"),
+      ["Write docs"],
+      "an all-day task counts for its whole day",
+    );
     assert.deepEqual(await titles("?from=2026-04-11&to=2026-12-31"), ["Set up CI"]);
     assert.deepEqual(await titles("?state=NOT_COMPLETED&from=2026-04-11&to=2026-12-31"), []);
     const page = await web.get(`${g}/tasks?state=IN_PROGRESS&from=2026-04-01`);
@@ -307,7 +386,11 @@ describeEachBackend("web pages (reading)", (backend) => {
     assert.match(facts, /Folder Sprint/);
     const ja = new WebClient(server.url, "ja");
     await ja.signIn(alice.email);
-    assert.match(text((await ja.get(`${g}/tasks/1:${tasks.inProgress.id}`)).html), /状態 対応中/, "state labels in the page's language");
+    assert.match(
+      text((await ja.get(`${g}/tasks/1:${tasks.inProgress.id}`)).html),
+      /状態 対応中/,
+      "state labels in the page's language",
+    );
   });
 
   it("shows shared files with folders, history and downloads, and the comment attachments", async () => {
@@ -315,17 +398,27 @@ describeEachBackend("web pages (reading)", (backend) => {
     assert.match(text(list.html), /Diagram diagram\.png .* Version 2/);
     assert.doesNotMatch(text(list.html), /notes\.txt/);
     const thumb = /<img class="thumb" src="([^"]*)"/.exec(list.html)?.[1]?.replace(/&amp;/g, "&");
-    const thumbAnswer = await fetch(`${server.url}${thumb}`, { headers: { cookie: `kairan_session=${web.cookie("kairan_session")}` } });
+    const thumbAnswer = await fetch(`${server.url}${thumb}`, {
+      headers: { cookie: `kairan_session=${web.cookie("kairan_session")}` },
+    });
     assert.equal(thumbAnswer.headers.get("content-type"), "image/png");
     const page = await web.get(`${g}/files/1:${image.id}`);
     const history = text(page.html.slice(page.html.indexOf('class="history"')));
-    assert.match(history, /Version 2 by Bob Baba, .* bigger .*Download version 2 .*Version 1 by Alice Aoki, .* v1 .*Download version 1/s);
+    assert.match(
+      history,
+      /Version 2 by Bob Baba, .* bigger .*Download version 2 .*Version 1 by Alice Aoki, .* v1 .*Download version 1/s,
+    );
     const v1 = hrefs(page.html, /download/).find((href) => href.endsWith("version=1"))!;
-    const bytes = await fetch(`${server.url}${v1}`, { headers: { cookie: `kairan_session=${web.cookie("kairan_session")}` } });
+    const bytes = await fetch(`${server.url}${v1}`, {
+      headers: { cookie: `kairan_session=${web.cookie("kairan_session")}` },
+    });
     assert.deepEqual(Buffer.from(await bytes.arrayBuffer()), await pngOf(64, 48));
     assert.match(text(page.html), /First draft/);
     const attach = await web.get(`${g}/files?folder=ATTACH`);
-    assert.deepEqual(hrefs(attach.html, /class="row-title"/), [`${g}/board/1:${main.id}#comment-2`, `${g}/board/1:${main.id}#comment-2`]);
+    assert.deepEqual(hrefs(attach.html, /class="row-title"/), [
+      `${g}/board/1:${main.id}#comment-2`,
+      `${g}/board/1:${main.id}#comment-2`,
+    ]);
   });
 
   it("lists members, joined and invited", async () => {
@@ -351,7 +444,9 @@ describeEachBackend("web pages (reading)", (backend) => {
 
   it("speaks the browser's language, else the server's", async () => {
     const page = async (acceptLanguage: string | undefined) => {
-      const answer = await fetch(`${server.url}/signin`, { headers: acceptLanguage === undefined ? {} : { "accept-language": acceptLanguage } });
+      const answer = await fetch(`${server.url}/signin`, {
+        headers: acceptLanguage === undefined ? {} : { "accept-language": acceptLanguage },
+      });
       return /<html lang="(\w+)">/.exec(await answer.text())?.[1];
     };
     assert.equal(await page("ja-JP,ja;q=0.9,en;q=0.8"), "ja");
@@ -393,7 +488,14 @@ describe("the OAuth sign-in pages", () => {
   it("are valid HTML, styled like the rest of the site", async () => {
     const pages = [
       authorizePage({ appName: "Feed <Reader>", level: "read", token: "t", csrf: "c" }),
-      authorizePage({ appName: "Feed Reader", level: "Z", token: "t", csrf: "c", error: "The e-mail address or the password is wrong.", email: "a@example.com" }),
+      authorizePage({
+        appName: "Feed Reader",
+        level: "Z",
+        token: "t",
+        csrf: "c",
+        error: "The e-mail address or the password is wrong.",
+        email: "a@example.com",
+      }),
       verifierPage("Feed Reader", "verifier"),
       deniedPage("Feed Reader"),
       problemPage("Link expired", "Start again."),

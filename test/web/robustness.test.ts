@@ -15,7 +15,28 @@ const SEED = Number(process.env.KAIRAN_FUZZ_SEED ?? 20260501);
 
 /** Odd values people and scripts send: empty, huge, wrong shapes, control and non-ASCII characters. */
 const oddValue = fc.oneof(
-  fc.constantFrom("", "0", "-1", "1:0", "1:1", "2:1", "1:999999999", "TRASH", "ATTACH", "UNCLASSIFIED", "true", "on", "%00", "\u0000", "あ", "😀", "../..", "//evil.example", "1e9", " 1 "),
+  fc.constantFrom(
+    "",
+    "0",
+    "-1",
+    "1:0",
+    "1:1",
+    "2:1",
+    "1:999999999",
+    "TRASH",
+    "ATTACH",
+    "UNCLASSIFIED",
+    "true",
+    "on",
+    "%00",
+    "\u0000",
+    "あ",
+    "😀",
+    "../..",
+    "//evil.example",
+    "1e9",
+    " 1 ",
+  ),
   fc.string({ maxLength: 30 }),
   fc.string({ minLength: 300, maxLength: 600 }),
 );
@@ -42,14 +63,46 @@ describeEachBackend("web pages under odd input", (backend) => {
 
   it(`answers every page and form with a page, a same-site redirect or an HTML refusal (${RUNS} runs each, seed ${SEED})`, async (t) => {
     const endpoints = registeredEndpoints(server.app).filter(
-      (e) => !e.url.startsWith("/api/") && !e.url.startsWith("/oauth/") && !e.url.startsWith("/m") && !e.url.startsWith("/static/") && e.url !== "/signout",
+      (e) =>
+        !e.url.startsWith("/api/") &&
+        !e.url.startsWith("/oauth/") &&
+        !e.url.startsWith("/m") &&
+        !e.url.startsWith("/static/") &&
+        e.url !== "/signout",
     );
     assert.ok(endpoints.length >= 30, "the web's routes are in the route table");
     const csrf = web.csrf();
     for (const endpoint of endpoints) {
       for (const method of endpoint.methods) {
         await t.test(`${method} ${endpoint.url}`, async () => {
-          const names = fc.constantFrom("page", "cpage", "folder", "state", "from", "to", "status", "reply", "show", "group", "id", "id[]", "on", "title", "body", "text", "replyTo", "label", "app", "notify", "next", "back", "allowEdit", "inline", "version", "thumbnail");
+          const names = fc.constantFrom(
+            "page",
+            "cpage",
+            "folder",
+            "state",
+            "from",
+            "to",
+            "status",
+            "reply",
+            "show",
+            "group",
+            "id",
+            "id[]",
+            "on",
+            "title",
+            "body",
+            "text",
+            "replyTo",
+            "label",
+            "app",
+            "notify",
+            "next",
+            "back",
+            "allowEdit",
+            "inline",
+            "version",
+            "thumbnail",
+          );
           const input = fc.record({
             params: fc.array(fc.oneof(fc.constantFrom(...segments), oddValue), { minLength: 4, maxLength: 4 }),
             fields: fc.array(fc.tuple(names, oddValue), { maxLength: 6 }),
@@ -59,14 +112,19 @@ describeEachBackend("web pages under odd input", (backend) => {
               let i = 0;
               const path = endpoint.url.replace(/:[a-z]+/g, () => encodeURIComponent(params[i++] ?? ""));
               const query = new URLSearchParams(fields).toString();
-              const answer = method === "GET" ? await web.get(`${path}?${query}`) : await web.post(path, Object.fromEntries([...fields, ["_csrf", csrf]]));
+              const answer =
+                method === "GET"
+                  ? await web.get(`${path}?${query}`)
+                  : await web.post(path, Object.fromEntries([...fields, ["_csrf", csrf]]));
               const said = `${method} ${path} ${query}: ${answer.status} ${answer.html.slice(0, 200)}`;
               assert.ok(answer.status < 500, said);
               // Addresses over 8 KB are refused before routing, by the server's own limit, for every client alike.
               if (answer.status === 414) return;
-              if (answer.status >= 300 && answer.status < 400) assert.match(answer.location ?? "", /^\/(?![/\\])/, said);
+              if (answer.status >= 300 && answer.status < 400)
+                assert.match(answer.location ?? "", /^\/(?![/\\])/, said);
               else if (answer.status >= 400 || !path.startsWith("/download")) {
-                if (answer.status !== 204) assert.match(answer.headers.get("content-type") ?? "", /^text\/html; charset=utf-8/, said);
+                if (answer.status !== 204)
+                  assert.match(answer.headers.get("content-type") ?? "", /^text\/html; charset=utf-8/, said);
               }
             }),
             { numRuns: RUNS, seed: SEED },

@@ -31,7 +31,11 @@ describeEachBackend("web sign-in and sessions", (backend) => {
     assert.equal(form.status, 200);
     await assertValidHtml(form.html, "sign-in page");
     assert.match(form.html, /<input type="hidden" name="next" value="\/favorites\?page=2">/);
-    const signedIn = await web.post("/signin", { email: alice.email.toUpperCase(), password: "password", next: "/favorites?page=2" });
+    const signedIn = await web.post("/signin", {
+      email: alice.email.toUpperCase(),
+      password: "password",
+      next: "/favorites?page=2",
+    });
     assert.equal(signedIn.status, 303);
     assert.equal(signedIn.location, "/favorites?page=2");
     assert.equal((await web.get("/favorites")).status, 200);
@@ -103,12 +107,20 @@ describeEachBackend("web sign-in and sessions", (backend) => {
     const web = new WebClient(server.url);
     await web.signIn(alice.email);
     const config = { ...loadConfig({ port: "0", data: server.dataDir, logLevel: "silent", noDemo: true }, {}) };
-    const second = buildApp({ config, store: server.store, blobs: openLocalBlobStore(server.dataDir), clock: server.clock });
+    const second = buildApp({
+      config,
+      store: server.store,
+      blobs: openLocalBlobStore(server.dataDir),
+      clock: server.clock,
+    });
     await second.listen({ port: 0, host: "127.0.0.1" });
     try {
       const other = new WebClient(`http://127.0.0.1:${(second.server.address() as AddressInfo).port}`);
       const cookie = web.cookie("kairan_session")!;
-      const answer = await fetch(`${other.base}/settings`, { headers: { cookie: `kairan_session=${cookie}` }, redirect: "manual" });
+      const answer = await fetch(`${other.base}/settings`, {
+        headers: { cookie: `kairan_session=${cookie}` },
+        redirect: "manual",
+      });
       assert.equal(answer.status, 200);
       assert.match(await answer.text(), /Alice さんでログイン中/, "no Accept-Language: the server locale (ja)");
     } finally {
@@ -124,7 +136,10 @@ describeEachBackend("web sign-in and sessions", (backend) => {
     assert.equal(answer.status, 303);
     assert.equal(answer.location, "/signin?signed-out=1");
     assert.equal(web.cookie("kairan_session"), undefined, "the cookie is cleared");
-    const replay = await fetch(`${server.url}/settings`, { headers: { cookie: `kairan_session=${token}` }, redirect: "manual" });
+    const replay = await fetch(`${server.url}/settings`, {
+      headers: { cookie: `kairan_session=${token}` },
+      redirect: "manual",
+    });
     assert.equal(replay.status, 303, "the old cookie no longer signs anyone in");
     const notice = await web.get(answer.location!);
     assert.match(notice.html, /You have signed out\./);
@@ -182,7 +197,8 @@ describe("web sign-in throttling", () => {
     const carol = await server.factories.user({ name: "Carol" });
     const web = new WebClient(server.url);
     await web.get("/signin");
-    for (let i = 0; i < 2; i++) assert.equal((await web.post("/signin", { email: carol.email, password: "wrong" })).status, 200);
+    for (let i = 0; i < 2; i++)
+      assert.equal((await web.post("/signin", { email: carol.email, password: "wrong" })).status, 200);
     const refused = await web.post("/signin", { email: carol.email, password: "password" });
     assert.equal(refused.status, 429);
     assert.ok(Number(refused.headers.get("retry-after")) > 0);

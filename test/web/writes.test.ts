@@ -13,7 +13,12 @@ import { type TestServer, startTestServer } from "../support/server.js";
 import { WebClient, assertValidHtml, textOfId } from "../support/web.js";
 
 function text(html: string): string {
-  return html.replace(/<[^>]+>/g, " ").replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/\s+/g, " ");
+  return html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&amp;/g, "&")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/\s+/g, " ");
 }
 
 /** Files in the temporary area of uploads (src/blobs/temp-area.ts). */
@@ -50,8 +55,17 @@ describeEachBackend("web pages (writing)", (backend) => {
 
   it("creates a topic from the form, in a folder, with shared editing", async () => {
     const form = await aliceWeb.get(`${g}/board/new?folder=1:${folderId}`);
-    assert.match(form.html, new RegExp(`<option value="1:${folderId}" selected>News</option>`), "the folder the board showed is preselected");
-    const answer = await aliceWeb.post(`${g}/board/new`, { title: "Kick-off", body: "Monday 10:00", folder: `1:${folderId}`, allowEdit: "on" });
+    assert.match(
+      form.html,
+      new RegExp(`<option value="1:${folderId}" selected>News</option>`),
+      "the folder the board showed is preselected",
+    );
+    const answer = await aliceWeb.post(`${g}/board/new`, {
+      title: "Kick-off",
+      body: "Monday 10:00",
+      folder: `1:${folderId}`,
+      allowEdit: "on",
+    });
     assert.equal(answer.status, 303);
     const created = (await topics()).find((t) => t.title === "Kick-off")!;
     assert.equal(answer.location, `${g}/board/1:${created.id}`);
@@ -59,7 +73,11 @@ describeEachBackend("web pages (writing)", (backend) => {
     assert.equal(created.folderId, folderId);
     assert.equal(created.allowEdit, true);
     assert.equal(created.authorId, alice.id);
-    const phone = await aliceWeb.post(`/m${g}/board/new`, { title: "From the phone", body: "" }, { csrf: aliceWeb.csrf() });
+    const phone = await aliceWeb.post(
+      `/m${g}/board/new`,
+      { title: "From the phone", body: "" },
+      { csrf: aliceWeb.csrf() },
+    );
     assert.match(phone.location ?? "", new RegExp(`^/m${g}/board/1:\\d+$`), "the phone pages stay on the phone pages");
   });
 
@@ -80,7 +98,10 @@ describeEachBackend("web pages (writing)", (backend) => {
     const ja = new WebClient(server.url, "ja");
     await ja.signIn(alice.email);
     await ja.get(`${g}/board/new`);
-    assert.equal(textOfId((await ja.post(`${g}/board/new`, { title: "" })).html, "form-error"), "タイトルを入力してください。");
+    assert.equal(
+      textOfId((await ja.post(`${g}/board/new`, { title: "" })).html, "form-error"),
+      "タイトルを入力してください。",
+    );
     assert.equal((await topics()).length, before);
     assert.equal((await aliceWeb.post(`${g}/board/new`, { title: "x", folder: "1:999999" })).status, 404);
     assert.equal((await aliceWeb.post(`${g}/board/new`, { title: "x", folder: "junk" })).status, 404);
@@ -92,7 +113,10 @@ describeEachBackend("web pages (writing)", (backend) => {
     const path = `${g}/board/1:${topic.id}`;
     const form = await aliceWeb.get(`${path}/edit`);
     assert.equal(form.status, 200);
-    assert.match(textOfId(form.html, "lease-note") ?? "", /You are editing this topic; others cannot change it until 2026-04-01 09:10 UTC\./);
+    assert.match(
+      textOfId(form.html, "lease-note") ?? "",
+      /You are editing this topic; others cannot change it until 2026-04-01 09:10 UTC\./,
+    );
     assert.equal((await server.store.read((tx) => tx.leases.find(topic.id)))?.userId, alice.id);
     // Bob, who may edit too (shared editing), is told who is editing.
     const refused = await bobWeb.get(`${path}/edit`);
@@ -125,7 +149,10 @@ describeEachBackend("web pages (writing)", (backend) => {
     server.clock.advance(5 * 60 * 1000);
     await bobWeb.get(path);
     assert.equal((await bobWeb.post(`${path}/lease`)).status, 204);
-    assert.equal((await server.store.read((tx) => tx.leases.find(topic.id)))?.until, server.clock.now() + LIMITS.editLeaseMs);
+    assert.equal(
+      (await server.store.read((tx) => tx.leases.find(topic.id)))?.until,
+      server.clock.now() + LIMITS.editLeaseMs,
+    );
     assert.equal((await aliceWeb.get(`${path}/edit`)).status, 409, "a manager waits too");
     await bobWeb.get(`${path}/edit`);
     const cancelled = await bobWeb.post(`${path}/release`);
@@ -177,7 +204,10 @@ describeEachBackend("web pages (writing)", (backend) => {
       return { comment, files: await tx.attachments.listOf([comment!.id]) };
     });
     assert.equal(stored.comment?.replyTo, 1);
-    assert.deepEqual(stored.files.map((f) => f.fileName), Array.from({ length: 10 }, (_, i) => `f${i}.txt`));
+    assert.deepEqual(
+      stored.files.map((f) => f.fileName),
+      Array.from({ length: 10 }, (_, i) => `f${i}.txt`),
+    );
     const eleven = new FormData();
     eleven.set("_csrf", bobWeb.csrf());
     eleven.set("text", "eleven");
@@ -229,7 +259,10 @@ describeEachBackend("web pages (writing)", (backend) => {
     const likers = () => server.store.read((tx) => tx.likes.likers({ kind: "BOARD", id: topic.id }));
     await bobWeb.get(path);
     assert.equal((await bobWeb.post(`${path}/like`, { on: "true" })).location, path);
-    assert.deepEqual((await likers()).map((l) => l.name), ["Bob"]);
+    assert.deepEqual(
+      (await likers()).map((l) => l.name),
+      ["Bob"],
+    );
     await bobWeb.get(path);
     await bobWeb.post(`${path}/like`, { on: "true" });
     assert.equal((await likers()).length, 1, "liking twice is one like");
@@ -259,7 +292,10 @@ describeEachBackend("web pages (writing)", (backend) => {
     assert.equal(answer.location, `${g}/tasks/1:${task.id}#comment-1`);
     assert.match(text((await bobWeb.get(`${g}/tasks/1:${task.id}`)).html), /on it/);
     await bobWeb.post(`${g}/tasks/1:${task.id}/like`, { on: "true" });
-    assert.deepEqual((await server.store.read((tx) => tx.likes.likers({ kind: "TASK", id: task.id }))).map((l) => l.name), ["Bob"]);
+    assert.deepEqual(
+      (await server.store.read((tx) => tx.likes.likers({ kind: "TASK", id: task.id }))).map((l) => l.name),
+      ["Bob"],
+    );
   });
 
   it("switches a group's notifications, creates a personal token shown once, and revokes it", async () => {
@@ -300,14 +336,26 @@ describeEachBackend("web pages (writing)", (backend) => {
 
   it("lists the applications a person authorized through OAuth and revokes them", async () => {
     const app = await server.factories.app("read", "Feed Reader");
-    await server.store.transaction((tx) => tx.tokens.insert({ userId: bob.id, appId: app.id, tokenHash: "oauth-hash-1", secret: "s", label: "OAuth", origin: "oauth", createdAt: server.clock.now() }));
+    await server.store.transaction((tx) =>
+      tx.tokens.insert({
+        userId: bob.id,
+        appId: app.id,
+        tokenHash: "oauth-hash-1",
+        secret: "s",
+        label: "OAuth",
+        origin: "oauth",
+        createdAt: server.clock.now(),
+      }),
+    );
     const page = await bobWeb.get("/settings");
-    assert.match(text(page.html.slice(page.html.indexOf('id="apps"'))), /Feed Reader Access level read · Authorized .* · 1 tokens/);
+    assert.match(
+      text(page.html.slice(page.html.indexOf('id="apps"'))),
+      /Feed Reader Access level read · Authorized .* · 1 tokens/,
+    );
     const answer = await bobWeb.post(`/settings/apps/${app.id}/revoke`);
     assert.equal(answer.location, "/settings#apps");
     assert.equal(await server.store.read((tx) => tx.tokens.findLive("oauth-hash-1")), undefined);
     await bobWeb.get("/settings");
     assert.equal((await bobWeb.post(`/settings/apps/${app.id}/revoke`)).status, 404);
   });
-
 });

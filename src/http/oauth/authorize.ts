@@ -20,22 +20,37 @@ export function registerOAuthPages(app: FastifyInstance, context: Context): void
       const credential = await pending(context, queryValue(request.query as QueryValues, "oauth_token"), reply);
       if (!credential) return reply;
       const token = queryValue(request.query as QueryValues, "oauth_token") ?? "";
-      return sendPage(reply, 200, authorizePage({ appName: credential.app.name, level: credential.app.accessLevel, token, csrf: credential.csrf }));
+      return sendPage(
+        reply,
+        200,
+        authorizePage({
+          appName: credential.app.name,
+          level: credential.app.accessLevel,
+          token,
+          csrf: credential.csrf,
+        }),
+      );
     },
     POST: (request, reply) => handleDecision(context, request, reply),
   });
   registerEndpoint(app, "/oauth/verify", {
     GET: async (request, reply) => {
       const token = queryValue(request.query as QueryValues, "oauth_token");
-      const credential = token === undefined ? undefined : await findTemporaryCredential(context.store, context.clock, token);
-      if (credential?.status !== "approved" || credential.verifier === null) return sendPage(reply, 404, problemPage("Link expired", UNKNOWN));
+      const credential =
+        token === undefined ? undefined : await findTemporaryCredential(context.store, context.clock, token);
+      if (credential?.status !== "approved" || credential.verifier === null)
+        return sendPage(reply, 404, problemPage("Link expired", UNKNOWN));
       return sendPage(reply, 200, verifierPage(credential.app.name, credential.verifier));
     },
   });
 }
 
 /** The credential a form or link names, if it still awaits a decision; otherwise sends the dead-end page. */
-async function pending(context: Context, token: string | undefined, reply: FastifyReply): Promise<TemporaryCredential | undefined> {
+async function pending(
+  context: Context,
+  token: string | undefined,
+  reply: FastifyReply,
+): Promise<TemporaryCredential | undefined> {
   const credential = token ? await findTemporaryCredential(context.store, context.clock, token) : undefined;
   if (!credential) {
     sendPage(reply, 404, problemPage("Link expired", UNKNOWN));
@@ -56,27 +71,47 @@ async function handleDecision(context: Context, request: FastifyRequest, reply: 
   if (!credential) return reply;
   // The token only the page we served carries: another site cannot post this form for the person.
   if (!constantTimeEqual(form.get("csrf_token") ?? "", credential.csrf)) {
-    return sendPage(reply, 403, problemPage("Form expired", "This form is no longer valid. Reload the page and try again."));
+    return sendPage(
+      reply,
+      403,
+      problemPage("Form expired", "This form is no longer valid. Reload the page and try again."),
+    );
   }
   if (form.get("decision") === "deny") {
     await deny(context.store, credential);
     if (credential.callback === "oob") return sendPage(reply, 200, deniedPage(credential.app.name));
-    return reply.header("cache-control", "no-store").redirect(callbackWith(credential.callback, { oauth_token: token, denied: token }), 303);
+    return reply
+      .header("cache-control", "no-store")
+      .redirect(callbackWith(credential.callback, { oauth_token: token, denied: token }), 303);
   }
   const email = form.get("email") ?? "";
-  const again = { appName: credential.app.name, level: credential.app.accessLevel, token, csrf: credential.csrf, email };
+  const again = {
+    appName: credential.app.name,
+    level: credential.app.accessLevel,
+    token,
+    csrf: credential.csrf,
+    email,
+  };
   const attempt = { email, password: form.get("password") ?? "", address: context.clientAddress(request) };
-  const user = await signInThrottled(context.store, context.clock, context.config.limits.loginThrottle, attempt).catch((error: unknown) => {
-    if (error instanceof TooManyRequestsError) return error;
-    throw error;
-  });
+  const user = await signInThrottled(context.store, context.clock, context.config.limits.loginThrottle, attempt).catch(
+    (error: unknown) => {
+      if (error instanceof TooManyRequestsError) return error;
+      throw error;
+    },
+  );
   // Throttled: the same form, saying so, with the status and Retry-After a script would read.
   if (user instanceof TooManyRequestsError) {
-    return sendPage(reply.header("retry-after", String(user.retryAfterSeconds)), 429, authorizePage({ ...again, error: user.message }));
+    return sendPage(
+      reply.header("retry-after", String(user.retryAfterSeconds)),
+      429,
+      authorizePage({ ...again, error: user.message }),
+    );
   }
-  if (!user) return sendPage(reply, 200, authorizePage({ ...again, error: "The e-mail address or the password is wrong." }));
+  if (!user)
+    return sendPage(reply, 200, authorizePage({ ...again, error: "The e-mail address or the password is wrong." }));
   const verifier = await approve(context.store, credential, user);
-  if (verifier === undefined) return sendPage(reply, 409, problemPage("Already answered", "This request was already approved or denied."));
+  if (verifier === undefined)
+    return sendPage(reply, 409, problemPage("Already answered", "This request was already approved or denied."));
   const target =
     credential.callback === "oob"
       ? `/oauth/verify?${new URLSearchParams({ oauth_token: token }).toString()}`

@@ -2,7 +2,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type OAuthVerifier, createOAuthVerifier } from "../../auth/oauth-verify.js";
 import { OAuthProblem, type OAuthRequest } from "../../auth/oauth1.js";
-import { exchangePassword, exchangeVerifier, findTemporaryCredential, issueTemporaryCredentials } from "../../services/oauth.js";
+import {
+  exchangePassword,
+  exchangeVerifier,
+  findTemporaryCredential,
+  issueTemporaryCredentials,
+} from "../../services/oauth.js";
 import type { TemporaryCredential } from "../../store/store.js";
 import { type Context, credentialsOf } from "../context.js";
 import { registerEndpoint } from "../route.js";
@@ -18,28 +23,57 @@ export function registerOAuthCredentials(app: FastifyInstance, context: Context)
 }
 
 /** Temporary credentials: signed with the consumer only; a missing oauth_callback means "oob". */
-async function handleInitiate(context: Context, verifier: OAuthVerifier, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const { app, request: signed } = await verifier.verify(credentialsOf(request, context.config.publicUrl), async (oauth) => {
-    if (oauth.token !== undefined) throw new OAuthProblem("parameter_rejected", "oauth_token is not expected when asking for temporary credentials");
-    return { secret: "", grant: undefined };
-  });
+async function handleInitiate(
+  context: Context,
+  verifier: OAuthVerifier,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const { app, request: signed } = await verifier.verify(
+    credentialsOf(request, context.config.publicUrl),
+    async (oauth) => {
+      if (oauth.token !== undefined)
+        throw new OAuthProblem(
+          "parameter_rejected",
+          "oauth_token is not expected when asking for temporary credentials",
+        );
+      return { secret: "", grant: undefined };
+    },
+  );
   const issued = await issueTemporaryCredentials(context.store, context.clock, app, signed.callback ?? "oob");
-  return sendForm(reply, { oauth_token: issued.token, oauth_token_secret: issued.secret, oauth_callback_confirmed: "true" });
+  return sendForm(reply, {
+    oauth_token: issued.token,
+    oauth_token_secret: issued.secret,
+    oauth_callback_confirmed: "true",
+  });
 }
 
 /** Token credentials: the temporary credential plus verifier, or xAuth (no token, x_auth_* fields). */
-async function handleToken(context: Context, verifier: OAuthVerifier, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function handleToken(
+  context: Context,
+  verifier: OAuthVerifier,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const { store, clock } = context;
-  const { app, request: signed, grant } = await verifier.verify(
+  const {
+    app,
+    request: signed,
+    grant,
+  } = await verifier.verify(
     credentialsOf(request, context.config.publicUrl),
     async (oauth, consumer): Promise<{ secret: string; grant: TemporaryCredential | undefined }> => {
       if (oauth.token === undefined) {
-        if (param(oauth, "x_auth_mode") !== "client_auth") throw new OAuthProblem("parameter_absent", "oauth_token is missing (or x_auth_mode=client_auth for xAuth)");
+        if (param(oauth, "x_auth_mode") !== "client_auth")
+          throw new OAuthProblem("parameter_absent", "oauth_token is missing (or x_auth_mode=client_auth for xAuth)");
         return { secret: "", grant: undefined };
       }
       const credential = await findTemporaryCredential(store, clock, oauth.token);
       if (!credential || credential.app.id !== consumer.id) {
-        throw new OAuthProblem("token_rejected", "oauth_token is unknown, expired, already exchanged or not issued to this application");
+        throw new OAuthProblem(
+          "token_rejected",
+          "oauth_token is unknown, expired, already exchanged or not issued to this application",
+        );
       }
       return { secret: credential.secret, grant: credential };
     },

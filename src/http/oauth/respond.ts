@@ -6,7 +6,11 @@ export function sendForm(reply: FastifyReply, fields: Readonly<Record<string, st
   const body = Object.entries(fields)
     .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
     .join("&");
-  return reply.code(200).header("content-type", "application/x-www-form-urlencoded").header("cache-control", "no-store").send(body);
+  return reply
+    .code(200)
+    .header("content-type", "application/x-www-form-urlencoded")
+    .header("cache-control", "no-store")
+    .send(body);
 }
 
 /** Sends an HTML page with the security headers every page carries. */
@@ -17,7 +21,9 @@ export function sendPage(reply: FastifyReply, status: number, document: string):
 /** The fields of a browser's form POST; empty for any other body. */
 export function formFields(request: FastifyRequest): URLSearchParams {
   const type = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
-  return new URLSearchParams(type === "application/x-www-form-urlencoded" && typeof request.body === "string" ? request.body : "");
+  return new URLSearchParams(
+    type === "application/x-www-form-urlencoded" && typeof request.body === "string" ? request.body : "",
+  );
 }
 
 /** The callback URL with parameters added to its query, keeping what it already carries. */

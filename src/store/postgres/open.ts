@@ -24,7 +24,8 @@ export function openPostgresStore(options: PostgresOptions): Store {
   const db = openPostgresDatabase(options);
   const root = repositories(db, "postgres");
   return {
-    transaction: (work) => db.transaction().execute((trx) => work(repositories(sharingTemplatesOf(trx, db), "postgres"))),
+    transaction: (work) =>
+      db.transaction().execute((trx) => work(repositories(sharingTemplatesOf(trx, db), "postgres"))),
     read: (work) => work(root),
     async migrate() {
       // Kysely looks for its migration table in every schema unless told which one; several

@@ -40,7 +40,11 @@ export function appRepo(db: Kysely<Database>): AppRepo {
       return rows.map((row) => publicPart(toApplication(row)));
     },
     async remove(consumerKey) {
-      const app = await db.selectFrom("applications").select("id").where("consumer_key", "=", consumerKey).executeTakeFirst();
+      const app = await db
+        .selectFrom("applications")
+        .select("id")
+        .where("consumer_key", "=", consumerKey)
+        .executeTakeFirst();
       if (!app) return false;
       await db.deleteFrom("tokens").where("app_id", "=", app.id).execute();
       await db.deleteFrom("applications").where("id", "=", app.id).execute();

@@ -57,7 +57,11 @@ export function attachmentRepo(db: Kysely<Database>): AttachmentRepo {
     },
     async removeOf(commentIds) {
       if (commentIds.length === 0) return [];
-      const rows = await db.deleteFrom("attachments").where("comment_id", "in", commentIds).returning("blob_key").execute();
+      const rows = await db
+        .deleteFrom("attachments")
+        .where("comment_id", "in", commentIds)
+        .returning("blob_key")
+        .execute();
       return rows.map((row) => row.blob_key);
     },
   };

@@ -26,12 +26,23 @@ export function commentReadRepo(db: Kysely<Database>): CommentReadRepo {
       if (parents.length === 0) return;
       await db
         .insertInto("comment_reads")
-        .values(parents.map((parent) => ({ user_id: userId, parent_kind: parent.kind, parent_id: parent.id, confirmed_at: at })))
+        .values(
+          parents.map((parent) => ({
+            user_id: userId,
+            parent_kind: parent.kind,
+            parent_id: parent.id,
+            confirmed_at: at,
+          })),
+        )
         .onConflict((oc) => oc.columns(["user_id", "parent_kind", "parent_id"]).doUpdateSet({ confirmed_at: at }))
         .execute();
     },
     async removeAllOf(parent) {
-      await db.deleteFrom("comment_reads").where("parent_kind", "=", parent.kind).where("parent_id", "=", parent.id).execute();
+      await db
+        .deleteFrom("comment_reads")
+        .where("parent_kind", "=", parent.kind)
+        .where("parent_id", "=", parent.id)
+        .execute();
     },
   };
 }

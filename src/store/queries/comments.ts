@@ -29,7 +29,9 @@ function toComment(row: CommentRow): Comment {
 
 /** One parent's comments that pass the filter. */
 function filtered(db: Kysely<Database>, parent: ContentRef, filter: CommentFilter) {
-  let query = selectComments(db).where("comments.parent_kind", "=", parent.kind).where("comments.parent_id", "=", parent.id);
+  let query = selectComments(db)
+    .where("comments.parent_kind", "=", parent.kind)
+    .where("comments.parent_id", "=", parent.id);
   const unconfirmed = filter.unconfirmedBy;
   if (unconfirmed) {
     query = query.where("comments.author_id", "<>", unconfirmed.userId);
@@ -86,7 +88,11 @@ export function commentRepo(db: Kysely<Database>): CommentRepo {
       return row && toComment(row);
     },
     async page(parent, filter, page) {
-      const rows = await filtered(db, parent, filter).orderBy("comments.number", "desc").limit(page.limit).offset(page.offset).execute();
+      const rows = await filtered(db, parent, filter)
+        .orderBy("comments.number", "desc")
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
       return rows.map(toComment);
     },
     async count(parent, filter) {
@@ -101,7 +107,11 @@ export function commentRepo(db: Kysely<Database>): CommentRepo {
       const kind = parents[0]?.kind ?? "BOARD";
       const rows = await selectComments(db)
         .where("comments.parent_kind", "=", kind)
-        .where("comments.parent_id", "in", parents.map((p: ContentRef) => p.id))
+        .where(
+          "comments.parent_id",
+          "in",
+          parents.map((p: ContentRef) => p.id),
+        )
         .orderBy("comments.number", "desc")
         .execute();
       return rows.map(toComment);

@@ -52,7 +52,9 @@ export function datasetRepo(db: Kysely<Database>): DatasetRepo {
     async insertUsers(plan, passwordHash, at) {
       await sql`${numbers(1, plan.users)}
         INSERT INTO users (name, email, password_hash, family_kana, given_kana, created_at)
-        SELECT 'User ' || i, 'user' || i || '@bench.example', ${passwordHash}, '', '', ${lit(at)} FROM n ORDER BY i`.execute(db);
+        SELECT 'User ' || i, 'user' || i || '@bench.example', ${passwordHash}, '', '', ${lit(at)} FROM n ORDER BY i`.execute(
+        db,
+      );
     },
     async insertGroups(plan, at) {
       await sql`${numbers(1, plan.groups)}
@@ -62,7 +64,9 @@ export function datasetRepo(db: Kysely<Database>): DatasetRepo {
     async insertMemberships(plan, at) {
       await sql`${numbers(1, plan.bigGroupMembers)}
         INSERT INTO memberships (group_id, user_id, status, manager, notify, created_at, updated_at)
-        SELECT 1, i, 'JOIN', CASE WHEN i = 1 THEN 1 ELSE 0 END, 1, ${lit(at)}, ${lit(at)} FROM n ORDER BY i`.execute(db);
+        SELECT 1, i, 'JOIN', CASE WHEN i = 1 THEN 1 ELSE 0 END, 1, ${lit(at)}, ${lit(at)} FROM n ORDER BY i`.execute(
+        db,
+      );
       if (plan.groups < 2) return;
       const m = plan.membersPerGroup;
       const group = sql<number>`(2 + (i - 1) / ${lit(m)})`;
@@ -96,7 +100,9 @@ export function datasetRepo(db: Kysely<Database>): DatasetRepo {
       // Round-robin over every group: task i is number (i-1)/groups + 1 of group (i-1) % groups + 1,
       // so each group's sequence runs 1, 2, ... without gaps. Authors and assignees are members.
       const group = sql<number>`((i - 1) % ${lit(plan.groups)} + 1)`;
-      const member = (salt: number) => sql<number>`CASE WHEN ${group} = 1 THEN ${mix(plan, salt)} % ${lit(plan.bigGroupMembers)} + 1
+      const member = (
+        salt: number,
+      ) => sql<number>`CASE WHEN ${group} = 1 THEN ${mix(plan, salt)} % ${lit(plan.bigGroupMembers)} + 1
         ELSE ${smallGroupMember(plan, group, sql`(${mix(plan, salt)} % ${lit(plan.membersPerGroup)})`)} END`;
       const allDay = sql<number>`CAST(${mix(plan, 8)} % 2 AS INTEGER)`;
       // Due dates within 60 days of the start, at midnight UTC for all-day tasks; a third have none.

@@ -17,7 +17,9 @@ function selectFiles(db: Kysely<Database>) {
   return db
     .selectFrom("files")
     .innerJoin("file_versions", (join) =>
-      join.onRef("file_versions.file_id", "=", "files.id").onRef("file_versions.version_number", "=", "files.current_version"),
+      join
+        .onRef("file_versions.file_id", "=", "files.id")
+        .onRef("file_versions.version_number", "=", "files.current_version"),
     )
     .innerJoin("users as author", "author.id", "files.author_id")
     .innerJoin("users as version_author", "version_author.id", "file_versions.author_id")
@@ -75,12 +77,26 @@ function toFile(row: FileRow): CabinetFile {
     trashed: row.trashed === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-    current: toVersion({ ...row, id: 0, file_id: row.id, author_id: row.version_author_id, created_at: row.version_created_at }),
+    current: toVersion({
+      ...row,
+      id: 0,
+      file_id: row.id,
+      author_id: row.version_author_id,
+      created_at: row.version_created_at,
+    }),
   };
 }
 
 /** A comment attachment as an entry of the ATTACH folder: one version, named by its attachment id. */
-function attachmentAsFile(row: Selectable<AttachmentsTable> & { parent_kind: ContentKind; parent_id: number; number: number; author_id: number; author_name: string }): CabinetFile {
+function attachmentAsFile(
+  row: Selectable<AttachmentsTable> & {
+    parent_kind: ContentKind;
+    parent_id: number;
+    number: number;
+    author_id: number;
+    author_name: string;
+  },
+): CabinetFile {
   return {
     id: row.id,
     groupId: row.group_id,
@@ -108,7 +124,11 @@ function attachmentAsFile(row: Selectable<AttachmentsTable> & { parent_kind: Con
       comment: "",
       createdAt: row.created_at,
     },
-    attachment: { parent: { kind: row.parent_kind, groupId: row.group_id, id: row.parent_id }, commentNumber: row.number, position: row.position },
+    attachment: {
+      parent: { kind: row.parent_kind, groupId: row.group_id, id: row.parent_id },
+      commentNumber: row.number,
+      position: row.position,
+    },
   };
 }
 
@@ -169,21 +189,40 @@ export function fileRepo(db: Kysely<Database>): FileRepo {
     },
     findById: find,
     async findVersion(fileId, number) {
-      const row = await selectVersions(db).where("file_versions.file_id", "=", fileId).where("file_versions.version_number", "=", number).executeTakeFirst();
+      const row = await selectVersions(db)
+        .where("file_versions.file_id", "=", fileId)
+        .where("file_versions.version_number", "=", number)
+        .executeTakeFirst();
       return row && toVersion(row);
     },
     async list(groupId, filter, page) {
-      let query = selectFiles(db).where("files.group_id", "=", groupId).where("files.trashed", "=", filter.kind === "trash" ? 1 : 0);
+      let query = selectFiles(db)
+        .where("files.group_id", "=", groupId)
+        .where("files.trashed", "=", filter.kind === "trash" ? 1 : 0);
       if (filter.kind === "unclassified") query = query.where("files.folder_id", "is", null);
       if (filter.kind === "folder") query = query.where("files.folder_id", "=", filter.folderId);
-      const rows = await query.orderBy("files.updated_at", "desc").orderBy("files.id", "desc").limit(page.limit).offset(page.offset).execute();
+      const rows = await query
+        .orderBy("files.updated_at", "desc")
+        .orderBy("files.id", "desc")
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
       return rows.map(toFile);
     },
     async listHistories(files, perFile) {
       if (files.length === 0) return [];
       // Versions are numbered 1..current without gaps and never removed, so "the newest n" is a range.
       const rows = await selectVersions(db)
-        .where((eb) => eb.or(files.map((file) => eb.and([eb("file_versions.file_id", "=", file.id), eb("file_versions.version_number", ">", file.current.number - perFile)]))))
+        .where((eb) =>
+          eb.or(
+            files.map((file) =>
+              eb.and([
+                eb("file_versions.file_id", "=", file.id),
+                eb("file_versions.version_number", ">", file.current.number - perFile),
+              ]),
+            ),
+          ),
+        )
         .orderBy("file_versions.file_id")
         .orderBy("file_versions.version_number", "desc")
         .execute();
@@ -196,7 +235,13 @@ export function fileRepo(db: Kysely<Database>): FileRepo {
         .innerJoin("users", "users.id", "comments.author_id")
         .where("attachments.group_id", "=", groupId)
         .selectAll("attachments")
-        .select(["comments.parent_kind", "comments.parent_id", "comments.number", "comments.author_id", "users.name as author_name"])
+        .select([
+          "comments.parent_kind",
+          "comments.parent_id",
+          "comments.number",
+          "comments.author_id",
+          "users.name as author_name",
+        ])
         .orderBy("attachments.created_at", "desc")
         .orderBy("attachments.id", "desc")
         .limit(page.limit)

@@ -21,9 +21,16 @@ function toMembership(row: Selectable<MembershipsTable>): Membership {
 }
 
 // The two reads before every read of group data (services/group-access.ts), kept compiled.
-const findGroup = prepared(["id"], (db, values: { id: number }) => db.selectFrom("groups").selectAll().where("id", "=", values.id));
+const findGroup = prepared(["id"], (db, values: { id: number }) =>
+  db.selectFrom("groups").selectAll().where("id", "=", values.id),
+);
 const findJoinedMembership = prepared(["groupId", "userId"], (db, values: { groupId: number; userId: number }) =>
-  db.selectFrom("memberships").selectAll().where("group_id", "=", values.groupId).where("user_id", "=", values.userId).where("status", "=", "JOIN"),
+  db
+    .selectFrom("memberships")
+    .selectAll()
+    .where("group_id", "=", values.groupId)
+    .where("user_id", "=", values.userId)
+    .where("status", "=", "JOIN"),
 );
 
 /** Groups queries. */
@@ -149,7 +156,9 @@ function toMember(row: MemberRow): Member {
   };
 }
 
-function memberQueries(db: Kysely<Database>): Omit<MembershipRepo, "insertJoined" | "insertInvite" | "findJoined" | "listJoinedOfUser"> {
+function memberQueries(
+  db: Kysely<Database>,
+): Omit<MembershipRepo, "insertJoined" | "insertInvite" | "findJoined" | "listJoinedOfUser"> {
   return {
     async findMember(id) {
       const row = await selectMembers(db).where("memberships.id", "=", id).executeTakeFirst();

@@ -9,10 +9,18 @@ export function leaseRepo(db: Kysely<Database>): LeaseRepo {
       const row = await db
         .selectFrom("topic_leases")
         .innerJoin("users", "users.id", "topic_leases.user_id")
-        .select(["topic_leases.topic_id", "topic_leases.user_id", "users.name", "topic_leases.since", "topic_leases.until"])
+        .select([
+          "topic_leases.topic_id",
+          "topic_leases.user_id",
+          "users.name",
+          "topic_leases.since",
+          "topic_leases.until",
+        ])
         .where("topic_leases.topic_id", "=", topicId)
         .executeTakeFirst();
-      return row && { topicId: row.topic_id, userId: row.user_id, userName: row.name, since: row.since, until: row.until };
+      return (
+        row && { topicId: row.topic_id, userId: row.user_id, userName: row.name, since: row.since, until: row.until }
+      );
     },
     async put(lease) {
       await db

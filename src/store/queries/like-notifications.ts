@@ -12,7 +12,9 @@ function selectDetails(db: Kysely<Database>) {
     .leftJoin("topics as t", (join) => join.on("n.item_kind", "=", "BOARD").onRef("t.id", "=", "n.item_id"))
     .leftJoin("tasks as k", (join) => join.on("n.item_kind", "=", "TASK").onRef("k.id", "=", "n.item_id"))
     .leftJoin("files as f", (join) => join.on("n.item_kind", "=", "CABINET").onRef("f.id", "=", "n.item_id"))
-    .leftJoin("file_versions as fv", (join) => join.onRef("fv.file_id", "=", "f.id").onRef("fv.version_number", "=", "f.current_version"))
+    .leftJoin("file_versions as fv", (join) =>
+      join.onRef("fv.file_id", "=", "f.id").onRef("fv.version_number", "=", "f.current_version"),
+    )
     .leftJoin("comments as c", "c.id", "n.comment_id")
     .selectAll("n")
     .select([
@@ -82,7 +84,10 @@ export function likeNotificationRepo(db: Kysely<Database>): LikeNotificationRepo
   const present = async (ownerId: number, rows: readonly DetailRow[]): Promise<LikeNotification[]> => {
     const likers = await likersOf(ownerId, rows);
     return rows.map((row) => ({
-      item: { parent: { kind: row.item_kind, groupId: row.group_id, id: row.item_id }, commentNumber: row.comment_number },
+      item: {
+        parent: { kind: row.item_kind, groupId: row.group_id, id: row.item_id },
+        commentNumber: row.comment_number,
+      },
       groupName: row.group_name,
       ...textOf(row),
       likers: likers.get(keyText(likeKeyOf(row).kind, likeKeyOf(row).id)) ?? [],
@@ -91,12 +96,19 @@ export function likeNotificationRepo(db: Kysely<Database>): LikeNotificationRepo
     }));
   };
   const filtered = (userId: number, filter: { readonly unconfirmedOnly: boolean }) => {
-    const query = db.selectFrom("like_notifications").where("user_id", "=", userId).where("group_id", "in", joinedGroupIds(db, userId));
+    const query = db
+      .selectFrom("like_notifications")
+      .where("user_id", "=", userId)
+      .where("group_id", "in", joinedGroupIds(db, userId));
     return filter.unconfirmedOnly ? query.where("confirmed", "=", 0) : query;
   };
   const page = async (userId: number, ids: readonly number[]): Promise<LikeNotification[]> => {
     if (ids.length === 0) return [];
-    const rows = await selectDetails(db).where("n.id", "in", ids).orderBy("n.updated_at", "desc").orderBy("n.id", "desc").execute();
+    const rows = await selectDetails(db)
+      .where("n.id", "in", ids)
+      .orderBy("n.updated_at", "desc")
+      .orderBy("n.id", "desc")
+      .execute();
     return present(userId, rows);
   };
   return {
@@ -114,7 +126,11 @@ export function likeNotificationRepo(db: Kysely<Database>): LikeNotificationRepo
           created_at: at,
           updated_at: at,
         })
-        .onConflict((oc) => oc.columns(["item_kind", "item_id", "comment_number", "user_id"]).doUpdateSet({ confirmed: 0, updated_at: at }))
+        .onConflict((oc) =>
+          oc
+            .columns(["item_kind", "item_id", "comment_number", "user_id"])
+            .doUpdateSet({ confirmed: 0, updated_at: at }),
+        )
         .execute();
     },
     async remove(ownerId, item) {
@@ -135,7 +151,10 @@ export function likeNotificationRepo(db: Kysely<Database>): LikeNotificationRepo
         .limit(paging.limit)
         .offset(paging.offset)
         .execute();
-      return page(userId, rows.map((row) => row.id));
+      return page(
+        userId,
+        rows.map((row) => row.id),
+      );
     },
     async count(userId, filter) {
       const row = await filtered(userId, filter)
@@ -165,12 +184,16 @@ export function likeNotificationRepo(db: Kysely<Database>): LikeNotificationRepo
         )
         .returning("id")
         .execute();
-      return page(userId, rows.map((row) => row.id));
+      return page(
+        userId,
+        rows.map((row) => row.id),
+      );
     },
     async removeItems(kind, ids) {
       if (ids.length === 0) return;
       if (kind === "COMMENT") await db.deleteFrom("like_notifications").where("comment_id", "in", ids).execute();
-      else await db.deleteFrom("like_notifications").where("item_kind", "=", kind).where("item_id", "in", ids).execute();
+      else
+        await db.deleteFrom("like_notifications").where("item_kind", "=", kind).where("item_id", "in", ids).execute();
     },
   };
 }

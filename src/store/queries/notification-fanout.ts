@@ -177,7 +177,9 @@ function upsertStatement(db: Kysely<Database>, variant: Variant, values: FanOutV
     .insertInto("notifications")
     .columns(NEW_COLUMNS)
     .expression(newNotifications(db, values))
-    .onConflict((oc) => oc.columns(["item_kind", "item_id", "user_id"]).doUpdateSet(updateOf(variant, values, EXCLUDED)));
+    .onConflict((oc) =>
+      oc.columns(["item_kind", "item_id", "user_id"]).doUpdateSet(updateOf(variant, values, EXCLUDED)),
+    );
 }
 
 /** SQLite's first step: the members' existing notifications of the item. */
@@ -238,7 +240,8 @@ const DELETED_VALUES = ["deletedAuthorId", "deletedCreatedAt"] as const satisfie
 /** The values a variant's statement takes (prepared() refuses a listed value the statement does not take). */
 function namesOf(variant: Variant, statement: "upsert" | "update" | "insert"): readonly (keyof FanOutValues)[] {
   if (statement === "insert") return COMMON_VALUES;
-  if (statement === "upsert") return variant === "commentDeleted" ? [...COMMON_VALUES, ...DELETED_VALUES] : COMMON_VALUES;
+  if (statement === "upsert")
+    return variant === "commentDeleted" ? [...COMMON_VALUES, ...DELETED_VALUES] : COMMON_VALUES;
   const names: (keyof FanOutValues)[] = ["groupId", "itemKind", "itemId", "actorId", "skippedUserId", "event", "at"];
   if (variant === "comment" || variant === "commentDeleted") names.push("commentNumber");
   if (variant === "updatedBody") names.push("summaryUpdatedAt", "summaryUpdatorId");
@@ -256,7 +259,11 @@ const STATEMENTS = new Map<string, PreparedQuery<FanOutValues, unknown>>();
 function statementOf(
   variant: Variant,
   statement: "upsert" | "update" | "insert",
-  build: (db: Kysely<Database>, values: FanOutValues) => ReturnType<typeof upsertStatement> | ReturnType<typeof updateStatement> | ReturnType<typeof insertMissingStatement>,
+  build: (
+    db: Kysely<Database>,
+    values: FanOutValues,
+  ) =>
+    ReturnType<typeof upsertStatement> | ReturnType<typeof updateStatement> | ReturnType<typeof insertMissingStatement>,
 ): PreparedQuery<FanOutValues, unknown> {
   const key = `${statement}:${variant}`;
   let compiled = STATEMENTS.get(key);
@@ -275,7 +282,10 @@ function statementOf(
  */
 export async function fanOutNotifications(db: Kysely<Database>, event: NotificationEvent): Promise<void> {
   const variant = variantOf(event.cause);
-  await statementOf(variant, "upsert", (handle, values) => upsertStatement(handle, variant, values))(db, valuesOf(event));
+  await statementOf(variant, "upsert", (handle, values) => upsertStatement(handle, variant, values))(
+    db,
+    valuesOf(event),
+  );
 }
 
 /**

@@ -15,7 +15,9 @@ function selectDetails(db: Kysely<Database>) {
     .leftJoin("topics as t", (join) => join.on("n.item_kind", "=", "BOARD").onRef("t.id", "=", "n.item_id"))
     .leftJoin("tasks as k", (join) => join.on("n.item_kind", "=", "TASK").onRef("k.id", "=", "n.item_id"))
     .leftJoin("files as f", (join) => join.on("n.item_kind", "=", "CABINET").onRef("f.id", "=", "n.item_id"))
-    .leftJoin("file_versions as fv", (join) => join.onRef("fv.file_id", "=", "f.id").onRef("fv.version_number", "=", "f.current_version"))
+    .leftJoin("file_versions as fv", (join) =>
+      join.onRef("fv.file_id", "=", "f.id").onRef("fv.version_number", "=", "f.current_version"),
+    )
     .selectAll("n")
     .select([
       "g.name as group_name",
@@ -65,7 +67,8 @@ function toNotification(row: DetailRow): Notification {
     commentNumber: row.comment_number,
     commentDeleted: row.comment_deleted === 1,
     summaryUpdatedAt: row.summary_updated_at,
-    summaryUpdator: row.summary_updator_id === null ? null : { id: row.summary_updator_id, name: row.updator_name ?? "" },
+    summaryUpdator:
+      row.summary_updator_id === null ? null : { id: row.summary_updator_id, name: row.updator_name ?? "" },
     updatedAt: row.updated_at,
     createdAt: row.created_at,
     lastAccessAt: row.last_access_at,
@@ -77,11 +80,16 @@ export function notificationRepo(db: Kysely<Database>, engine: Engine): Notifica
   /** The notifications with these ids, newest first. */
   const details = async (ids: readonly number[]): Promise<Notification[]> => {
     if (ids.length === 0) return [];
-    const rows = await selectDetails(db).where("n.id", "in", ids).orderBy("n.updated_at", "desc").orderBy("n.id", "desc").execute();
+    const rows = await selectDetails(db)
+      .where("n.id", "in", ids)
+      .orderBy("n.updated_at", "desc")
+      .orderBy("n.id", "desc")
+      .execute();
     return rows.map(toNotification);
   };
   return {
-    fanOut: (event) => (engine === "sqlite" ? fanOutNotificationsInTwoSteps(db, event) : fanOutNotifications(db, event)),
+    fanOut: (event) =>
+      engine === "sqlite" ? fanOutNotificationsInTwoSteps(db, event) : fanOutNotifications(db, event),
     async mutedGroupIds(userId) {
       const rows = await db
         .selectFrom("memberships")
@@ -94,12 +102,21 @@ export function notificationRepo(db: Kysely<Database>, engine: Engine): Notifica
     },
     async list(userId, filter, page) {
       // Ids first, off the (user, updated, id, confirmed) index; the joins run for the page alone.
-      let query = db.selectFrom("notifications").select("id").where("user_id", "=", userId).where("group_id", "in", joinedGroupIds(db, userId));
+      let query = db
+        .selectFrom("notifications")
+        .select("id")
+        .where("user_id", "=", userId)
+        .where("group_id", "in", joinedGroupIds(db, userId));
       if (filter.unconfirmedOnly) query = query.where("confirmed", "=", 0);
       if (filter.itemKind !== null) query = query.where("item_kind", "=", filter.itemKind);
       if (filter.groupId !== null) query = query.where("group_id", "=", filter.groupId);
       if (filter.hiddenGroupIds.length > 0) query = query.where("group_id", "not in", filter.hiddenGroupIds);
-      const rows = await query.orderBy("updated_at", "desc").orderBy("id", "desc").limit(page.limit).offset(page.offset).execute();
+      const rows = await query
+        .orderBy("updated_at", "desc")
+        .orderBy("id", "desc")
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
       return details(rows.map((row) => row.id));
     },
     async confirm(userId, items, at) {
@@ -111,7 +128,11 @@ export function notificationRepo(db: Kysely<Database>, engine: Engine): Notifica
         .where("group_id", "in", joinedGroupIds(db, userId))
         .where("confirmed", "=", 0)
         .where((eb) =>
-          eb.or(items.map((item) => eb.and([eb("item_kind", "=", item.kind), eb("item_id", "=", item.id), eb("group_id", "=", item.groupId)]))),
+          eb.or(
+            items.map((item) =>
+              eb.and([eb("item_kind", "=", item.kind), eb("item_id", "=", item.id), eb("group_id", "=", item.groupId)]),
+            ),
+          ),
         )
         .returning("id")
         .execute();
@@ -130,7 +151,8 @@ export function notificationRepo(db: Kysely<Database>, engine: Engine): Notifica
       return new Set(rows.map((row) => row.item_id));
     },
     async removeItems(kind, ids) {
-      if (ids.length > 0) await db.deleteFrom("notifications").where("item_kind", "=", kind).where("item_id", "in", ids).execute();
+      if (ids.length > 0)
+        await db.deleteFrom("notifications").where("item_kind", "=", kind).where("item_id", "in", ids).execute();
     },
     async removeOfMember(userId, groupId) {
       await db.deleteFrom("notifications").where("user_id", "=", userId).where("group_id", "=", groupId).execute();

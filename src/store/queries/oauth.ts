@@ -51,8 +51,24 @@ export function temporaryCredentialRepo(db: Kysely<Database>): TemporaryCredenti
       const row = await db
         .selectFrom("oauth_temporary_credentials as t")
         .innerJoin("applications", "applications.id", "t.app_id")
-        .select(["t.id as credential_id", "t.secret", "t.callback", "t.csrf", "t.status", "t.user_id", "t.verifier", "t.expires_at"])
-        .select(["applications.id", "applications.name", "applications.consumer_key", "applications.consumer_secret", "applications.access_level", "applications.created_at"])
+        .select([
+          "t.id as credential_id",
+          "t.secret",
+          "t.callback",
+          "t.csrf",
+          "t.status",
+          "t.user_id",
+          "t.verifier",
+          "t.expires_at",
+        ])
+        .select([
+          "applications.id",
+          "applications.name",
+          "applications.consumer_key",
+          "applications.consumer_secret",
+          "applications.access_level",
+          "applications.created_at",
+        ])
         .where("t.token_hash", "=", tokenHash)
         .where("t.expires_at", ">", now)
         .executeTakeFirst();
@@ -88,7 +104,10 @@ export function temporaryCredentialRepo(db: Kysely<Database>): TemporaryCredenti
       return Number(result.numDeletedRows) > 0;
     },
     async removeExpired(now) {
-      const result = await db.deleteFrom("oauth_temporary_credentials").where("expires_at", "<=", now).executeTakeFirst();
+      const result = await db
+        .deleteFrom("oauth_temporary_credentials")
+        .where("expires_at", "<=", now)
+        .executeTakeFirst();
       return Number(result.numDeletedRows);
     },
   };

@@ -63,10 +63,12 @@ function compileTemplate<P extends Record<string, unknown>, R>(
   const compiled = build(db, markers).compile();
   const slots: Array<readonly [string, number]> = [];
   compiled.parameters.forEach((parameter, index) => {
-    if (typeof parameter === "string" && parameter.startsWith(SENTINEL)) slots.push([parameter.slice(SENTINEL.length), index]);
+    if (typeof parameter === "string" && parameter.startsWith(SENTINEL))
+      slots.push([parameter.slice(SENTINEL.length), index]);
   });
   const missing = names.filter((name) => !slots.some(([slot]) => slot === name));
   // A value folded into the SQL text (or dropped) would be frozen at its stand-in: refuse at once.
-  if (missing.length > 0) throw new Error(`prepared query does not take ${missing.join(", ")} as a parameter: ${compiled.sql}`);
+  if (missing.length > 0)
+    throw new Error(`prepared query does not take ${missing.join(", ")} as a parameter: ${compiled.sql}`);
   return { sql: compiled.sql, parameters: compiled.parameters, slots };
 }

@@ -4,7 +4,10 @@ import type { Database, ItemKind } from "../schema.js";
 import type { FavoriteRepo, FavoriteRow, LikeRepo } from "../store.js";
 
 /** The writes likes and favorites share: the two tables have the same shape and key. */
-function reactionWrites(db: Kysely<Database>, table: "likes" | "favorites"): Pick<LikeRepo, "add" | "remove" | "removeItems"> {
+function reactionWrites(
+  db: Kysely<Database>,
+  table: "likes" | "favorites",
+): Pick<LikeRepo, "add" | "remove" | "removeItems"> {
   return {
     async add(userId, item, groupId, at) {
       const result = await db
@@ -24,7 +27,8 @@ function reactionWrites(db: Kysely<Database>, table: "likes" | "favorites"): Pic
       return Number(result.numDeletedRows) > 0;
     },
     async removeItems(kind, ids) {
-      if (ids.length > 0) await db.deleteFrom(table).where("item_kind", "=", kind).where("item_id", "in", ids).execute();
+      if (ids.length > 0)
+        await db.deleteFrom(table).where("item_kind", "=", kind).where("item_id", "in", ids).execute();
     },
   };
 }
@@ -100,7 +104,9 @@ export function favoriteRepo(db: Kysely<Database>): FavoriteRepo {
       const rows = await db
         .selectFrom("favorites")
         .innerJoin("memberships", (join) =>
-          join.onRef("memberships.group_id", "=", "favorites.group_id").onRef("memberships.user_id", "=", "favorites.user_id"),
+          join
+            .onRef("memberships.group_id", "=", "favorites.group_id")
+            .onRef("memberships.user_id", "=", "favorites.user_id"),
         )
         .select(["favorites.item_kind", "favorites.item_id", "favorites.group_id", "favorites.created_at"])
         .where("favorites.user_id", "=", userId)

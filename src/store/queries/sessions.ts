@@ -36,7 +36,15 @@ export function sessionRepo(db: Kysely<Database>): SessionRepo {
         .where("sessions.token_hash", "=", tokenHash)
         .where("sessions.expires_at", ">", now)
         .executeTakeFirst();
-      return row && { id: row.session_id, user: toUser(row), csrf: row.csrf, createdAt: row.created_at, expiresAt: row.expires_at };
+      return (
+        row && {
+          id: row.session_id,
+          user: toUser(row),
+          csrf: row.csrf,
+          createdAt: row.created_at,
+          expiresAt: row.expires_at,
+        }
+      );
     },
     async extend(id, expiresAt) {
       await db.updateTable("sessions").set({ expires_at: expiresAt }).where("id", "=", id).execute();

@@ -55,7 +55,9 @@ function changedColumns(change: TaskChange): Updateable<TasksTable> {
     updated_at: change.at,
   };
   // Undefined means "unchanged": drop those keys so the UPDATE touches only what was given.
-  return Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined)) as Updateable<TasksTable>;
+  return Object.fromEntries(
+    Object.entries(columns).filter(([, value]) => value !== undefined),
+  ) as Updateable<TasksTable>;
 }
 
 /** Tasks queries. */
@@ -63,7 +65,11 @@ export function taskRepo(db: Kysely<Database>): TaskRepo {
   return {
     async insert(task) {
       // Inside the caller's transaction; the unique (group_id, sequence) constraint guards concurrent writers.
-      const last = await db.selectFrom("tasks").select((eb) => eb.fn.max("sequence").as("last")).where("group_id", "=", task.groupId).executeTakeFirst();
+      const last = await db
+        .selectFrom("tasks")
+        .select((eb) => eb.fn.max("sequence").as("last"))
+        .where("group_id", "=", task.groupId)
+        .executeTakeFirst();
       const { id } = await db
         .insertInto("tasks")
         .values({

@@ -65,7 +65,14 @@ export function tokenRepo(db: Kysely<Database>): TokenRepo {
         .selectFrom("tokens")
         .innerJoin("users", "users.id", "tokens.user_id")
         .innerJoin("applications", "applications.id", "tokens.app_id")
-        .select(["tokens.id", "users.email", "applications.consumer_key", "tokens.label", "tokens.created_at", "tokens.revoked_at"])
+        .select([
+          "tokens.id",
+          "users.email",
+          "applications.consumer_key",
+          "tokens.label",
+          "tokens.created_at",
+          "tokens.revoked_at",
+        ])
         .orderBy("tokens.id")
         .execute();
       return rows.map((row) => ({
@@ -90,7 +97,15 @@ export function tokenRepo(db: Kysely<Database>): TokenRepo {
       const rows = await db
         .selectFrom("tokens")
         .innerJoin("applications", "applications.id", "tokens.app_id")
-        .select(["tokens.id", "tokens.app_id", "applications.name", "applications.access_level", "tokens.label", "tokens.origin", "tokens.created_at"])
+        .select([
+          "tokens.id",
+          "tokens.app_id",
+          "applications.name",
+          "applications.access_level",
+          "tokens.label",
+          "tokens.origin",
+          "tokens.created_at",
+        ])
         .where("tokens.user_id", "=", userId)
         .where("tokens.revoked_at", "is", null)
         .orderBy("tokens.id")

@@ -39,16 +39,29 @@ function toTopic(row: TopicRow): Topic {
 const DEFERRED_JOIN_OFFSET = 100;
 
 /** Restricts a topics query to one page of a group's board, newest first, off the page indexes. */
-function pageOf<Q extends SelectQueryBuilder<Database, "topics", object>>(query: Q, groupId: number, filter: FolderFilter, page: Page): Q {
-  let paged = query.where("topics.group_id", "=", groupId).where("topics.trashed", "=", filter.kind === "trash" ? 1 : 0);
+function pageOf<Q extends SelectQueryBuilder<Database, "topics", object>>(
+  query: Q,
+  groupId: number,
+  filter: FolderFilter,
+  page: Page,
+): Q {
+  let paged = query
+    .where("topics.group_id", "=", groupId)
+    .where("topics.trashed", "=", filter.kind === "trash" ? 1 : 0);
   if (filter.kind === "unclassified") paged = paged.where("topics.folder_id", "is", null);
   if (filter.kind === "folder") paged = paged.where("topics.folder_id", "=", filter.folderId);
-  return paged.orderBy("topics.updated_at", "desc").orderBy("topics.id", "desc").limit(page.limit).offset(page.offset) as Q;
+  return paged
+    .orderBy("topics.updated_at", "desc")
+    .orderBy("topics.id", "desc")
+    .limit(page.limit)
+    .offset(page.offset) as Q;
 }
 
 /** What polling clients read most: the board's first pages, all folders; kept compiled. */
-const firstPagesOfBoard = prepared(["groupId", "limit", "offset"], (db, values: { groupId: number; limit: number; offset: number }) =>
-  pageOf(selectTopics(db), values.groupId, { kind: "all" }, { limit: values.limit, offset: values.offset }),
+const firstPagesOfBoard = prepared(
+  ["groupId", "limit", "offset"],
+  (db, values: { groupId: number; limit: number; offset: number }) =>
+    pageOf(selectTopics(db), values.groupId, { kind: "all" }, { limit: values.limit, offset: values.offset }),
 );
 
 /** Topics queries. */

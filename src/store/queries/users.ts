@@ -4,7 +4,9 @@ import type { Database, UsersTable } from "../schema.js";
 import type { UserRepo } from "../store.js";
 
 /** Maps a users row to the domain type. */
-export function toUser(row: Pick<Selectable<UsersTable>, "id" | "name" | "email" | "family_kana" | "given_kana">): User {
+export function toUser(
+  row: Pick<Selectable<UsersTable>, "id" | "name" | "email" | "family_kana" | "given_kana">,
+): User {
   return { id: row.id, name: row.name, email: row.email, familyKana: row.family_kana, givenKana: row.given_kana };
 }
 

@@ -52,7 +52,8 @@ export class WriteBatcher {
           await sql`release kairan_write`.execute(trx);
         },
         settle(commitError) {
-          if (outcome === undefined) reject(commitError ?? new Error("the write batch ended before this transaction ran"));
+          if (outcome === undefined)
+            reject(commitError ?? new Error("the write batch ended before this transaction ran"));
           else if (!outcome.ok) reject(outcome.error);
           else if (commitError !== undefined) reject(commitError);
           else resolve(outcome.value);

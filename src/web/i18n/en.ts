@@ -150,7 +150,7 @@ export const en = {
   "members.since": "Member since {when}",
 
   "favorites.title": "Favorites",
-  "favorites.none": "You have no favorites yet. Use \"Add to favorites\" on a topic, task, file or comment.",
+  "favorites.none": 'You have no favorites yet. Use "Add to favorites" on a topic, task, file or comment.',
   "favorites.comment": "Comment on {title}",
 
   "settings.title": "Settings",
@@ -161,7 +161,8 @@ export const en = {
   "settings.notifySave": "Save for {group}",
   "settings.notifySaved": "Saved.",
   "settings.tokens": "Personal tokens",
-  "settings.tokensHelp": "For scripts and curl: send 'Authorization: Bearer TOKEN'. A token acts for you at its application's access level.",
+  "settings.tokensHelp":
+    "For scripts and curl: send 'Authorization: Bearer TOKEN'. A token acts for you at its application's access level.",
   "settings.noTokens": "You have no personal tokens.",
   "settings.tokenNew": "New personal token",
   "settings.tokenLabel": "Label",

@@ -38,7 +38,9 @@ export function translator(lang: Lang): Translate {
     const text = messages[key];
     // Templates are not type-checked: a misspelt key fails the page (and its test) instead of printing "undefined".
     if (text === undefined) throw new Error(`no text "${key}" in ${lang}`);
-    return vars === undefined ? text : text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
+    return vars === undefined
+      ? text
+      : text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
   };
 }
 

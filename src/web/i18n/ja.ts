@@ -152,7 +152,8 @@ export const ja: Readonly<Record<MessageKey, string>> = {
   "members.since": "{when} から参加",
 
   "favorites.title": "お気に入り",
-  "favorites.none": "お気に入りはまだありません。トピック、ToDo、ファイル、コメントの「お気に入りに追加」を使ってください。",
+  "favorites.none":
+    "お気に入りはまだありません。トピック、ToDo、ファイル、コメントの「お気に入りに追加」を使ってください。",
   "favorites.comment": "「{title}」へのコメント",
 
   "settings.title": "設定",
@@ -163,7 +164,8 @@ export const ja: Readonly<Record<MessageKey, string>> = {
   "settings.notifySave": "{group} の設定を保存",
   "settings.notifySaved": "保存しました。",
   "settings.tokens": "個人用トークン",
-  "settings.tokensHelp": "スクリプトや curl 用です。「Authorization: Bearer トークン」を送ってください。トークンはアプリケーションのアクセスレベルであなたとして動きます。",
+  "settings.tokensHelp":
+    "スクリプトや curl 用です。「Authorization: Bearer トークン」を送ってください。トークンはアプリケーションのアクセスレベルであなたとして動きます。",
   "settings.noTokens": "個人用トークンはありません。",
   "settings.tokenNew": "個人用トークンを作成",
   "settings.tokenLabel": "用途",

@@ -25,14 +25,21 @@ export function registerAuthPages(app: FastifyInstance, web: WebContext): void {
       const email = page.form.get("email") ?? "";
       const next = safeNext(page.form.get("next") ?? undefined);
       const attempt = { email, password: page.form.get("password") ?? "", address: web.clientAddress(page.request) };
-      const started = await startSession(web.store, web.clock, web.config.limits.loginThrottle, attempt).catch((error: unknown) => {
-        if (error instanceof TooManyRequestsError) return error;
-        throw error;
-      });
+      const started = await startSession(web.store, web.clock, web.config.limits.loginThrottle, attempt).catch(
+        (error: unknown) => {
+          if (error instanceof TooManyRequestsError) return error;
+          throw error;
+        },
+      );
       // Throttled: the same form, saying so, with the status and Retry-After a script would read.
       if (started instanceof TooManyRequestsError) {
         page.reply.header("retry-after", String(started.retryAfterSeconds));
-        return showForm(web, page, { email, next, error: errorText(page.chrome.lang, started.code, started.message) }, 429);
+        return showForm(
+          web,
+          page,
+          { email, next, error: errorText(page.chrome.lang, started.code, started.message) },
+          429,
+        );
       }
       if (!started) return showForm(web, page, { email, next, error: page.chrome.t("signin.wrong") });
       setSessionCookie(web, page.reply, started.token);
@@ -49,7 +56,12 @@ export function registerAuthPages(app: FastifyInstance, web: WebContext): void {
   });
 }
 
-function showForm(web: WebContext, page: PublicPage, data: { email: string; next: string; error?: string; notice?: string | undefined }, status = 200) {
+function showForm(
+  web: WebContext,
+  page: PublicPage,
+  data: { email: string; next: string; error?: string; notice?: string | undefined },
+  status = 200,
+) {
   const token = randomBytes(24).toString("base64url");
   page.reply.setCookie(SIGNIN_COOKIE, token, cookieOptions(web, SIGNIN_FORM_MS));
   return page.render("signin", { title: page.chrome.t("signin.title"), signinCsrf: token, ...data }, status);

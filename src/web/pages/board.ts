@@ -31,10 +31,15 @@ async function boardPage(web: WebContext, page: Page) {
     title: `${page.chrome.t("board.title")} · ${view.group.name}`,
     group: view.group,
     area: "board",
-    feed: { title: `${view.group.name}: ${page.chrome.t("board.title")}`, href: `${web.baseUrl()}/api/board/V2?${feedQuery.toString()}` },
+    feed: {
+      title: `${view.group.name}: ${page.chrome.t("board.title")}`,
+      href: `${web.baseUrl()}/api/board/V2?${feedQuery.toString()}`,
+    },
     folders: folderLinks(page.chrome, path, view.folders, folderKey),
     inTrash: filter.kind === "trash",
-    newTopicHref: page.chrome.u(withQuery(`${path}/new`, { folder: filter.kind === "folder" ? formatPair(filter.folderId) : undefined })),
+    newTopicHref: page.chrome.u(
+      withQuery(`${path}/new`, { folder: filter.kind === "folder" ? formatPair(filter.folderId) : undefined }),
+    ),
     topics: paged(view.topics, request, (n) => page.chrome.u(withQuery(path, { folder: folderParam, page: n }))),
     topicHref: (id: number) => page.chrome.u(`${path}/${formatPair(id)}`),
     pageSize: PAGE_SIZE,
@@ -62,13 +67,22 @@ export function folderLinks(
     { key: "UNCLASSIFIED", label: chrome.t("board.unclassified") },
     ...extra,
   ];
-  return entries.map((entry) => ({ ...entry, href: chrome.u(withQuery(path, { folder: entry.key })), current: entry.key === current }));
+  return entries.map((entry) => ({
+    ...entry,
+    href: chrome.u(withQuery(path, { folder: entry.key })),
+    current: entry.key === current,
+  }));
 }
 
 async function topicPage(web: WebContext, page: Page) {
   const ref: ContentRef = { kind: "BOARD", groupId: pathPair(page, "group"), id: pathPair(page, "topic") };
   const request = readPageNumber(page.query, "cpage");
-  const view = await readTopicPage(web.store, page.actor, { ref, page: { offset: request.fetch.offset, limit: PAGE_SIZE } }, web.clock);
+  const view = await readTopicPage(
+    web.store,
+    page.actor,
+    { ref, page: { offset: request.fetch.offset, limit: PAGE_SIZE } },
+    web.clock,
+  );
   const reply = Number(queryValue(page.query, "reply"));
   const path = itemPath(ref);
   return page.render("topic", {
@@ -80,11 +94,20 @@ async function topicPage(web: WebContext, page: Page) {
     editedBy: view.editedBy,
     editHref: view.mayEdit ? page.chrome.u(`${path}/edit`) : undefined,
     deleteAction: view.mayDelete ? page.chrome.u(`${path}/delete`) : undefined,
-    folderHref: view.topic.folderId === null ? undefined : page.chrome.u(withQuery(`/g/${formatPair(ref.groupId)}/board`, { folder: formatPair(view.topic.folderId) })),
+    folderHref:
+      view.topic.folderId === null
+        ? undefined
+        : page.chrome.u(withQuery(`/g/${formatPair(ref.groupId)}/board`, { folder: formatPair(view.topic.folderId) })),
     reactions: reactionsView(ref, view.reactions),
-    comments: commentsView(page.chrome, ref, view.comments, { userId: page.actor.user.id, membership: view.membership }, {
-      ...request,
-      reply: Number.isInteger(reply) && reply > 0 ? reply : undefined,
-    }),
+    comments: commentsView(
+      page.chrome,
+      ref,
+      view.comments,
+      { userId: page.actor.user.id, membership: view.membership },
+      {
+        ...request,
+        reply: Number.isInteger(reply) && reply > 0 ? reply : undefined,
+      },
+    ),
   });
 }

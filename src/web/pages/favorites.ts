@@ -19,7 +19,11 @@ export function registerFavoritesPage(app: FastifyInstance, web: WebContext): vo
         title: page.chrome.t("favorites.title"),
         section: "favorites",
         feed: { title: page.chrome.t("favorites.title"), href: `${web.baseUrl()}/api/star/V2` },
-        favorites: paged(items.map((item) => favoriteRow(page.chrome, item)), request, (n) => page.chrome.u(withQuery("/favorites", { page: n }))),
+        favorites: paged(
+          items.map((item) => favoriteRow(page.chrome, item)),
+          request,
+          (n) => page.chrome.u(withQuery("/favorites", { page: n })),
+        ),
       });
     },
   });

@@ -33,7 +33,10 @@ async function fileListPage(web: WebContext, page: Page) {
     title: `${page.chrome.t("files.title")} · ${view.group.name}`,
     group: view.group,
     area: "files",
-    feed: { title: `${view.group.name}: ${page.chrome.t("files.title")}`, href: `${web.baseUrl()}/api/gwCabinet/V2?${feedQuery.toString()}` },
+    feed: {
+      title: `${view.group.name}: ${page.chrome.t("files.title")}`,
+      href: `${web.baseUrl()}/api/gwCabinet/V2?${feedQuery.toString()}`,
+    },
     folders: folderLinks(page.chrome, path, view.folders, key, {
       all: page.chrome.t("files.allFolders"),
       extra: [
@@ -41,7 +44,11 @@ async function fileListPage(web: WebContext, page: Page) {
         { key: "TRASH", label: page.chrome.t("board.trash") },
       ],
     }),
-    files: paged(view.files.map((file) => fileRow(page.chrome, file)), request, (n) => page.chrome.u(withQuery(path, { folder: folderParam, page: n }))),
+    files: paged(
+      view.files.map((file) => fileRow(page.chrome, file)),
+      request,
+      (n) => page.chrome.u(withQuery(path, { folder: folderParam, page: n })),
+    ),
     pageSize: PAGE_SIZE,
   });
 }
@@ -49,8 +56,12 @@ async function fileListPage(web: WebContext, page: Page) {
 /** A file as the list shows it; an attachment links to the item its comment is on. */
 function fileRow(chrome: Chrome, file: CabinetFile) {
   const attachment = file.attachment;
-  const id = attachment ? formatAttachmentId(attachment.parent, attachment.commentNumber, attachment.position) : formatContentId({ kind: "CABINET", groupId: file.groupId, id: file.id });
-  const page = attachment ? `${itemPath(attachment.parent)}#comment-${attachment.commentNumber}` : itemPath({ kind: "CABINET", groupId: file.groupId, id: file.id });
+  const id = attachment
+    ? formatAttachmentId(attachment.parent, attachment.commentNumber, attachment.position)
+    : formatContentId({ kind: "CABINET", groupId: file.groupId, id: file.id });
+  const page = attachment
+    ? `${itemPath(attachment.parent)}#comment-${attachment.commentNumber}`
+    : itemPath({ kind: "CABINET", groupId: file.groupId, id: file.id });
   return {
     title: fileTitle(file),
     fileName: file.current.fileName,
@@ -67,7 +78,10 @@ function fileRow(chrome: Chrome, file: CabinetFile) {
 async function filePage(web: WebContext, page: Page) {
   const ref: ContentRef = { kind: "CABINET", groupId: pathPair(page, "group"), id: pathPair(page, "file") };
   const request = readPageNumber(page.query, "cpage");
-  const view = await readFilePage(web.store, page.actor, { ref, page: { offset: request.fetch.offset, limit: PAGE_SIZE } });
+  const view = await readFilePage(web.store, page.actor, {
+    ref,
+    page: { offset: request.fetch.offset, limit: PAGE_SIZE },
+  });
   const id = formatContentId(ref);
   const reply = Number(queryValue(page.query, "reply"));
   return page.render("file", {
@@ -75,8 +89,18 @@ async function filePage(web: WebContext, page: Page) {
     group: view.group,
     area: "files",
     feed: { title: fileTitle(view.file), href: commentFeedHref(web.baseUrl(), ref) },
-    file: { ...fileRow(page.chrome, view.file), memo: view.file.memo, trashed: view.file.trashed, folderName: view.file.folderName, width: view.file.current.width, height: view.file.current.height },
-    folderHref: view.file.folderId === null ? undefined : page.chrome.u(withQuery(`/g/${formatPair(ref.groupId)}/files`, { folder: formatPair(view.file.folderId) })),
+    file: {
+      ...fileRow(page.chrome, view.file),
+      memo: view.file.memo,
+      trashed: view.file.trashed,
+      folderName: view.file.folderName,
+      width: view.file.current.width,
+      height: view.file.current.height,
+    },
+    folderHref:
+      view.file.folderId === null
+        ? undefined
+        : page.chrome.u(withQuery(`/g/${formatPair(ref.groupId)}/files`, { folder: formatPair(view.file.folderId) })),
     history: view.history.map((version) => ({
       number: version.number,
       fileName: version.fileName,
@@ -87,9 +111,15 @@ async function filePage(web: WebContext, page: Page) {
       href: downloadHref(id, { version: version.number }),
     })),
     reactions: reactionsView(ref, view.reactions),
-    comments: commentsView(page.chrome, ref, view.comments, { userId: page.actor.user.id, membership: view.membership }, {
-      ...request,
-      reply: Number.isInteger(reply) && reply > 0 ? reply : undefined,
-    }),
+    comments: commentsView(
+      page.chrome,
+      ref,
+      view.comments,
+      { userId: page.actor.user.id, membership: view.membership },
+      {
+        ...request,
+        reply: Number.isInteger(reply) && reply > 0 ? reply : undefined,
+      },
+    ),
   });
 }

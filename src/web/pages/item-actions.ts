@@ -23,12 +23,20 @@ const COMMENT_TEXT_PARTS: ReadonlySet<string> = new Set(["_csrf", "text", "reply
 /** Likes, favorites and comments of every item page. */
 export function registerItemActions(app: FastifyInstance, web: WebContext): void {
   for (const area of AREAS) {
-    const parent = (page: Page): ContentRef => ({ kind: area.kind, groupId: pathPair(page, "group"), id: pathPair(page, "item") });
+    const parent = (page: Page): ContentRef => ({
+      kind: area.kind,
+      groupId: pathPair(page, "group"),
+      id: pathPair(page, "item"),
+    });
     const comment = (page: Page): ItemRef => ({ kind: "COMMENT", parent: parent(page), number: commentNumber(page) });
     registerPage(app, web, `${area.path}/like`, { POST: (page) => react(web, page, parent(page), "like") });
     registerPage(app, web, `${area.path}/favorite`, { POST: (page) => react(web, page, parent(page), "favorite") });
-    registerPage(app, web, `${area.path}/comments/:number/like`, { POST: (page) => react(web, page, comment(page), "like") });
-    registerPage(app, web, `${area.path}/comments/:number/favorite`, { POST: (page) => react(web, page, comment(page), "favorite") });
+    registerPage(app, web, `${area.path}/comments/:number/like`, {
+      POST: (page) => react(web, page, comment(page), "like"),
+    });
+    registerPage(app, web, `${area.path}/comments/:number/favorite`, {
+      POST: (page) => react(web, page, comment(page), "favorite"),
+    });
     registerPage(app, web, `${area.path}/comments/:number/delete`, {
       async POST(page) {
         const ref = parent(page);
@@ -36,7 +44,13 @@ export function registerItemActions(app: FastifyInstance, web: WebContext): void
         return page.redirect(`${itemPath(ref)}#comments`);
       },
     });
-    registerPage(app, web, `${area.path}/comments`, { POST: (page) => postComment(web, page, parent(page)) }, { multipart: true });
+    registerPage(
+      app,
+      web,
+      `${area.path}/comments`,
+      { POST: (page) => postComment(web, page, parent(page)) },
+      { multipart: true },
+    );
   }
 }
 
@@ -67,7 +81,8 @@ async function postComment(web: WebContext, page: Page, parent: ContentRef) {
           textParts: COMMENT_TEXT_PARTS,
           filePart(name, fileName, textSoFar) {
             requireCsrf(textSoFar.get("_csrf"), csrf);
-            if (name !== "files") throw new ValidationError("INVALID_FILE_PART", `File fields are named files; "${clip(name)}" is not.`);
+            if (name !== "files")
+              throw new ValidationError("INVALID_FILE_PART", `File fields are named files; "${clip(name)}" is not.`);
             // A file input left empty still sends a part, with no name and no bytes.
             return fileName === "" ? "skip" : "keep";
           },
@@ -75,7 +90,18 @@ async function postComment(web: WebContext, page: Page, parent: ContentRef) {
       : { text: new Map([...page.form.entries()]), files: [], discard: async () => undefined };
   try {
     requireCsrf(received.text.get("_csrf"), csrf);
-    const view = await addComment(web.store, web.blobs, page.actor, { parent, text: received.text.get("text"), replyTo: replyTo(received.text.get("replyTo")), files: received.files }, web.clock);
+    const view = await addComment(
+      web.store,
+      web.blobs,
+      page.actor,
+      {
+        parent,
+        text: received.text.get("text"),
+        replyTo: replyTo(received.text.get("replyTo")),
+        files: received.files,
+      },
+      web.clock,
+    );
     return page.redirect(`${itemPath(parent)}#comment-${view.comment.number}`);
   } finally {
     await received.discard();
@@ -84,6 +110,7 @@ async function postComment(web: WebContext, page: Page, parent: ContentRef) {
 
 function replyTo(text: string | undefined): number | undefined {
   if (text === undefined || text.trim() === "") return undefined;
-  if (!/^[1-9][0-9]{0,14}$/.test(text.trim())) throw new ValidationError("INVALID_REPLY_TO", "The comment to reply to must be a comment number.");
+  if (!/^[1-9][0-9]{0,14}$/.test(text.trim()))
+    throw new ValidationError("INVALID_REPLY_TO", "The comment to reply to must be a comment number.");
   return Number(text.trim());
 }

@@ -36,7 +36,9 @@ export interface CommentView {
   readonly authorName: string;
   readonly createdAt: number;
   readonly body: string;
-  readonly replyTo: { readonly number: number; readonly authorName: string | undefined; readonly excerpt: string | undefined } | undefined;
+  readonly replyTo:
+    | { readonly number: number; readonly authorName: string | undefined; readonly excerpt: string | undefined }
+    | undefined;
   readonly likerNames: readonly string[];
   readonly liked: boolean;
   readonly favorite: boolean;
@@ -77,7 +79,10 @@ export function commentsView(
       authorName: comment.authorName,
       createdAt: comment.createdAt,
       body: comment.body,
-      replyTo: comment.replyTo === null ? undefined : { number: comment.replyTo, authorName: replied?.authorName, excerpt: replied?.excerpt },
+      replyTo:
+        comment.replyTo === null
+          ? undefined
+          : { number: comment.replyTo, authorName: replied?.authorName, excerpt: replied?.excerpt },
       likerNames: entry.likers.map((liker) => liker.name),
       liked: entry.likes.mine,
       favorite: entry.starred,
@@ -123,7 +128,12 @@ export interface ReactionsView {
 
 /** Builds the like and favorite part of an item page. */
 export function reactionsView(ref: ContentRef, reactions: Reactions): ReactionsView {
-  return { action: itemPath(ref), liked: reactions.liked, likerNames: reactions.likers.map((liker) => liker.name), favorite: reactions.favorite };
+  return {
+    action: itemPath(ref),
+    liked: reactions.liked,
+    likerNames: reactions.likers.map((liker) => liker.name),
+    favorite: reactions.favorite,
+  };
 }
 
 /** The comment feed of an item, for autodiscovery. */

@@ -36,14 +36,27 @@ async function memberListPage(web: WebContext, page: Page) {
     title: `${page.chrome.t("members.title")} · ${view.group.name}`,
     group: view.group,
     area: "members",
-    feed: { title: `${view.group.name}: ${page.chrome.t("members.title")}`, href: `${web.baseUrl()}/api/gwMemberList/V2?${feedQuery.toString()}` },
+    feed: {
+      title: `${view.group.name}: ${page.chrome.t("members.title")}`,
+      href: `${web.baseUrl()}/api/gwMemberList/V2?${feedQuery.toString()}`,
+    },
     status,
     tabs: [
-      { href: page.chrome.u(path), label: page.chrome.t("members.joined", { n: counts.JOIN }), current: status === "JOIN" },
-      { href: page.chrome.u(withQuery(path, { status: "INVITE" })), label: page.chrome.t("members.invited", { n: counts.INVITE }), current: status === "INVITE" },
+      {
+        href: page.chrome.u(path),
+        label: page.chrome.t("members.joined", { n: counts.JOIN }),
+        current: status === "JOIN",
+      },
+      {
+        href: page.chrome.u(withQuery(path, { status: "INVITE" })),
+        label: page.chrome.t("members.invited", { n: counts.INVITE }),
+        current: status === "INVITE",
+      },
     ],
-    members: paged(view.members.map((member) => memberRow(page.chrome, member, page.actor.user.id)), request, (n) =>
-      page.chrome.u(withQuery(path, { status: status === "INVITE" ? "INVITE" : undefined, page: n })),
+    members: paged(
+      view.members.map((member) => memberRow(page.chrome, member, page.actor.user.id)),
+      request,
+      (n) => page.chrome.u(withQuery(path, { status: status === "INVITE" ? "INVITE" : undefined, page: n })),
     ),
   });
 }
@@ -58,6 +71,8 @@ async function memberPage(web: WebContext, page: Page) {
     group: view.group,
     area: "members",
     member: memberRow(page.chrome, member, page.actor.user.id),
-    backHref: page.chrome.u(withQuery(`/g/${formatPair(groupId)}/members`, { status: member.status === "INVITE" ? "INVITE" : undefined })),
+    backHref: page.chrome.u(
+      withQuery(`/g/${formatPair(groupId)}/members`, { status: member.status === "INVITE" ? "INVITE" : undefined }),
+    ),
   });
 }

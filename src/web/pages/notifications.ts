@@ -2,7 +2,15 @@
 // (`/notifications/likes`): newest first, unread only or all, one group or all; confirm one, or
 // every one shown.
 import type { FastifyInstance } from "fastify";
-import { type ItemRef, formatCommentId, formatContentId, formatGroupId, formatPair, parseGroupParameter, parseItemId } from "../../domain/item-id.js";
+import {
+  type ItemRef,
+  formatCommentId,
+  formatContentId,
+  formatGroupId,
+  formatPair,
+  parseGroupParameter,
+  parseItemId,
+} from "../../domain/item-id.js";
 import type { LikeNotification, Notification } from "../../domain/notification.js";
 import { queryValue } from "../../http/query.js";
 import { confirmLikeNotifications, listLikeNotifications } from "../../services/like-notification.js";
@@ -67,8 +75,13 @@ async function notificationsPage(web: WebContext, page: Page) {
     page: request.fetch,
   });
   const group = groupId === null ? undefined : formatPair(groupId);
-  const here = (extra: Record<string, string | number | undefined>) => page.chrome.u(withQuery("/notifications", { show: all ? "all" : undefined, group, ...extra }));
-  const items = paged(view.notifications.map((n) => notificationRow(page.chrome, n)), request, (n) => here({ page: n }));
+  const here = (extra: Record<string, string | number | undefined>) =>
+    page.chrome.u(withQuery("/notifications", { show: all ? "all" : undefined, group, ...extra }));
+  const items = paged(
+    view.notifications.map((n) => notificationRow(page.chrome, n)),
+    request,
+    (n) => here({ page: n }),
+  );
   return page.render("notifications", {
     title: page.chrome.t("notifications.title"),
     section: "notifications",
@@ -115,8 +128,13 @@ async function likesPage(web: WebContext, page: Page) {
   const { all } = listFilters(page);
   const request = readPageNumber(page.query);
   const view = await listLikeNotifications(web.store, page.actor, { unconfirmedOnly: !all, page: request.fetch });
-  const here = (n: number) => page.chrome.u(withQuery("/notifications/likes", { show: all ? "all" : undefined, page: n }));
-  const items = paged(view.notifications.map((n) => likeRow(page.chrome, n)), request, here);
+  const here = (n: number) =>
+    page.chrome.u(withQuery("/notifications/likes", { show: all ? "all" : undefined, page: n }));
+  const items = paged(
+    view.notifications.map((n) => likeRow(page.chrome, n)),
+    request,
+    here,
+  );
   return page.render("like-notifications", {
     title: page.chrome.t("likes.title"),
     section: "likes",

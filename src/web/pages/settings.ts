@@ -32,9 +32,19 @@ export function registerSettingsPages(app: FastifyInstance, web: WebContext): vo
   });
   registerPage(app, web, "/settings/tokens", {
     async POST(page) {
-      const issued = await createPersonalToken(web.store, page.actor, { appId: numberField(page, "app"), label: page.form.get("label") ?? "" }, web.clock);
+      const issued = await createPersonalToken(
+        web.store,
+        page.actor,
+        { appId: numberField(page, "app"), label: page.form.get("label") ?? "" },
+        web.clock,
+      );
       // Shown once, in the answer to the POST itself: nothing stores it, no later page can show it again.
-      return page.render("token-created", { title: page.chrome.t("settings.tokens"), section: "settings", issued, label: page.form.get("label") ?? "" });
+      return page.render("token-created", {
+        title: page.chrome.t("settings.tokens"),
+        section: "settings",
+        issued,
+        label: page.form.get("label") ?? "",
+      });
     },
   });
   registerPage(app, web, "/settings/tokens/:id/revoke", {

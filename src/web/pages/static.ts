@@ -16,7 +16,12 @@ export function registerStatic(app: FastifyInstance, web: WebContext): void {
       return reply
         .code(200)
         .header("content-type", asset.contentType)
-        .header("cache-control", (request.query as { v?: string }).v === web.assets.version ? "public, max-age=31536000, immutable" : "no-cache")
+        .header(
+          "cache-control",
+          (request.query as { v?: string }).v === web.assets.version
+            ? "public, max-age=31536000, immutable"
+            : "no-cache",
+        )
         .header("x-content-type-options", "nosniff")
         .send(asset.body);
     },

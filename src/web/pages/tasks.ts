@@ -3,7 +3,15 @@ import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../domain/errors.js";
 import type { FolderFilter } from "../../domain/folder.js";
 import { type ContentRef, formatPair } from "../../domain/item-id.js";
-import { TASK_STATUSES, type Task, type TaskFilter, type Term, isTaskStatus, resolveTerm, taskStatusLabel } from "../../domain/task.js";
+import {
+  TASK_STATUSES,
+  type Task,
+  type TaskFilter,
+  type Term,
+  isTaskStatus,
+  resolveTerm,
+  taskStatusLabel,
+} from "../../domain/task.js";
 import { readFolderParameter } from "../../http/parameters.js";
 import { queryValue } from "../../http/query.js";
 import { readTaskListPage } from "../../services/area-page.js";
@@ -67,7 +75,10 @@ async function taskListPage(web: WebContext, page: Page) {
       title: `${page.chrome.t("tasks.title")} · ${view.group.name}`,
       group: view.group,
       area: "tasks",
-      feed: { title: `${view.group.name}: ${page.chrome.t("tasks.title")}`, href: `${web.baseUrl()}/api/gwTask/V2?${feedQuery.toString()}` },
+      feed: {
+        title: `${view.group.name}: ${page.chrome.t("tasks.title")}`,
+        href: `${web.baseUrl()}/api/gwTask/V2?${feedQuery.toString()}`,
+      },
       filters,
       error,
       states: [
@@ -75,9 +86,15 @@ async function taskListPage(web: WebContext, page: Page) {
         { value: "NOT_COMPLETED", label: page.chrome.t("tasks.notCompleted") },
         ...TASK_STATUSES.map((status) => ({ value: status, label: taskStatusLabel(status, page.chrome.lang) })),
       ],
-      folderOptions: folderLinks(page.chrome, path, view.folders, filterKey(folder), { all: page.chrome.t("tasks.anyFolder") }).map((link) => ({ value: link.key, label: link.label })),
+      folderOptions: folderLinks(page.chrome, path, view.folders, filterKey(folder), {
+        all: page.chrome.t("tasks.anyFolder"),
+      }).map((link) => ({ value: link.key, label: link.label })),
       action: page.chrome.u(path),
-      tasks: paged(view.tasks.map((task) => taskRow(page.chrome, task)), request, (n) => page.chrome.u(withQuery(path, { ...filters, page: n }))),
+      tasks: paged(
+        view.tasks.map((task) => taskRow(page.chrome, task)),
+        request,
+        (n) => page.chrome.u(withQuery(path, { ...filters, page: n })),
+      ),
       resetHref: page.chrome.u(path),
       pageSize: PAGE_SIZE,
     },
@@ -117,7 +134,10 @@ function dueText(chrome: Chrome, task: Task): string | undefined {
 async function taskPage(web: WebContext, page: Page) {
   const ref: ContentRef = { kind: "TASK", groupId: pathPair(page, "group"), id: pathPair(page, "task") };
   const request = readPageNumber(page.query, "cpage");
-  const view = await readTaskPage(web.store, page.actor, { ref, page: { offset: request.fetch.offset, limit: PAGE_SIZE } });
+  const view = await readTaskPage(web.store, page.actor, {
+    ref,
+    page: { offset: request.fetch.offset, limit: PAGE_SIZE },
+  });
   const reply = Number(queryValue(page.query, "reply"));
   return page.render("task", {
     title: `${view.task.title} · ${view.group.name}`,
@@ -125,11 +145,20 @@ async function taskPage(web: WebContext, page: Page) {
     area: "tasks",
     feed: { title: view.task.title, href: commentFeedHref(web.baseUrl(), ref) },
     task: taskRow(page.chrome, view.task),
-    folderHref: view.task.folderId === null ? undefined : page.chrome.u(withQuery(`/g/${formatPair(ref.groupId)}/tasks`, { folder: formatPair(view.task.folderId) })),
+    folderHref:
+      view.task.folderId === null
+        ? undefined
+        : page.chrome.u(withQuery(`/g/${formatPair(ref.groupId)}/tasks`, { folder: formatPair(view.task.folderId) })),
     reactions: reactionsView(ref, view.reactions),
-    comments: commentsView(page.chrome, ref, view.comments, { userId: page.actor.user.id, membership: view.membership }, {
-      ...request,
-      reply: Number.isInteger(reply) && reply > 0 ? reply : undefined,
-    }),
+    comments: commentsView(
+      page.chrome,
+      ref,
+      view.comments,
+      { userId: page.actor.user.id, membership: view.membership },
+      {
+        ...request,
+        reply: Number.isInteger(reply) && reply > 0 ? reply : undefined,
+      },
+    ),
   });
 }

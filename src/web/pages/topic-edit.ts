@@ -5,7 +5,14 @@ import { ValidationError } from "../../domain/errors.js";
 import { type ContentRef, formatPair, parsePair } from "../../domain/item-id.js";
 import { queryValue } from "../../http/query.js";
 import { listFolders } from "../../services/group.js";
-import { createTopic, deleteTopic, openTopicEditor, releaseEditLease, takeEditLease, updateTopic } from "../../services/topic.js";
+import {
+  createTopic,
+  deleteTopic,
+  openTopicEditor,
+  releaseEditLease,
+  takeEditLease,
+  updateTopic,
+} from "../../services/topic.js";
 import { errorText } from "../i18n/i18n.js";
 import { type Page, type WebContext, pageNotFound, pathPair, registerPage } from "../page.js";
 import { itemPath } from "./item-view.js";
@@ -13,7 +20,13 @@ import { itemPath } from "./item-view.js";
 /** The topic-writing routes. */
 export function registerTopicEditPages(app: FastifyInstance, web: WebContext): void {
   registerPage(app, web, "/g/:group/board/new", {
-    GET: async (page) => newTopicForm(web, page, { title: "", body: "", folder: queryValue(page.query, "folder") ?? "", allowEdit: false }),
+    GET: async (page) =>
+      newTopicForm(web, page, {
+        title: "",
+        body: "",
+        folder: queryValue(page.query, "folder") ?? "",
+        allowEdit: false,
+      }),
     POST: (page) => createFromForm(web, page),
   });
   registerPage(app, web, "/g/:group/board/:topic/edit", {
@@ -57,7 +70,11 @@ interface NewTopicValues {
 }
 
 async function newTopicForm(web: WebContext, page: Page, values: NewTopicValues, error?: string) {
-  const { group, folders } = await listFolders(web.store, page.actor, { groupId: pathPair(page, "group"), area: "BOARD", page: { offset: 0, limit: 100 } });
+  const { group, folders } = await listFolders(web.store, page.actor, {
+    groupId: pathPair(page, "group"),
+    area: "BOARD",
+    page: { offset: 0, limit: 100 },
+  });
   return page.render(
     "topic-form",
     {
@@ -87,7 +104,12 @@ async function createFromForm(web: WebContext, page: Page) {
   const folderId = values.folder === "" ? null : parsePair(values.folder);
   if (folderId === undefined) throw pageNotFound();
   try {
-    const view = await createTopic(web.store, page.actor, { groupId, title: values.title, body: values.body, folderId, allowEdit: values.allowEdit }, web.clock);
+    const view = await createTopic(
+      web.store,
+      page.actor,
+      { groupId, title: values.title, body: values.body, folderId, allowEdit: values.allowEdit },
+      web.clock,
+    );
     const topic = view.topics[0];
     if (!topic) throw new Error("createTopic returned no topic");
     return page.redirect(itemPath({ kind: "BOARD", groupId, id: topic.id }));
@@ -97,7 +119,12 @@ async function createFromForm(web: WebContext, page: Page) {
   }
 }
 
-function editForm(page: Page, editor: Awaited<ReturnType<typeof openTopicEditor>>, values: { title: string; body: string }, error?: string) {
+function editForm(
+  page: Page,
+  editor: Awaited<ReturnType<typeof openTopicEditor>>,
+  values: { title: string; body: string },
+  error?: string,
+) {
   const path = itemPath({ kind: "BOARD", groupId: editor.group.id, id: editor.topic.id });
   return page.render(
     "topic-form",

@@ -70,11 +70,16 @@
   var editForm = document.getElementById("topic-form");
   if (note && editForm) {
     var csrf = editForm.querySelector("input[name=_csrf]");
-    window.setInterval(function () {
-      if (!csrf) return;
-      var body = new URLSearchParams();
-      body.set("_csrf", csrf.value);
-      fetch(note.getAttribute("data-lease-action"), { method: "POST", body: body, credentials: "same-origin" }).catch(function () {});
-    }, 4 * 60 * 1000);
+    window.setInterval(
+      function () {
+        if (!csrf) return;
+        var body = new URLSearchParams();
+        body.set("_csrf", csrf.value);
+        fetch(note.getAttribute("data-lease-action"), { method: "POST", body: body, credentials: "same-origin" }).catch(
+          function () {},
+        );
+      },
+      4 * 60 * 1000,
+    );
   }
 })();

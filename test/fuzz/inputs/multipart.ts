@@ -16,18 +16,67 @@ interface RawPart {
   readonly content: Buffer;
 }
 
-const PART_NAMES = ["default", "default", "file0", "file1", "file9", "file10", "file11", "File0", "file", "file-1", "file01", "default ", "", "attachment", "file0\"; filename=\"x"];
+const PART_NAMES = [
+  "default",
+  "default",
+  "file0",
+  "file1",
+  "file9",
+  "file10",
+  "file11",
+  "File0",
+  "file",
+  "file-1",
+  "file01",
+  "default ",
+  "",
+  "attachment",
+  'file0"; filename="x',
+];
 
 function part(xml: fc.Arbitrary<Buffer>): fc.Arbitrary<RawPart> {
   return fc.record({
     name: fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...PART_NAMES) }, { weight: 1, arbitrary: absurdValue() }),
-    fileName: fc.option(fc.oneof(fc.constantFrom("a.txt", "../../x", "C:\\\\x\\\\y.png", "", ".", "..", "\u0000.txt", "😀.bin", "x".repeat(400)), absurdValue()), { nil: undefined }),
-    type: fc.option(fc.constantFrom("text/plain", "application/atom+xml", "image/png", "x", "", "text/plain; charset=latin1", "../../"), { nil: undefined }),
-    content: fc.oneof({ weight: 2, arbitrary: xml }, { weight: 2, arbitrary: fc.uint8Array({ maxLength: 300 }).map((a) => Buffer.from(a)) }, { weight: 1, arbitrary: fc.constant(Buffer.alloc(70_000, 0x61)) }),
+    fileName: fc.option(
+      fc.oneof(
+        fc.constantFrom("a.txt", "../../x", "C:\\\\x\\\\y.png", "", ".", "..", "\u0000.txt", "😀.bin", "x".repeat(400)),
+        absurdValue(),
+      ),
+      { nil: undefined },
+    ),
+    type: fc.option(
+      fc.constantFrom(
+        "text/plain",
+        "application/atom+xml",
+        "image/png",
+        "x",
+        "",
+        "text/plain; charset=latin1",
+        "../../",
+      ),
+      { nil: undefined },
+    ),
+    content: fc.oneof(
+      { weight: 2, arbitrary: xml },
+      { weight: 2, arbitrary: fc.uint8Array({ maxLength: 300 }).map((a) => Buffer.from(a)) },
+      { weight: 1, arbitrary: fc.constant(Buffer.alloc(70_000, 0x61)) },
+    ),
   });
 }
 
-const BOUNDARY = fc.oneof(fc.constantFrom("b0undary", "x", "----WebKitFormBoundary7MA4YWxkTrZu0gW", "a".repeat(70), "a".repeat(200), "é", "has space", "\"quoted\""), fc.stringMatching(/^[A-Za-z0-9'()+_,./:=?-]{1,40}$/));
+const BOUNDARY = fc.oneof(
+  fc.constantFrom(
+    "b0undary",
+    "x",
+    "----WebKitFormBoundary7MA4YWxkTrZu0gW",
+    "a".repeat(70),
+    "a".repeat(200),
+    "é",
+    "has space",
+    '"quoted"',
+  ),
+  fc.stringMatching(/^[A-Za-z0-9'()+_,./:=?-]{1,40}$/),
+);
 
 /** A multipart body, valid or broken in one of the ways clients and attackers break them. */
 export function multipartBody(xml: fc.Arbitrary<Buffer>): fc.Arbitrary<MultipartBody> {
@@ -35,23 +84,64 @@ export function multipartBody(xml: fc.Arbitrary<Buffer>): fc.Arbitrary<Multipart
     .record({
       parts: fc.array(part(xml), { maxLength: 5 }),
       boundary: BOUNDARY,
-      declared: fc.oneof({ weight: 6, arbitrary: fc.constant<"same" | "other" | "none" | "empty" | "quoted">("same") }, { weight: 1, arbitrary: fc.constantFrom<"same" | "other" | "none" | "empty" | "quoted">("other", "none", "empty", "quoted") }),
-      damage: fc.oneof({ weight: 4, arbitrary: fc.constant<"none" | "no-close" | "cut" | "no-header-end" | "bad-header" | "lf-only">("none") }, { weight: 1, arbitrary: fc.constantFrom<"none" | "no-close" | "cut" | "no-header-end" | "bad-header" | "lf-only">("no-close", "cut", "no-header-end", "bad-header", "lf-only") }),
+      declared: fc.oneof(
+        { weight: 6, arbitrary: fc.constant<"same" | "other" | "none" | "empty" | "quoted">("same") },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom<"same" | "other" | "none" | "empty" | "quoted">(
+            "other",
+            "none",
+            "empty",
+            "quoted",
+          ),
+        },
+      ),
+      damage: fc.oneof(
+        {
+          weight: 4,
+          arbitrary: fc.constant<"none" | "no-close" | "cut" | "no-header-end" | "bad-header" | "lf-only">("none"),
+        },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom<"none" | "no-close" | "cut" | "no-header-end" | "bad-header" | "lf-only">(
+            "no-close",
+            "cut",
+            "no-header-end",
+            "bad-header",
+            "lf-only",
+          ),
+        },
+      ),
       cutAt: fc.nat(),
-      mediaType: fc.oneof({ weight: 6, arbitrary: fc.constant("multipart/form-data") }, { weight: 1, arbitrary: fc.constantFrom("multipart/mixed", "MULTIPART/FORM-DATA", "multipart/form-data ; charset=utf-8") }),
+      mediaType: fc.oneof(
+        { weight: 6, arbitrary: fc.constant("multipart/form-data") },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom("multipart/mixed", "MULTIPART/FORM-DATA", "multipart/form-data ; charset=utf-8"),
+        },
+      ),
     })
     .map(({ parts, boundary, declared, damage, cutAt, mediaType }) => {
       const eol = damage === "lf-only" ? "\n" : "\r\n";
       const chunks: Buffer[] = [];
       for (const p of parts) {
-        const disposition = damage === "bad-header" ? `Content-Disposition: form-data name=${p.name}` : `Content-Disposition: form-data; name="${p.name}"${p.fileName === undefined ? "" : `; filename="${p.fileName}"`}`;
+        const disposition =
+          damage === "bad-header"
+            ? `Content-Disposition: form-data name=${p.name}`
+            : `Content-Disposition: form-data; name="${p.name}"${p.fileName === undefined ? "" : `; filename="${p.fileName}"`}`;
         const head = `--${boundary}${eol}${disposition}${eol}${p.type === undefined ? "" : `Content-Type: ${p.type}${eol}`}${damage === "no-header-end" ? "" : eol}`;
         chunks.push(Buffer.from(head, "utf8"), p.content, Buffer.from(eol));
       }
       if (damage !== "no-close") chunks.push(Buffer.from(`--${boundary}--${eol}`));
       let body = Buffer.concat(chunks);
       if (damage === "cut") body = body.subarray(0, cutAt % (body.length + 1));
-      const parameter = { same: `; boundary=${boundary}`, other: "; boundary=not-the-one", none: "", empty: "; boundary=", quoted: `; boundary="${boundary}"` }[declared];
+      const parameter = {
+        same: `; boundary=${boundary}`,
+        other: "; boundary=not-the-one",
+        none: "",
+        empty: "; boundary=",
+        quoted: `; boundary="${boundary}"`,
+      }[declared];
       return { contentType: `${mediaType}${parameter}`, body };
     });
 }

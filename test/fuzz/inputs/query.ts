@@ -6,12 +6,48 @@ import { fieldValue } from "./values.js";
 
 /** Every query parameter some endpoint of the interface reads (interface.md, decisions.md §7). */
 export const PARAMETER_NAMES = [
-  "group", "entry", "id", "start-index", "max-results", "embed-comment", "board-folder", "task-folder", "cabinet-folder",
-  "term-start", "term-end", "status", "embed-history", "member-status", "user", "unconfirmed", "include-rule-out",
-  "embed-attachment", "category", "version", "thumbnail", "oauth_token", "oauth_verifier",
+  "group",
+  "entry",
+  "id",
+  "start-index",
+  "max-results",
+  "embed-comment",
+  "board-folder",
+  "task-folder",
+  "cabinet-folder",
+  "term-start",
+  "term-end",
+  "status",
+  "embed-history",
+  "member-status",
+  "user",
+  "unconfirmed",
+  "include-rule-out",
+  "embed-attachment",
+  "category",
+  "version",
+  "thumbnail",
+  "oauth_token",
+  "oauth_verifier",
 ] as const;
 
-const BAD_ESCAPES = ["%", "%2", "%zz", "%FF", "%C0%AF", "%ED%A0%80", "%F4%90%80%80", "%E6%97", "%00", "%0A", "%0D%0A", "%25", "%26", "%3D", "+"];
+const BAD_ESCAPES = [
+  "%",
+  "%2",
+  "%zz",
+  "%FF",
+  "%C0%AF",
+  "%ED%A0%80",
+  "%F4%90%80%80",
+  "%E6%97",
+  "%00",
+  "%0A",
+  "%0D%0A",
+  "%25",
+  "%26",
+  "%3D",
+  "+",
+];
 
 /** UTF-8 percent-encoding of every byte but unreserved ASCII; lone surrogates become U+FFFD as a client's encoder would. */
 export function percentEncode(value: string): string {
@@ -28,22 +64,47 @@ function spelled(value: string): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 6, arbitrary: fc.constant(percentEncode(value)) },
     // Raw: what a careless client sends; commas and colons raw are legal (decisions.md §1).
-    { weight: 2, arbitrary: fc.constant(value.replace(/[^\x21-\x7e]/g, (c) => percentEncode(c)).replace(/[#&]/g, (c) => percentEncode(c))) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...BAD_ESCAPES), fc.nat()).map(([bad, at]) => { const e = percentEncode(value); const i = at % (e.length + 1); return `${e.slice(0, i)}${bad}${e.slice(i)}`; }) },
+    {
+      weight: 2,
+      arbitrary: fc.constant(
+        value.replace(/[^\x21-\x7e]/g, (c) => percentEncode(c)).replace(/[#&]/g, (c) => percentEncode(c)),
+      ),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(fc.constantFrom(...BAD_ESCAPES), fc.nat()).map(([bad, at]) => {
+        const e = percentEncode(value);
+        const i = at % (e.length + 1);
+        return `${e.slice(0, i)}${bad}${e.slice(i)}`;
+      }),
+    },
     // Raw bytes above 0x7f in the request line: node's client sends them as latin-1.
-    { weight: 1, arbitrary: fc.constant(Buffer.from(value, "utf8").toString("latin1").replace(/[^\x21-\xff]|[#&%]/g, (c) => percentEncode(c))) },
+    {
+      weight: 1,
+      arbitrary: fc.constant(
+        Buffer.from(value, "utf8")
+          .toString("latin1")
+          .replace(/[^\x21-\xff]|[#&%]/g, (c) => percentEncode(c)),
+      ),
+    },
   );
 }
 
 const parameterName = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom(...PARAMETER_NAMES) },
   { weight: 1, arbitrary: fc.constantFrom(...PARAMETER_NAMES).map((n) => n.toUpperCase()) },
-  { weight: 1, arbitrary: fc.constantFrom("", "__proto__", "constructor", "a[b]", "a.b", "oauth_consumer_key", "x".repeat(300)) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom("", "__proto__", "constructor", "a[b]", "a.b", "oauth_consumer_key", "x".repeat(300)),
+  },
   { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 12 }) },
 );
 
 /** Values each parameter takes in a request that should succeed, from the seeded groups. */
-export function validParameterValues(groups: readonly GroupItems[], signInToken: string): Readonly<Record<string, readonly string[]>> {
+export function validParameterValues(
+  groups: readonly GroupItems[],
+  signInToken: string,
+): Readonly<Record<string, readonly string[]>> {
   const all = (pick: (g: GroupItems) => readonly string[]) => groups.flatMap(pick);
   return {
     group: all((g) => [g.groupPair, `GROUP,${g.groupPair}`]),
@@ -70,17 +131,46 @@ export function validParameterValues(groups: readonly GroupItems[], signInToken:
  * optional parameters with values they take, one of them bent now and then; they reach the
  * services. The other half are chaos: any names, mostly fitting values, odd spellings.
  */
-export function queryString(ids: readonly string[], valid: Readonly<Record<string, readonly string[]>>): fc.Arbitrary<string> {
-  const goodValue = (name: string) => fc.constantFrom(...(Object.hasOwn(valid, name) ? (valid[name] ?? []) : ["true", "TRUE"]));
-  const value = (name: string) => fc.oneof({ weight: 3, arbitrary: goodValue(name) }, { weight: 1, arbitrary: fieldValue(ids) });
-  const write = (pairs: ReadonlyArray<readonly [string, string]>) => pairs.map(([n, v]) => `${percentEncode(n)}=${percentEncode(v)}`).join("&");
+export function queryString(
+  ids: readonly string[],
+  valid: Readonly<Record<string, readonly string[]>>,
+): fc.Arbitrary<string> {
+  const goodValue = (name: string) =>
+    fc.constantFrom(...(Object.hasOwn(valid, name) ? (valid[name] ?? []) : ["true", "TRUE"]));
+  const value = (name: string) =>
+    fc.oneof({ weight: 3, arbitrary: goodValue(name) }, { weight: 1, arbitrary: fieldValue(ids) });
+  const write = (pairs: ReadonlyArray<readonly [string, string]>) =>
+    pairs.map(([n, v]) => `${percentEncode(n)}=${percentEncode(v)}`).join("&");
   const plausible = fc
-    .tuple(fc.constantFrom<readonly string[]>(["group"], ["entry"], ["id"], ["group", "user"], ["group", "cabinet-folder"], []), fc.uniqueArray(fc.constantFrom(...PARAMETER_NAMES), { maxLength: 3 }))
-    .chain(([anchor, optional]) => fc.tuple(...[...anchor, ...optional.filter((n) => !anchor.includes(n))].map((name) => goodValue(name).map((v) => [name, v] as const))))
+    .tuple(
+      fc.constantFrom<readonly string[]>(
+        ["group"],
+        ["entry"],
+        ["id"],
+        ["group", "user"],
+        ["group", "cabinet-folder"],
+        [],
+      ),
+      fc.uniqueArray(fc.constantFrom(...PARAMETER_NAMES), { maxLength: 3 }),
+    )
+    .chain(([anchor, optional]) =>
+      fc.tuple(
+        ...[...anchor, ...optional.filter((n) => !anchor.includes(n))].map((name) =>
+          goodValue(name).map((v) => [name, v] as const),
+        ),
+      ),
+    )
     .chain((pairs) =>
       fc.oneof(
         { weight: 1, arbitrary: fc.constant(write(pairs)) },
-        { weight: 1, arbitrary: fc.tuple(fc.nat(), fieldValue(ids)).map(([i, bad]) => write(pairs.map(([n, v], k) => [n, k === i % Math.max(1, pairs.length) ? bad : v] as const))) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .tuple(fc.nat(), fieldValue(ids))
+            .map(([i, bad]) =>
+              write(pairs.map(([n, v], k) => [n, k === i % Math.max(1, pairs.length) ? bad : v] as const)),
+            ),
+        },
       ),
     );
   const pair = fc
@@ -88,10 +178,15 @@ export function queryString(ids: readonly string[], valid: Readonly<Record<strin
     .chain(([name, shape]) => fc.tuple(fc.constant(name), value(name), fc.constant(shape)))
     .chain(([name, v, shape]) =>
       // Most pairs are written cleanly; one in five is spelled in one of the odd ways.
-      fc.tuple(shape < 12 ? fc.constant(percentEncode(name)) : spelled(name), shape < 12 ? fc.constant(percentEncode(v)) : spelled(v)).map(([n, e]) =>
-        shape === 12 ? n : shape === 13 ? `${n}=${e}&${n}=${e}` : `${n}=${e}`,
-      ),
+      fc
+        .tuple(
+          shape < 12 ? fc.constant(percentEncode(name)) : spelled(name),
+          shape < 12 ? fc.constant(percentEncode(v)) : spelled(v),
+        )
+        .map(([n, e]) => (shape === 12 ? n : shape === 13 ? `${n}=${e}&${n}=${e}` : `${n}=${e}`)),
     );
-  const chaos = fc.tuple(fc.array(pair, { maxLength: 5 }), fc.constantFrom("&", "&", "&", "&&", ";")).map(([pairs, sep]) => pairs.join(sep));
+  const chaos = fc
+    .tuple(fc.array(pair, { maxLength: 5 }), fc.constantFrom("&", "&", "&", "&&", ";"))
+    .map(([pairs, sep]) => pairs.join(sep));
   return fc.oneof(plausible, chaos);
 }

@@ -12,14 +12,29 @@ export interface XNode {
   readonly children: ReadonlyArray<XNode | string>;
 }
 
-const el = (name: string, attrs: ReadonlyArray<readonly [string, string]> = [], children: ReadonlyArray<XNode | string> = []): XNode => ({ name, attrs, children });
+const el = (
+  name: string,
+  attrs: ReadonlyArray<readonly [string, string]> = [],
+  children: ReadonlyArray<XNode | string> = [],
+): XNode => ({ name, attrs, children });
 
 /** Text of a title, summary or comment: limits at their boundaries, hostile characters, anything. */
 function textValue(): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 2, arbitrary: fc.string({ maxLength: 30 }) },
     { weight: 2, arbitrary: absurdValue() },
-    { weight: 1, arbitrary: fc.constantFrom("x".repeat(200), "x".repeat(201), "😀".repeat(200), "😀".repeat(201), "x".repeat(20_000), "x".repeat(20_001), "\r\n".repeat(100)) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        "x".repeat(200),
+        "x".repeat(201),
+        "😀".repeat(200),
+        "😀".repeat(201),
+        "x".repeat(20_000),
+        "x".repeat(20_001),
+        "\r\n".repeat(100),
+      ),
+    },
     { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 60 }) },
   );
 }
@@ -31,21 +46,74 @@ function template(ids: readonly string[]): fc.Arbitrary<XNode> {
   const id = idValue(ids);
   const text = textValue();
   const op = (type: string) => el("cbl:operation", [["type", type]]);
-  const opType = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...OPERATIONS) }, { weight: 1, arbitrary: fc.constantFrom("INSERT", "Delete", " lock ", "", "confirm", "upsert") }, { weight: 1, arbitrary: absurdValue() });
+  const opType = fc.oneof(
+    { weight: 5, arbitrary: fc.constantFrom(...OPERATIONS) },
+    { weight: 1, arbitrary: fc.constantFrom("INSERT", "Delete", " lock ", "", "confirm", "upsert") },
+    { weight: 1, arbitrary: absurdValue() },
+  );
   return fc.oneof(
-    fc.tuple(id, text, text).map(([g, t, s]) => el("feed", [], [op("insert"), el("entry", [], [el("cbl:group", [["id", g]]), el("title", [], [t]), el("summary", [["type", "text"]], [s])])])),
-    fc.tuple(opType, id, text, text).map(([o, i, t, s]) => el("feed", [], [op(o), el("entry", [], [el("id", [], [i]), el("title", [], [t]), el("summary", [["type", "text"]], [s])])])),
-    fc.tuple(id, text).map(([i, s]) => el("feed", [], [el("id", [], [i]), el("entry", [], [el("summary", [["type", "text"]], [s])])])),
-    fc.tuple(id, text, fc.constantFrom("1", "0", "-1", "99", "abc", "")).map(([i, s, r]) => el("feed", [], [op("insert"), el("id", [], [i]), el("entry", [], [el("summary", [], [s]), el("cblCmnt:replyTo", [], [r])])])),
+    fc
+      .tuple(id, text, text)
+      .map(([g, t, s]) =>
+        el(
+          "feed",
+          [],
+          [
+            op("insert"),
+            el(
+              "entry",
+              [],
+              [el("cbl:group", [["id", g]]), el("title", [], [t]), el("summary", [["type", "text"]], [s])],
+            ),
+          ],
+        ),
+      ),
+    fc
+      .tuple(opType, id, text, text)
+      .map(([o, i, t, s]) =>
+        el(
+          "feed",
+          [],
+          [op(o), el("entry", [], [el("id", [], [i]), el("title", [], [t]), el("summary", [["type", "text"]], [s])])],
+        ),
+      ),
+    fc
+      .tuple(id, text)
+      .map(([i, s]) => el("feed", [], [el("id", [], [i]), el("entry", [], [el("summary", [["type", "text"]], [s])])])),
+    fc
+      .tuple(id, text, fc.constantFrom("1", "0", "-1", "99", "abc", ""))
+      .map(([i, s, r]) =>
+        el(
+          "feed",
+          [],
+          [op("insert"), el("id", [], [i]), el("entry", [], [el("summary", [], [s]), el("cblCmnt:replyTo", [], [r])])],
+        ),
+      ),
     fc.tuple(opType, id).map(([o, i]) => el("feed", [], [op(o), el("entry", [], [el("id", [], [i])])])),
-    fc.array(id, { minLength: 1, maxLength: 4 }).map((list) => el("feed", [], list.map((i) => el("entry", [], [el("id", [], [i])])))),
+    fc.array(id, { minLength: 1, maxLength: 4 }).map((list) =>
+      el(
+        "feed",
+        [],
+        list.map((i) => el("entry", [], [el("id", [], [i])])),
+      ),
+    ),
     fc.tuple(id, text).map(([i, t]) => el("entry", [], [el("id", [], [i]), el("title", [], [t])])),
   );
 }
 
 // Declarations on the root; a mutation may change or drop one (wrong or undeclared namespace).
-const DECLARATIONS: ReadonlyArray<readonly [string, string]> = Object.entries(NS).map(([prefix, uri]) => [prefix === "atom" ? "xmlns" : `xmlns:${prefix}`, uri] as const);
-const WRONG_URIS = ["", "http://www.w3.org/2005/Atom/", "http://www.w3.org/2005/atom", "urn:x", NS.cbl, NS.atom, "http://schemas.cybozulive.com/common/2011"];
+const DECLARATIONS: ReadonlyArray<readonly [string, string]> = Object.entries(NS).map(
+  ([prefix, uri]) => [prefix === "atom" ? "xmlns" : `xmlns:${prefix}`, uri] as const,
+);
+const WRONG_URIS = [
+  "",
+  "http://www.w3.org/2005/Atom/",
+  "http://www.w3.org/2005/atom",
+  "urn:x",
+  NS.cbl,
+  NS.atom,
+  "http://schemas.cybozulive.com/common/2011",
+];
 
 /** Changes the tree at one place. */
 type TreeMutation = (node: XNode) => XNode;
@@ -53,7 +121,8 @@ type TreeMutation = (node: XNode) => XNode;
 /** Applies `change` to the `index`-th element in document order (modulo their count). */
 function atElement(root: XNode, index: number, change: (node: XNode) => XNode): XNode {
   let count = 0;
-  const total = (n: XNode): number => 1 + n.children.reduce<number>((sum, c) => sum + (typeof c === "string" ? 0 : total(c)), 0);
+  const total = (n: XNode): number =>
+    1 + n.children.reduce<number>((sum, c) => sum + (typeof c === "string" ? 0 : total(c)), 0);
   const target = index % total(root);
   const walk = (n: XNode): XNode => {
     if (count++ === target) return change(n);
@@ -66,16 +135,70 @@ function treeMutation(ids: readonly string[]): fc.Arbitrary<TreeMutation> {
   const at = fc.nat();
   const prefixes = fc.constantFrom("", "cbl:", "cblBrd:", "cblCmnt:", "dc:", "undeclared:", "xml:", "xmlns:");
   return fc.oneof(
-    fc.tuple(at, fc.nat()).map(([i, j]): TreeMutation => (root) => atElement(root, i, (n) => ({ ...n, children: n.children.filter((_, k) => k !== j % Math.max(1, n.children.length)) }))),
-    fc.tuple(at, fc.nat()).map(([i, j]): TreeMutation => (root) => atElement(root, i, (n) => ({ ...n, children: n.children.flatMap((c, k) => (k === j % Math.max(1, n.children.length) ? [c, c] : [c])) }))),
-    fc.tuple(at, fc.oneof(absurdValue(), idValue(ids))).map(([i, t]): TreeMutation => (root) => atElement(root, i, (n) => ({ ...n, children: [...n.children.filter((c) => typeof c !== "string"), t] }))),
-    fc.tuple(at, fc.constantFrom(10_000, 300_000, 1_100_000), fc.constantFrom("a", "&amp;", "😀", "\t")).map(([i, size, unit]): TreeMutation => (root) => atElement(root, i, (n) => ({ ...n, attrs: [...n.attrs.filter(([k]) => k !== "id"), ["id", unit.repeat(Math.ceil(size / unit.length))]] }))),
-    fc.tuple(at, prefixes).map(([i, p]): TreeMutation => (root) => atElement(root, i, (n) => ({ ...n, name: `${p}${n.name.replace(/^[^:]*:/, "")}` }))),
-    fc.tuple(fc.nat(), fc.constantFrom(...WRONG_URIS)).map(([i, uri]): TreeMutation => (root) => ({ ...root, attrs: [...root.attrs, [`__decl${i % DECLARATIONS.length}`, uri]] })),
-    fc.tuple(at, fc.integer({ min: 1, max: 200 })).map(([i, depth]): TreeMutation => (root) => atElement(root, i, (n) => Array.from({ length: depth }).reduce<XNode>((inner) => el("entry", [], [inner]), n))),
-    fc.constantFrom(20, 10_001).map((count): TreeMutation => (root) => ({ ...root, children: [...root.children, ...Array.from({ length: count }, () => el("link"))] })),
-    fc.tuple(at, fc.constantFrom(...OPERATIONS, "x")).map(([i, type]): TreeMutation => (root) => atElement(root, i, (n) => ({ ...n, children: [el("cbl:operation", [["type", type]]), ...n.children] }))),
-    fc.tuple(at, fc.constantFrom("cblStar:set", "cbl:group", "cblBrd:allowEdit", "foreign:thing", "entry", "feed", "id")).map(([i, name]): TreeMutation => (root) => atElement(root, i, (n) => ({ ...n, children: [...n.children, el(name, [["id", "1:1"]], ["x"])] }))),
+    fc.tuple(at, fc.nat()).map(
+      ([i, j]): TreeMutation =>
+        (root) =>
+          atElement(root, i, (n) => ({
+            ...n,
+            children: n.children.filter((_, k) => k !== j % Math.max(1, n.children.length)),
+          })),
+    ),
+    fc.tuple(at, fc.nat()).map(
+      ([i, j]): TreeMutation =>
+        (root) =>
+          atElement(root, i, (n) => ({
+            ...n,
+            children: n.children.flatMap((c, k) => (k === j % Math.max(1, n.children.length) ? [c, c] : [c])),
+          })),
+    ),
+    fc.tuple(at, fc.oneof(absurdValue(), idValue(ids))).map(
+      ([i, t]): TreeMutation =>
+        (root) =>
+          atElement(root, i, (n) => ({ ...n, children: [...n.children.filter((c) => typeof c !== "string"), t] })),
+    ),
+    fc.tuple(at, fc.constantFrom(10_000, 300_000, 1_100_000), fc.constantFrom("a", "&amp;", "😀", "\t")).map(
+      ([i, size, unit]): TreeMutation =>
+        (root) =>
+          atElement(root, i, (n) => ({
+            ...n,
+            attrs: [...n.attrs.filter(([k]) => k !== "id"), ["id", unit.repeat(Math.ceil(size / unit.length))]],
+          })),
+    ),
+    fc.tuple(at, prefixes).map(
+      ([i, p]): TreeMutation =>
+        (root) =>
+          atElement(root, i, (n) => ({ ...n, name: `${p}${n.name.replace(/^[^:]*:/, "")}` })),
+    ),
+    fc.tuple(fc.nat(), fc.constantFrom(...WRONG_URIS)).map(([i, uri]): TreeMutation => (root) => ({
+      ...root,
+      attrs: [...root.attrs, [`__decl${i % DECLARATIONS.length}`, uri]],
+    })),
+    fc.tuple(at, fc.integer({ min: 1, max: 200 })).map(
+      ([i, depth]): TreeMutation =>
+        (root) =>
+          atElement(root, i, (n) =>
+            Array.from({ length: depth }).reduce<XNode>((inner) => el("entry", [], [inner]), n),
+          ),
+    ),
+    fc.constantFrom(20, 10_001).map((count): TreeMutation => (root) => ({
+      ...root,
+      children: [...root.children, ...Array.from({ length: count }, () => el("link"))],
+    })),
+    fc.tuple(at, fc.constantFrom(...OPERATIONS, "x")).map(
+      ([i, type]): TreeMutation =>
+        (root) =>
+          atElement(root, i, (n) => ({ ...n, children: [el("cbl:operation", [["type", type]]), ...n.children] })),
+    ),
+    fc
+      .tuple(
+        at,
+        fc.constantFrom("cblStar:set", "cbl:group", "cblBrd:allowEdit", "foreign:thing", "entry", "feed", "id"),
+      )
+      .map(
+        ([i, name]): TreeMutation =>
+          (root) =>
+            atElement(root, i, (n) => ({ ...n, children: [...n.children, el(name, [["id", "1:1"]], ["x"])] })),
+      ),
   );
 }
 
@@ -84,17 +207,36 @@ const escapeAttr = (s: string) => escapeText(s).replace(/"/g, "&quot;");
 
 /** Writes the tree; the root carries every prefix declaration (some overridden by `__declN`). */
 export function serialize(root: XNode): string {
-  const overrides = new Map(root.attrs.filter(([k]) => k.startsWith("__decl")).map(([k, v]) => [Number(k.slice(6)), v]));
-  const declarations = DECLARATIONS.map(([name, uri], i) => ` ${name}="${escapeAttr(overrides.get(i) ?? uri)}"`).join("");
+  const overrides = new Map(
+    root.attrs.filter(([k]) => k.startsWith("__decl")).map(([k, v]) => [Number(k.slice(6)), v]),
+  );
+  const declarations = DECLARATIONS.map(([name, uri], i) => ` ${name}="${escapeAttr(overrides.get(i) ?? uri)}"`).join(
+    "",
+  );
   const write = (n: XNode, top: boolean): string => {
-    const attrs = n.attrs.filter(([k]) => !k.startsWith("__decl")).map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join("");
+    const attrs = n.attrs
+      .filter(([k]) => !k.startsWith("__decl"))
+      .map(([k, v]) => ` ${k}="${escapeAttr(v)}"`)
+      .join("");
     const inner = n.children.map((c) => (typeof c === "string" ? escapeText(c) : write(c, false))).join("");
     return `<${n.name}${top ? declarations : ""}${attrs}>${inner}</${n.name}>`;
   };
   return `<?xml version="1.0" encoding="UTF-8"?>\n${write(root, true)}`;
 }
 
-const CHARACTER_REFERENCES = ["&#0;", "&#x1;", "&#xFFFE;", "&#xD800;", "&#1114112;", "&#x110000;", "&#x1F600;", "&unknown;", "&amp", "&#;", "&#x;"];
+const CHARACTER_REFERENCES = [
+  "&#0;",
+  "&#x1;",
+  "&#xFFFE;",
+  "&#xD800;",
+  "&#1114112;",
+  "&#x110000;",
+  "&#x1F600;",
+  "&unknown;",
+  "&amp",
+  "&#;",
+  "&#x;",
+];
 const PROLOGUES = [
   '<!DOCTYPE feed [<!ENTITY e "boom">]>',
   '<!DOCTYPE lolz [<!ENTITY a "aaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;">]>',
@@ -103,28 +245,96 @@ const PROLOGUES = [
   "<?xml-stylesheet href='x'?>",
   "<!-- comment -->",
 ];
-const BAD_UTF8 = [[0xc3, 0x28], [0xff], [0xfe, 0xff], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xc0, 0xaf], [0xe6, 0x97], [0xf4, 0x90, 0x80, 0x80]];
+const BAD_UTF8 = [
+  [0xc3, 0x28],
+  [0xff],
+  [0xfe, 0xff],
+  [0xed, 0xa0, 0x80],
+  [0xf8, 0x88, 0x80, 0x80, 0x80],
+  [0xc0, 0xaf],
+  [0xe6, 0x97],
+  [0xf4, 0x90, 0x80, 0x80],
+];
 
 /** Byte-level damage to a serialized body. */
 type ByteMutation = (body: Buffer) => Buffer;
 
 function byteMutation(): fc.Arbitrary<ByteMutation> {
   const at = fc.nat();
-  const insert = (bytes: Buffer, i: number, extra: Buffer) => { const k = i % (bytes.length + 1); return Buffer.concat([bytes.subarray(0, k), extra, bytes.subarray(k)]); };
+  const insert = (bytes: Buffer, i: number, extra: Buffer) => {
+    const k = i % (bytes.length + 1);
+    return Buffer.concat([bytes.subarray(0, k), extra, bytes.subarray(k)]);
+  };
   return fc.oneof(
-    at.map((i): ByteMutation => (b) => b.subarray(0, i % (b.length + 1))),
-    fc.tuple(at, nastyCharacter()).map(([i, c]): ByteMutation => (b) => insert(b, i, Buffer.from(c, "utf8"))),
-    fc.tuple(at, fc.constantFrom(...CHARACTER_REFERENCES)).map(([i, r]): ByteMutation => (b) => insert(b, i, Buffer.from(r))),
-    fc.tuple(at, fc.constantFrom(...BAD_UTF8)).map(([i, bytes]): ByteMutation => (b) => insert(b, i, Buffer.from(bytes))),
-    fc.constantFrom(...PROLOGUES).map((p): ByteMutation => (b) => Buffer.from(b.toString("utf8").replace(/^(<\?xml[^>]*\?>)?/, (decl) => `${decl}${p}`), "utf8")),
-    fc.constantFrom("\uFEFF", "\uFFFE", "  \n", "junk").map((lead): ByteMutation => (b) => Buffer.concat([Buffer.from(lead, "utf8"), b])),
-    fc.constantFrom("UTF-16", "ISO-8859-1", "EBCDIC", "").map((enc): ByteMutation => (b) => Buffer.from(b.toString("utf8").replace('encoding="UTF-8"', `encoding="${enc}"`), "utf8")),
-    fc.tuple(at, fc.constantFrom("<![CDATA[x]]>", "]]>", "<?xml version='1.0'?>", "<!-- -->", "<", "</feed>", "<feed>", "&")).map(([i, s]): ByteMutation => (b) => insert(b, i, Buffer.from(s))),
-    fc.tuple(at, fc.integer({ min: 0, max: 255 })).map(([i, v]): ByteMutation => (b) => { const c = Buffer.from(b); if (c.length > 0) c[i % c.length] = v; return c; }),
+    at.map(
+      (i): ByteMutation =>
+        (b) =>
+          b.subarray(0, i % (b.length + 1)),
+    ),
+    fc.tuple(at, nastyCharacter()).map(
+      ([i, c]): ByteMutation =>
+        (b) =>
+          insert(b, i, Buffer.from(c, "utf8")),
+    ),
+    fc.tuple(at, fc.constantFrom(...CHARACTER_REFERENCES)).map(
+      ([i, r]): ByteMutation =>
+        (b) =>
+          insert(b, i, Buffer.from(r)),
+    ),
+    fc.tuple(at, fc.constantFrom(...BAD_UTF8)).map(
+      ([i, bytes]): ByteMutation =>
+        (b) =>
+          insert(b, i, Buffer.from(bytes)),
+    ),
+    fc.constantFrom(...PROLOGUES).map(
+      (p): ByteMutation =>
+        (b) =>
+          Buffer.from(
+            b.toString("utf8").replace(/^(<\?xml[^>]*\?>)?/, (decl) => `${decl}${p}`),
+            "utf8",
+          ),
+    ),
+    fc.constantFrom("\uFEFF", "\uFFFE", "  \n", "junk").map(
+      (lead): ByteMutation =>
+        (b) =>
+          Buffer.concat([Buffer.from(lead, "utf8"), b]),
+    ),
+    fc.constantFrom("UTF-16", "ISO-8859-1", "EBCDIC", "").map(
+      (enc): ByteMutation =>
+        (b) =>
+          Buffer.from(b.toString("utf8").replace('encoding="UTF-8"', `encoding="${enc}"`), "utf8"),
+    ),
+    fc
+      .tuple(
+        at,
+        fc.constantFrom("<![CDATA[x]]>", "]]>", "<?xml version='1.0'?>", "<!-- -->", "<", "</feed>", "<feed>", "&"),
+      )
+      .map(
+        ([i, s]): ByteMutation =>
+          (b) =>
+            insert(b, i, Buffer.from(s)),
+      ),
+    fc.tuple(at, fc.integer({ min: 0, max: 255 })).map(([i, v]): ByteMutation => (b) => {
+      const c = Buffer.from(b);
+      if (c.length > 0) c[i % c.length] = v;
+      return c;
+    }),
     // Nesting far past any stack a recursive parser would have; never closed.
-    fc.constantFrom(1_000, 100_000).map((depth): ByteMutation => () => Buffer.from(`<feed xmlns="${NS.atom}">${"<entry>".repeat(depth)}`)),
+    fc.constantFrom(1_000, 100_000).map(
+      (depth): ByteMutation =>
+        () =>
+          Buffer.from(`<feed xmlns="${NS.atom}">${"<entry>".repeat(depth)}`),
+    ),
     // Thousands of attributes on one element, some of them twice.
-    fc.constantFrom(5_000, 30_000).map((count): ByteMutation => (b) => Buffer.from(b.toString("utf8").replace(/<entry/, `<entry ${Array.from({ length: count }, (_, i) => `a${i % 4_000}="x"`).join(" ")}`))),
+    fc.constantFrom(5_000, 30_000).map(
+      (count): ByteMutation =>
+        (b) =>
+          Buffer.from(
+            b
+              .toString("utf8")
+              .replace(/<entry/, `<entry ${Array.from({ length: count }, (_, i) => `a${i % 4_000}="x"`).join(" ")}`),
+          ),
+    ),
   );
 }
 
@@ -134,7 +344,12 @@ export function xmlBody(ids: readonly string[]): fc.Arbitrary<Buffer> {
   const bytes: fc.Arbitrary<readonly ByteMutation[]> = fc.array(byteMutation(), { minLength: 1, maxLength: 2 });
   const none = fc.constant([] as const);
   return fc
-    .oneof({ weight: 2, arbitrary: fc.tuple(template(ids), none, none) }, fc.tuple(template(ids), trees, none), fc.tuple(template(ids), none, bytes), fc.tuple(template(ids), trees, bytes))
+    .oneof(
+      { weight: 2, arbitrary: fc.tuple(template(ids), none, none) },
+      fc.tuple(template(ids), trees, none),
+      fc.tuple(template(ids), none, bytes),
+      fc.tuple(template(ids), trees, bytes),
+    )
     .map(([tree, bends, breaks]: readonly [XNode, readonly TreeMutation[], readonly ByteMutation[]]) => {
       const body: Buffer = Buffer.from(serialize(bends.reduce((node, bend) => bend(node), tree)), "utf8");
       return breaks.reduce<Buffer>((b, damage) => damage(b), body);

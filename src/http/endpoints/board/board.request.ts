@@ -9,15 +9,36 @@ import { readOperation, readReplyTo, requireSingleEntry, summaryOf } from "../..
 
 /** A board read: a page of a group's topics, or one topic. */
 export type BoardRead =
-  | { readonly kind: "list"; readonly groupId: number; readonly filter: FolderFilter; readonly page: Page; readonly embedComments: boolean }
+  | {
+      readonly kind: "list";
+      readonly groupId: number;
+      readonly filter: FolderFilter;
+      readonly page: Page;
+      readonly embedComments: boolean;
+    }
   | { readonly kind: "one"; readonly ref: ContentRef; readonly embedComments: boolean };
 
 /** A board write, after dispatch (decisions.md §4). */
 export type BoardWrite =
-  | { readonly op: "create"; readonly groupId: number; readonly title: string | undefined; readonly body: string | undefined }
-  | { readonly op: "update"; readonly ref: ContentRef; readonly title: string | undefined; readonly body: string | undefined }
+  | {
+      readonly op: "create";
+      readonly groupId: number;
+      readonly title: string | undefined;
+      readonly body: string | undefined;
+    }
+  | {
+      readonly op: "update";
+      readonly ref: ContentRef;
+      readonly title: string | undefined;
+      readonly body: string | undefined;
+    }
   | { readonly op: "delete" | "lock" | "unlock"; readonly ref: ContentRef }
-  | { readonly op: "comment"; readonly parent: ContentRef; readonly text: string | undefined; readonly replyTo: number | undefined };
+  | {
+      readonly op: "comment";
+      readonly parent: ContentRef;
+      readonly text: string | undefined;
+      readonly replyTo: number | undefined;
+    };
 
 /** Reads `GET /api/board/V2` parameters. @throws ValidationError naming the parameter */
 export function readBoardQuery(query: QueryValues): BoardRead {
@@ -28,7 +49,13 @@ export function readBoardQuery(query: QueryValues): BoardRead {
     throw new ValidationError("PARAMETER_REQUIRED", "The query parameter group (or entry) is required.");
   }
   const groupId = readGroupParameter(query);
-  return { kind: "list", groupId, filter: readFolderFilter(queryValue(query, "board-folder")), page: readPage(query), embedComments };
+  return {
+    kind: "list",
+    groupId,
+    filter: readFolderFilter(queryValue(query, "board-folder")),
+    page: readPage(query),
+    embedComments,
+  };
 }
 
 /** `board-folder`: a folder id, UNCLASSIFIED or TRASH. */
@@ -39,7 +66,10 @@ export function readFolderFilter(value: string | undefined): FolderFilter {
   if (upper === "TRASH") return { kind: "trash" };
   const folderId = parsePair(value);
   if (folderId === undefined) {
-    throw new ValidationError("INVALID_FOLDER", `board-folder must be a folder id, UNCLASSIFIED or TRASH (got "${clip(value)}").`);
+    throw new ValidationError(
+      "INVALID_FOLDER",
+      `board-folder must be a folder id, UNCLASSIFIED or TRASH (got "${clip(value)}").`,
+    );
   }
   return { kind: "folder", folderId };
 }
@@ -61,14 +91,25 @@ export function readBoardWrite(feed: XmlElement, query: QueryValues): BoardWrite
       return readCreate(feed, query);
     case "update": {
       const entry = requireSingleEntry(feed, "topic");
-      return { op: "update", ref: readEntryTopicId(entry), title: childText(entry, NS.atom, "title"), body: summaryOf(entry) };
+      return {
+        op: "update",
+        ref: readEntryTopicId(entry),
+        title: childText(entry, NS.atom, "title"),
+        body: summaryOf(entry),
+      };
     }
     case "delete":
     case "lock":
     case "unlock":
-      return { op: operation as "delete" | "lock" | "unlock", ref: readEntryTopicId(requireSingleEntry(feed, "topic")) };
+      return {
+        op: operation as "delete" | "lock" | "unlock",
+        ref: readEntryTopicId(requireSingleEntry(feed, "topic")),
+      };
     default:
-      throw new ValidationError("INVALID_OPERATION", `cbl:operation type "${clip(operation ?? "")}" is not one of insert, update, delete, lock, unlock.`);
+      throw new ValidationError(
+        "INVALID_OPERATION",
+        `cbl:operation type "${clip(operation ?? "")}" is not one of insert, update, delete, lock, unlock.`,
+      );
   }
 }
 
@@ -81,7 +122,11 @@ function readCreate(feed: XmlElement, query: QueryValues): BoardWrite {
     throw new ValidationError("GROUP_REQUIRED", "The group to create the topic in is missing (entry/cbl:group id).");
   }
   const groupId = parseGroupParameter(groupText);
-  if (groupId === undefined) throw new ValidationError("INVALID_GROUP", `cbl:group id must be a group id such as 1:12 (got "${clip(groupText)}").`);
+  if (groupId === undefined)
+    throw new ValidationError(
+      "INVALID_GROUP",
+      `cbl:group id must be a group id such as 1:12 (got "${clip(groupText)}").`,
+    );
   if (fromEntry !== undefined && fromQuery !== undefined && parseGroupParameter(fromQuery) !== groupId) {
     throw new ForbiddenError("WRONG_GROUP", "The group in the entry and the group parameter of the URL differ.");
   }
@@ -90,14 +135,16 @@ function readCreate(feed: XmlElement, query: QueryValues): BoardWrite {
 
 function readEntryTopicId(entry: XmlElement): ContentRef {
   const id = childText(entry, NS.atom, "id");
-  if (id === undefined || id.trim() === "") throw new ValidationError("ENTRY_ID_REQUIRED", "entry/id (the topic id) is missing.");
+  if (id === undefined || id.trim() === "")
+    throw new ValidationError("ENTRY_ID_REQUIRED", "entry/id (the topic id) is missing.");
   return readTopicId(id);
 }
 
 /** A topic id; a well-formed id of anything else is a topic that does not exist. */
 function readTopicId(text: string): ContentRef {
   const ref = parseItemId(text);
-  if (ref === undefined) throw new ValidationError("INVALID_ID", `"${clip(text)}" is not an item id such as GROUP,1:1,BOARD,1:7.`);
+  if (ref === undefined)
+    throw new ValidationError("INVALID_ID", `"${clip(text)}" is not an item id such as GROUP,1:1,BOARD,1:7.`);
   if (ref.kind !== "BOARD") throw new NotFoundError("TOPIC_NOT_FOUND", "The topic does not exist.");
   return ref;
 }

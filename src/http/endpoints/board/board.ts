@@ -37,18 +37,41 @@ export function registerBoard(app: FastifyInstance, context: Context): void {
       const viewer = viewerOf(actor);
       switch (input.op) {
         case "create":
-          return sendFeed(reply, boardFeed(baseUrl, viewer, await createTopic(store, actor, input, clock), clock.now()));
+          return sendFeed(
+            reply,
+            boardFeed(baseUrl, viewer, await createTopic(store, actor, input, clock), clock.now()),
+          );
         case "update":
-          return sendFeed(reply, boardFeed(baseUrl, viewer, await updateTopic(store, actor, input, clock), clock.now()));
+          return sendFeed(
+            reply,
+            boardFeed(baseUrl, viewer, await updateTopic(store, actor, input, clock), clock.now()),
+          );
         case "delete":
-          return sendFeed(reply, deletedTopicFeed(baseUrl, viewer, await deleteTopic(store, blobs, actor, input, clock), clock.now()));
+          return sendFeed(
+            reply,
+            deletedTopicFeed(baseUrl, viewer, await deleteTopic(store, blobs, actor, input, clock), clock.now()),
+          );
         case "lock":
           await takeEditLease(store, actor, input, clock);
-          return sendFeed(reply, boardFeed(baseUrl, viewer, await getTopic(store, actor, { ref: input.ref, embedComments: false }), clock.now()));
+          return sendFeed(
+            reply,
+            boardFeed(
+              baseUrl,
+              viewer,
+              await getTopic(store, actor, { ref: input.ref, embedComments: false }),
+              clock.now(),
+            ),
+          );
         case "unlock":
-          return sendFeed(reply, boardFeed(baseUrl, viewer, await releaseEditLease(store, actor, input, clock), clock.now()));
+          return sendFeed(
+            reply,
+            boardFeed(baseUrl, viewer, await releaseEditLease(store, actor, input, clock), clock.now()),
+          );
         case "comment":
-          return sendFeed(reply, commentWriteFeed(baseUrl, viewer, await addComment(store, blobs, actor, input, clock)));
+          return sendFeed(
+            reply,
+            commentWriteFeed(baseUrl, viewer, await addComment(store, blobs, actor, input, clock)),
+          );
       }
     },
   });

@@ -15,13 +15,19 @@ export interface CommentRead {
 
 /** A comment write, after dispatch (decisions.md §4: insert or none adds, delete deletes). */
 export type CommentWrite =
-  | { readonly op: "add"; readonly parent: ContentRef; readonly text: string | undefined; readonly replyTo: number | undefined }
+  | {
+      readonly op: "add";
+      readonly parent: ContentRef;
+      readonly text: string | undefined;
+      readonly replyTo: number | undefined;
+    }
   | { readonly op: "delete"; readonly parent: ContentRef; readonly number: number };
 
 /** Reads `entry`, paging and `unconfirmed`. @throws ValidationError naming the parameter, UNSUPPORTED_ITEM */
 export function readCommentQuery(query: QueryValues): CommentRead {
   const entry = queryValue(query, "entry");
-  if (entry === undefined) throw new ValidationError("PARAMETER_REQUIRED", "The query parameter entry (the item's id) is required.");
+  if (entry === undefined)
+    throw new ValidationError("PARAMETER_REQUIRED", "The query parameter entry (the item's id) is required.");
   return { parent: readParentId(entry, "entry"), page: readPage(query), unconfirmed: queryFlag(query, "unconfirmed") };
 }
 
@@ -44,13 +50,17 @@ export function readCommentWrite(feed: XmlElement): CommentWrite {
   if (operation === "delete") {
     const entry = requireSingleEntry(feed, "comment");
     const id = childText(entry, NS.atom, "id");
-    if (id === undefined || id.trim() === "") throw new ValidationError("ENTRY_ID_REQUIRED", "entry/id (the comment id) is missing.");
+    if (id === undefined || id.trim() === "")
+      throw new ValidationError("ENTRY_ID_REQUIRED", "entry/id (the comment id) is missing.");
     const ref = parseItemId(id);
     if (ref === undefined) throw invalidId(id, "entry/id");
     if (ref.kind !== "COMMENT") throw new NotFoundError("COMMENT_NOT_FOUND", "The comment does not exist.");
     return { op: "delete", parent: ref.parent, number: ref.number };
   }
-  throw new ValidationError("INVALID_OPERATION", `cbl:operation type "${clip(operation)}" is not one of insert, delete.`);
+  throw new ValidationError(
+    "INVALID_OPERATION",
+    `cbl:operation type "${clip(operation)}" is not one of insert, delete.`,
+  );
 }
 
 /**
@@ -61,7 +71,10 @@ function readParentId(text: string, field: string): ContentRef {
   const ref = parseItemId(text);
   if (ref === undefined) throw invalidId(text, field);
   if (ref.kind !== "BOARD" && ref.kind !== "TASK" && ref.kind !== "CABINET") {
-    throw new ValidationError("UNSUPPORTED_ITEM", `${field} names an item the comment interface does not handle; comments go on topics, tasks and files.`);
+    throw new ValidationError(
+      "UNSUPPORTED_ITEM",
+      `${field} names an item the comment interface does not handle; comments go on topics, tasks and files.`,
+    );
   }
   return ref;
 }

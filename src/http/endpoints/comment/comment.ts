@@ -24,7 +24,10 @@ export function registerComment(app: FastifyInstance, context: Context): void {
       const actor = await authenticateRequest(context, request);
       // Checked before the body is read: files are not streamed to disk for a caller who may not write.
       requireAccess(actor, "write");
-      const upload = mediaType(request) === "multipart/form-data" ? await receiveUpload(request, reply, blobs, context.admission) : undefined;
+      const upload =
+        mediaType(request) === "multipart/form-data"
+          ? await receiveUpload(request, reply, blobs, context.admission)
+          : undefined;
       try {
         const input = readCommentWrite(upload?.document ?? readXmlBody(request));
         const view =

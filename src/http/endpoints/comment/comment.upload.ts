@@ -26,17 +26,27 @@ const TEXT_PARTS: ReadonlySet<string> = new Set(["default"]);
  * @throws TooLargeError REQUEST_TOO_LARGE, FILE_TOO_LARGE, ATTACHMENTS_TOO_LARGE, XML_PART_TOO_LARGE
  * @throws UnavailableError TOO_MANY_UPLOADS, SHUTTING_DOWN
  */
-export async function receiveUpload(request: FastifyRequest, reply: FastifyReply, blobs: BlobStore, admission: Admission): Promise<Upload> {
+export async function receiveUpload(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  blobs: BlobStore,
+  admission: Admission,
+): Promise<Upload> {
   const received = await receiveMultipart(request, reply, blobs, admission, {
     textParts: TEXT_PARTS,
     filePart(name) {
-      if (FILE_PART.exec(name) === null) throw new ValidationError("INVALID_FILE_PART", `File parts are named file0 to file9; "${clip(name)}" is not.`);
+      if (FILE_PART.exec(name) === null)
+        throw new ValidationError("INVALID_FILE_PART", `File parts are named file0 to file9; "${clip(name)}" is not.`);
       return "keep";
     },
   });
   try {
     const xml = received.text.get("default");
-    if (xml === undefined) throw new ValidationError("DEFAULT_PART_REQUIRED", "The multipart body has no part named default holding the comment's XML.");
+    if (xml === undefined)
+      throw new ValidationError(
+        "DEFAULT_PART_REQUIRED",
+        "The multipart body has no part named default holding the comment's XML.",
+      );
     return { document: parseXml(xml), files: received.files, discard: received.discard };
   } catch (error) {
     await received.discard();

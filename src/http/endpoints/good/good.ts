@@ -16,7 +16,8 @@ export function registerGood(app: FastifyInstance, context: Context): void {
     async GET(request, reply) {
       const actor = await authenticateRequest(context, request);
       const id = queryValue(request.query as QueryValues, "id");
-      if (id === undefined) throw new ValidationError("PARAMETER_REQUIRED", "The query parameter id (the item's id) is required.");
+      if (id === undefined)
+        throw new ValidationError("PARAMETER_REQUIRED", "The query parameter id (the item's id) is required.");
       const ref = readItemId(id, "id");
       requireAccess(actor, "read");
       return sendFeed(reply, likersFeed(context.baseUrl(), viewerOf(actor), await listLikers(store, actor, { ref })));

@@ -7,7 +7,13 @@ import { type QueryValues, queryFlag, queryValue, readGroupParameter, readPage }
 
 /** A shared-files read: a page of a group's files, or one file. */
 export type CabinetRead =
-  | { readonly kind: "list"; readonly groupId: number; readonly folder: CabinetFilter; readonly page: Page; readonly embedHistory: boolean }
+  | {
+      readonly kind: "list";
+      readonly groupId: number;
+      readonly folder: CabinetFilter;
+      readonly page: Page;
+      readonly embedHistory: boolean;
+    }
   | { readonly kind: "one"; readonly ref: ContentRef; readonly embedHistory: boolean };
 
 /**

@@ -19,7 +19,8 @@ export function readMemberQuery(query: QueryValues): MemberRead {
   const user = queryValue(query, "user");
   if (user !== undefined) {
     const memberId = parsePair(user);
-    if (memberId === undefined) throw new ValidationError("INVALID_USER", `user must be a member id such as 1:5 (got "${clip(user)}").`);
+    if (memberId === undefined)
+      throw new ValidationError("INVALID_USER", `user must be a member id such as 1:5 (got "${clip(user)}").`);
     return { kind: "one", groupId, memberId };
   }
   return { kind: "list", groupId, status: readStatus(queryValue(query, "member-status")), page: readPage(query) };
@@ -29,5 +30,8 @@ function readStatus(value: string | undefined): MemberStatus {
   const upper = value?.trim().toUpperCase();
   if (upper === undefined || upper === "" || upper === "JOIN") return "JOIN";
   if (upper === "INVITE") return "INVITE";
-  throw new ValidationError("INVALID_MEMBER_STATUS", `member-status must be JOIN or INVITE (got "${clip(value ?? "")}").`);
+  throw new ValidationError(
+    "INVALID_MEMBER_STATUS",
+    `member-status must be JOIN or INVITE (got "${clip(value ?? "")}").`,
+  );
 }

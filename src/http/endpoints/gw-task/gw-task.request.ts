@@ -32,7 +32,14 @@ export function readTaskQuery(query: QueryValues, now: number): TaskRead {
   const groupId = readGroupParameter(query);
   const folder = readFolderParameter(queryValue(query, "task-folder"), "task-folder") as FolderFilter;
   const term = resolveTerm(readTermValue(query, "term-start"), readTermValue(query, "term-end"), now);
-  return { kind: "list", groupId, folder, filter: { term, notCompletedOnly: readStatus(query) }, page: readPage(query), embedComments };
+  return {
+    kind: "list",
+    groupId,
+    folder,
+    filter: { term, notCompletedOnly: readStatus(query) },
+    page: readPage(query),
+    embedComments,
+  };
 }
 
 /**
@@ -51,12 +58,27 @@ function readTermValue(query: QueryValues, name: "term-start" | "term-end"): num
   const value = queryValue(query, name);
   if (value === undefined) return undefined;
   const match = UTC_DATE_TIME.exec(value.trim());
-  const at = match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]), Number(match[4]), Number(match[5]), Number(match[6])) : NaN;
+  const at = match
+    ? Date.UTC(
+        Number(match[1]),
+        Number(match[2]) - 1,
+        Number(match[3]),
+        Number(match[4]),
+        Number(match[5]),
+        Number(match[6]),
+      )
+    : NaN;
   // Date.UTC rolls 02-30 or 25:00 over; a real date-time formats back to the digits it came from.
-  const real = match !== null && !Number.isNaN(at) && new Date(at).toISOString().slice(0, 19) === `${match.slice(1, 4).join("-")}T${match.slice(4, 7).join(":")}`;
+  const real =
+    match !== null &&
+    !Number.isNaN(at) &&
+    new Date(at).toISOString().slice(0, 19) === `${match.slice(1, 4).join("-")}T${match.slice(4, 7).join(":")}`;
   if (!real) {
     const code = name === "term-start" ? "INVALID_TERM_START" : "INVALID_TERM_END";
-    throw new ValidationError(code, `${name} must be an RFC 3339 date-time in UTC (zone Z) such as 2026-04-01T00:00:00Z (got "${clip(value)}").`);
+    throw new ValidationError(
+      code,
+      `${name} must be an RFC 3339 date-time in UTC (zone Z) such as 2026-04-01T00:00:00Z (got "${clip(value)}").`,
+    );
   }
   return at;
 }

@@ -26,7 +26,8 @@ export function readNotificationQuery(query: QueryValues): NotificationQuery {
 
 function readGroup(value: string): number {
   const groupId = parseGroupParameter(value);
-  if (groupId === undefined) throw new ValidationError("INVALID_GROUP", `group must be a group id such as 1:12 (got "${clip(value)}").`);
+  if (groupId === undefined)
+    throw new ValidationError("INVALID_GROUP", `group must be a group id such as 1:12 (got "${clip(value)}").`);
   return groupId;
 }
 
@@ -38,7 +39,10 @@ function readGroup(value: string): number {
  */
 export function readConfirmation(feed: XmlElement): { readonly ids: readonly (ItemRef | undefined)[] } {
   if (feed.ns !== NS.atom || (feed.local !== "feed" && feed.local !== "entry")) {
-    throw new ValidationError("FEED_REQUIRED", "The body must be an Atom feed with one entry per notification to confirm.");
+    throw new ValidationError(
+      "FEED_REQUIRED",
+      "The body must be an Atom feed with one entry per notification to confirm.",
+    );
   }
   const entries = feed.local === "entry" ? [feed] : children(feed, NS.atom, "entry");
   return {

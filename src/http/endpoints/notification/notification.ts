@@ -20,14 +20,20 @@ export function registerNotification(app: FastifyInstance, context: Context): vo
       const input = readNotificationQuery(request.query as QueryValues);
       requireAccess(actor, "read");
       const view = await listNotifications(store, actor, input);
-      return sendFeed(reply, notificationsFeed(context.baseUrl(), viewerOf(actor), view, context.config.locale, clock.now()));
+      return sendFeed(
+        reply,
+        notificationsFeed(context.baseUrl(), viewerOf(actor), view, context.config.locale, clock.now()),
+      );
     },
     async POST(request, reply) {
       const actor = await authenticateRequest(context, request);
       const input = readConfirmation(readXmlBody(request));
       requireAccess(actor, "read");
       const view = await confirmNotifications(store, actor, input, clock);
-      return sendFeed(reply, notificationsFeed(context.baseUrl(), viewerOf(actor), view, context.config.locale, clock.now()));
+      return sendFeed(
+        reply,
+        notificationsFeed(context.baseUrl(), viewerOf(actor), view, context.config.locale, clock.now()),
+      );
     },
   });
 }

@@ -29,10 +29,22 @@ export const groupware: Migration = {
       .addUniqueConstraint("tasks_group_sequence", ["group_id", "sequence"])
       .execute();
     // Newest-first pages, with or without a folder filter, straight off an index (as for topics).
-    await db.schema.createIndex("tasks_group_page").on("tasks").columns(["group_id", "trashed", "updated_at", "id"]).execute();
-    await db.schema.createIndex("tasks_group_folder_page").on("tasks").columns(["group_id", "folder_id", "trashed", "updated_at", "id"]).execute();
+    await db.schema
+      .createIndex("tasks_group_page")
+      .on("tasks")
+      .columns(["group_id", "trashed", "updated_at", "id"])
+      .execute();
+    await db.schema
+      .createIndex("tasks_group_folder_page")
+      .on("tasks")
+      .columns(["group_id", "folder_id", "trashed", "updated_at", "id"])
+      .execute();
     await createFileTables(db);
-    await db.schema.createIndex("memberships_group_page").on("memberships").columns(["group_id", "status", "updated_at", "id"]).execute();
+    await db.schema
+      .createIndex("memberships_group_page")
+      .on("memberships")
+      .columns(["group_id", "status", "updated_at", "id"])
+      .execute();
   },
 };
 
@@ -50,8 +62,16 @@ async function createFileTables(db: Kysely<unknown>): Promise<void> {
     .addColumn("created_at", "bigint", (c) => c.notNull())
     .addColumn("updated_at", "bigint", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("files_group_page").on("files").columns(["group_id", "trashed", "updated_at", "id"]).execute();
-  await db.schema.createIndex("files_group_folder_page").on("files").columns(["group_id", "folder_id", "trashed", "updated_at", "id"]).execute();
+  await db.schema
+    .createIndex("files_group_page")
+    .on("files")
+    .columns(["group_id", "trashed", "updated_at", "id"])
+    .execute();
+  await db.schema
+    .createIndex("files_group_folder_page")
+    .on("files")
+    .columns(["group_id", "folder_id", "trashed", "updated_at", "id"])
+    .execute();
   await db.schema
     .createTable("file_versions")
     .addColumn("id", "bigint", id)

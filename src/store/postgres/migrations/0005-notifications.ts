@@ -63,11 +63,19 @@ export const notifications: Migration = {
  * sqlite/migrations/0005-notifications.ts.
  */
 async function createNotificationPageIndexes(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createIndex("notifications_user_page").on("notifications").columns(["user_id", "updated_at", "id", "confirmed"]).execute();
+  await db.schema
+    .createIndex("notifications_user_page")
+    .on("notifications")
+    .columns(["user_id", "updated_at", "id", "confirmed"])
+    .execute();
 }
 
 /** A user's like notifications newest first (with or without unconfirmed), and removal with a deleted comment. */
 async function createLikeNotificationIndexes(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createIndex("like_notifications_user_page").on("like_notifications").columns(["user_id", "updated_at", "id", "confirmed"]).execute();
+  await db.schema
+    .createIndex("like_notifications_user_page")
+    .on("like_notifications")
+    .columns(["user_id", "updated_at", "id", "confirmed"])
+    .execute();
   await db.schema.createIndex("like_notifications_comment").on("like_notifications").column("comment_id").execute();
 }

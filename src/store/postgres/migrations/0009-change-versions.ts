@@ -19,7 +19,10 @@ export const POSTGRES_NOW_MS = "CAST(floor(extract(epoch FROM clock_timestamp())
 /** Change versions per group and per user, moved by triggers (see the SQLite migration). */
 export const changeVersions: Migration = {
   async up(db: Kysely<unknown>) {
-    for (const [table, key] of [["group_changes", "group_id"], ["member_changes", "user_id"]] as const) {
+    for (const [table, key] of [
+      ["group_changes", "group_id"],
+      ["member_changes", "user_id"],
+    ] as const) {
       await db.schema
         .createTable(table)
         .addColumn(key, "bigint", (c) => c.primaryKey())
@@ -27,14 +30,21 @@ export const changeVersions: Migration = {
         .addColumn("changed_at", "bigint", (c) => c.notNull())
         .execute();
     }
-    await sql`insert into group_changes (group_id, version, changed_at) values (${sql.lit(DIRECTORY_ROW)}, 1, ${sql.raw(POSTGRES_NOW_MS)})`.execute(db);
+    await sql`insert into group_changes (group_id, version, changed_at) values (${sql.lit(DIRECTORY_ROW)}, 1, ${sql.raw(POSTGRES_NOW_MS)})`.execute(
+      db,
+    );
     await sql.raw(BUMP_FUNCTION).execute(db);
     const groupIds = (rows: string) => `SELECT group_id FROM ${rows}`;
     const userIds = (rows: string) => `SELECT user_id FROM ${rows}`;
     await statementFunction(db, "kairan_group_rows_changed", groupIds, undefined);
     await statementFunction(db, "kairan_member_rows_changed", undefined, userIds);
     await statementFunction(db, "kairan_groups_changed", (rows) => `SELECT id FROM ${rows}`, undefined);
-    await statementFunction(db, "kairan_file_versions_changed", (rows) => `SELECT f.group_id FROM ${rows} r JOIN files f ON f.id = r.file_id`, undefined);
+    await statementFunction(
+      db,
+      "kairan_file_versions_changed",
+      (rows) => `SELECT f.group_id FROM ${rows} r JOIN files f ON f.id = r.file_id`,
+      undefined,
+    );
     await statementFunction(db, "kairan_memberships_changed", groupIds, userIds);
     for (const table of CHANGE_TRACKING.groupRows) await statementTriggers(db, table, "kairan_group_rows_changed");
     for (const table of CHANGE_TRACKING.memberRows) await statementTriggers(db, table, "kairan_member_rows_changed");
@@ -42,19 +52,35 @@ export const changeVersions: Migration = {
     await statementTriggers(db, "file_versions", "kairan_file_versions_changed");
     await statementTriggers(db, "memberships", "kairan_memberships_changed");
 
-    await sql.raw(`CREATE FUNCTION kairan_confirmed() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN PERFORM kairan_bump('{}', ARRAY[NEW.user_id]); RETURN NULL; END $$`).execute(db);
+    await sql
+      .raw(
+        `CREATE FUNCTION kairan_confirmed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN PERFORM kairan_bump('{}', ARRAY[NEW.user_id]); RETURN NULL; END $$`,
+      )
+      .execute(db);
     for (const { table, column } of CHANGE_TRACKING.confirmations) {
-      await sql.raw(`CREATE TRIGGER ${table}_confirmed AFTER UPDATE OF ${column} ON ${table} FOR EACH ROW
+      await sql
+        .raw(
+          `CREATE TRIGGER ${table}_confirmed AFTER UPDATE OF ${column} ON ${table} FOR EACH ROW
         WHEN (OLD.confirmed IS DISTINCT FROM NEW.confirmed OR OLD.${column} IS DISTINCT FROM NEW.${column})
-        EXECUTE FUNCTION kairan_confirmed()`).execute(db);
+        EXECUTE FUNCTION kairan_confirmed()`,
+        )
+        .execute(db);
     }
     const columns = CHANGE_TRACKING.userColumns;
-    await sql.raw(`CREATE FUNCTION kairan_user_renamed() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN PERFORM kairan_bump(ARRAY[${DIRECTORY_ROW}]::bigint[], '{}'); RETURN NULL; END $$`).execute(db);
-    await sql.raw(`CREATE TRIGGER users_renamed AFTER UPDATE OF ${columns.join(", ")} ON users FOR EACH ROW
+    await sql
+      .raw(
+        `CREATE FUNCTION kairan_user_renamed() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN PERFORM kairan_bump(ARRAY[${DIRECTORY_ROW}]::bigint[], '{}'); RETURN NULL; END $$`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `CREATE TRIGGER users_renamed AFTER UPDATE OF ${columns.join(", ")} ON users FOR EACH ROW
       WHEN (${columns.map((column) => `OLD.${column} IS DISTINCT FROM NEW.${column}`).join(" OR ")})
-      EXECUTE FUNCTION kairan_user_renamed()`).execute(db);
+      EXECUTE FUNCTION kairan_user_renamed()`,
+      )
+      .execute(db);
   },
 };
 
@@ -94,21 +120,33 @@ async function statementFunction(
     return `ARRAY(${select(op === "INSERT" ? "new_rows" : "old_rows")})`;
   };
   const call = (op: "INSERT" | "DELETE" | "UPDATE") => `PERFORM kairan_bump(${ids(groups, op)}, ${ids(users, op)});`;
-  await sql.raw(`CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+  await sql
+    .raw(
+      `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN ${call("INSERT")}
   ELSIF TG_OP = 'DELETE' THEN ${call("DELETE")}
   ELSE ${call("UPDATE")}
   END IF;
   RETURN NULL;
-END $$`).execute(db);
+END $$`,
+    )
+    .execute(db);
 }
 
 /** The three statement triggers of a table (a trigger with transition tables has one event). */
 async function statementTriggers(db: Kysely<unknown>, table: string, fn: string): Promise<void> {
   for (const event of ROW_EVENTS) {
-    const referencing = { INSERT: "NEW TABLE AS new_rows", DELETE: "OLD TABLE AS old_rows", UPDATE: "NEW TABLE AS new_rows OLD TABLE AS old_rows" }[event];
-    await sql.raw(`CREATE TRIGGER ${table}_changes_${event.toLowerCase()} AFTER ${event} ON ${table}
-      REFERENCING ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`).execute(db);
+    const referencing = {
+      INSERT: "NEW TABLE AS new_rows",
+      DELETE: "OLD TABLE AS old_rows",
+      UPDATE: "NEW TABLE AS new_rows OLD TABLE AS old_rows",
+    }[event];
+    await sql
+      .raw(
+        `CREATE TRIGGER ${table}_changes_${event.toLowerCase()} AFTER ${event} ON ${table}
+      REFERENCING ${referencing} FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`,
+      )
+      .execute(db);
   }
 }

@@ -90,7 +90,11 @@ async function createBoardTables(db: Kysely<unknown>): Promise<void> {
     .addColumn("updated_at", "integer", (c) => c.notNull())
     .execute();
   // Newest-first pages of a group's board, with or without a folder filter, straight off an index.
-  await db.schema.createIndex("topics_group_page").on("topics").columns(["group_id", "trashed", "updated_at", "id"]).execute();
+  await db.schema
+    .createIndex("topics_group_page")
+    .on("topics")
+    .columns(["group_id", "trashed", "updated_at", "id"])
+    .execute();
   await db.schema
     .createIndex("topics_group_folder_page")
     .on("topics")

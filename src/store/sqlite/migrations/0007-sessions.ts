@@ -19,7 +19,10 @@ export const sessions: Migration = {
       .execute();
     await db.schema.createIndex("sessions_expiry").on("sessions").column("expires_at").execute();
     await db.schema.createIndex("sessions_user").on("sessions").column("user_id").execute();
-    await db.schema.alterTable("tokens").addColumn("origin", "text", (c) => c.notNull().defaultTo("personal")).execute();
+    await db.schema
+      .alterTable("tokens")
+      .addColumn("origin", "text", (c) => c.notNull().defaultTo("personal"))
+      .execute();
     // Tokens issued before this column existed: the OAuth service labelled its own.
     await sql`update tokens set origin = 'oauth' where label in ('OAuth', 'xAuth')`.execute(db);
   },

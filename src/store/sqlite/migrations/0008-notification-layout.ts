@@ -18,7 +18,9 @@ import { type Kysely, type Migration, sql } from "kysely";
 export const notificationLayout: Migration = {
   async up(db: Kysely<unknown>) {
     await db.transaction().execute(async (trx) => {
-      const sequence = await sql<{ seq: number }>`select seq from sqlite_sequence where name = 'notifications'`.execute(trx);
+      const sequence = await sql<{ seq: number }>`select seq from sqlite_sequence where name = 'notifications'`.execute(
+        trx,
+      );
       await sql`create table notifications_rebuilt (
         id integer primary key on conflict fail autoincrement,
         user_id integer not null on conflict fail,
@@ -38,11 +40,15 @@ export const notificationLayout: Migration = {
         last_access_at integer,
         constraint notifications_item_user unique (item_kind, item_id, user_id) on conflict fail
       )`.execute(trx);
-      await sql`insert into notifications_rebuilt (${sql.raw(COLUMNS)}) select ${sql.raw(COLUMNS)} from notifications order by id`.execute(trx);
+      await sql`insert into notifications_rebuilt (${sql.raw(COLUMNS)}) select ${sql.raw(COLUMNS)} from notifications order by id`.execute(
+        trx,
+      );
       await sql`drop table notifications`.execute(trx);
       await sql`alter table notifications_rebuilt rename to notifications`.execute(trx);
       // The same page index as 0005's (see there why it is the only one).
-      await sql`create index notifications_user_page on notifications (user_id, updated_at, id, confirmed)`.execute(trx);
+      await sql`create index notifications_user_page on notifications (user_id, updated_at, id, confirmed)`.execute(
+        trx,
+      );
       // AUTOINCREMENT never hands out an id again, not even that of a deleted last row.
       const seq = sequence.rows[0]?.seq;
       if (seq !== undefined) {

@@ -17,7 +17,10 @@ type Event = (typeof ROW_EVENTS)[number];
  */
 export const changeVersions: Migration = {
   async up(db: Kysely<unknown>) {
-    for (const [table, key] of [["group_changes", "group_id"], ["member_changes", "user_id"]] as const) {
+    for (const [table, key] of [
+      ["group_changes", "group_id"],
+      ["member_changes", "user_id"],
+    ] as const) {
       await db.schema
         .createTable(table)
         .addColumn(key, "integer", (c) => c.primaryKey())
@@ -25,13 +28,17 @@ export const changeVersions: Migration = {
         .addColumn("changed_at", "integer", (c) => c.notNull())
         .execute();
     }
-    await sql`insert into group_changes (group_id, version, changed_at) values (${sql.lit(DIRECTORY_ROW)}, 1, ${sql.raw(SQLITE_NOW_MS)})`.execute(db);
+    await sql`insert into group_changes (group_id, version, changed_at) values (${sql.lit(DIRECTORY_ROW)}, 1, ${sql.raw(SQLITE_NOW_MS)})`.execute(
+      db,
+    );
     const groupOf = (column: string): Target => ({ table: "group_changes", key: (row) => `${row}.${column}` });
     const memberOf: Target = { table: "member_changes", key: (row) => `${row}.user_id` };
     for (const table of CHANGE_TRACKING.groupRows) await rowTriggers(db, table, [groupOf("group_id")]);
     for (const table of CHANGE_TRACKING.memberRows) await rowTriggers(db, table, [memberOf]);
     await rowTriggers(db, "groups", [groupOf("id")]);
-    await rowTriggers(db, "file_versions", [{ table: "group_changes", key: (row) => `(SELECT group_id FROM files WHERE id = ${row}.file_id)` }]);
+    await rowTriggers(db, "file_versions", [
+      { table: "group_changes", key: (row) => `(SELECT group_id FROM files WHERE id = ${row}.file_id)` },
+    ]);
     // Groups before members, as on PostgreSQL (one lock order there).
     await rowTriggers(db, "memberships", [groupOf("group_id"), memberOf]);
     for (const { table, column } of CHANGE_TRACKING.confirmations) {
@@ -60,7 +67,10 @@ async function rowTriggers(db: Kysely<unknown>, table: string, targets: readonly
   for (const event of ROW_EVENTS) {
     const statements =
       event === "UPDATE"
-        ? targets.flatMap((target) => [bump(target.table, target.key("NEW")), bump(target.table, target.key("OLD"), target.key("NEW"))])
+        ? targets.flatMap((target) => [
+            bump(target.table, target.key("NEW")),
+            bump(target.table, target.key("OLD"), target.key("NEW")),
+          ])
         : targets.map((target) => bump(target.table, target.key(rowOf(event))));
     await sql`CREATE TRIGGER ${sql.raw(`${table}_changes_${event.toLowerCase()}`)} AFTER ${sql.raw(event)} ON ${sql.table(table)}
       BEGIN ${sql.raw(statements.join(";\n"))}; END`.execute(db);
