@@ -1,4 +1,4 @@
-// Lint rules: typescript-eslint's recommended type-aware set, plus the style rules of design.md
+// Lint rules: typescript-eslint's recommended type-aware set, plus the style rules of docs/architecture.md
 // that a machine can check (no `any`, no default exports, type-only imports).
 import js from "@eslint/js";
 import globals from "globals";
@@ -24,7 +24,7 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "no-restricted-syntax": [
         "error",
-        { selector: "ExportDefaultDeclaration", message: "Use named exports (design.md, style rule 10)." },
+        { selector: "ExportDefaultDeclaration", message: "Use named exports (docs/architecture.md, Style)." },
       ],
     },
   },

@@ -51,7 +51,7 @@ function isoString(epochMs: number): string {
   return new Date(epochMs).toISOString();
 }
 
-/** `YYYY-MM-DDTHH:MM:SSZ` in UTC; milliseconds are dropped (decisions.md §1: no fractional seconds). */
+/** `YYYY-MM-DDTHH:MM:SSZ` in UTC; milliseconds are dropped (docs/api.md "Answers": no fractional seconds). */
 export function utcTimestamp(epochMs: number): string {
   return `${isoString(epochMs).slice(0, 19)}Z`;
 }

@@ -1,4 +1,4 @@
-// The one prefix table of the wire format (decisions.md §1). Clients that are not namespace-aware
+// The one prefix table of the wire format (docs/api.md "Answers"). Clients that are not namespace-aware
 // match literal names such as `cbl:group`, so these prefixes are part of the contract, not a style.
 
 /** Namespace URIs by the prefix every response uses for them (`atom` is the default namespace). */

@@ -78,7 +78,7 @@ function carriesOAuth(credentials: Credentials): boolean {
 }
 
 /**
- * OAuth 1.0a signed requests with token credentials (decisions.md §3); the token must have been
+ * OAuth 1.0a signed requests with token credentials (docs/api.md "Authentication"); the token must have been
  * issued to the signing application.
  * @throws OAuthProblem parameter_absent, signature_invalid, timestamp_refused, nonce_used, consumer_key_unknown, token_rejected
  */

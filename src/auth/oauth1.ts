@@ -11,12 +11,12 @@ export type { OAuthProblemName, OAuthRequest, SignatureMethod, SignedRequestPart
 
 /**
  * oauth_body_hash of an empty body (base64 SHA-1 of zero bytes, da39a3ee...), as some clients send on GET.
- * Not "2jmj7l5rSfwl3ZvHCBSdRvB7z9E=" as client-requests.md prints it: that is a corrupted copy (only its
+ * Not "2jmj7l5rSfwl3ZvHCBSdRvB7z9E=" as a sample of client requests once showed it: that is a corrupted copy (only its
  * first six bytes agree), and comparing against it would refuse every client that sends the real hash.
  */
 export const EMPTY_BODY_HASH = "2jmj7l5rSw0yVb/vlWAYkK/YBwk=";
 
-/** The timestamp window of decisions.md §3: ±10 minutes. */
+/** The timestamp window of docs/api.md "Authentication": ±10 minutes. */
 export const TIMESTAMP_WINDOW_SECONDS = 600;
 
 const DIGEST: Readonly<Record<SignatureMethod, "sha1" | "sha256">> = { "HMAC-SHA1": "sha1", "HMAC-SHA256": "sha256" };

@@ -21,7 +21,7 @@ export const BLOB_STORE_OPTIONS_HELP = `  --blob-store s3://BUCKET[/PREFIX]
                       KAIRAN_S3_ACCESS_KEY_ID, KAIRAN_S3_SECRET_ACCESS_KEY: keys (environment
                                            only); unset: AWS_ACCESS_KEY_ID..., profiles, roles`;
 
-/** The server options every command that opens the store shares (operations.md). */
+/** The server options every command that opens the store shares (docs/operations.md). */
 export const SERVER_OPTIONS = {
   ...BLOB_STORE_OPTIONS,
   port: { type: "string" },
@@ -54,7 +54,7 @@ export const LIMIT_OPTIONS = {
   "shutdown-grace": { type: "string" },
 } as const;
 
-/** Help text for the limit options (defaults: README "Reliability and limits"). */
+/** Help text for the limit options (defaults: docs/operations.md "Limits"). */
 export const LIMIT_OPTIONS_HELP = `Limits (each also read from its environment variable; times in seconds):
   --no-rate-limit             KAIRAN_RATE_LIMIT=0          turn request rate limiting off
   --rate-limit-address N      KAIRAN_RATE_LIMIT_ADDRESS    requests per window per client address (3000)

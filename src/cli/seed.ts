@@ -10,7 +10,7 @@ import { SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, configFlags, parseComm
 /** Usage of `kairan seed`. */
 export const SEED_HELP = `Usage: kairan seed FILE [options]
 
-Loads a workspace description (JSON, see operations.md) into the configured database in one
+Loads a workspace description (JSON, see docs/operations.md) into the configured database in one
 transaction, and prints a JSON object mapping every ref to the identifier it got. An invalid
 file is reported with the path of each problem, and nothing is written.
 

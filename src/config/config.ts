@@ -29,7 +29,7 @@ export type StoreConfig =
 
 /**
  * SQLite's `synchronous` under WAL: "normal" survives a killed process (the WAL is in the OS page
- * cache at commit); "full" also survives a power cut by syncing the WAL at every commit (README).
+ * cache at commit); "full" also survives a power cut by syncing the WAL at every commit (docs/operations.md "Durability").
  */
 export type SqliteSynchronous = "normal" | "full";
 

@@ -1,9 +1,9 @@
 // The operator-set limits of a server process: rate limits, sign-in throttling, concurrent uploads,
 // slow-client timeouts and the shutdown grace period. Validated with the rest of the configuration
-// (config.ts); every default is in the README's "Reliability and limits" table.
+// (config.ts); every default is in docs/operations.md "Limits".
 import { z } from "zod";
 
-/** Requests allowed per window, counted in this process only (README: not shared across processes). */
+/** Requests allowed per window, counted in this process only (docs/operations.md "Limits": not shared across processes). */
 export interface RateLimitConfig {
   /** Per client address (after --trust-proxy), every request. */
   readonly perAddress: number;
@@ -134,7 +134,7 @@ export function rawLimits(
   return raw;
 }
 
-/** Sign-in failures are counted over this window (README). */
+/** Sign-in failures are counted over this window (docs/operations.md "Limits"). */
 const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 
 type ParsedLimits = { [K in keyof typeof limitsSchema]: z.output<(typeof limitsSchema)[K]> };

@@ -1,7 +1,7 @@
 import { ForbiddenError } from "./errors.js";
 
 /**
- * Access levels of a registered application (decisions.md §3), lowest first:
+ * Access levels of a registered application (docs/api.md "Access levels"), lowest first:
  * `read` all GETs but comment contents; `comments` adds reading comments; `write` adds changing
  * topics, comments and attachments; `Z` everything, and xAuth.
  */

@@ -3,7 +3,7 @@
  * each kind to an HTTP status. `code` is the stable machine name clients see in `<error code=...>`.
  */
 
-/** The categories the HTTP edge knows how to answer (decisions.md §2). */
+/** The categories the HTTP edge knows how to answer (docs/api.md "Errors"). */
 export type ErrorKind =
   | "invalid"
   | "unauthenticated"

@@ -47,7 +47,7 @@ export interface CabinetFile {
 /** `cabinet-folder`: the folder filters every area has, plus ATTACH (the group's comment attachments). */
 export type CabinetFilter = FolderFilter | { readonly kind: "attach" };
 
-/** The title clients see: the file name when none was given (interface.md, File). */
+/** The title clients see: the file name when none was given (docs/api.md "Shared files"). */
 export function fileTitle(file: CabinetFile): string {
   return file.title.trim() === "" ? file.current.fileName : file.title;
 }

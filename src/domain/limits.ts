@@ -1,4 +1,4 @@
-/** Every number the interface specification and decisions.md fix, named once. */
+/** Every number the API fixes (docs/api.md "Limits"), named once. */
 export const LIMITS = {
   topicTitleMaxChars: 200,
   topicBodyMaxChars: 20_000,
@@ -19,7 +19,7 @@ export const LIMITS = {
   termMaxDays: 365,
   /** XML bodies: far above the largest legal entry (20,000 characters of 4 bytes each). */
   xmlBodyMaxBytes: 1024 * 1024,
-  /** Edit lease on a topic (decisions.md §5). */
+  /** Edit lease on a topic (docs/api.md "Board"). */
   editLeaseMs: 10 * 60 * 1000,
   /** The request line and headers together (Node's maxHeaderSize): beyond it, 431. */
   headerMaxBytes: 16 * 1024,

@@ -1,6 +1,6 @@
 import { ValidationError } from "./errors.js";
 
-/** Member statuses of the member list (interface.md: JOIN and INVITE). */
+/** Member statuses of the member list (docs/api.md "Members": JOIN and INVITE). */
 export type MemberStatus = "JOIN" | "INVITE";
 
 /** A joined member or an invitation of a group, as the member list shows it. */
@@ -28,7 +28,7 @@ export interface MemberAction {
   readonly authority: boolean;
 }
 
-/** What the member list says can be done with a member (decisions.md §6). */
+/** What the member list says can be done with a member (docs/api.md "Members"). */
 export interface MemberAbilities {
   /** Sending the invitation again: applies to invitations. */
   readonly invitable: MemberAction;
@@ -53,7 +53,7 @@ export function memberAbilities(
   };
 }
 
-/** True for the caller's own entry, which carries no link (decisions.md §6: clients find themselves so). */
+/** True for the caller's own entry, which carries no link (docs/api.md "Members": clients find themselves so). */
 export function isCallerEntry(member: Member, callerUserId: number): boolean {
   return member.status === "JOIN" && member.userId === callerUserId;
 }

@@ -5,7 +5,7 @@ import type { Locale } from "./task.js";
 
 /**
  * What a notification is about: a topic, task or file, or a group's member list (`GROUP,1:n`,
- * for joins and leaves). One notification per (user, item) (decisions.md §6).
+ * for joins and leaves). One notification per (user, item) (docs/api.md "Notifications").
  */
 export type NotificationItem = ContentRef | { readonly kind: "GROUP"; readonly groupId: number; readonly id: number };
 
@@ -66,7 +66,7 @@ export interface Notification {
   readonly lastAccessAt: number | null;
 }
 
-/** The `category` values of the notification list (interface.md) and what they select. */
+/** The `category` values of the notification list (docs/api.md "Notifications") and what they select. */
 export const NOTIFICATION_CATEGORIES = [
   "M_SCHEDULE",
   "G_SCHEDULE",
@@ -138,7 +138,7 @@ export function memberListItem(groupId: number): NotificationItem {
 }
 
 /**
- * Asserts a confirmation names at most 100 entries (interface.md: confirmation is the one write of
+ * Asserts a confirmation names at most 100 entries (docs/api.md "Notifications": confirmation is the one write of
  * several items, up to 100).
  * @throws ValidationError TOO_MANY_ENTRIES
  */

@@ -2,13 +2,13 @@ import { ValidationError } from "./errors.js";
 import { LIMITS } from "./limits.js";
 import { characterCount } from "./text.js";
 
-/** Priority codes as the original service's data shows them, highest first (decisions.md §6). */
+/** Priority codes as the original service's data shows them, highest first (docs/api.md "Tasks"). */
 export const TASK_PRIORITIES = ["S", "A", "B", "C"] as const;
 
 /** One of {@link TASK_PRIORITIES}. */
 export type TaskPriority = (typeof TASK_PRIORITIES)[number];
 
-/** Task states (decisions.md §6). */
+/** Task states (docs/api.md "Tasks"). */
 export const TASK_STATUSES = ["NOT_STARTED", "IN_PROGRESS", "ON_HOLD", "COMPLETED"] as const;
 
 /** One of {@link TASK_STATUSES}. */
@@ -81,7 +81,7 @@ const TERM_MAX = Date.parse("2100-12-31T23:59:59Z");
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The term of a task list (interface.md, group task lists): neither bound given = no term;
+ * The term of a task list (docs/api.md "Tasks"): neither bound given = no term;
  * a missing start is the time of the request, a missing end one month after the start.
  * Rules apply to the values the client gave; a defaulted end is kept within the range.
  * @throws ValidationError TERM_START_OUT_OF_RANGE, TERM_END_OUT_OF_RANGE, TERM_END_NOT_AFTER_START, TERM_TOO_LONG

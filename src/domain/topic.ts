@@ -50,7 +50,7 @@ export function checkTopicDraft(draft: TopicDraft): { title: string; body: strin
       `The topic title is longer than ${LIMITS.topicTitleMaxChars} characters.`,
     );
   }
-  // An omitted summary makes the body empty (interface.md, topic update).
+  // An omitted summary makes the body empty (docs/api.md "Board").
   const body = draft.body ?? "";
   if (characterCount(body) > LIMITS.topicBodyMaxChars) {
     throw new ValidationError(
@@ -61,7 +61,7 @@ export function checkTopicDraft(draft: TopicDraft): { title: string; body: strin
   return { title, body };
 }
 
-/** Author, managers, and everyone when shared editing is on (decisions.md §5). */
+/** Author, managers, and everyone when shared editing is on (docs/api.md "Board"). */
 export function mayUpdateTopic(topic: Topic, userId: number, membership: Membership): boolean {
   return topic.authorId === userId || membership.manager || topic.allowEdit;
 }

@@ -6,7 +6,7 @@ import { clip } from "./query.js";
 
 /**
  * `cbl:operation type`, lower-cased; undefined when absent. Clients put it before or after
- * `id`/`entry`, and a few inside the entry (decisions.md §1: be tolerant).
+ * `id`/`entry`, and a few inside the entry (docs/api.md "Requests": be tolerant).
  */
 export function readOperation(feed: XmlElement): string | undefined {
   const element =

@@ -36,7 +36,7 @@ const COMMIT_SETTLE_MS = 1000;
 
 /**
  * HTTP validators and the feed cache for every GET feed (every GET under /api/ registered after
- * this), in one place (README "Performance"):
+ * this), in one place (docs/architecture.md "The feed cache and change versions"):
  * - before the handler: authenticate (once: the handler reuses the caller), read the caller's
  *   view version (one query) and look the feed up by (caller, access level, method, path and
  *   query without OAuth parameters, version). A hit answers 304 or the kept bytes without

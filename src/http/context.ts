@@ -30,7 +30,7 @@ export interface Context {
 
 /**
  * The parts of the request that carry (and, for OAuth, are covered by) credentials. With a
- * configured public URL, a signature over that base also verifies (decisions.md §3: behind a proxy).
+ * configured public URL, a signature over that base also verifies (docs/api.md "Authentication": behind a proxy).
  */
 export function credentialsOf(request: FastifyRequest, publicUrl?: string): Credentials {
   const url = request.raw.url ?? "/";
@@ -74,7 +74,7 @@ export function viewerOf(actor: Actor): Viewer {
   return { id: actor.user.id, name: actor.user.name, email: actor.user.email };
 }
 
-/** Sends a feed: always 200 (decisions.md §1), Atom content type. */
+/** Sends a feed: always 200 (docs/api.md "Answers"), Atom content type. */
 export function sendFeed(reply: FastifyReply, xml: string): FastifyReply {
   return reply.code(200).header("content-type", "application/atom+xml; charset=utf-8").send(xml);
 }

@@ -6,7 +6,7 @@ import { XmlParseError } from "../atom/parse.js";
 import { OAuthProblem } from "../auth/oauth1.js";
 import { DomainError, type ErrorKind, TooManyRequestsError, UnavailableError } from "../domain/errors.js";
 
-/** THE table: each kind of domain error and the status it is answered with (decisions.md §2). */
+/** THE table: each kind of domain error and the status it is answered with (docs/api.md "Errors"). */
 const STATUS_OF: Readonly<Record<ErrorKind, number>> = {
   invalid: 400,
   unauthenticated: 401,
@@ -57,7 +57,7 @@ const FRAMEWORK_ERRORS: Readonly<Record<string, { status: number; code: string; 
 };
 
 /**
- * Every OAuth failure is 401 (decisions.md §3), also those RFC 5849 §3.2 would allow as 400: the
+ * Every OAuth failure is 401 (docs/api.md "OAuth failures"), also those RFC 5849 §3.2 would allow as 400: the
  * clients we serve branch on the status alone. The body is a form (OAuth Problem Reporting).
  */
 const OAUTH_PROBLEM_STATUS = 401;

@@ -12,7 +12,7 @@ export function queryValue(query: QueryValues, name: string): string | undefined
   return Array.isArray(value) ? value[value.length - 1] : (value as string | undefined);
 }
 
-/** `true` in any letter case is true; anything else, or absence, is false (decisions.md §1). */
+/** `true` in any letter case is true; anything else, or absence, is false (docs/api.md "Requests"). */
 export function queryFlag(query: QueryValues, name: string): boolean {
   return queryValue(query, name)?.trim().toLowerCase() === "true";
 }

@@ -1,6 +1,6 @@
 // Request rate limits per client address (every request) and per token (authenticated requests),
 // counted by @fastify/rate-limit in this process's memory: several processes behind a proxy each
-// allow the full quota (README). Refusals are TooManyRequestsError, answered by the one error table.
+// allow the full quota (docs/operations.md "Limits"). Refusals are TooManyRequestsError, answered by the one error table.
 // Headers follow draft-ietf-httpapi-ratelimit-headers: RateLimit-Policy names the quotas, RateLimit
 // says what is left of them.
 import fastifyRateLimit from "@fastify/rate-limit";

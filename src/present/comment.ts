@@ -10,7 +10,7 @@ import { areaLinks, commentLinks, contentLinks } from "./links.js";
 
 /**
  * A comment entry, the same in the comment feed and embedded in a topic. Embedded comments also
- * carry `content` with the same text as `summary` (interface.md: `summary` is the one to use;
+ * carry `content` with the same text as `summary` (docs/api.md "Board": `summary` is the one to use;
  * `content` is kept for older clients).
  */
 export function commentEntry(baseUrl: string, detail: CommentDetail, options: { withContent: boolean }): string {

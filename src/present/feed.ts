@@ -9,7 +9,7 @@ export interface Viewer {
   readonly email: string;
 }
 
-/** Feed-level fields (decisions.md §1: title, id, alternate link, author, updated, then extras). */
+/** Feed-level fields (docs/api.md "Answers": title, id, alternate link, author, updated, then extras). */
 export interface FeedHead {
   readonly title: string;
   readonly id: string;

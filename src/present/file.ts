@@ -42,7 +42,7 @@ export function downloadUrl(
   return `${baseUrl}/api/fileDownload/V2?id=${encodeURIComponent(fileId)}${version}${options.thumbnail ? "&thumbnail=true" : ""}`;
 }
 
-/** A file entry: common fields in decisions.md §1 order, then the file's own in the specification's order. */
+/** A file entry: common fields in the order of docs/api.md "Answers", then the file's own in the specification's order. */
 export function fileEntry(
   baseUrl: string,
   group: Group,

@@ -14,7 +14,7 @@ import {
 import { commentLinks, contentLinks } from "./links.js";
 
 /**
- * A like notification entry (interface.md): title, links, the item's kinds plus GOOD, one
+ * A like notification entry (docs/api.md "Like notifications"): title, links, the item's kinds plus GOOD, one
  * `author` per liker (first liker first), id, updated, summary, `cbl:confirmed`, `cbl:group`.
  */
 export function likeNotificationEntry(baseUrl: string, notification: LikeNotification): string {

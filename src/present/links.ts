@@ -2,7 +2,7 @@ import { type ContentRef, formatPair } from "../domain/item-id.js";
 
 /**
  * Web pages of items under `{base_url}`: stable paths, whether or not the web interface serves
- * that page yet (decisions.md §1). `alternate` is the desktop page, `mobile` the phone page.
+ * that page yet (docs/api.md "Answers"). `alternate` is the desktop page, `mobile` the phone page.
  */
 export interface ItemLinks {
   readonly alternate: string;

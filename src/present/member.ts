@@ -35,7 +35,7 @@ interface EntryOptions {
   readonly invitable: MemberAction;
   readonly deletable: MemberAction;
   readonly leavable: boolean;
-  /** The caller's own entry has no link (decisions.md §6). */
+  /** The caller's own entry has no link (docs/api.md "Members"). */
   readonly self: boolean;
 }
 

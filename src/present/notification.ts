@@ -63,7 +63,7 @@ function attachmentElement(file: NotificationAttachment): string {
 }
 
 /**
- * A notification entry: the shared fields in decisions.md §1 order, then `cbl:group`,
+ * A notification entry: the shared fields in the order of docs/api.md "Answers", then `cbl:group`,
  * `cbl:confirmed`, the summary update, the unconfirmed comment count, files, the comment that
  * caused it, `cblNtf:lastAccess` (the last confirmation; before the first one, when the
  * notification began: the point since which changes are unseen) and `cblNtf:icon` (the area:

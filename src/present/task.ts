@@ -41,7 +41,7 @@ export function taskFeed(baseUrl: string, viewer: Viewer, view: TaskListView, lo
   );
 }
 
-/** A task entry: common fields in decisions.md §1 order, then the task's own. */
+/** A task entry: common fields in the order of docs/api.md "Answers", then the task's own. */
 export function taskEntry(
   baseUrl: string,
   group: Group,

@@ -3,7 +3,7 @@ import { ACCESS_LEVELS } from "../domain/access.js";
 import { TASK_PRIORITIES, TASK_STATUSES, parseDue } from "../domain/task.js";
 
 /**
- * The workspace description `kairan seed` loads (operations.md). Objects are strict, so a
+ * The workspace description `kairan seed` loads (docs/operations.md "Seed files"). Objects are strict, so a
  * misspelt field is reported rather than silently ignored; references are checked after shape.
  */
 const ref = z.string().min(1, "must not be empty");

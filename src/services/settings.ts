@@ -32,7 +32,7 @@ export async function readSettings(store: Store, actor: Actor): Promise<Settings
 }
 
 /**
- * Turns the caller's notifications of one group on or off (decisions.md §6: "do not notify").
+ * Turns the caller's notifications of one group on or off (docs/api.md "Notifications": "do not notify").
  * @throws NotFoundError GROUP_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED
  */
 export async function setMyNotify(

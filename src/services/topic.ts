@@ -176,7 +176,7 @@ export interface TopicEditor {
 }
 
 /**
- * Opens a topic for editing in the web interface: takes the lease (decisions.md §5: "the web
+ * Opens a topic for editing in the web interface: takes the lease (docs/api.md "Board": "the web
  * interface takes a lease when an edit form opens") and returns what the form shows.
  * @throws NotFoundError, ForbiddenError, ConflictError TOPIC_BEING_EDITED naming the holder
  */

@@ -3,7 +3,7 @@
  * member_changes). Both engines build their triggers from these lists, so they behave alike.
  * A feed of user U is built only from rows of U's joined groups, from U's own rows and from user
  * names, so the versions of (U, U's joined groups, the directory row) move whenever a feed of U
- * could read something else (`ViewVersion` below; README "Performance").
+ * could read something else (`ViewVersion` below; docs/architecture.md "The feed cache and change versions").
  *
  * Group rows (group_changes.group_id), bumped on INSERT, UPDATE and DELETE:
  * - folders, topics, comments, attachments, likes, tasks, files: their `group_id` (every member

@@ -146,7 +146,7 @@ export interface CommentCountersTable {
   last_number: number;
 }
 
-/** Live and expired edit leases on topics (decisions.md §5). */
+/** Live and expired edit leases on topics (docs/api.md "Board"). */
 export interface TopicLeasesTable {
   topic_id: number;
   user_id: number;
@@ -281,7 +281,7 @@ export interface LoginFailuresTable {
 }
 
 /**
- * One update notification per (user, item) (decisions.md §6). `item_kind` GROUP is a group's
+ * One update notification per (user, item) (docs/api.md "Notifications"). `item_kind` GROUP is a group's
  * member list (item_id = the group id). `event` is the last change's cause; the comment and
  * summary columns describe the last comment and body changes.
  */

@@ -1,5 +1,5 @@
 // The pure OAuth 1.0a verifier against published vectors, two independent client libraries
-// (oauth-1.0a and node-oauth), the wire shapes of client-requests.md, a seeded fuzz cross-check,
+// (oauth-1.0a and node-oauth), the wire shapes real clients send, a seeded fuzz cross-check,
 // and every refusal. A verifier that accepts everything would pass the positive half; the
 // refusals are what prove it checks anything.
 import assert from "node:assert/strict";
@@ -306,7 +306,7 @@ describe("node-oauth 0.10.2 signs, we verify", () => {
   }
 });
 
-describe("wire shapes of client-requests.md", () => {
+describe("wire shapes real clients send", () => {
   it('PHP style: realm="https://api.example/" and `, ` separators', () => {
     const client = oauth1a("HMAC-SHA1", { realm: "https://api.example/" });
     const header = oauth1aHeader(client, { url: BOARD_URL, method: "GET" }, TOKEN);
@@ -760,7 +760,7 @@ describe("timestamps and body hashes", () => {
     assert.equal(EMPTY_BODY_HASH, createHash("sha1").update("").digest("base64"));
     assert.equal(bodyHashMatches(EMPTY_BODY_HASH, Buffer.alloc(0), "HMAC-SHA1"), true);
     assert.equal(bodyHashMatches(EMPTY_BODY_HASH, "", "HMAC-SHA256"), false);
-    // The value client-requests.md prints for an empty body is not its SHA-1 (a typo to fix there).
+    // The value a sample of client requests once showed for an empty body is not its SHA-1.
     assert.equal(bodyHashMatches("2jmj7l5rSfwl3ZvHCBSdRvB7z9E=", "", "HMAC-SHA1"), false);
     const sha256 = createHash("sha256").update(XML_BODY).digest("base64");
     assert.equal(bodyHashMatches(sha256, XML_BODY, "HMAC-SHA256"), true);

@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import { ConfigError, loadBlobStoreConfig, loadConfig } from "../../src/config/config.js";
 
 describe("config", () => {
-  it("has the defaults of operations.md", () => {
+  it("has the defaults of docs/operations.md", () => {
     const config = loadConfig({}, {});
     assert.equal(config.port, 8080);
     assert.equal(config.host, "127.0.0.1");

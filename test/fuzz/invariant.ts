@@ -1,4 +1,4 @@
-// What every answer to a fuzz request must be: decisions.md §2 and §3, whatever the input.
+// What every answer to a fuzz request must be: docs/api.md "Errors" and "OAuth failures", whatever the input.
 import assert from "node:assert/strict";
 import { parseXml } from "../../src/atom/parse.js";
 import type { FuzzAnswer, FuzzRequest } from "./send.js";
@@ -9,7 +9,7 @@ const header = (answer: FuzzAnswer, name: string): string => {
 };
 
 /**
- * Asserts the answer is a success, or a refusal in the form decisions.md fixes: an `<error
+ * Asserts the answer is a success, or a refusal in the form docs/api.md "Errors" fixes: an `<error
  * code=...>` document with a 4xx status; for OAuth failures a 401 with `WWW-Authenticate` and an
  * `oauth_problem` form; for pages for people (the OAuth sign-in pages, the web interface: every
  * path outside /api/) a 4xx page, or a redirect within the site (to sign in, back from a form). Never a 5xx.

@@ -1,7 +1,7 @@
 // The authorization matrix: every API endpoint of the route table x each of its operations x
 // every kind of caller. Strangers (no or dead credentials, other groups' members, invitees, former
 // members) and members whose application's level is too low are refused with the status
-// decisions.md §2 and §3 name, learn nothing of the secret group (no title, name or id in any
+// docs/api.md "Errors" and "Access levels" name, learn nothing of the secret group (no title, name or id in any
 // body or header) and change nothing; the secret group's member at the needed level succeeds.
 import assert from "node:assert/strict";
 import { after, before, it } from "node:test";

@@ -1,6 +1,6 @@
 // Every operation of every API endpoint, aimed at the secret group: the rows of the authorization
 // matrix. Which endpoints exist comes from the route table; this says, per endpoint, what its
-// operations are, the access level each needs (decisions.md §3) and whose data it touches.
+// operations are, the access level each needs (docs/api.md "Access levels") and whose data it touches.
 import type { AccessLevel } from "../../src/domain/access.js";
 import { CLIENT_NS } from "../support/http.js";
 import type { Part } from "../support/multipart.js";
@@ -330,7 +330,7 @@ export const OPERATIONS: ReadonlyMap<string, readonly Operation[]> = new Map<str
       },
     ],
   ],
-  // Being built on another branch (interface.md: list, and confirm up to 100 ids; confirming
+  // Being built on another branch (docs/api.md "Notifications": list, and confirm up to 100 ids; confirming
   // unknown ids is no error). Their rows start running when the endpoints are registered.
   ...(["/api/notification/V2", "/api/goodNotification/V2"] as const).map(
     (url): readonly [string, readonly Operation[]] => [

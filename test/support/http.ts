@@ -44,7 +44,7 @@ export async function request(
   };
 }
 
-/** Namespace declarations clients write in requests (client-requests.md `NS`). */
+/** Namespace declarations clients write in requests (the prefixes real clients declare). */
 export const CLIENT_NS =
   'xmlns="http://www.w3.org/2005/Atom" xmlns:cbl="http://schemas.cybozulive.com/common/2010" xmlns:cblCmnt="http://schemas.cybozulive.com/comment/2010"';
 

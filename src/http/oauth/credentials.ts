@@ -1,4 +1,4 @@
-// `/oauth/initiate` and `/oauth/token` (decisions.md §3): signed requests that hand out credentials.
+// `/oauth/initiate` and `/oauth/token` (docs/api.md "OAuth"): signed requests that hand out credentials.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type OAuthVerifier, createOAuthVerifier } from "../../auth/oauth-verify.js";
 import { OAuthProblem, type OAuthRequest } from "../../auth/oauth1.js";

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { PAGE_HEADERS } from "../../web/layout.js";
 
-/** Sends an OAuth credentials response: `application/x-www-form-urlencoded` (decisions.md §3). */
+/** Sends an OAuth credentials response: `application/x-www-form-urlencoded` (docs/api.md "OAuth"). */
 export function sendForm(reply: FastifyReply, fields: Readonly<Record<string, string>>): FastifyReply {
   const body = Object.entries(fields)
     .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)

@@ -41,7 +41,7 @@ function itemOf(row: DetailRow): NotificationItem {
     : { kind: row.item_kind, groupId: row.group_id, id: row.item_id };
 }
 
-/** Title and body of the item; a file without a title shows its file name (interface.md, File). */
+/** Title and body of the item; a file without a title shows its file name (docs/api.md "Shared files"). */
 function textOf(row: DetailRow): { title: string; body: string } {
   switch (row.item_kind) {
     case "BOARD":

@@ -21,7 +21,7 @@ import { SQLITE_NOW_MS } from "./migrations/0009-change-versions.js";
  * process (SIGKILL, crash) loses nothing it acknowledged: test/reliability/crash.test.ts kills a
  * server under load to prove it. Only an operating-system crash or power cut can lose the last
  * transactions (never corrupt the file); "full" syncs the WAL at every commit against that too,
- * at about 2-3 ms per commit on the machines measured (README). busy_timeout lets the CLI and the
+ * at about 2-3 ms per commit on the machines measured (docs/operations.md "Durability"). busy_timeout lets the CLI and the
  * server share the file.
  */
 export function openSqliteStore(file: string, synchronous: SqliteSynchronous = "normal"): Store {

@@ -1,4 +1,4 @@
-// The OAuth sign-in and approval pages (decisions.md §3): authorize, out-of-band verifier, outcomes.
+// The OAuth sign-in and approval pages (docs/api.md "OAuth"): authorize, out-of-band verifier, outcomes.
 import type { AccessLevel } from "../../domain/access.js";
 import { type SafeHtml, html, page } from "../layout.js";
 

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import type { GroupItems } from "../../support/world.js";
 import { fieldValue } from "./values.js";
 
-/** Every query parameter some endpoint of the interface reads (interface.md, decisions.md §7). */
+/** Every query parameter some endpoint of the interface reads (docs/api.md "Endpoints"). */
 export const PARAMETER_NAMES = [
   "group",
   "entry",
@@ -63,7 +63,7 @@ export function percentEncode(value: string): string {
 function spelled(value: string): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 6, arbitrary: fc.constant(percentEncode(value)) },
-    // Raw: what a careless client sends; commas and colons raw are legal (decisions.md §1).
+    // Raw: what a careless client sends; commas and colons raw are legal (docs/api.md "Identifiers").
     {
       weight: 2,
       arbitrary: fc.constant(

@@ -18,7 +18,7 @@ export type BoardRead =
     }
   | { readonly kind: "one"; readonly ref: ContentRef; readonly embedComments: boolean };
 
-/** A board write, after dispatch (decisions.md §4). */
+/** A board write, after dispatch (docs/api.md "Board"). */
 export type BoardWrite =
   | {
       readonly op: "create";

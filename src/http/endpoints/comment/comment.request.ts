@@ -13,7 +13,7 @@ export interface CommentRead {
   readonly unconfirmed: boolean;
 }
 
-/** A comment write, after dispatch (decisions.md §4: insert or none adds, delete deletes). */
+/** A comment write, after dispatch (docs/api.md "Comments": insert or none adds, delete deletes). */
 export type CommentWrite =
   | {
       readonly op: "add";

@@ -15,7 +15,7 @@ export function registerFileDownload(app: FastifyInstance, context: Context): vo
     async GET(request, reply) {
       const actor = await authenticateRequest(context, request);
       const input = readDownloadQuery(request.query as QueryValues);
-      // A comment's attachment is comment content (decisions.md §3); other files need only `read`.
+      // A comment's attachment is comment content (docs/api.md "Access levels"); other files need only `read`.
       requireAccess(actor, input.ref.kind === "ATTACHMENT" ? "comments" : "read");
       const download = await openDownload(context.store, context.blobs, actor, input);
       return reply

@@ -7,7 +7,7 @@ import { type Context, authenticateRequest, sendFeed, viewerOf } from "../../con
 import { type QueryValues, readGroupParameter, readPage } from "../../query.js";
 import { registerEndpoint } from "../../route.js";
 
-/** `GET /api/group/V2`: the caller's groups (beyond the spec, decisions.md §7). */
+/** `GET /api/group/V2`: the caller's groups (beyond the original API, docs/api.md "Groups and folders"). */
 export function registerGroups(app: FastifyInstance, context: Context): void {
   registerEndpoint(app, "/api/group/V2", {
     async GET(request, reply) {
@@ -20,7 +20,7 @@ export function registerGroups(app: FastifyInstance, context: Context): void {
   });
 }
 
-/** `GET /api/boardFolder/V2?group=` and the other folder lists (decisions.md §7). */
+/** `GET /api/boardFolder/V2?group=` and the other folder lists (docs/api.md "Groups and folders"). */
 export function registerFolderList(app: FastifyInstance, context: Context, url: string, area: FolderArea): void {
   registerEndpoint(app, url, {
     async GET(request, reply) {

@@ -14,7 +14,7 @@ export function registerGwCabinet(app: FastifyInstance, context: Context): void 
     async GET(request, reply) {
       const actor = await authenticateRequest(context, request);
       const input = readCabinetQuery(request.query as QueryValues);
-      // The ATTACH folder lists comment attachments, which are comment content (decisions.md §3).
+      // The ATTACH folder lists comment attachments, which are comment content (docs/api.md "Access levels").
       requireAccess(actor, input.kind === "list" && input.folder.kind === "attach" ? "comments" : "read");
       const view = input.kind === "one" ? await getFile(store, actor, input) : await listFiles(store, actor, input);
       return sendFeed(reply, cabinetFeed(context.baseUrl(), viewerOf(actor), view, clock.now()));

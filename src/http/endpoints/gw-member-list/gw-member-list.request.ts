@@ -11,7 +11,7 @@ export type MemberRead =
 
 /**
  * Reads `GET /api/gwMemberList/V2` parameters; with `user`, every other optional parameter is
- * ignored (interface.md), even a malformed one.
+ * ignored (docs/api.md "Members"), even a malformed one.
  * @throws ValidationError PARAMETER_REQUIRED, INVALID_GROUP, INVALID_USER, INVALID_MEMBER_STATUS, paging
  */
 export function readMemberQuery(query: QueryValues): MemberRead {

@@ -10,7 +10,7 @@ import { readConfirmation, readNotificationQuery } from "./notification.request.
 
 /**
  * `GET|POST /api/notification/V2`: the caller's update notifications; confirming up to 100 of
- * them. Notifications are the user's own state: `read` level (decisions.md §3).
+ * them. Notifications are the user's own state: `read` level (docs/api.md "Access levels").
  */
 export function registerNotification(app: FastifyInstance, context: Context): void {
   const { store, clock } = context;

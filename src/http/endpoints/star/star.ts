@@ -16,7 +16,7 @@ export function registerStar(app: FastifyInstance, context: Context): void {
       const actor = await authenticateRequest(context, request);
       const query = request.query as QueryValues;
       const id = queryValue(query, "id");
-      // With id, paging is ignored (interface.md), bad paging values included.
+      // With id, paging is ignored (docs/api.md "Favorites"), bad paging values included.
       const input = id === undefined ? { page: readPage(query) } : { ref: readItemId(id, "id") };
       requireAccess(actor, "read");
       const items = await listFavorites(store, actor, input);
