@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type Kysely, Migrator, sql } from "kysely";
 import type { Database } from "../../src/store/schema.js";
-import { sqliteMigrations } from "../../src/store/sqlite/migrations/index.js";
+import { migrationsFor } from "../../src/store/migrations/index.js";
 import { openSqliteDatabase, openSqliteStore } from "../../src/store/sqlite/open.js";
 import type { Store } from "../../src/store/store.js";
 
@@ -17,7 +17,7 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 type Row = Record<string, unknown>;
 
-const BEFORE_0008 = Object.fromEntries(Object.entries(sqliteMigrations).filter(([name]) => name < "0008"));
+const BEFORE_0008 = Object.fromEntries(Object.entries(migrationsFor("sqlite")).filter(([name]) => name < "0008"));
 
 /** Notifications as 0005 left them: every column set and unset, a gap, and a deleted last id. */
 async function fillBefore0008(db: Kysely<Database>): Promise<void> {

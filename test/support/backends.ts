@@ -85,13 +85,20 @@ export interface TestStore {
   close(): Promise<void>;
 }
 
-/** Opens and migrates a fresh store: a SQLite file in a temporary directory, or a fresh PostgreSQL schema. */
-export async function openTestStore(backend: Backend): Promise<TestStore> {
+/**
+ * Opens and migrates a fresh store: a SQLite file in a temporary directory, or a fresh PostgreSQL schema.
+ * `restore` fills that new database first (an earlier release's database: test/store/migrate-on.test.ts).
+ */
+export async function openTestStore(
+  backend: Backend,
+  restore?: (config: StoreConfig) => Promise<void>,
+): Promise<TestStore> {
   const dataDir = mkdtempSync(join(tmpdir(), "kairan-test-"));
   const schema = backend === "postgres" ? await createTestSchema() : undefined;
   const storeConfig: StoreConfig = schema
     ? { kind: "postgres", url: schema.url }
     : { kind: "sqlite", file: join(dataDir, "kairan.sqlite") };
+  await restore?.(storeConfig);
   const store = await openStore(storeConfig);
   await store.migrate();
   return {

@@ -45,10 +45,12 @@ export async function startTestServer(
     readonly locale?: string;
     /** Wraps the store the app is given (to watch what it reads); factories use the store itself. */
     readonly appStore?: (store: Store) => Store;
+    /** Fills the new database before it is opened and migrated (see openTestStore). */
+    readonly restore?: (config: StoreConfig) => Promise<void>;
   } = {},
 ): Promise<TestServer> {
   const { blobStore = { kind: "local" }, limits = {}, publicUrl, locale, appStore = (store: Store) => store } = options;
-  const opened = await openTestStore(backend);
+  const opened = await openTestStore(backend, options.restore);
   const { store, dataDir } = opened;
   const logLevel = process.env.KAIRAN_TEST_LOG ?? "silent";
   const flags = {

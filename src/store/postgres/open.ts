@@ -5,9 +5,9 @@ import { repositories } from "../queries/index.js";
 import { sharingTemplatesOf } from "../queries/prepared.js";
 import { viewVersionReader } from "../queries/view-version.js";
 import type { Store } from "../store.js";
-import { postgresMigrations } from "./migrations/index.js";
+import { migrationsFor } from "../migrations/index.js";
 // The triggers' clock: versions are compared with the time they were stamped with.
-import { POSTGRES_NOW_MS } from "./migrations/0009-change-versions.js";
+import { POSTGRES_NOW_MS } from "../migrations/0009-change-versions.postgres.js";
 
 /** How to reach PostgreSQL. */
 export interface PostgresOptions {
@@ -36,7 +36,7 @@ export function openPostgresStore(options: PostgresOptions): Store {
       const migrator = new Migrator({
         db,
         migrationTableSchema: schema,
-        provider: { getMigrations: async () => ({ ...postgresMigrations }) },
+        provider: { getMigrations: async () => ({ ...migrationsFor("postgres") }) },
       });
       const { error } = await migrator.migrateToLatest();
       if (error) throw error;

@@ -294,9 +294,10 @@ export async function fanOutNotifications(db: Kysely<Database>, event: Notificat
  * take turns, so nothing comes between the two. Why not the upsert: inside a transaction SQLite
  * first copies each page a statement changes into a statement journal, to undo that statement
  * alone if it aborts, and an upsert's update part always may. These two can only fail, given the
- * table's `on conflict fail` constraints (sqlite/migrations/0008), so they need no such copy; a
- * failed statement's rows go with its transaction (the fan-out always runs in one). In the steady
- * state of a group of 5,000 members that copy was about a quarter of the fan-out's time.
+ * table's `on conflict fail` constraints (migrations/0008-notification-layout.ts), so they need no
+ * such copy; a failed statement's rows go with its transaction (the fan-out always runs in one).
+ * In the steady state of a group of 5,000 members that copy was about a quarter of the fan-out's
+ * time.
  */
 export async function fanOutNotificationsInTwoSteps(db: Kysely<Database>, event: NotificationEvent): Promise<void> {
   const variant = variantOf(event.cause);

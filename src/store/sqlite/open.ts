@@ -8,10 +8,10 @@ import { repositories } from "../queries/index.js";
 import { sharingTemplatesOf } from "../queries/prepared.js";
 import { viewVersionReader } from "../queries/view-version.js";
 import type { Store } from "../store.js";
-import { sqliteMigrations } from "./migrations/index.js";
+import { migrationsFor } from "../migrations/index.js";
 import { WriteBatcher } from "./write-batch.js";
 // The triggers' clock: versions are compared with the time they were stamped with.
-import { SQLITE_NOW_MS } from "./migrations/0009-change-versions.js";
+import { SQLITE_NOW_MS } from "../migrations/0009-change-versions.sqlite.js";
 
 /**
  * Opens (creating if needed) the SQLite database file.
@@ -33,7 +33,7 @@ export function openSqliteStore(file: string, synchronous: SqliteSynchronous = "
     transaction: (work) => writes.run((trx) => work(repositories(sharingTemplatesOf(trx, db), "sqlite"))),
     read: (work) => work(root),
     async migrate() {
-      const migrator = new Migrator({ db, provider: { getMigrations: async () => ({ ...sqliteMigrations }) } });
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => ({ ...migrationsFor("sqlite") }) } });
       const { error } = await migrator.migrateToLatest();
       if (error) throw error;
     },

@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, sql } from "kysely";
-import { CHANGE_TRACKING, DIRECTORY_ROW, ROW_EVENTS } from "../../change-tracking.js";
+import { CHANGE_TRACKING, DIRECTORY_ROW, ROW_EVENTS } from "../change-tracking.js";
 
 /** The current time in epoch milliseconds, the same for every row of one statement. */
 export const SQLITE_NOW_MS = "CAST(unixepoch('subsec') * 1000 AS INTEGER)";

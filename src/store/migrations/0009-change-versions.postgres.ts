@@ -1,8 +1,8 @@
 import { type Kysely, type Migration, sql } from "kysely";
-import { CHANGE_TRACKING, DIRECTORY_ROW, ROW_EVENTS } from "../../change-tracking.js";
+import { CHANGE_TRACKING, DIRECTORY_ROW, ROW_EVENTS } from "../change-tracking.js";
 
-// Translation of sqlite/migrations/0009-change-versions.ts; store/change-tracking.ts lists what
-// moves which version, and why.
+// PostgreSQL's own triggers for what 0009-change-versions.sqlite.ts does; store/change-tracking.ts
+// lists what moves which version, and why.
 //
 // Row triggers would run a function per row: `kairan generate` inserts a million topics in one
 // statement. So the tables of groups and members get statement triggers over transition tables

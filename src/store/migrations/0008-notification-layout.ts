@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, sql } from "kysely";
+import type { Engine } from "./columns.js";
 
 /**
  * `notifications` rebuilt so that each of its constraints, when violated, fails the statement
@@ -12,10 +13,15 @@ import { type Kysely, type Migration, sql } from "kysely";
  * against 28 with 16 KB pages). An upsert's update part always aborts, whatever the table says,
  * so SQLite's fan-out is an update and an insert (queries/notification-fanout.ts).
  *
- * Columns, ids (and the id sequence), rows and indexes are as before; PostgreSQL has no such
- * journal and keeps its table (postgres/migrations/0008).
+ * Columns, ids (and the id sequence), rows and indexes are as before.
+ *
+ * PostgreSQL keeps its table: it has no such journal (a failed statement's row versions are simply
+ * never visible), and its fan-out stays one upsert. The migration is there, empty, so that both
+ * engines record the same names.
  */
-export const notificationLayout: Migration = {
+export const notificationLayout = (engine: Engine): Migration => (engine === "sqlite" ? rebuild : { async up() {} });
+
+const rebuild: Migration = {
   async up(db: Kysely<unknown>) {
     await db.transaction().execute(async (trx) => {
       const sequence = await sql<{ seq: number }>`select seq from sqlite_sequence where name = 'notifications'`.execute(

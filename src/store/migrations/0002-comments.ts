@@ -1,29 +1,30 @@
 import type { Kysely, Migration } from "kysely";
+import type { ColumnTypes } from "./columns.js";
 
 /** Comment attachments, likes, favorites and comment confirmations. */
-export const comments: Migration = {
+export const comments = (t: ColumnTypes): Migration => ({
   async up(db: Kysely<unknown>) {
     await db.schema
       .createTable("attachments")
-      .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
-      .addColumn("group_id", "integer", (c) => c.notNull().references("groups.id").onDelete("cascade"))
-      .addColumn("comment_id", "integer", (c) => c.notNull().references("comments.id").onDelete("cascade"))
-      .addColumn("position", "integer", (c) => c.notNull())
+      .addColumn("id", t.int64, t.id)
+      .addColumn("group_id", t.int64, (c) => c.notNull().references("groups.id").onDelete("cascade"))
+      .addColumn("comment_id", t.int64, (c) => c.notNull().references("comments.id").onDelete("cascade"))
+      .addColumn("position", t.int32, (c) => c.notNull())
       .addColumn("file_name", "text", (c) => c.notNull())
       .addColumn("content_type", "text", (c) => c.notNull())
-      .addColumn("size", "integer", (c) => c.notNull())
+      .addColumn("size", t.int64, (c) => c.notNull())
       .addColumn("blob_key", "text", (c) => c.notNull().unique())
-      .addColumn("created_at", "integer", (c) => c.notNull())
+      .addColumn("created_at", t.int64, (c) => c.notNull())
       .addUniqueConstraint("attachments_comment_position", ["comment_id", "position"])
       .execute();
     for (const table of ["likes", "favorites"] as const) {
       await db.schema
         .createTable(table)
-        .addColumn("user_id", "integer", (c) => c.notNull().references("users.id").onDelete("cascade"))
+        .addColumn("user_id", t.int64, (c) => c.notNull().references("users.id").onDelete("cascade"))
         .addColumn("item_kind", "text", (c) => c.notNull())
-        .addColumn("item_id", "integer", (c) => c.notNull())
-        .addColumn("group_id", "integer", (c) => c.notNull().references("groups.id").onDelete("cascade"))
-        .addColumn("created_at", "integer", (c) => c.notNull())
+        .addColumn("item_id", t.int64, (c) => c.notNull())
+        .addColumn("group_id", t.int64, (c) => c.notNull().references("groups.id").onDelete("cascade"))
+        .addColumn("created_at", t.int64, (c) => c.notNull())
         .addPrimaryKeyConstraint(`${table}_pk`, ["user_id", "item_kind", "item_id"])
         .execute();
       // Who liked an item, and removal of an item's rows when it is deleted.
@@ -33,11 +34,11 @@ export const comments: Migration = {
     await db.schema.createIndex("favorites_user_page").on("favorites").columns(["user_id", "created_at"]).execute();
     await db.schema
       .createTable("comment_reads")
-      .addColumn("user_id", "integer", (c) => c.notNull().references("users.id").onDelete("cascade"))
+      .addColumn("user_id", t.int64, (c) => c.notNull().references("users.id").onDelete("cascade"))
       .addColumn("parent_kind", "text", (c) => c.notNull())
-      .addColumn("parent_id", "integer", (c) => c.notNull())
-      .addColumn("confirmed_at", "integer", (c) => c.notNull())
+      .addColumn("parent_id", t.int64, (c) => c.notNull())
+      .addColumn("confirmed_at", t.int64, (c) => c.notNull())
       .addPrimaryKeyConstraint("comment_reads_pk", ["user_id", "parent_kind", "parent_id"])
       .execute();
   },
-};
+});

@@ -1,0 +1,32 @@
+import type { Migration } from "kysely";
+import { core } from "./0001-core.js";
+import { comments } from "./0002-comments.js";
+import { groupware } from "./0003-groupware.js";
+import { oauth } from "./0004-oauth.js";
+import { notifications } from "./0005-notifications.js";
+import { throttle } from "./0006-throttle.js";
+import { sessions } from "./0007-sessions.js";
+import { notificationLayout } from "./0008-notification-layout.js";
+import { changeVersions as postgresChangeVersions } from "./0009-change-versions.postgres.js";
+import { changeVersions as sqliteChangeVersions } from "./0009-change-versions.sqlite.js";
+import { type Engine, columnTypes } from "./columns.js";
+
+/**
+ * One engine's migrations in order; names sort in the order they must run. Both engines have the
+ * same names: Kysely records the names it ran, and refuses a list that lacks one of them, so a
+ * name never changes once released.
+ */
+export function migrationsFor(engine: Engine): Readonly<Record<string, Migration>> {
+  const t = columnTypes(engine);
+  return {
+    "0001-core": core(t),
+    "0002-comments": comments(t),
+    "0003-groupware": groupware(t),
+    "0004-oauth": oauth(t),
+    "0005-notifications": notifications(t),
+    "0006-throttle": throttle(t),
+    "0007-sessions": sessions(t),
+    "0008-notification-layout": notificationLayout(engine),
+    "0009-change-versions": engine === "sqlite" ? sqliteChangeVersions : postgresChangeVersions,
+  };
+}
