@@ -1,15 +1,15 @@
 // How a web page is served: language, session, CSRF check, the phone variant under `/m`, and
 // rendering. Page handlers, like API handlers, read, authorize, call one service and present.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { constantTimeEqual } from "../auth/oauth1.js";
 import type { Actor } from "../domain/access.js";
 import { ForbiddenError, NotFoundError } from "../domain/errors.js";
 import { parsePair } from "../domain/item-id.js";
 import type { Session } from "../domain/session.js";
-import type { Context } from "../http/context.js";
-import { formFields, sendPage } from "../http/oauth/respond.js";
-import type { QueryValues } from "../http/query.js";
-import { type EndpointHandlers, registerEndpoint } from "../http/route.js";
+import type { Context } from "../context.js";
+import { formFields, sameToken } from "../http-kit/form.js";
+import type { QueryValues } from "../http-kit/query.js";
+import { type EndpointHandlers, registerEndpoint } from "../http-kit/route.js";
+import { sendPage } from "../http-kit/send.js";
 import type { Assets } from "./assets.js";
 import { type Chrome, buildChrome } from "./chrome.js";
 import { negotiateLang } from "./i18n/i18n.js";
@@ -163,7 +163,7 @@ export function renderPage(chrome: Chrome, template: string, data: object): stri
  * @throws ForbiddenError CSRF_TOKEN_INVALID
  */
 export function requireCsrf(sent: string | undefined, expected: string): void {
-  if (sent === undefined || !constantTimeEqual(sent, expected)) {
+  if (sent === undefined || !sameToken(sent, expected)) {
     throw new ForbiddenError("CSRF_TOKEN_INVALID", "This form has expired. Reload the page and try again.");
   }
 }

@@ -1,7 +1,7 @@
 // Paging of list pages: `?page=N` (1-based), 20 items a page, one more fetched to know whether
 // an older page exists.
 import { LIMITS } from "../domain/limits.js";
-import { type QueryValues, queryValue } from "../http/query.js";
+import { type QueryValues, queryValue } from "../http-kit/query.js";
 import type { Page } from "../store/store.js";
 
 /** Items per page of every list page. */

@@ -1,9 +1,8 @@
 // A group's board (`/g/1:n/board`: folders, paging, trash) and a topic's page (`/g/1:n/board/1:m`).
 import type { FastifyInstance } from "fastify";
-import type { FolderFilter } from "../../domain/folder.js";
 import { type ContentRef, formatPair } from "../../domain/item-id.js";
-import { readFolderParameter } from "../../http/parameters.js";
-import { queryValue } from "../../http/query.js";
+import { readFolderParameter } from "../../http-kit/parameters.js";
+import { queryValue } from "../../http-kit/query.js";
 import { readBoardPage } from "../../services/area-page.js";
 import { readTopicPage } from "../../services/item-page.js";
 import type { Chrome } from "../chrome.js";
@@ -20,7 +19,7 @@ export function registerBoardPages(app: FastifyInstance, web: WebContext): void 
 async function boardPage(web: WebContext, page: Page) {
   const groupId = pathPair(page, "group");
   const folderParam = queryValue(page.query, "folder");
-  const filter = readFolderParameter(folderParam, "folder") as FolderFilter;
+  const filter = readFolderParameter(folderParam, "folder");
   const request = readPageNumber(page.query);
   const view = await readBoardPage(web.store, page.actor, { groupId, filter, page: request.fetch });
   const path = `/g/${formatPair(groupId)}/board`;

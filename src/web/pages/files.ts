@@ -3,8 +3,8 @@
 import type { FastifyInstance } from "fastify";
 import { type CabinetFile, type CabinetFilter, fileTitle } from "../../domain/file.js";
 import { type ContentRef, formatAttachmentId, formatContentId, formatPair } from "../../domain/item-id.js";
-import { readFolderParameter } from "../../http/parameters.js";
-import { queryValue } from "../../http/query.js";
+import { readFolderParameter } from "../../http-kit/parameters.js";
+import { queryValue } from "../../http-kit/query.js";
 import { readFileListPage } from "../../services/area-page.js";
 import { readFilePage } from "../../services/item-page.js";
 import type { Chrome } from "../chrome.js";

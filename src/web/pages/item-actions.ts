@@ -4,8 +4,8 @@ import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../domain/errors.js";
 import type { ContentKind, ContentRef, ItemRef } from "../../domain/item-id.js";
 import { receiveMultipart } from "../../http/multipart.js";
-import { clip } from "../../http/query.js";
-import { mediaType } from "../../http/xml-body.js";
+import { clip } from "../../http-kit/query.js";
+import { mediaType } from "../../http-kit/form.js";
 import { addComment, deleteComment } from "../../services/comment.js";
 import { setFavorite, setLike } from "../../services/reaction.js";
 import { type Page, type WebContext, pageNotFound, pathPair, registerPage, requireCsrf } from "../page.js";
@@ -28,7 +28,11 @@ export function registerItemActions(app: FastifyInstance, web: WebContext): void
       groupId: pathPair(page, "group"),
       id: pathPair(page, "item"),
     });
-    const comment = (page: Page): ItemRef => ({ kind: "COMMENT", parent: parent(page), number: commentNumber(page) });
+    const comment = (page: Page): ItemRef => ({
+      kind: "COMMENT",
+      parent: parent(page),
+      number: commentNumber(page),
+    });
     registerPage(app, web, `${area.path}/like`, { POST: (page) => react(web, page, parent(page), "like") });
     registerPage(app, web, `${area.path}/favorite`, { POST: (page) => react(web, page, parent(page), "favorite") });
     registerPage(app, web, `${area.path}/comments/:number/like`, {

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import { formatPair } from "../../domain/item-id.js";
 import type { Member, MemberStatus } from "../../domain/member.js";
-import { queryValue } from "../../http/query.js";
+import { queryValue } from "../../http-kit/query.js";
 import { readMemberListPage } from "../../services/area-page.js";
 import { getMember } from "../../services/member.js";
 import type { Chrome } from "../chrome.js";

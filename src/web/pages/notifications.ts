@@ -12,7 +12,7 @@ import {
   parseItemId,
 } from "../../domain/item-id.js";
 import type { LikeNotification, Notification } from "../../domain/notification.js";
-import { queryValue } from "../../http/query.js";
+import { queryValue } from "../../http-kit/query.js";
 import { confirmLikeNotifications, listLikeNotifications } from "../../services/like-notification.js";
 import { confirmNotifications, listNotifications } from "../../services/notification.js";
 import type { Chrome } from "../chrome.js";

@@ -1,7 +1,6 @@
 // A group's task list (`/g/1:n/tasks`: filters by state, folder and due range) and a task's page.
 import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../domain/errors.js";
-import type { FolderFilter } from "../../domain/folder.js";
 import { type ContentRef, formatPair } from "../../domain/item-id.js";
 import {
   TASK_STATUSES,
@@ -12,8 +11,8 @@ import {
   resolveTerm,
   taskStatusLabel,
 } from "../../domain/task.js";
-import { readFolderParameter } from "../../http/parameters.js";
-import { queryValue } from "../../http/query.js";
+import { readFolderParameter } from "../../http-kit/parameters.js";
+import { queryValue } from "../../http-kit/query.js";
 import { readTaskListPage } from "../../services/area-page.js";
 import { readTaskPage } from "../../services/item-page.js";
 import type { Chrome } from "../chrome.js";
@@ -49,7 +48,7 @@ async function taskListPage(web: WebContext, page: Page) {
     from: queryValue(page.query, "from") ?? "",
     to: queryValue(page.query, "to") ?? "",
   };
-  const folder = readFolderParameter(filters.folder, "folder") as FolderFilter;
+  const folder = readFolderParameter(filters.folder, "folder");
   let error: string | undefined;
   let term: Term | undefined;
   try {

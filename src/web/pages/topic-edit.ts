@@ -3,7 +3,7 @@
 import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../domain/errors.js";
 import { type ContentRef, formatPair, parsePair } from "../../domain/item-id.js";
-import { queryValue } from "../../http/query.js";
+import { queryValue } from "../../http-kit/query.js";
 import { listFolders } from "../../services/group.js";
 import {
   createTopic,

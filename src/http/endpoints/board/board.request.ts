@@ -4,7 +4,8 @@ import { ForbiddenError, NotFoundError, ValidationError } from "../../../domain/
 import type { FolderFilter } from "../../../domain/folder.js";
 import { type ContentRef, parseGroupParameter, parseItemId, parsePair } from "../../../domain/item-id.js";
 import type { Page } from "../../../store/store.js";
-import { type QueryValues, clip, queryFlag, queryValue, readGroupParameter, readPage } from "../../query.js";
+import { type QueryValues, clip, queryFlag, queryValue } from "../../../http-kit/query.js";
+import { readGroupParameter, readPage } from "../../../http-kit/parameters.js";
 import { readOperation, readReplyTo, requireSingleEntry, summaryOf } from "../../atom-request.js";
 
 /** A board read: a page of a group's topics, or one topic. */

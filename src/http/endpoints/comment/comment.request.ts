@@ -4,7 +4,8 @@ import { NotFoundError, ValidationError } from "../../../domain/errors.js";
 import { type ContentRef, parseItemId } from "../../../domain/item-id.js";
 import type { Page } from "../../../store/store.js";
 import { readOperation, readReplyTo, requireSingleEntry, summaryOf } from "../../atom-request.js";
-import { type QueryValues, clip, queryFlag, queryValue, readPage } from "../../query.js";
+import { type QueryValues, clip, queryFlag, queryValue } from "../../../http-kit/query.js";
+import { readPage } from "../../../http-kit/parameters.js";
 
 /** `GET /api/comment/V2`: a page of one parent's comments. */
 export interface CommentRead {

@@ -4,7 +4,8 @@ import { ValidationError } from "../../../domain/errors.js";
 import { type ItemRef, parseGroupParameter, parseItemId } from "../../../domain/item-id.js";
 import { parseCategory } from "../../../domain/notification.js";
 import type { NotificationQuery } from "../../../services/notification.js";
-import { type QueryValues, clip, queryFlag, queryValue, readPage } from "../../query.js";
+import { type QueryValues, clip, queryFlag, queryValue } from "../../../http-kit/query.js";
+import { readPage } from "../../../http-kit/parameters.js";
 
 /**
  * `GET /api/notification/V2`: `unconfirmed`, `include-rule-out`, `embed-attachment` (true in any

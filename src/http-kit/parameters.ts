@@ -1,14 +1,23 @@
 import { NotFoundError, ValidationError } from "../domain/errors.js";
 import type { FolderFilter } from "../domain/folder.js";
-import { type ContentKind, type ContentRef, parseItemId, parsePair } from "../domain/item-id.js";
-import { clip } from "./query.js";
+import {
+  type ContentKind,
+  type ContentRef,
+  type ItemRef,
+  parseGroupParameter,
+  parseItemId,
+  parsePair,
+} from "../domain/item-id.js";
+import { LIMITS } from "../domain/limits.js";
+import type { Page } from "../store/store.js";
+import { type QueryValues, clip, queryValue } from "./query.js";
 
 /**
  * A folder parameter (`task-folder`, `cabinet-folder`): a folder id, UNCLASSIFIED or TRASH, plus
  * the area's own `extra` words (ATTACH for files); absent or empty means every folder.
  * @throws ValidationError INVALID_FOLDER naming the parameter
  */
-export function readFolderParameter<Extra extends string>(
+export function readFolderParameter<Extra extends string = never>(
   value: string | undefined,
   name: string,
   extra: readonly Extra[] = [],
@@ -51,4 +60,46 @@ export function readContentId(text: string, name: string, kind: ContentKind): Co
     );
   if (ref.kind !== kind) throw new NotFoundError(what.code, `The ${what.noun} does not exist.`);
   return ref;
+}
+
+/** Any item id, ours or of a kind we do not hold. @throws ValidationError INVALID_ID */
+export function readItemId(text: string, field: string): ItemRef {
+  const ref = parseItemId(text);
+  if (ref === undefined)
+    throw new ValidationError("INVALID_ID", `${field} "${clip(text)}" is not an item id such as GROUP,1:1,BOARD,1:7.`);
+  return ref;
+}
+
+/** The required `group` parameter (`1:12` or `GROUP,1:12`). @throws ValidationError PARAMETER_REQUIRED, INVALID_GROUP */
+export function readGroupParameter(query: QueryValues): number {
+  const value = queryValue(query, "group");
+  if (value === undefined) throw new ValidationError("PARAMETER_REQUIRED", "The query parameter group is required.");
+  const groupId = parseGroupParameter(value);
+  if (groupId === undefined)
+    throw new ValidationError("INVALID_GROUP", `group must be a group id such as 1:12 (got "${clip(value)}").`);
+  return groupId;
+}
+
+const WHOLE_NUMBER = /^[0-9]{1,9}$/;
+
+/**
+ * `start-index` (0-based, default 0) and `max-results` (default 20, above 100 clamped to 100).
+ * @throws ValidationError INVALID_START_INDEX, INVALID_MAX_RESULTS
+ */
+export function readPage(query: QueryValues): Page {
+  const start = queryValue(query, "start-index")?.trim();
+  const max = queryValue(query, "max-results")?.trim();
+  if (start !== undefined && !WHOLE_NUMBER.test(start)) {
+    throw new ValidationError(
+      "INVALID_START_INDEX",
+      `start-index must be a number of 0 or more (got "${clip(start)}").`,
+    );
+  }
+  if (max !== undefined && (!WHOLE_NUMBER.test(max) || Number(max) === 0)) {
+    throw new ValidationError("INVALID_MAX_RESULTS", `max-results must be a number of 1 or more (got "${clip(max)}").`);
+  }
+  return {
+    offset: start === undefined ? 0 : Number(start),
+    limit: max === undefined ? LIMITS.pageSizeDefault : Math.min(Number(max), LIMITS.pageSizeMax),
+  };
 }

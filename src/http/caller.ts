@@ -1,32 +1,10 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Authenticate, Credentials } from "../auth/authenticate.js";
-import type { BlobStore } from "../blobs/blob-store.js";
-import type { Clock } from "../clock.js";
-import type { Config } from "../config/config.js";
+// The caller of an API request: the credentials it carries, who it is once authenticated.
+import type { FastifyRequest } from "fastify";
+import type { Credentials } from "../auth/authenticate.js";
+import type { Context } from "../context.js";
 import type { Actor } from "../domain/access.js";
+import { mediaType } from "../http-kit/form.js";
 import type { Viewer } from "../present/feed.js";
-import type { Store } from "../store/store.js";
-import type { Admission } from "./admission.js";
-import type { TokenLimit } from "./rate-limit.js";
-import { mediaType } from "./xml-body.js";
-
-/** What every endpoint is given: configuration, store, blobs, clock, the authenticator and the site URL. */
-export interface Context {
-  readonly config: Config;
-  readonly store: Store;
-  /** Attachment and file bytes. */
-  readonly blobs: BlobStore;
-  readonly clock: Clock;
-  readonly authenticate: Authenticate;
-  /** `{base_url}`: the configured public URL, or the listening address once known. */
-  readonly baseUrl: () => string;
-  /** Counts an authenticated request against its token's rate limit. */
-  readonly limitToken: TokenLimit;
-  /** Shutdown state and upload slots. */
-  readonly admission: Admission;
-  /** The client's address (through trusted proxies), for rate limits and sign-in throttling. */
-  readonly clientAddress: (request: FastifyRequest) => string;
-}
 
 /**
  * The parts of the request that carry (and, for OAuth, are covered by) credentials. With a
@@ -72,9 +50,4 @@ export async function authenticateRequest(context: Context, request: FastifyRequ
 /** The caller as feeds name it. */
 export function viewerOf(actor: Actor): Viewer {
   return { id: actor.user.id, name: actor.user.name, email: actor.user.email };
-}
-
-/** Sends a feed: always 200 (decisions.md §1), Atom content type. */
-export function sendFeed(reply: FastifyReply, xml: string): FastifyReply {
-  return reply.code(200).header("content-type", "application/atom+xml; charset=utf-8").send(xml);
 }

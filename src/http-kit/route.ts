@@ -33,7 +33,7 @@ const OTHER_METHODS = ["PUT", "DELETE", "PATCH", "OPTIONS"] as const;
 // apps in one process (tests, benchmarks) never see each other's endpoints.
 const ENDPOINTS = new WeakMap<object, Endpoint[]>();
 
-/** Registers an API endpoint's handlers, and 405 for the methods it does not have. */
+/** Registers an endpoint's handlers (an API endpoint or a page), and 405 for the methods it does not have. */
 export function registerEndpoint(
   app: FastifyInstance,
   url: string,
