@@ -4,6 +4,7 @@ import type { Credentials } from "../auth/authenticate.js";
 import type { Context } from "../context.js";
 import type { Actor } from "../domain/access.js";
 import { mediaType } from "../http-kit/form.js";
+import { requestSlot } from "../http-kit/request-data.js";
 import type { Viewer } from "../present/feed.js";
 
 /**
@@ -29,9 +30,7 @@ export function credentialsOf(request: FastifyRequest, publicUrl?: string): Cred
 }
 
 /** The caller, once known: the feed cache authenticates before the handler does. */
-const ACTOR = Symbol("actor");
-// A property rather than a WeakMap keyed by request: its entries would go only at a full collection.
-type AuthenticatedRequest = FastifyRequest & { [ACTOR]?: Actor };
+const ACTOR = requestSlot<Actor>("actor");
 
 /**
  * Authenticates the request, the first thing every API handler does, and counts it against the
@@ -39,11 +38,11 @@ type AuthenticatedRequest = FastifyRequest & { [ACTOR]?: Actor };
  * @throws TooManyRequestsError RATE_LIMITED
  */
 export async function authenticateRequest(context: Context, request: FastifyRequest): Promise<Actor> {
-  const known = (request as AuthenticatedRequest)[ACTOR];
+  const known = ACTOR.get(request);
   if (known !== undefined) return known;
   const actor = await context.authenticate(credentialsOf(request, context.config.publicUrl));
   await context.limitToken(request, actor);
-  (request as AuthenticatedRequest)[ACTOR] = actor;
+  ACTOR.set(request, actor);
   return actor;
 }
 

@@ -8,6 +8,7 @@ import type { Session } from "../domain/session.js";
 import type { Context } from "../context.js";
 import { formFields, sameToken } from "../http-kit/form.js";
 import type { QueryValues } from "../http-kit/query.js";
+import { requestSlot } from "../http-kit/request-data.js";
 import { type EndpointHandlers, registerEndpoint } from "../http-kit/route.js";
 import { sendPage } from "../http-kit/send.js";
 import type { Assets } from "./assets.js";
@@ -52,11 +53,11 @@ export interface PageOptions {
   readonly multipart?: boolean;
 }
 
-const chromes = new WeakMap<FastifyRequest, Chrome>();
+const CHROME = requestSlot<Chrome>("chrome");
 
 /** The chrome of a request that got that far (error pages reuse it); undefined otherwise. */
 export function chromeOf(request: FastifyRequest): Chrome | undefined {
-  return chromes.get(request);
+  return CHROME.get(request);
 }
 
 /** The language and variant of any request, for pages shown before a session is known. */
@@ -90,7 +91,7 @@ export function registerPage(
   const wrap =
     (method: "GET" | "POST", handler: Handler<Page>) => async (request: FastifyRequest, reply: FastifyReply) => {
       const base = anonymousChrome(web, request);
-      chromes.set(request, base);
+      CHROME.set(request, base);
       const signedIn = await signedInOf(web, request);
       if (!signedIn) {
         if (method === "GET")
@@ -101,7 +102,7 @@ export function registerPage(
         throw new ForbiddenError("SIGNED_OUT", "Your session has ended. Sign in again.");
       }
       const chrome = buildChrome({ ...base, user: signedIn.session.user, csrf: signedIn.session.csrf });
-      chromes.set(request, chrome);
+      CHROME.set(request, chrome);
       const form = formFields(request);
       if (method === "POST" && !options.multipart) requireCsrf(form.get("_csrf") ?? undefined, signedIn.session.csrf);
       return handler({
@@ -126,7 +127,7 @@ export function registerPublicPage(
 ): void {
   const wrap = (handler: Handler<PublicPage>) => async (request: FastifyRequest, reply: FastifyReply) => {
     const chrome = anonymousChrome(web, request);
-    chromes.set(request, chrome);
+    CHROME.set(request, chrome);
     return handler(pageOf(request, reply, chrome, formFields(request)));
   };
   register(app, path, { GET: handlers.GET && wrap(handlers.GET), POST: handlers.POST && wrap(handlers.POST) });
