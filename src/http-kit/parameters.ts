@@ -13,8 +13,8 @@ import type { Page } from "../store/store.js";
 import { type QueryValues, clip, queryValue } from "./query.js";
 
 /**
- * A folder parameter (`task-folder`, `cabinet-folder`): a folder id, UNCLASSIFIED or TRASH, plus
- * the area's own `extra` words (ATTACH for files); absent or empty means every folder.
+ * A folder parameter (`board-folder`, `task-folder`, `cabinet-folder`): a folder id, UNCLASSIFIED
+ * or TRASH, plus the area's own `extra` words (ATTACH for files); absent or empty means every folder.
  * @throws ValidationError INVALID_FOLDER naming the parameter
  */
 export function readFolderParameter<Extra extends string = never>(
@@ -30,10 +30,10 @@ export function readFolderParameter<Extra extends string = never>(
   if (word !== undefined) return { kind: word.toLowerCase() as Lowercase<Extra> };
   const folderId = parsePair(value);
   if (folderId === undefined) {
-    const words = ["UNCLASSIFIED", ...extra, "TRASH"].join(", ");
+    const words = ["UNCLASSIFIED", ...extra].join(", ");
     throw new ValidationError(
       "INVALID_FOLDER",
-      `${name} must be a folder id or one of ${words} (got "${clip(value)}").`,
+      `${name} must be a folder id, ${words} or TRASH (got "${clip(value)}").`,
     );
   }
   return { kind: "folder", folderId };
@@ -58,26 +58,41 @@ export function readContentId(text: string, name: string, kind: ContentKind): Co
       "INVALID_ID",
       `${name} must be a ${what.noun} id such as ${what.example} (got "${clip(text)}").`,
     );
-  if (ref.kind !== kind) throw new NotFoundError(what.code, `The ${what.noun} does not exist.`);
+  return requireKind(ref, kind);
+}
+
+/** Any item id, ours or of a kind we do not hold; `field` names where it came from. @throws ValidationError INVALID_ID */
+export function readItemId(text: string, field?: string): ItemRef {
+  const ref = parseItemId(text);
+  if (ref === undefined) {
+    const named = field === undefined ? "" : `${field} `;
+    throw new ValidationError("INVALID_ID", `${named}"${clip(text)}" is not an item id such as GROUP,1:1,BOARD,1:7.`);
+  }
   return ref;
 }
 
-/** Any item id, ours or of a kind we do not hold. @throws ValidationError INVALID_ID */
-export function readItemId(text: string, field: string): ItemRef {
-  const ref = parseItemId(text);
-  if (ref === undefined)
-    throw new ValidationError("INVALID_ID", `${field} "${clip(text)}" is not an item id such as GROUP,1:1,BOARD,1:7.`);
+/**
+ * The item, when it is a `kind` item; any other names a `kind` item that does not exist.
+ * @throws NotFoundError TOPIC_NOT_FOUND, TASK_NOT_FOUND, FILE_NOT_FOUND
+ */
+export function requireKind(ref: ItemRef, kind: ContentKind): ContentRef {
+  if (ref.kind !== kind) throw new NotFoundError(WHAT[kind].code, `The ${WHAT[kind].noun} does not exist.`);
   return ref;
+}
+
+/** A group id (`1:12` or `GROUP,1:12`) found in `name`. @throws ValidationError INVALID_GROUP */
+export function readGroupId(value: string, name: string): number {
+  const groupId = parseGroupParameter(value);
+  if (groupId === undefined)
+    throw new ValidationError("INVALID_GROUP", `${name} must be a group id such as 1:12 (got "${clip(value)}").`);
+  return groupId;
 }
 
 /** The required `group` parameter (`1:12` or `GROUP,1:12`). @throws ValidationError PARAMETER_REQUIRED, INVALID_GROUP */
 export function readGroupParameter(query: QueryValues): number {
   const value = queryValue(query, "group");
   if (value === undefined) throw new ValidationError("PARAMETER_REQUIRED", "The query parameter group is required.");
-  const groupId = parseGroupParameter(value);
-  if (groupId === undefined)
-    throw new ValidationError("INVALID_GROUP", `group must be a group id such as 1:12 (got "${clip(value)}").`);
-  return groupId;
+  return readGroupId(value, "group");
 }
 
 const WHOLE_NUMBER = /^[0-9]{1,9}$/;
