@@ -23,7 +23,7 @@ export interface WebContext extends Context {
 }
 
 /** One page request, before or without sign-in. */
-export interface PublicPage {
+export interface PublicPageRequest {
   readonly request: FastifyRequest;
   readonly reply: FastifyReply;
   readonly chrome: Chrome;
@@ -38,7 +38,7 @@ export interface PublicPage {
 }
 
 /** A page request of a signed-in person. */
-export interface Page extends PublicPage {
+export interface PageRequest extends PublicPageRequest {
   readonly actor: Actor;
   readonly session: Session;
   /** The session cookie's token (signing out ends exactly this session). */
@@ -85,11 +85,11 @@ export function registerPage(
   app: FastifyInstance,
   web: WebContext,
   path: string,
-  handlers: { GET?: Handler<Page>; POST?: Handler<Page> },
+  handlers: { GET?: Handler<PageRequest>; POST?: Handler<PageRequest> },
   options: PageOptions = {},
 ): void {
   const wrap =
-    (method: "GET" | "POST", handler: Handler<Page>) => async (request: FastifyRequest, reply: FastifyReply) => {
+    (method: "GET" | "POST", handler: Handler<PageRequest>) => async (request: FastifyRequest, reply: FastifyReply) => {
       const base = anonymousChrome(web, request);
       CHROME.set(request, base);
       const signedIn = await signedInOf(web, request);
@@ -123,9 +123,9 @@ export function registerPublicPage(
   app: FastifyInstance,
   web: WebContext,
   path: string,
-  handlers: { GET?: Handler<PublicPage>; POST?: Handler<PublicPage> },
+  handlers: { GET?: Handler<PublicPageRequest>; POST?: Handler<PublicPageRequest> },
 ): void {
-  const wrap = (handler: Handler<PublicPage>) => async (request: FastifyRequest, reply: FastifyReply) => {
+  const wrap = (handler: Handler<PublicPageRequest>) => async (request: FastifyRequest, reply: FastifyReply) => {
     const chrome = anonymousChrome(web, request);
     CHROME.set(request, chrome);
     return handler(pageOf(request, reply, chrome, formFields(request)));
@@ -140,7 +140,12 @@ function register(app: FastifyInstance, path: string, handlers: EndpointHandlers
   for (const url of path === "/" ? ["/", "/m", "/m/"] : [path, `/m${path}`]) registerEndpoint(app, url, defined);
 }
 
-function pageOf(request: FastifyRequest, reply: FastifyReply, chrome: Chrome, form: URLSearchParams): PublicPage {
+function pageOf(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  chrome: Chrome,
+  form: URLSearchParams,
+): PublicPageRequest {
   return {
     request,
     reply,
@@ -170,7 +175,7 @@ export function requireCsrf(sent: string | undefined, expected: string): void {
 }
 
 /** A `1:n` path segment. @throws NotFoundError PAGE_NOT_FOUND for anything else */
-export function pathPair(page: PublicPage, name: string): number {
+export function pathPair(page: PublicPageRequest, name: string): number {
   const id = parsePair(page.params[name] ?? "");
   if (id === undefined) throw pageNotFound();
   return id;

@@ -6,7 +6,7 @@ import { queryValue } from "../../http-kit/query.js";
 import { readBoardPage } from "../../services/area-page.js";
 import { readTopicPage } from "../../services/item-page.js";
 import type { Chrome } from "../chrome.js";
-import { type Page, type WebContext, pathPair, registerPage } from "../page.js";
+import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";
 import { PAGE_SIZE, paged, readPageNumber, withQuery } from "../paging.js";
 import { commentFeedHref, commentsView, itemPath, reactionsView } from "./item-view.js";
 
@@ -16,7 +16,7 @@ export function registerBoardPages(app: FastifyInstance, web: WebContext): void 
   registerPage(app, web, "/g/:group/board/:topic", { GET: (page) => topicPage(web, page) });
 }
 
-async function boardPage(web: WebContext, page: Page) {
+async function boardPage(web: WebContext, page: PageRequest) {
   const groupId = pathPair(page, "group");
   const folderParam = queryValue(page.query, "folder");
   const filter = readFolderParameter(folderParam, "folder");
@@ -73,7 +73,7 @@ export function folderLinks(
   }));
 }
 
-async function topicPage(web: WebContext, page: Page) {
+async function topicPage(web: WebContext, page: PageRequest) {
   const ref: ContentRef = { kind: "BOARD", groupId: pathPair(page, "group"), id: pathPair(page, "topic") };
   const request = readPageNumber(page.query, "cpage");
   const view = await readTopicPage(

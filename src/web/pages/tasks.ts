@@ -18,7 +18,7 @@ import { readTaskPage } from "../../services/item-page.js";
 import type { Chrome } from "../chrome.js";
 import { errorText } from "../i18n/i18n.js";
 import { escapeHtml } from "../layout.js";
-import { type Page, type WebContext, pathPair, registerPage } from "../page.js";
+import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";
 import { PAGE_SIZE, paged, readPageNumber, withQuery } from "../paging.js";
 import { filterKey, folderLinks } from "./board.js";
 import { commentFeedHref, commentsView, itemPath, reactionsView } from "./item-view.js";
@@ -40,7 +40,7 @@ interface TaskFilters {
   readonly to: string;
 }
 
-async function taskListPage(web: WebContext, page: Page) {
+async function taskListPage(web: WebContext, page: PageRequest) {
   const groupId = pathPair(page, "group");
   const filters: TaskFilters = {
     state: queryValue(page.query, "state") ?? "",
@@ -130,7 +130,7 @@ function dueText(chrome: Chrome, task: Task): string | undefined {
   return task.allDay ? escapeHtml(chrome.date(task.dueAt)) : chrome.timeTag(task.dueAt).value;
 }
 
-async function taskPage(web: WebContext, page: Page) {
+async function taskPage(web: WebContext, page: PageRequest) {
   const ref: ContentRef = { kind: "TASK", groupId: pathPair(page, "group"), id: pathPair(page, "task") };
   const request = readPageNumber(page.query, "cpage");
   const view = await readTaskPage(web.store, page.actor, {
