@@ -115,8 +115,8 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     registerFolderList(api, context, "/api/gwCabinetFolder/V2", "CABINET");
     registerGwMemberList(api, context);
     registerOAuthCredentials(api, context);
-    // The OAuth flow's pages are the web's, but answer beside its protocol endpoints: refusals
-    // (a 405, a fault) as the API's error documents, which the OAuth clients' browsers were shown.
+    // The OAuth flow's pages are the web's (web/pages/oauth.ts) but are served here, beside the
+    // protocol endpoints they belong to: a refusal (a 405, a fault) is the API's error document.
     registerOAuthPages(api, context);
     registerComment(api, context);
     registerGood(api, context);

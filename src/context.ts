@@ -7,7 +7,10 @@ import type { Admission } from "./http/admission.js";
 import type { TokenLimit } from "./http/rate-limit.js";
 import type { Store } from "./store/store.js";
 
-/** What every handler, of the API and of the web pages, is given: configuration, store, blobs, clock, the authenticator and the site URL. */
+/**
+ * What every handler, of the API and of the web pages, is given: configuration, store, blobs,
+ * clock, the authenticator and the site URL.
+ */
 export interface Context {
   readonly config: Config;
   readonly store: Store;

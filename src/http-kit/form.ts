@@ -1,3 +1,4 @@
+// Browsers' form posts: their fields, and the tokens that prove the form was ours.
 import { timingSafeEqual } from "node:crypto";
 import type { FastifyRequest } from "fastify";
 

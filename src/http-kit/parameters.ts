@@ -1,3 +1,5 @@
+// The named parameters both sides read (folders, item and group ids, paging); a refusal names
+// the parameter and echoes at most a clip of the value.
 import { NotFoundError, ValidationError } from "../domain/errors.js";
 import type { FolderFilter } from "../domain/folder.js";
 import {

@@ -1,5 +1,6 @@
-// The HTTP kit (src/http-kit/): what the API (src/http/) and the web interface (src/web/) share
-// to read requests, register routes and send answers. It knows neither side.
+// Query strings, as the API and the web pages both read them. The HTTP kit (src/http-kit/) is
+// what the API (src/http/) and the web interface (src/web/) share to read requests, register
+// routes and send answers; it imports neither side (eslint.config.js keeps it so).
 
 /** Query parameters as fastify parses them: repeated keys become arrays. */
 export type QueryValues = Readonly<Record<string, string | readonly string[] | undefined>>;

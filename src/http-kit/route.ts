@@ -1,3 +1,5 @@
+// Routes of the API and of the web pages: a 405 with Allow for every method a path lacks, and
+// the route table that the fuzzer and the authorization matrix walk.
 import type { FastifyInstance, RouteHandlerMethod } from "fastify";
 import { MethodNotAllowedError } from "../domain/errors.js";
 import type { QueryValues } from "./query.js";

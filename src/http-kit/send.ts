@@ -1,3 +1,5 @@
+// Answers with their content types and the headers that go with them: feeds, pages, OAuth
+// credential forms, downloads.
 import type { FastifyReply } from "fastify";
 
 /** Sends a feed: always 200 (decisions.md §1), Atom content type. */
