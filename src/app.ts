@@ -11,7 +11,7 @@ import { LIMITS } from "./domain/limits.js";
 import { NotFoundError } from "./domain/errors.js";
 import { registerFeedCaching } from "./http/caching.js";
 import { COMPRESS_THRESHOLD_BYTES } from "./http/feed-cache.js";
-import type { Context } from "./http/context.js";
+import type { Context } from "./context.js";
 import { registerBoard } from "./http/endpoints/board/board.js";
 import { registerComment } from "./http/endpoints/comment/comment.js";
 import { registerFileDownload } from "./http/endpoints/file-download/file-download.js";
@@ -28,10 +28,10 @@ import { clientAddressResolver } from "./http/client-address.js";
 import { errorHandler } from "./http/errors.js";
 import { registerGuards, serverOptions } from "./http/guards.js";
 import { registerRateLimits } from "./http/rate-limit.js";
-import { registerOAuthPages } from "./http/oauth/authorize.js";
 import { registerOAuthCredentials } from "./http/oauth/credentials.js";
 import type { Store } from "./store/store.js";
 import { sendPageNotFound, wantsPage } from "./web/errors.js";
+import { registerOAuthPages } from "./web/pages/oauth.js";
 import { registerWeb } from "./web/routes.js";
 
 /** Everything the server needs from outside; tests pass the same things production does. */
@@ -115,6 +115,8 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     registerFolderList(api, context, "/api/gwCabinetFolder/V2", "CABINET");
     registerGwMemberList(api, context);
     registerOAuthCredentials(api, context);
+    // The OAuth flow's pages are the web's (web/pages/oauth.ts) but are served here, beside the
+    // protocol endpoints they belong to: a refusal (a 405, a fault) is the API's error document.
     registerOAuthPages(api, context);
     registerComment(api, context);
     registerGood(api, context);

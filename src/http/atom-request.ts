@@ -1,8 +1,9 @@
 import { NS } from "../atom/namespaces.js";
 import { type XmlElement, attribute, child, childText, children } from "../atom/parse.js";
 import { ValidationError } from "../domain/errors.js";
-import { type ItemRef, parseItemId } from "../domain/item-id.js";
-import { clip } from "./query.js";
+import type { ItemRef } from "../domain/item-id.js";
+import { readItemId } from "../http-kit/parameters.js";
+import { clip } from "../http-kit/query.js";
 
 /**
  * `cbl:operation type`, lower-cased; undefined when absent. Clients put it before or after
@@ -65,12 +66,4 @@ export function readItemToggle(feed: XmlElement, what: string): { readonly ref: 
   if (id === undefined || id.trim() === "")
     throw new ValidationError("ENTRY_ID_REQUIRED", `entry/id (the id of the item to ${what}) is missing.`);
   return { ref: readItemId(id, "entry/id"), on: operation === "insert" };
-}
-
-/** Any item id, ours or of a kind we do not hold. @throws ValidationError INVALID_ID */
-export function readItemId(text: string, field: string): ItemRef {
-  const ref = parseItemId(text);
-  if (ref === undefined)
-    throw new ValidationError("INVALID_ID", `${field} "${clip(text)}" is not an item id such as GROUP,1:1,BOARD,1:7.`);
-  return ref;
 }

@@ -1,22 +1,19 @@
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from "fastify";
 import type { ViewVersion } from "../store/store.js";
-import { type Context, authenticateRequest } from "./context.js";
+import type { Context } from "../context.js";
+import { authenticateRequest } from "./caller.js";
 import { COMPRESS_THRESHOLD_BYTES, type CachedFeed, FeedCache, negotiateEncoding } from "./feed-cache.js";
-import type { QueryValues } from "./query.js";
+import type { QueryValues } from "../http-kit/query.js";
+import { requestSlot } from "../http-kit/request-data.js";
 
 const FEED_TYPE = "application/atom+xml";
-/** Where the hash-based ETag waits for the hook that runs after compression. */
-const IDENTITY_TAG = Symbol("identityEtag");
-/** The reply was sent from the cache: its headers are set. */
-const SERVED = Symbol("servedFromCache");
+/** Where the hash-based ETag waits for the hook that runs after compression (on the reply). */
+const IDENTITY_TAG = requestSlot<string>("identityEtag");
+/** The reply was sent from the cache: its headers are set (on the reply). */
+const SERVED = requestSlot<true>("servedFromCache");
 /** The request's cache key and Last-Modified, once looked up. */
-const LOOKUP = Symbol("feedLookup");
-
-// Properties rather than WeakMaps keyed by request: a WeakMap's entries go only at a full
-// collection, and at thousands of requests a second the server's memory grew until one came.
-type TaggedReply = FastifyReply & { [IDENTITY_TAG]?: string; [SERVED]?: true };
-type LookedUpRequest = FastifyRequest & { [LOOKUP]?: FeedLookup };
+const LOOKUP = requestSlot<FeedLookup>("feedLookup");
 
 /** A feed request the cache may answer: its key and the Last-Modified it gets. */
 interface FeedLookup {
@@ -62,10 +59,10 @@ export function registerFeedCaching(app: FastifyInstance, context: Context): voi
     const target = `${actor.user.id}\n${actor.app.accessLevel}\n${request.method}\n${normalisedTarget(request.raw.url ?? "/")}`;
     const key = `${target}\n${version.memberVersion}\n${version.groupVersions}`;
     const lookup = { target, key, lastModified: lastModifiedOf(version) };
-    (request as LookedUpRequest)[LOOKUP] = lookup;
+    LOOKUP.set(request, lookup);
     const entry = cache.get(key);
     if (entry === undefined) return;
-    (reply as TaggedReply)[SERVED] = true;
+    SERVED.set(reply, true);
     setValidators(reply, entry.etag, lookup.lastModified);
     if (isNotModified(request, entry.etag, lookup.lastModified)) return reply.code(304).send();
     return reply
@@ -75,11 +72,10 @@ export function registerFeedCaching(app: FastifyInstance, context: Context): voi
   };
 
   const keep: onSendHookHandler = async (request, reply, payload) => {
-    if ((reply as TaggedReply)[SERVED] === true || !isFeedAnswer(request, reply) || typeof payload !== "string")
-      return payload;
+    if (SERVED.get(reply) === true || !isFeedAnswer(request, reply) || typeof payload !== "string") return payload;
     // The hash of the UTF-8 bytes, which are what is sent.
     const tag = `"${createHash("sha1").update(payload).digest("base64url")}"`;
-    const lookup = (request as LookedUpRequest)[LOOKUP];
+    const lookup = LOOKUP.get(request);
     setValidators(reply, tag, lookup?.lastModified);
     const entry = lookup && cache.admits(lookup.target) ? cache.set(lookup.key, Buffer.from(payload), tag) : undefined;
     if (isNotModified(request, tag, lookup?.lastModified)) {
@@ -113,7 +109,7 @@ export function registerFeedCaching(app: FastifyInstance, context: Context): voi
 
 /** The validator headers of a feed answer, 200 or 304. */
 function setValidators(reply: FastifyReply, tag: string, lastModified: number | undefined): void {
-  (reply as TaggedReply)[IDENTITY_TAG] = tag;
+  IDENTITY_TAG.set(reply, tag);
   reply.header("etag", tag);
   reply.header("cache-control", "private, no-cache");
   // Lower case so that @fastify/compress sees it and does not add it twice; even an identity answer
@@ -123,7 +119,7 @@ function setValidators(reply: FastifyReply, tag: string, lastModified: number | 
 }
 
 const tagEncodedVariant: onSendHookHandler = async (_request, reply, payload) => {
-  const tag = (reply as TaggedReply)[IDENTITY_TAG];
+  const tag = IDENTITY_TAG.get(reply);
   const encoding = reply.getHeader("content-encoding");
   // A strong tag names one representation: the gzip and br bytes differ from the identity bytes.
   if (tag !== undefined && typeof encoding === "string" && encoding !== "identity") {

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { RateLimitConfig } from "../config/limits.js";
 import type { Actor } from "../domain/access.js";
 import { TooManyRequestsError } from "../domain/errors.js";
+import { requestSlot } from "../http-kit/request-data.js";
 
 /** Counts an authenticated request against its token's quota. @throws TooManyRequestsError RATE_LIMITED */
 export type TokenLimit = (request: FastifyRequest, actor: Actor) => Promise<void>;
@@ -21,6 +22,11 @@ interface Standing {
   readonly remaining: number;
   readonly resetSeconds: number;
 }
+
+/** The quotas counted for a request so far, for its response headers. */
+const STANDINGS = requestSlot<Partial<Record<Policy, Standing>>>("rateLimitStandings");
+/** The key the token's quota is counted under, once the caller is known. */
+const TOKEN_KEY = requestSlot<string>("rateLimitTokenKey");
 
 /**
  * Registers the address limit (an onRequest hook, before any work) and the response headers, and
@@ -37,8 +43,6 @@ export function registerRateLimits(
   const quota: Readonly<Record<Policy, number>> = { address: config.perAddress, token: config.perToken };
   const windowSeconds = Math.ceil(config.windowMs / 1000);
   const policyHeader = POLICIES.map((policy) => `"${policy}";q=${quota[policy]};w=${windowSeconds}`).join(", ");
-  const standings = new WeakMap<FastifyRequest, Partial<Record<Policy, Standing>>>();
-  const tokenKeys = new WeakMap<FastifyRequest, string>();
   const limiters: Partial<Record<Policy, Limiter>> = {};
   // Created at the first request: the plugin's decorator exists only once the server has booted.
   const limiter = (policy: Policy): Limiter =>
@@ -48,14 +52,14 @@ export function registerRateLimits(
       keyGenerator:
         policy === "address"
           ? (request) => `address ${addressOf(request)}`
-          : (request) => tokenKeys.get(request) ?? "token ?",
+          : (request) => TOKEN_KEY.get(request) ?? "token ?",
     }));
 
   const count = async (request: FastifyRequest, policy: Policy): Promise<void> => {
     const result = await limiter(policy)(request);
     if (result.isAllowed) return;
     const standing = { remaining: result.remaining, resetSeconds: Math.max(1, result.ttlInSeconds) };
-    standings.set(request, { ...standings.get(request), [policy]: standing });
+    STANDINGS.set(request, { ...STANDINGS.get(request), [policy]: standing });
     if (result.isExceeded) {
       throw new TooManyRequestsError(
         "RATE_LIMITED",
@@ -67,13 +71,13 @@ export function registerRateLimits(
 
   app.addHook("onRequest", async (request) => count(request, "address"));
   app.addHook("onSend", async (request, reply) => {
-    const standing = standings.get(request);
+    const standing = STANDINGS.get(request);
     if (standing !== undefined)
       reply.header("ratelimit-policy", policyHeader).header("ratelimit", rateLimitField(standing));
   });
   return async (request, actor) => {
     if (actor.tokenId === undefined) return;
-    tokenKeys.set(request, `token ${actor.tokenId}`);
+    TOKEN_KEY.set(request, `token ${actor.tokenId}`);
     await count(request, "token");
   };
 }

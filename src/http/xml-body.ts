@@ -1,11 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import { type XmlElement, parseXml } from "../atom/parse.js";
 import { UnsupportedMediaTypeError, ValidationError } from "../domain/errors.js";
-
-/** The media type of a request without its parameters, lower-cased; "" when absent. */
-export function mediaType(request: FastifyRequest): string {
-  return (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-}
+import { mediaType } from "../http-kit/form.js";
 
 /** XML types clients send for Atom bodies; a missing type is tolerated (some clients send none). */
 function isXmlType(type: string): boolean {

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { DomainError } from "../domain/errors.js";
 import { TopicBeingEditedError } from "../domain/topic.js";
 import { toErrorReply } from "../http/errors.js";
-import { sendPage } from "../http/oauth/respond.js";
+import { sendPage } from "../http-kit/send.js";
 import type { Chrome } from "./chrome.js";
 import { errorText } from "./i18n/i18n.js";
 import { type WebContext, anonymousChrome, chromeOf, renderPage } from "./page.js";

@@ -41,19 +41,6 @@ export function html(strings: TemplateStringsArray, ...values: readonly unknown[
   return new SafeHtml(out);
 }
 
-/**
- * Response headers of every HTML page: no inline script or style can run (nothing here needs
- * them), no framing (clickjacking the Approve button), no caching of pages that carry form tokens.
- */
-export const PAGE_HEADERS: Readonly<Record<string, string>> = {
-  "content-type": "text/html; charset=utf-8",
-  "content-security-policy": "default-src 'self'; frame-ancestors 'none'",
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
-  "x-frame-options": "DENY",
-  "cache-control": "no-store",
-};
-
 /** A whole HTML5 document. */
 export function page(title: string, body: SafeHtml, lang = "en"): string {
   return html`<!DOCTYPE html>

@@ -1,15 +1,16 @@
 // How a web page is served: language, session, CSRF check, the phone variant under `/m`, and
 // rendering. Page handlers, like API handlers, read, authorize, call one service and present.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { constantTimeEqual } from "../auth/oauth1.js";
 import type { Actor } from "../domain/access.js";
 import { ForbiddenError, NotFoundError } from "../domain/errors.js";
 import { parsePair } from "../domain/item-id.js";
 import type { Session } from "../domain/session.js";
-import type { Context } from "../http/context.js";
-import { formFields, sendPage } from "../http/oauth/respond.js";
-import type { QueryValues } from "../http/query.js";
-import { type EndpointHandlers, registerEndpoint } from "../http/route.js";
+import type { Context } from "../context.js";
+import { formFields, sameToken } from "../http-kit/form.js";
+import type { QueryValues } from "../http-kit/query.js";
+import { requestSlot } from "../http-kit/request-data.js";
+import { type EndpointHandlers, registerEndpoint } from "../http-kit/route.js";
+import { sendPage } from "../http-kit/send.js";
 import type { Assets } from "./assets.js";
 import { type Chrome, buildChrome } from "./chrome.js";
 import { negotiateLang } from "./i18n/i18n.js";
@@ -22,7 +23,7 @@ export interface WebContext extends Context {
 }
 
 /** One page request, before or without sign-in. */
-export interface PublicPage {
+export interface PublicPageRequest {
   readonly request: FastifyRequest;
   readonly reply: FastifyReply;
   readonly chrome: Chrome;
@@ -37,7 +38,7 @@ export interface PublicPage {
 }
 
 /** A page request of a signed-in person. */
-export interface Page extends PublicPage {
+export interface PageRequest extends PublicPageRequest {
   readonly actor: Actor;
   readonly session: Session;
   /** The session cookie's token (signing out ends exactly this session). */
@@ -52,11 +53,11 @@ export interface PageOptions {
   readonly multipart?: boolean;
 }
 
-const chromes = new WeakMap<FastifyRequest, Chrome>();
+const CHROME = requestSlot<Chrome>("chrome");
 
 /** The chrome of a request that got that far (error pages reuse it); undefined otherwise. */
 export function chromeOf(request: FastifyRequest): Chrome | undefined {
-  return chromes.get(request);
+  return CHROME.get(request);
 }
 
 /** The language and variant of any request, for pages shown before a session is known. */
@@ -84,13 +85,13 @@ export function registerPage(
   app: FastifyInstance,
   web: WebContext,
   path: string,
-  handlers: { GET?: Handler<Page>; POST?: Handler<Page> },
+  handlers: { GET?: Handler<PageRequest>; POST?: Handler<PageRequest> },
   options: PageOptions = {},
 ): void {
   const wrap =
-    (method: "GET" | "POST", handler: Handler<Page>) => async (request: FastifyRequest, reply: FastifyReply) => {
+    (method: "GET" | "POST", handler: Handler<PageRequest>) => async (request: FastifyRequest, reply: FastifyReply) => {
       const base = anonymousChrome(web, request);
-      chromes.set(request, base);
+      CHROME.set(request, base);
       const signedIn = await signedInOf(web, request);
       if (!signedIn) {
         if (method === "GET")
@@ -101,7 +102,7 @@ export function registerPage(
         throw new ForbiddenError("SIGNED_OUT", "Your session has ended. Sign in again.");
       }
       const chrome = buildChrome({ ...base, user: signedIn.session.user, csrf: signedIn.session.csrf });
-      chromes.set(request, chrome);
+      CHROME.set(request, chrome);
       const form = formFields(request);
       if (method === "POST" && !options.multipart) requireCsrf(form.get("_csrf") ?? undefined, signedIn.session.csrf);
       return handler({
@@ -122,11 +123,11 @@ export function registerPublicPage(
   app: FastifyInstance,
   web: WebContext,
   path: string,
-  handlers: { GET?: Handler<PublicPage>; POST?: Handler<PublicPage> },
+  handlers: { GET?: Handler<PublicPageRequest>; POST?: Handler<PublicPageRequest> },
 ): void {
-  const wrap = (handler: Handler<PublicPage>) => async (request: FastifyRequest, reply: FastifyReply) => {
+  const wrap = (handler: Handler<PublicPageRequest>) => async (request: FastifyRequest, reply: FastifyReply) => {
     const chrome = anonymousChrome(web, request);
-    chromes.set(request, chrome);
+    CHROME.set(request, chrome);
     return handler(pageOf(request, reply, chrome, formFields(request)));
   };
   register(app, path, { GET: handlers.GET && wrap(handlers.GET), POST: handlers.POST && wrap(handlers.POST) });
@@ -139,7 +140,12 @@ function register(app: FastifyInstance, path: string, handlers: EndpointHandlers
   for (const url of path === "/" ? ["/", "/m", "/m/"] : [path, `/m${path}`]) registerEndpoint(app, url, defined);
 }
 
-function pageOf(request: FastifyRequest, reply: FastifyReply, chrome: Chrome, form: URLSearchParams): PublicPage {
+function pageOf(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  chrome: Chrome,
+  form: URLSearchParams,
+): PublicPageRequest {
   return {
     request,
     reply,
@@ -163,13 +169,13 @@ export function renderPage(chrome: Chrome, template: string, data: object): stri
  * @throws ForbiddenError CSRF_TOKEN_INVALID
  */
 export function requireCsrf(sent: string | undefined, expected: string): void {
-  if (sent === undefined || !constantTimeEqual(sent, expected)) {
+  if (sent === undefined || !sameToken(sent, expected)) {
     throw new ForbiddenError("CSRF_TOKEN_INVALID", "This form has expired. Reload the page and try again.");
   }
 }
 
 /** A `1:n` path segment. @throws NotFoundError PAGE_NOT_FOUND for anything else */
-export function pathPair(page: PublicPage, name: string): number {
+export function pathPair(page: PublicPageRequest, name: string): number {
   const id = parsePair(page.params[name] ?? "");
   if (id === undefined) throw pageNotFound();
   return id;

@@ -1,14 +1,14 @@
 // Paging of list pages: `?page=N` (1-based), 20 items a page, one more fetched to know whether
 // an older page exists.
 import { LIMITS } from "../domain/limits.js";
-import { type QueryValues, queryValue } from "../http/query.js";
+import { type QueryValues, queryValue } from "../http-kit/query.js";
 import type { Page } from "../store/store.js";
 
 /** Items per page of every list page. */
 export const PAGE_SIZE = LIMITS.pageSizeDefault;
 
 /** The page a list request asks for, and the store page that fetches it plus one item. */
-export interface PageRequest {
+export interface RequestedPage {
   readonly number: number;
   readonly fetch: Page;
 }
@@ -16,7 +16,7 @@ export interface PageRequest {
 const PAGE_NUMBER = /^[1-9][0-9]{0,5}$/;
 
 /** `?<name>=N`; anything but a page number reads as the first page. */
-export function readPageNumber(query: QueryValues, name = "page"): PageRequest {
+export function readPageNumber(query: QueryValues, name = "page"): RequestedPage {
   const text = queryValue(query, name)?.trim() ?? "";
   const number = PAGE_NUMBER.test(text) ? Number(text) : 1;
   return { number, fetch: { offset: (number - 1) * PAGE_SIZE, limit: PAGE_SIZE + 1 } };
@@ -35,7 +35,7 @@ export interface Paged<T> extends Pager {
 }
 
 /** Cuts the extra item off and builds the neighbours' links with `href(n)`. */
-export function paged<T>(items: readonly T[], request: PageRequest, href: (n: number) => string): Paged<T> {
+export function paged<T>(items: readonly T[], request: RequestedPage, href: (n: number) => string): Paged<T> {
   return {
     items: items.slice(0, PAGE_SIZE),
     newerHref: request.number > 1 ? href(request.number - 1) : undefined,

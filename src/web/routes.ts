@@ -2,7 +2,7 @@
 // plugin with its own cookie parser and HTML error pages.
 import fastifyCookie from "@fastify/cookie";
 import type { FastifyInstance } from "fastify";
-import type { Context } from "../http/context.js";
+import type { Context } from "../context.js";
 import { loadAssets } from "./assets.js";
 import { webErrorHandler } from "./errors.js";
 import type { WebContext } from "./page.js";

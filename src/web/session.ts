@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { CookieSerializeOptions } from "@fastify/cookie";
 import type { Actor, Application } from "../domain/access.js";
 import { SESSION_LIFETIME_MS, type Session } from "../domain/session.js";
-import type { Context } from "../http/context.js";
+import type { Context } from "../context.js";
 import { findSession } from "../services/session.js";
 
 /** The session cookie: a random token; the database holds its hash. */

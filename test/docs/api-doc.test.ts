@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { registeredEndpoints } from "../../src/http/route.js";
+import { registeredEndpoints } from "../../src/http-kit/route.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 import { missingNames, missingRoutes, scanErrorCodes, sourceFiles, undocumentedTreePaths } from "./doc-coverage.js";
 

@@ -4,7 +4,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
-import type { Endpoint } from "../../src/http/route.js";
+import type { Endpoint } from "../../src/http-kit/route.js";
 
 /** `GET /path` for each method of each endpoint, as docs/api.md writes it (in backticks). */
 export function routeLines(endpoints: readonly Endpoint[]): string[] {

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import fc from "fast-check";
-import { registeredEndpoints } from "../../src/http/route.js";
+import { registeredEndpoints } from "../../src/http-kit/route.js";
 import { describeEachBackend } from "../support/backends.js";
 import type { TestUser } from "../support/factories.js";
 import { shortOrLong } from "../support/long.js";

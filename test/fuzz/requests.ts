@@ -1,7 +1,7 @@
 // One generated request per run: a method (mostly the endpoint's own), a query, a body of the
 // kind the method may carry, and credentials; built into bytes against a running server.
 import fc from "fast-check";
-import type { Endpoint } from "../../src/http/route.js";
+import type { Endpoint } from "../../src/http-kit/route.js";
 import type { TestUser } from "../support/factories.js";
 import { formEncode, oauth1a, oauthParams } from "../support/oauth.js";
 import type { TestServer } from "../support/server.js";

@@ -12,7 +12,7 @@ import { type SiblingServer, type TestServer, startSiblingServer, startTestServe
 
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 
-/** Every HTML page's security headers (web/layout.ts PAGE_HEADERS). */
+/** Every HTML page's security headers (http-kit/send.ts PAGE_HEADERS). */
 function assertPageHeaders(headers: Headers): void {
   assert.equal(headers.get("content-type"), "text/html; charset=utf-8");
   assert.match(headers.get("content-security-policy") ?? "", /default-src 'self'.*frame-ancestors 'none'/);

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import { parseXml } from "../../src/atom/parse.js";
 import { ACCESS_LEVELS, levelAllows } from "../../src/domain/access.js";
-import { type Endpoint, registeredEndpoints } from "../../src/http/route.js";
+import { type Endpoint, registeredEndpoints } from "../../src/http-kit/route.js";
 import { describeEachBackend } from "../support/backends.js";
 import type { Answer } from "../support/http.js";
 import { MULTIPART_TYPE, multipartStream } from "../support/multipart.js";

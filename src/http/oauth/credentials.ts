@@ -9,9 +9,10 @@ import {
   issueTemporaryCredentials,
 } from "../../services/oauth.js";
 import type { TemporaryCredential } from "../../store/store.js";
-import { type Context, credentialsOf } from "../context.js";
-import { registerEndpoint } from "../route.js";
-import { sendForm } from "./respond.js";
+import type { Context } from "../../context.js";
+import { credentialsOf } from "../caller.js";
+import { registerEndpoint } from "../../http-kit/route.js";
+import { sendForm } from "../../http-kit/send.js";
 
 /** Registers `/oauth/initiate` and `/oauth/token`, each for GET and POST (some clients use GET). */
 export function registerOAuthCredentials(app: FastifyInstance, context: Context): void {

@@ -2,10 +2,10 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { TooManyRequestsError } from "../../domain/errors.js";
-import { queryValue } from "../../http/query.js";
+import { queryValue } from "../../http-kit/query.js";
 import { endSession, startSession } from "../../services/session.js";
 import { errorText } from "../i18n/i18n.js";
-import { type PublicPage, type WebContext, registerPage, registerPublicPage, requireCsrf } from "../page.js";
+import { type PublicPageRequest, type WebContext, registerPage, registerPublicPage, requireCsrf } from "../page.js";
 import { SIGNIN_COOKIE, clearSessionCookie, cookieOptions, setSessionCookie, signedInOf } from "../session.js";
 
 /** The sign-in form's cookie lives as long as someone may take to type a password. */
@@ -58,7 +58,7 @@ export function registerAuthPages(app: FastifyInstance, web: WebContext): void {
 
 function showForm(
   web: WebContext,
-  page: PublicPage,
+  page: PublicPageRequest,
   data: { email: string; next: string; error?: string; notice?: string | undefined },
   status = 200,
 ) {

@@ -1,13 +1,12 @@
 // A group's board (`/g/1:n/board`: folders, paging, trash) and a topic's page (`/g/1:n/board/1:m`).
 import type { FastifyInstance } from "fastify";
-import type { FolderFilter } from "../../domain/folder.js";
 import { type ContentRef, formatPair } from "../../domain/item-id.js";
-import { readFolderParameter } from "../../http/parameters.js";
-import { queryValue } from "../../http/query.js";
+import { readFolderParameter } from "../../http-kit/parameters.js";
+import { queryValue } from "../../http-kit/query.js";
 import { readBoardPage } from "../../services/area-page.js";
 import { readTopicPage } from "../../services/item-page.js";
 import type { Chrome } from "../chrome.js";
-import { type Page, type WebContext, pathPair, registerPage } from "../page.js";
+import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";
 import { PAGE_SIZE, paged, readPageNumber, withQuery } from "../paging.js";
 import { commentFeedHref, commentsView, itemPath, reactionsView } from "./item-view.js";
 
@@ -17,10 +16,10 @@ export function registerBoardPages(app: FastifyInstance, web: WebContext): void 
   registerPage(app, web, "/g/:group/board/:topic", { GET: (page) => topicPage(web, page) });
 }
 
-async function boardPage(web: WebContext, page: Page) {
+async function boardPage(web: WebContext, page: PageRequest) {
   const groupId = pathPair(page, "group");
   const folderParam = queryValue(page.query, "folder");
-  const filter = readFolderParameter(folderParam, "folder") as FolderFilter;
+  const filter = readFolderParameter(folderParam, "folder");
   const request = readPageNumber(page.query);
   const view = await readBoardPage(web.store, page.actor, { groupId, filter, page: request.fetch });
   const path = `/g/${formatPair(groupId)}/board`;
@@ -74,7 +73,7 @@ export function folderLinks(
   }));
 }
 
-async function topicPage(web: WebContext, page: Page) {
+async function topicPage(web: WebContext, page: PageRequest) {
   const ref: ContentRef = { kind: "BOARD", groupId: pathPair(page, "group"), id: pathPair(page, "topic") };
   const request = readPageNumber(page.query, "cpage");
   const view = await readTopicPage(

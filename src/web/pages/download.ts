@@ -1,8 +1,9 @@
 // `/download?id=...`: the bytes of an attachment or a shared file for the signed-in person (the
 // API's fileDownload needs a token). Images may be shown in place (`inline=true`): previews.
 import type { FastifyInstance } from "fastify";
-import { contentDisposition, readDownloadQuery } from "../../http/endpoints/file-download/file-download.request.js";
-import { queryFlag } from "../../http/query.js";
+import { contentDisposition } from "../../http-kit/send.js";
+import { readDownloadQuery } from "../../http/endpoints/file-download/file-download.request.js";
+import { queryFlag } from "../../http-kit/query.js";
 import { openDownload } from "../../services/download.js";
 import { type WebContext, registerPage } from "../page.js";
 

@@ -3,12 +3,12 @@
 import type { FastifyInstance } from "fastify";
 import { type CabinetFile, type CabinetFilter, fileTitle } from "../../domain/file.js";
 import { type ContentRef, formatAttachmentId, formatContentId, formatPair } from "../../domain/item-id.js";
-import { readFolderParameter } from "../../http/parameters.js";
-import { queryValue } from "../../http/query.js";
+import { readFolderParameter } from "../../http-kit/parameters.js";
+import { queryValue } from "../../http-kit/query.js";
 import { readFileListPage } from "../../services/area-page.js";
 import { readFilePage } from "../../services/item-page.js";
 import type { Chrome } from "../chrome.js";
-import { type Page, type WebContext, pathPair, registerPage } from "../page.js";
+import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";
 import { PAGE_SIZE, paged, readPageNumber, withQuery } from "../paging.js";
 import { filterKey, folderLinks } from "./board.js";
 import { commentFeedHref, commentsView, downloadHref, itemPath, reactionsView } from "./item-view.js";
@@ -19,7 +19,7 @@ export function registerFilePages(app: FastifyInstance, web: WebContext): void {
   registerPage(app, web, "/g/:group/files/:file", { GET: (page) => filePage(web, page) });
 }
 
-async function fileListPage(web: WebContext, page: Page) {
+async function fileListPage(web: WebContext, page: PageRequest) {
   const groupId = pathPair(page, "group");
   const folderParam = queryValue(page.query, "folder");
   const folder = readFolderParameter(folderParam, "folder", ["ATTACH"]) as CabinetFilter;
@@ -75,7 +75,7 @@ function fileRow(chrome: Chrome, file: CabinetFile) {
   };
 }
 
-async function filePage(web: WebContext, page: Page) {
+async function filePage(web: WebContext, page: PageRequest) {
   const ref: ContentRef = { kind: "CABINET", groupId: pathPair(page, "group"), id: pathPair(page, "file") };
   const request = readPageNumber(page.query, "cpage");
   const view = await readFilePage(web.store, page.actor, {

@@ -4,11 +4,11 @@ import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../domain/errors.js";
 import type { ContentKind, ContentRef, ItemRef } from "../../domain/item-id.js";
 import { receiveMultipart } from "../../http/multipart.js";
-import { clip } from "../../http/query.js";
-import { mediaType } from "../../http/xml-body.js";
+import { clip } from "../../http-kit/query.js";
+import { mediaType } from "../../http-kit/form.js";
 import { addComment, deleteComment } from "../../services/comment.js";
 import { setFavorite, setLike } from "../../services/reaction.js";
-import { type Page, type WebContext, pageNotFound, pathPair, registerPage, requireCsrf } from "../page.js";
+import { type PageRequest, type WebContext, pageNotFound, pathPair, registerPage, requireCsrf } from "../page.js";
 import { itemPath } from "./item-view.js";
 
 /** The three item pages and the name of their id segment. */
@@ -23,12 +23,16 @@ const COMMENT_TEXT_PARTS: ReadonlySet<string> = new Set(["_csrf", "text", "reply
 /** Likes, favorites and comments of every item page. */
 export function registerItemActions(app: FastifyInstance, web: WebContext): void {
   for (const area of AREAS) {
-    const parent = (page: Page): ContentRef => ({
+    const parent = (page: PageRequest): ContentRef => ({
       kind: area.kind,
       groupId: pathPair(page, "group"),
       id: pathPair(page, "item"),
     });
-    const comment = (page: Page): ItemRef => ({ kind: "COMMENT", parent: parent(page), number: commentNumber(page) });
+    const comment = (page: PageRequest): ItemRef => ({
+      kind: "COMMENT",
+      parent: parent(page),
+      number: commentNumber(page),
+    });
     registerPage(app, web, `${area.path}/like`, { POST: (page) => react(web, page, parent(page), "like") });
     registerPage(app, web, `${area.path}/favorite`, { POST: (page) => react(web, page, parent(page), "favorite") });
     registerPage(app, web, `${area.path}/comments/:number/like`, {
@@ -54,13 +58,13 @@ export function registerItemActions(app: FastifyInstance, web: WebContext): void
   }
 }
 
-function commentNumber(page: Page): number {
+function commentNumber(page: PageRequest): number {
   const text = page.params.number ?? "";
   if (!/^[1-9][0-9]{0,14}$/.test(text)) throw pageNotFound();
   return Number(text);
 }
 
-async function react(web: WebContext, page: Page, ref: ItemRef, what: "like" | "favorite") {
+async function react(web: WebContext, page: PageRequest, ref: ItemRef, what: "like" | "favorite") {
   const on = page.form.get("on") === "true";
   const input = { ref, on };
   if (what === "like") await setLike(web.store, page.actor, input, web.clock);
@@ -73,7 +77,7 @@ async function react(web: WebContext, page: Page, ref: ItemRef, what: "like" | "
  * The comment form: multipart with `_csrf` first, `text`, `replyTo` and up to 10 `files`; the
  * token is checked before the first file is stored. Without files a plain form works too.
  */
-async function postComment(web: WebContext, page: Page, parent: ContentRef) {
+async function postComment(web: WebContext, page: PageRequest, parent: ContentRef) {
   const csrf = page.session.csrf;
   const received =
     mediaType(page.request) === "multipart/form-data"

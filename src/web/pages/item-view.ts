@@ -6,7 +6,7 @@ import { LIMITS } from "../../domain/limits.js";
 import { contentLinks } from "../../present/links.js";
 import type { CommentSection, Reactions } from "../../services/item-page.js";
 import type { Chrome } from "../chrome.js";
-import { type PageRequest, type Pager, withQuery } from "../paging.js";
+import { type RequestedPage, type Pager, withQuery } from "../paging.js";
 
 /** Image types a browser shows in place; anything else is only offered as a download. */
 const PREVIEWABLE = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
@@ -67,7 +67,7 @@ export function commentsView(
   ref: ContentRef,
   section: CommentSection,
   viewer: { userId: number; membership: Membership },
-  request: PageRequest & { reply: number | undefined },
+  request: RequestedPage & { reply: number | undefined },
 ): CommentsView {
   const path = itemPath(ref);
   const comments = section.comments.map((entry): CommentView => {

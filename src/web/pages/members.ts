@@ -2,11 +2,11 @@
 import type { FastifyInstance } from "fastify";
 import { formatPair } from "../../domain/item-id.js";
 import type { Member, MemberStatus } from "../../domain/member.js";
-import { queryValue } from "../../http/query.js";
+import { queryValue } from "../../http-kit/query.js";
 import { readMemberListPage } from "../../services/area-page.js";
 import { getMember } from "../../services/member.js";
 import type { Chrome } from "../chrome.js";
-import { type Page, type WebContext, pathPair, registerPage } from "../page.js";
+import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";
 import { paged, readPageNumber, withQuery } from "../paging.js";
 
 /** `/g/:group/members` and `/g/:group/members/:member`. */
@@ -24,7 +24,7 @@ function memberRow(chrome: Chrome, member: Member, viewerId: number) {
   };
 }
 
-async function memberListPage(web: WebContext, page: Page) {
+async function memberListPage(web: WebContext, page: PageRequest) {
   const groupId = pathPair(page, "group");
   const status: MemberStatus = queryValue(page.query, "status")?.toUpperCase() === "INVITE" ? "INVITE" : "JOIN";
   const request = readPageNumber(page.query);
@@ -61,7 +61,7 @@ async function memberListPage(web: WebContext, page: Page) {
   });
 }
 
-async function memberPage(web: WebContext, page: Page) {
+async function memberPage(web: WebContext, page: PageRequest) {
   const groupId = pathPair(page, "group");
   const view = await getMember(web.store, page.actor, { groupId, memberId: pathPair(page, "member") });
   const member = view.members[0];

@@ -12,12 +12,12 @@ import {
   parseItemId,
 } from "../../domain/item-id.js";
 import type { LikeNotification, Notification } from "../../domain/notification.js";
-import { queryValue } from "../../http/query.js";
+import { queryValue } from "../../http-kit/query.js";
 import { confirmLikeNotifications, listLikeNotifications } from "../../services/like-notification.js";
 import { confirmNotifications, listNotifications } from "../../services/notification.js";
 import type { Chrome } from "../chrome.js";
 import type { MessageKey } from "../i18n/en.js";
-import { type Page, type WebContext, pageNotFound, registerPage } from "../page.js";
+import { type PageRequest, type WebContext, pageNotFound, registerPage } from "../page.js";
 import { paged, readPageNumber, withQuery } from "../paging.js";
 import { itemPath } from "./item-view.js";
 
@@ -56,14 +56,14 @@ export function registerNotificationPages(app: FastifyInstance, web: WebContext)
 }
 
 /** Which list a page shows: unread only unless `?show=all`, one group with `?group=1:n`. */
-function listFilters(page: Page): { all: boolean; groupId: number | null } {
+function listFilters(page: PageRequest): { all: boolean; groupId: number | null } {
   const group = queryValue(page.query, "group");
   const groupId = group === undefined || group === "" ? null : parseGroupParameter(group);
   if (groupId === undefined) throw pageNotFound();
   return { all: queryValue(page.query, "show") === "all", groupId };
 }
 
-async function notificationsPage(web: WebContext, page: Page) {
+async function notificationsPage(web: WebContext, page: PageRequest) {
   const { all, groupId } = listFilters(page);
   const request = readPageNumber(page.query);
   const view = await listNotifications(web.store, page.actor, {
@@ -124,7 +124,7 @@ function notificationRow(chrome: Chrome, notification: Notification) {
   };
 }
 
-async function likesPage(web: WebContext, page: Page) {
+async function likesPage(web: WebContext, page: PageRequest) {
   const { all } = listFilters(page);
   const request = readPageNumber(page.query);
   const view = await listLikeNotifications(web.store, page.actor, { unconfirmedOnly: !all, page: request.fetch });
@@ -167,12 +167,12 @@ function likeRow(chrome: Chrome, notification: LikeNotification) {
  * The ids of a confirm form (`id` for one, `id[]` for every one shown), as the services take
  * them; unparseable ids are ignored, as the API does.
  */
-function idsOf(page: Page): (ItemRef | undefined)[] {
+function idsOf(page: PageRequest): (ItemRef | undefined)[] {
   return [...page.form.getAll("id"), ...page.form.getAll("id[]")].map((id) => parseItemId(id));
 }
 
 /** Back to the list the form was on: a path of this site only. */
-function returnTo(page: Page, fallback: string): string {
+function returnTo(page: PageRequest, fallback: string): string {
   const back = page.form.get("back") ?? "";
   return back.startsWith(`${fallback}`) && !back.includes("//") ? back : fallback;
 }

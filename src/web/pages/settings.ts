@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { parsePair } from "../../domain/item-id.js";
 import { createPersonalToken, revokeAuthorizedApp, revokePersonalToken } from "../../services/personal-token.js";
 import { readSettings, setMyNotify } from "../../services/settings.js";
-import { type Page, type WebContext, pageNotFound, registerPage } from "../page.js";
+import { type PageRequest, type WebContext, pageNotFound, registerPage } from "../page.js";
 
 /** `/settings` and its forms. */
 export function registerSettingsPages(app: FastifyInstance, web: WebContext): void {
@@ -63,13 +63,13 @@ export function registerSettingsPages(app: FastifyInstance, web: WebContext): vo
 
 const ID = /^[1-9][0-9]{0,11}$/;
 
-function numberParam(page: Page): number {
+function numberParam(page: PageRequest): number {
   const text = page.params.id ?? "";
   if (!ID.test(text)) throw pageNotFound();
   return Number(text);
 }
 
-function numberField(page: Page, name: string): number {
+function numberField(page: PageRequest, name: string): number {
   const text = page.form.get(name) ?? "";
   return ID.test(text) ? Number(text) : 0;
 }

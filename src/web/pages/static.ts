@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { registerEndpoint } from "../../http/route.js";
+import { registerEndpoint } from "../../http-kit/route.js";
 import type { WebContext } from "../page.js";
 import { pageNotFound } from "../page.js";
 

@@ -1,7 +1,6 @@
 // A group's task list (`/g/1:n/tasks`: filters by state, folder and due range) and a task's page.
 import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../domain/errors.js";
-import type { FolderFilter } from "../../domain/folder.js";
 import { type ContentRef, formatPair } from "../../domain/item-id.js";
 import {
   TASK_STATUSES,
@@ -12,14 +11,14 @@ import {
   resolveTerm,
   taskStatusLabel,
 } from "../../domain/task.js";
-import { readFolderParameter } from "../../http/parameters.js";
-import { queryValue } from "../../http/query.js";
+import { readFolderParameter } from "../../http-kit/parameters.js";
+import { queryValue } from "../../http-kit/query.js";
 import { readTaskListPage } from "../../services/area-page.js";
 import { readTaskPage } from "../../services/item-page.js";
 import type { Chrome } from "../chrome.js";
 import { errorText } from "../i18n/i18n.js";
 import { escapeHtml } from "../layout.js";
-import { type Page, type WebContext, pathPair, registerPage } from "../page.js";
+import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";
 import { PAGE_SIZE, paged, readPageNumber, withQuery } from "../paging.js";
 import { filterKey, folderLinks } from "./board.js";
 import { commentFeedHref, commentsView, itemPath, reactionsView } from "./item-view.js";
@@ -41,7 +40,7 @@ interface TaskFilters {
   readonly to: string;
 }
 
-async function taskListPage(web: WebContext, page: Page) {
+async function taskListPage(web: WebContext, page: PageRequest) {
   const groupId = pathPair(page, "group");
   const filters: TaskFilters = {
     state: queryValue(page.query, "state") ?? "",
@@ -49,7 +48,7 @@ async function taskListPage(web: WebContext, page: Page) {
     from: queryValue(page.query, "from") ?? "",
     to: queryValue(page.query, "to") ?? "",
   };
-  const folder = readFolderParameter(filters.folder, "folder") as FolderFilter;
+  const folder = readFolderParameter(filters.folder, "folder");
   let error: string | undefined;
   let term: Term | undefined;
   try {
@@ -131,7 +130,7 @@ function dueText(chrome: Chrome, task: Task): string | undefined {
   return task.allDay ? escapeHtml(chrome.date(task.dueAt)) : chrome.timeTag(task.dueAt).value;
 }
 
-async function taskPage(web: WebContext, page: Page) {
+async function taskPage(web: WebContext, page: PageRequest) {
   const ref: ContentRef = { kind: "TASK", groupId: pathPair(page, "group"), id: pathPair(page, "task") };
   const request = readPageNumber(page.query, "cpage");
   const view = await readTaskPage(web.store, page.actor, {

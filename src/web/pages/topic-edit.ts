@@ -3,7 +3,7 @@
 import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../domain/errors.js";
 import { type ContentRef, formatPair, parsePair } from "../../domain/item-id.js";
-import { queryValue } from "../../http/query.js";
+import { queryValue } from "../../http-kit/query.js";
 import { listFolders } from "../../services/group.js";
 import {
   createTopic,
@@ -14,7 +14,7 @@ import {
   updateTopic,
 } from "../../services/topic.js";
 import { errorText } from "../i18n/i18n.js";
-import { type Page, type WebContext, pageNotFound, pathPair, registerPage } from "../page.js";
+import { type PageRequest, type WebContext, pageNotFound, pathPair, registerPage } from "../page.js";
 import { itemPath } from "./item-view.js";
 
 /** The topic-writing routes. */
@@ -58,7 +58,7 @@ export function registerTopicEditPages(app: FastifyInstance, web: WebContext): v
   });
 }
 
-function topicRef(page: Page): ContentRef {
+function topicRef(page: PageRequest): ContentRef {
   return { kind: "BOARD", groupId: pathPair(page, "group"), id: pathPair(page, "topic") };
 }
 
@@ -69,7 +69,7 @@ interface NewTopicValues {
   readonly allowEdit: boolean;
 }
 
-async function newTopicForm(web: WebContext, page: Page, values: NewTopicValues, error?: string) {
+async function newTopicForm(web: WebContext, page: PageRequest, values: NewTopicValues, error?: string) {
   const { group, folders } = await listFolders(web.store, page.actor, {
     groupId: pathPair(page, "group"),
     area: "BOARD",
@@ -93,7 +93,7 @@ async function newTopicForm(web: WebContext, page: Page, values: NewTopicValues,
   );
 }
 
-async function createFromForm(web: WebContext, page: Page) {
+async function createFromForm(web: WebContext, page: PageRequest) {
   const groupId = pathPair(page, "group");
   const values: NewTopicValues = {
     title: page.form.get("title") ?? "",
@@ -120,7 +120,7 @@ async function createFromForm(web: WebContext, page: Page) {
 }
 
 function editForm(
-  page: Page,
+  page: PageRequest,
   editor: Awaited<ReturnType<typeof openTopicEditor>>,
   values: { title: string; body: string },
   error?: string,
@@ -146,7 +146,7 @@ function editForm(
   );
 }
 
-async function saveFromForm(web: WebContext, page: Page) {
+async function saveFromForm(web: WebContext, page: PageRequest) {
   const ref = topicRef(page);
   const values = { title: page.form.get("title") ?? "", body: page.form.get("body") ?? "" };
   try {

@@ -1,10 +1,18 @@
 import { NS } from "../../../atom/namespaces.js";
 import { type XmlElement, attribute, child, childText } from "../../../atom/parse.js";
-import { ForbiddenError, NotFoundError, ValidationError } from "../../../domain/errors.js";
+import { ForbiddenError, ValidationError } from "../../../domain/errors.js";
 import type { FolderFilter } from "../../../domain/folder.js";
-import { type ContentRef, parseGroupParameter, parseItemId, parsePair } from "../../../domain/item-id.js";
+import { type ContentRef, parseGroupParameter, parseItemId } from "../../../domain/item-id.js";
 import type { Page } from "../../../store/store.js";
-import { type QueryValues, clip, queryFlag, queryValue, readGroupParameter, readPage } from "../../query.js";
+import {
+  readFolderParameter,
+  readGroupId,
+  readGroupParameter,
+  readItemId,
+  readPage,
+  requireKind,
+} from "../../../http-kit/parameters.js";
+import { type QueryValues, clip, queryFlag, queryValue } from "../../../http-kit/query.js";
 import { readOperation, readReplyTo, requireSingleEntry, summaryOf } from "../../atom-request.js";
 
 /** A board read: a page of a group's topics, or one topic. */
@@ -52,26 +60,10 @@ export function readBoardQuery(query: QueryValues): BoardRead {
   return {
     kind: "list",
     groupId,
-    filter: readFolderFilter(queryValue(query, "board-folder")),
+    filter: readFolderParameter(queryValue(query, "board-folder"), "board-folder"),
     page: readPage(query),
     embedComments,
   };
-}
-
-/** `board-folder`: a folder id, UNCLASSIFIED or TRASH. */
-export function readFolderFilter(value: string | undefined): FolderFilter {
-  if (value === undefined || value.trim() === "") return { kind: "all" };
-  const upper = value.trim().toUpperCase();
-  if (upper === "UNCLASSIFIED") return { kind: "unclassified" };
-  if (upper === "TRASH") return { kind: "trash" };
-  const folderId = parsePair(value);
-  if (folderId === undefined) {
-    throw new ValidationError(
-      "INVALID_FOLDER",
-      `board-folder must be a folder id, UNCLASSIFIED or TRASH (got "${clip(value)}").`,
-    );
-  }
-  return { kind: "folder", folderId };
 }
 
 /**
@@ -121,12 +113,7 @@ function readCreate(feed: XmlElement, query: QueryValues): BoardWrite {
   if (groupText === undefined) {
     throw new ValidationError("GROUP_REQUIRED", "The group to create the topic in is missing (entry/cbl:group id).");
   }
-  const groupId = parseGroupParameter(groupText);
-  if (groupId === undefined)
-    throw new ValidationError(
-      "INVALID_GROUP",
-      `cbl:group id must be a group id such as 1:12 (got "${clip(groupText)}").`,
-    );
+  const groupId = readGroupId(groupText, "cbl:group id");
   if (fromEntry !== undefined && fromQuery !== undefined && parseGroupParameter(fromQuery) !== groupId) {
     throw new ForbiddenError("WRONG_GROUP", "The group in the entry and the group parameter of the URL differ.");
   }
@@ -142,9 +129,5 @@ function readEntryTopicId(entry: XmlElement): ContentRef {
 
 /** A topic id; a well-formed id of anything else is a topic that does not exist. */
 function readTopicId(text: string): ContentRef {
-  const ref = parseItemId(text);
-  if (ref === undefined)
-    throw new ValidationError("INVALID_ID", `"${clip(text)}" is not an item id such as GROUP,1:1,BOARD,1:7.`);
-  if (ref.kind !== "BOARD") throw new NotFoundError("TOPIC_NOT_FOUND", "The topic does not exist.");
-  return ref;
+  return requireKind(readItemId(text), "BOARD");
 }

@@ -12,9 +12,11 @@ import {
   takeEditLease,
   updateTopic,
 } from "../../../services/topic.js";
-import { type Context, authenticateRequest, sendFeed, viewerOf } from "../../context.js";
-import type { QueryValues } from "../../query.js";
-import { registerEndpoint } from "../../route.js";
+import type { Context } from "../../../context.js";
+import { authenticateRequest, viewerOf } from "../../caller.js";
+import { sendFeed } from "../../../http-kit/send.js";
+import type { QueryValues } from "../../../http-kit/query.js";
+import { registerEndpoint } from "../../../http-kit/route.js";
 import { readXmlBody } from "../../xml-body.js";
 import { readBoardQuery, readBoardWrite } from "./board.request.js";
 

@@ -1,10 +1,11 @@
 import { NS } from "../../../atom/namespaces.js";
 import { type XmlElement, childText } from "../../../atom/parse.js";
 import { NotFoundError, ValidationError } from "../../../domain/errors.js";
-import { type ContentRef, parseItemId } from "../../../domain/item-id.js";
+import type { ContentRef } from "../../../domain/item-id.js";
 import type { Page } from "../../../store/store.js";
 import { readOperation, readReplyTo, requireSingleEntry, summaryOf } from "../../atom-request.js";
-import { type QueryValues, clip, queryFlag, queryValue, readPage } from "../../query.js";
+import { type QueryValues, clip, queryFlag, queryValue } from "../../../http-kit/query.js";
+import { readItemId, readPage } from "../../../http-kit/parameters.js";
 
 /** `GET /api/comment/V2`: a page of one parent's comments. */
 export interface CommentRead {
@@ -52,8 +53,7 @@ export function readCommentWrite(feed: XmlElement): CommentWrite {
     const id = childText(entry, NS.atom, "id");
     if (id === undefined || id.trim() === "")
       throw new ValidationError("ENTRY_ID_REQUIRED", "entry/id (the comment id) is missing.");
-    const ref = parseItemId(id);
-    if (ref === undefined) throw invalidId(id, "entry/id");
+    const ref = readItemId(id, "entry/id");
     if (ref.kind !== "COMMENT") throw new NotFoundError("COMMENT_NOT_FOUND", "The comment does not exist.");
     return { op: "delete", parent: ref.parent, number: ref.number };
   }
@@ -68,8 +68,7 @@ export function readCommentWrite(feed: XmlElement): CommentWrite {
  * message or schedule) is data the comment interface does not support: 400, per the spec's table.
  */
 function readParentId(text: string, field: string): ContentRef {
-  const ref = parseItemId(text);
-  if (ref === undefined) throw invalidId(text, field);
+  const ref = readItemId(text, field);
   if (ref.kind !== "BOARD" && ref.kind !== "TASK" && ref.kind !== "CABINET") {
     throw new ValidationError(
       "UNSUPPORTED_ITEM",
@@ -77,8 +76,4 @@ function readParentId(text: string, field: string): ContentRef {
     );
   }
   return ref;
-}
-
-function invalidId(text: string, field: string): ValidationError {
-  return new ValidationError("INVALID_ID", `${field} "${clip(text)}" is not an item id such as GROUP,1:1,BOARD,1:7.`);
 }

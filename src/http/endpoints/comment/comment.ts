@@ -2,10 +2,13 @@ import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { commentWriteFeed, commentsFeed } from "../../../present/comment.js";
 import { addComment, deleteComment, listComments } from "../../../services/comment.js";
-import { type Context, authenticateRequest, sendFeed, viewerOf } from "../../context.js";
-import type { QueryValues } from "../../query.js";
-import { registerEndpoint } from "../../route.js";
-import { mediaType, readXmlBody } from "../../xml-body.js";
+import type { Context } from "../../../context.js";
+import { authenticateRequest, viewerOf } from "../../caller.js";
+import { sendFeed } from "../../../http-kit/send.js";
+import type { QueryValues } from "../../../http-kit/query.js";
+import { registerEndpoint } from "../../../http-kit/route.js";
+import { mediaType } from "../../../http-kit/form.js";
+import { readXmlBody } from "../../xml-body.js";
 import { readCommentQuery, readCommentWrite } from "./comment.request.js";
 import { receiveUpload } from "./comment.upload.js";
 

@@ -5,7 +5,7 @@ import { ValidationError } from "../../../domain/errors.js";
 import type { StagedFile } from "../../../services/comment.js";
 import type { Admission } from "../../admission.js";
 import { receiveMultipart } from "../../multipart.js";
-import { clip } from "../../query.js";
+import { clip } from "../../../http-kit/query.js";
 
 /** A received multipart comment: its XML, its files in the temporary area, and their cleanup. */
 export interface Upload {

@@ -1,8 +1,8 @@
 import { ValidationError } from "../../../domain/errors.js";
 import { parseAttachmentId } from "../../../domain/item-id.js";
 import type { DownloadRequest } from "../../../services/download.js";
-import { readItemId } from "../../atom-request.js";
-import { type QueryValues, clip, queryFlag, queryValue } from "../../query.js";
+import { readItemId } from "../../../http-kit/parameters.js";
+import { type QueryValues, clip, queryFlag, queryValue } from "../../../http-kit/query.js";
 
 /**
  * Reads `GET /api/fileDownload/V2`: `id` (an attachment id or any item id), and for shared-folder
@@ -26,18 +26,4 @@ export function readDownloadQuery(query: QueryValues): DownloadRequest {
     version: version === undefined ? undefined : Number(version),
     thumbnail: queryFlag(query, "thumbnail"),
   };
-}
-
-/**
- * `Content-Disposition` for a download (RFC 6266): an ASCII `filename` for old clients, and the
- * exact name as UTF-8 in `filename*` (RFC 5987) for the rest.
- */
-export function contentDisposition(fileName: string, kind: "attachment" | "inline" = "attachment"): string {
-  // Anything outside printable ASCII, and the characters that quoting or decoding would trip on.
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\%]/g, "_");
-  const encoded = encodeURIComponent(fileName).replace(
-    /['()*]/g,
-    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { openDownload } from "../../../services/download.js";
-import { type Context, authenticateRequest } from "../../context.js";
-import type { QueryValues } from "../../query.js";
-import { registerEndpoint } from "../../route.js";
-import { contentDisposition, readDownloadQuery } from "./file-download.request.js";
+import type { Context } from "../../../context.js";
+import { authenticateRequest } from "../../caller.js";
+import type { QueryValues } from "../../../http-kit/query.js";
+import { registerEndpoint } from "../../../http-kit/route.js";
+import { contentDisposition } from "../../../http-kit/send.js";
+import { readDownloadQuery } from "./file-download.request.js";
 
 /**
  * `GET /api/fileDownload/V2?id=[&version=N][&thumbnail=true]`: the bytes of a comment attachment

@@ -2,9 +2,12 @@ import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { likeNotificationsFeed } from "../../../present/like-notification.js";
 import { confirmLikeNotifications, listLikeNotifications } from "../../../services/like-notification.js";
-import { type Context, authenticateRequest, sendFeed, viewerOf } from "../../context.js";
-import { type QueryValues, queryFlag, readPage } from "../../query.js";
-import { registerEndpoint } from "../../route.js";
+import type { Context } from "../../../context.js";
+import { authenticateRequest, viewerOf } from "../../caller.js";
+import { sendFeed } from "../../../http-kit/send.js";
+import { type QueryValues, queryFlag } from "../../../http-kit/query.js";
+import { readPage } from "../../../http-kit/parameters.js";
+import { registerEndpoint } from "../../../http-kit/route.js";
 import { readXmlBody } from "../../xml-body.js";
 import { readConfirmation } from "../notification/notification.request.js";
 

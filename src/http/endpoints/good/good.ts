@@ -3,10 +3,13 @@ import { requireAccess } from "../../../domain/access.js";
 import { ValidationError } from "../../../domain/errors.js";
 import { likersFeed, reactionWriteFeed } from "../../../present/reaction.js";
 import { listLikers, setLike } from "../../../services/reaction.js";
-import { readItemId, readItemToggle } from "../../atom-request.js";
-import { type Context, authenticateRequest, sendFeed, viewerOf } from "../../context.js";
-import { type QueryValues, queryValue } from "../../query.js";
-import { registerEndpoint } from "../../route.js";
+import { readItemId } from "../../../http-kit/parameters.js";
+import { readItemToggle } from "../../atom-request.js";
+import type { Context } from "../../../context.js";
+import { authenticateRequest, viewerOf } from "../../caller.js";
+import { sendFeed } from "../../../http-kit/send.js";
+import { type QueryValues, queryValue } from "../../../http-kit/query.js";
+import { registerEndpoint } from "../../../http-kit/route.js";
 import { readXmlBody } from "../../xml-body.js";
 
 /** `GET|POST /api/good/V2`: who liked an item; like and unlike. Likes are the user's own state: `read` level. */

@@ -3,9 +3,12 @@ import { requireAccess } from "../../../domain/access.js";
 import type { FolderArea } from "../../../domain/folder.js";
 import { foldersFeed, groupsFeed } from "../../../present/group.js";
 import { listFolders, listMyGroups } from "../../../services/group.js";
-import { type Context, authenticateRequest, sendFeed, viewerOf } from "../../context.js";
-import { type QueryValues, readGroupParameter, readPage } from "../../query.js";
-import { registerEndpoint } from "../../route.js";
+import type { Context } from "../../../context.js";
+import { authenticateRequest, viewerOf } from "../../caller.js";
+import { sendFeed } from "../../../http-kit/send.js";
+import type { QueryValues } from "../../../http-kit/query.js";
+import { readGroupParameter, readPage } from "../../../http-kit/parameters.js";
+import { registerEndpoint } from "../../../http-kit/route.js";
 
 /** `GET /api/group/V2`: the caller's groups (beyond the original API, docs/api.md "Groups and folders"). */
 export function registerGroups(app: FastifyInstance, context: Context): void {

@@ -2,8 +2,9 @@ import { ValidationError } from "../../../domain/errors.js";
 import type { CabinetFilter } from "../../../domain/file.js";
 import type { ContentRef } from "../../../domain/item-id.js";
 import type { Page } from "../../../store/store.js";
-import { readContentId, readFolderParameter } from "../../parameters.js";
-import { type QueryValues, queryFlag, queryValue, readGroupParameter, readPage } from "../../query.js";
+import { readContentId, readFolderParameter } from "../../../http-kit/parameters.js";
+import { type QueryValues, queryFlag, queryValue } from "../../../http-kit/query.js";
+import { readGroupParameter, readPage } from "../../../http-kit/parameters.js";
 
 /** A shared-files read: a page of a group's files, or one file. */
 export type CabinetRead =

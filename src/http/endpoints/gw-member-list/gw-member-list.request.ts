@@ -2,7 +2,8 @@ import { ValidationError } from "../../../domain/errors.js";
 import { parsePair } from "../../../domain/item-id.js";
 import type { MemberStatus } from "../../../domain/member.js";
 import type { Page } from "../../../store/store.js";
-import { type QueryValues, clip, queryValue, readGroupParameter, readPage } from "../../query.js";
+import { type QueryValues, clip, queryValue } from "../../../http-kit/query.js";
+import { readGroupParameter, readPage } from "../../../http-kit/parameters.js";
 
 /** A member-list read: a page of one status, or one member. */
 export type MemberRead =

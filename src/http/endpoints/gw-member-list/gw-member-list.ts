@@ -2,9 +2,11 @@ import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { memberListFeed } from "../../../present/member.js";
 import { getMember, listMembers } from "../../../services/member.js";
-import { type Context, authenticateRequest, sendFeed, viewerOf } from "../../context.js";
-import type { QueryValues } from "../../query.js";
-import { registerEndpoint } from "../../route.js";
+import type { Context } from "../../../context.js";
+import { authenticateRequest, viewerOf } from "../../caller.js";
+import { sendFeed } from "../../../http-kit/send.js";
+import type { QueryValues } from "../../../http-kit/query.js";
+import { registerEndpoint } from "../../../http-kit/route.js";
 import { readMemberQuery } from "./gw-member-list.request.js";
 
 /** `GET /api/gwMemberList/V2`: a group's members or invitations (read only). */

@@ -3,8 +3,9 @@ import type { FolderFilter } from "../../../domain/folder.js";
 import type { ContentRef } from "../../../domain/item-id.js";
 import { type TaskFilter, resolveTerm } from "../../../domain/task.js";
 import type { Page } from "../../../store/store.js";
-import { readContentId, readFolderParameter } from "../../parameters.js";
-import { type QueryValues, clip, queryFlag, queryValue, readGroupParameter, readPage } from "../../query.js";
+import { readContentId, readFolderParameter } from "../../../http-kit/parameters.js";
+import { type QueryValues, clip, queryFlag, queryValue } from "../../../http-kit/query.js";
+import { readGroupParameter, readPage } from "../../../http-kit/parameters.js";
 
 /** A task-list read: a page of a group's tasks, or one task. */
 export type TaskRead =
@@ -30,7 +31,7 @@ export function readTaskQuery(query: QueryValues, now: number): TaskRead {
     throw new ValidationError("PARAMETER_REQUIRED", "The query parameter group (or entry) is required.");
   }
   const groupId = readGroupParameter(query);
-  const folder = readFolderParameter(queryValue(query, "task-folder"), "task-folder") as FolderFilter;
+  const folder = readFolderParameter(queryValue(query, "task-folder"), "task-folder");
   const term = resolveTerm(readTermValue(query, "term-start"), readTermValue(query, "term-end"), now);
   return {
     kind: "list",

@@ -2,9 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { taskFeed } from "../../../present/task.js";
 import { getTask, listTasks } from "../../../services/task.js";
-import { type Context, authenticateRequest, sendFeed, viewerOf } from "../../context.js";
-import type { QueryValues } from "../../query.js";
-import { registerEndpoint } from "../../route.js";
+import type { Context } from "../../../context.js";
+import { authenticateRequest, viewerOf } from "../../caller.js";
+import { sendFeed } from "../../../http-kit/send.js";
+import type { QueryValues } from "../../../http-kit/query.js";
+import { registerEndpoint } from "../../../http-kit/route.js";
 import { isTaskQueryCacheable, readTaskQuery } from "./gw-task.request.js";
 
 /** `GET /api/gwTask/V2`: a group's task list (read only). */

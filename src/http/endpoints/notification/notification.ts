@@ -2,9 +2,11 @@ import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { notificationsFeed } from "../../../present/notification.js";
 import { confirmNotifications, listNotifications } from "../../../services/notification.js";
-import { type Context, authenticateRequest, sendFeed, viewerOf } from "../../context.js";
-import type { QueryValues } from "../../query.js";
-import { registerEndpoint } from "../../route.js";
+import type { Context } from "../../../context.js";
+import { authenticateRequest, viewerOf } from "../../caller.js";
+import { sendFeed } from "../../../http-kit/send.js";
+import type { QueryValues } from "../../../http-kit/query.js";
+import { registerEndpoint } from "../../../http-kit/route.js";
 import { readXmlBody } from "../../xml-body.js";
 import { readConfirmation, readNotificationQuery } from "./notification.request.js";
 

@@ -2,10 +2,14 @@ import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { favoritesFeed, reactionWriteFeed } from "../../../present/reaction.js";
 import { listFavorites, setFavorite } from "../../../services/reaction.js";
-import { readItemId, readItemToggle } from "../../atom-request.js";
-import { type Context, authenticateRequest, sendFeed, viewerOf } from "../../context.js";
-import { type QueryValues, queryValue, readPage } from "../../query.js";
-import { registerEndpoint } from "../../route.js";
+import { readItemId } from "../../../http-kit/parameters.js";
+import { readItemToggle } from "../../atom-request.js";
+import type { Context } from "../../../context.js";
+import { authenticateRequest, viewerOf } from "../../caller.js";
+import { sendFeed } from "../../../http-kit/send.js";
+import { type QueryValues, queryValue } from "../../../http-kit/query.js";
+import { readPage } from "../../../http-kit/parameters.js";
+import { registerEndpoint } from "../../../http-kit/route.js";
 import { readXmlBody } from "../../xml-body.js";
 
 /** `GET|POST /api/star/V2`: the caller's favorites; add and remove. Favorites are the user's own state: `read` level. */

@@ -1,15 +1,16 @@
-// `/oauth/authorize` (the person signs in and approves or denies) and `/oauth/verify` (oob).
+// `/oauth/authorize` (the person signs in and approves or denies) and `/oauth/verify` (oob): the
+// pages of the OAuth flow. The protocol's signed endpoints are the API's (http/oauth/).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { constantTimeEqual } from "../../auth/oauth1.js";
+import type { Context } from "../../context.js";
 import { TooManyRequestsError } from "../../domain/errors.js";
+import { formFields, sameToken } from "../../http-kit/form.js";
+import { type QueryValues, queryValue } from "../../http-kit/query.js";
+import { registerEndpoint } from "../../http-kit/route.js";
+import { sendPage } from "../../http-kit/send.js";
 import { approve, deny, findTemporaryCredential } from "../../services/oauth.js";
 import { signInThrottled } from "../../services/sign-in.js";
 import type { TemporaryCredential } from "../../store/store.js";
-import { authorizePage, deniedPage, problemPage, verifierPage } from "../../web/pages/authorize.js";
-import { type Context } from "../context.js";
-import { type QueryValues, queryValue } from "../query.js";
-import { registerEndpoint } from "../route.js";
-import { callbackWith, formFields, sendPage } from "./respond.js";
+import { authorizePage, deniedPage, problemPage, verifierPage } from "./authorize.js";
 
 const UNKNOWN = "This sign-in link is unknown or has expired. Go back to the application and start again.";
 
@@ -70,7 +71,7 @@ async function handleDecision(context: Context, request: FastifyRequest, reply: 
   const credential = await pending(context, token, reply);
   if (!credential) return reply;
   // The token only the page we served carries: another site cannot post this form for the person.
-  if (!constantTimeEqual(form.get("csrf_token") ?? "", credential.csrf)) {
+  if (!sameToken(form.get("csrf_token") ?? "", credential.csrf)) {
     return sendPage(
       reply,
       403,
@@ -117,4 +118,12 @@ async function handleDecision(context: Context, request: FastifyRequest, reply: 
       ? `/oauth/verify?${new URLSearchParams({ oauth_token: token }).toString()}`
       : callbackWith(credential.callback, { oauth_token: token, oauth_verifier: verifier });
   return reply.header("cache-control", "no-store").redirect(target, 303);
+}
+
+/** The callback URL with parameters added to its query, keeping what it already carries. */
+function callbackWith(callback: string, fields: Readonly<Record<string, string>>): string {
+  const hash = callback.indexOf("#");
+  const base = hash === -1 ? callback : callback.slice(0, hash);
+  const added = new URLSearchParams(fields).toString();
+  return `${base}${base.includes("?") ? "&" : "?"}${added}`;
 }

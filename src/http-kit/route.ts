@@ -1,3 +1,5 @@
+// Routes of the API and of the web pages: a 405 with Allow for every method a path lacks, and
+// the route table that the fuzzer and the authorization matrix walk.
 import type { FastifyInstance, RouteHandlerMethod } from "fastify";
 import { MethodNotAllowedError } from "../domain/errors.js";
 import type { QueryValues } from "./query.js";
@@ -33,7 +35,7 @@ const OTHER_METHODS = ["PUT", "DELETE", "PATCH", "OPTIONS"] as const;
 // apps in one process (tests, benchmarks) never see each other's endpoints.
 const ENDPOINTS = new WeakMap<object, Endpoint[]>();
 
-/** Registers an API endpoint's handlers, and 405 for the methods it does not have. */
+/** Registers an endpoint's handlers (an API endpoint or a page), and 405 for the methods it does not have. */
 export function registerEndpoint(
   app: FastifyInstance,
   url: string,

@@ -1,32 +1,11 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Authenticate, Credentials } from "../auth/authenticate.js";
-import type { BlobStore } from "../blobs/blob-store.js";
-import type { Clock } from "../clock.js";
-import type { Config } from "../config/config.js";
+// The caller of an API request: the credentials it carries, who it is once authenticated.
+import type { FastifyRequest } from "fastify";
+import type { Credentials } from "../auth/authenticate.js";
+import type { Context } from "../context.js";
 import type { Actor } from "../domain/access.js";
+import { mediaType } from "../http-kit/form.js";
+import { requestSlot } from "../http-kit/request-data.js";
 import type { Viewer } from "../present/feed.js";
-import type { Store } from "../store/store.js";
-import type { Admission } from "./admission.js";
-import type { TokenLimit } from "./rate-limit.js";
-import { mediaType } from "./xml-body.js";
-
-/** What every endpoint is given: configuration, store, blobs, clock, the authenticator and the site URL. */
-export interface Context {
-  readonly config: Config;
-  readonly store: Store;
-  /** Attachment and file bytes. */
-  readonly blobs: BlobStore;
-  readonly clock: Clock;
-  readonly authenticate: Authenticate;
-  /** `{base_url}`: the configured public URL, or the listening address once known. */
-  readonly baseUrl: () => string;
-  /** Counts an authenticated request against its token's rate limit. */
-  readonly limitToken: TokenLimit;
-  /** Shutdown state and upload slots. */
-  readonly admission: Admission;
-  /** The client's address (through trusted proxies), for rate limits and sign-in throttling. */
-  readonly clientAddress: (request: FastifyRequest) => string;
-}
 
 /**
  * The parts of the request that carry (and, for OAuth, are covered by) credentials. With a
@@ -51,9 +30,7 @@ export function credentialsOf(request: FastifyRequest, publicUrl?: string): Cred
 }
 
 /** The caller, once known: the feed cache authenticates before the handler does. */
-const ACTOR = Symbol("actor");
-// A property rather than a WeakMap keyed by request: its entries would go only at a full collection.
-type AuthenticatedRequest = FastifyRequest & { [ACTOR]?: Actor };
+const ACTOR = requestSlot<Actor>("actor");
 
 /**
  * Authenticates the request, the first thing every API handler does, and counts it against the
@@ -61,20 +38,15 @@ type AuthenticatedRequest = FastifyRequest & { [ACTOR]?: Actor };
  * @throws TooManyRequestsError RATE_LIMITED
  */
 export async function authenticateRequest(context: Context, request: FastifyRequest): Promise<Actor> {
-  const known = (request as AuthenticatedRequest)[ACTOR];
+  const known = ACTOR.get(request);
   if (known !== undefined) return known;
   const actor = await context.authenticate(credentialsOf(request, context.config.publicUrl));
   await context.limitToken(request, actor);
-  (request as AuthenticatedRequest)[ACTOR] = actor;
+  ACTOR.set(request, actor);
   return actor;
 }
 
 /** The caller as feeds name it. */
 export function viewerOf(actor: Actor): Viewer {
   return { id: actor.user.id, name: actor.user.name, email: actor.user.email };
-}
-
-/** Sends a feed: always 200 (docs/api.md "Answers"), Atom content type. */
-export function sendFeed(reply: FastifyReply, xml: string): FastifyReply {
-  return reply.code(200).header("content-type", "application/atom+xml; charset=utf-8").send(xml);
 }
