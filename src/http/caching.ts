@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from "fastify";
-import type { ViewVersion } from "../store/store.js";
 import { type Context, authenticateRequest } from "./context.js";
 import { COMPRESS_THRESHOLD_BYTES, type CachedFeed, FeedCache, negotiateEncoding } from "./feed-cache.js";
 import type { QueryValues } from "./query.js";
+import type { ViewVersion } from "../store/change-tracking.js";
 
 const FEED_TYPE = "application/atom+xml";
 /** Where the hash-based ETag waits for the hook that runs after compression. */

@@ -4,12 +4,12 @@ import { constantTimeEqual } from "../../auth/oauth1.js";
 import { TooManyRequestsError } from "../../domain/errors.js";
 import { approve, deny, findTemporaryCredential } from "../../services/oauth.js";
 import { signInThrottled } from "../../services/sign-in.js";
-import type { TemporaryCredential } from "../../store/store.js";
 import { authorizePage, deniedPage, problemPage, verifierPage } from "../../web/pages/authorize.js";
 import { type Context } from "../context.js";
 import { type QueryValues, queryValue } from "../query.js";
 import { registerEndpoint } from "../route.js";
 import { callbackWith, formFields, sendPage } from "./respond.js";
+import type { TemporaryCredential } from "../../store/queries/oauth.js";
 
 const UNKNOWN = "This sign-in link is unknown or has expired. Go back to the application and start again.";
 

@@ -8,10 +8,10 @@ import {
   findTemporaryCredential,
   issueTemporaryCredentials,
 } from "../../services/oauth.js";
-import type { TemporaryCredential } from "../../store/store.js";
 import { type Context, credentialsOf } from "../context.js";
 import { registerEndpoint } from "../route.js";
 import { sendForm } from "./respond.js";
+import type { TemporaryCredential } from "../../store/queries/oauth.js";
 
 /** Registers `/oauth/initiate` and `/oauth/token`, each for GET and POST (some clients use GET). */
 export function registerOAuthCredentials(app: FastifyInstance, context: Context): void {

@@ -1,7 +1,45 @@
 import { type Kysely, sql } from "kysely";
-import type { LikeSummary, Liker } from "../../domain/reaction.js";
+import type { ItemKey, Liker, LikeSummary } from "../../domain/reaction.js";
 import type { Database, ItemKind } from "../schema.js";
-import type { FavoriteRepo, FavoriteRow, LikeRepo } from "../store.js";
+import type { PageWindow } from "../page-window.js";
+
+/** Likes: one row per (user, item). */
+export interface LikeRepo {
+  /** Idempotent: liking twice leaves one like; true when this call added it. */
+  add(userId: number, item: ItemKey, groupId: number, at: number): Promise<boolean>;
+  /** True when there was a like to remove. */
+  remove(userId: number, item: ItemKey): Promise<boolean>;
+  /** Who liked the item, first liker first. */
+  likers(item: ItemKey): Promise<Liker[]>;
+  /** Who liked each of these items of one kind, first liker first (absent = nobody). */
+  likersOf(kind: ItemKey["kind"], ids: readonly number[]): Promise<Map<number, Liker[]>>;
+  /** Count and the viewer's own like, for each of these items of one kind (absent = no likes). */
+  summarize(kind: ItemKey["kind"], ids: readonly number[], viewerId: number): Promise<Map<number, LikeSummary>>;
+  /** Removes every like of these items (they are being deleted). */
+  removeItems(kind: ItemKey["kind"], ids: readonly number[]): Promise<void>;
+}
+
+/** A favorite as stored. */
+export interface FavoriteRow {
+  readonly item: ItemKey;
+  readonly groupId: number;
+  readonly createdAt: number;
+}
+
+/** Favorites: one row per (user, item). */
+export interface FavoriteRepo {
+  /** Idempotent: favoriting twice leaves one favorite; true when this call added it. */
+  add(userId: number, item: ItemKey, groupId: number, at: number): Promise<boolean>;
+  /** True when there was a favorite to remove. */
+  remove(userId: number, item: ItemKey): Promise<boolean>;
+  find(userId: number, item: ItemKey): Promise<FavoriteRow | undefined>;
+  /** The user's favorites in groups the user has joined, newest first. */
+  list(userId: number, page: PageWindow): Promise<FavoriteRow[]>;
+  /** Which of these items of one kind the user has favorited. */
+  setOf(userId: number, kind: ItemKey["kind"], ids: readonly number[]): Promise<Set<number>>;
+  /** Removes every favorite of these items (they are being deleted). */
+  removeItems(kind: ItemKey["kind"], ids: readonly number[]): Promise<void>;
+}
 
 /** The writes likes and favorites share: the two tables have the same shape and key. */
 function reactionWrites(

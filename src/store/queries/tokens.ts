@@ -1,9 +1,54 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
-import type { TokenRepo } from "../store.js";
 import { toApplication } from "./apps.js";
 import { prepared } from "./prepared.js";
 import { toUser } from "./users.js";
+import type { Application } from "../../domain/access.js";
+import type { TokenOrigin, UserToken } from "../../domain/session.js";
+import type { User } from "../../domain/user.js";
+
+/** A token credential as the authenticator needs it. */
+export interface TokenGrant {
+  readonly tokenId: number;
+  readonly secret: string;
+  readonly user: User;
+  readonly app: Application & { consumerSecret: string };
+}
+
+/** A token as an operator lists it (never the token itself). */
+export interface TokenSummary {
+  readonly id: number;
+  readonly userEmail: string;
+  readonly appConsumerKey: string;
+  readonly label: string;
+  readonly createdAt: number;
+  readonly revokedAt: number | null;
+}
+
+/** Token credentials / personal tokens. */
+export interface TokenRepo {
+  /** `origin` defaults to `personal`. */
+  insert(token: {
+    userId: number;
+    appId: number;
+    tokenHash: string;
+    secret: string;
+    label: string;
+    origin?: TokenOrigin;
+    createdAt: number;
+  }): Promise<number>;
+  /** The live (not revoked) token with this hash. */
+  findLive(tokenHash: string): Promise<TokenGrant | undefined>;
+  list(): Promise<TokenSummary[]>;
+  /** Marks the token revoked; false when unknown or already revoked. */
+  revoke(id: number, at: number): Promise<boolean>;
+  /** One user's live tokens, oldest first. */
+  listLiveOfUser(userId: number): Promise<UserToken[]>;
+  /** Revokes one of the user's live tokens of this origin; false when the user has no such token. */
+  revokeOfUser(userId: number, id: number, origin: TokenOrigin, at: number): Promise<boolean>;
+  /** Revokes every live token of this origin the user holds for the application; returns how many. */
+  revokeAppOfUser(userId: number, appId: number, origin: TokenOrigin, at: number): Promise<number>;
+}
 
 /** A live token with its user and application: every authenticated request runs it. */
 const findLiveToken = prepared(["tokenHash"], (db, values: { tokenHash: string }) =>

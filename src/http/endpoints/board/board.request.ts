@@ -3,9 +3,9 @@ import { type XmlElement, attribute, child, childText } from "../../../atom/pars
 import { ForbiddenError, NotFoundError, ValidationError } from "../../../domain/errors.js";
 import type { FolderFilter } from "../../../domain/folder.js";
 import { type ContentRef, parseGroupParameter, parseItemId, parsePair } from "../../../domain/item-id.js";
-import type { Page } from "../../../store/store.js";
 import { type QueryValues, clip, queryFlag, queryValue, readGroupParameter, readPage } from "../../query.js";
 import { readOperation, readReplyTo, requireSingleEntry, summaryOf } from "../../atom-request.js";
+import type { PageWindow } from "../../../store/page-window.js";
 
 /** A board read: a page of a group's topics, or one topic. */
 export type BoardRead =
@@ -13,7 +13,7 @@ export type BoardRead =
       readonly kind: "list";
       readonly groupId: number;
       readonly filter: FolderFilter;
-      readonly page: Page;
+      readonly page: PageWindow;
       readonly embedComments: boolean;
     }
   | { readonly kind: "one"; readonly ref: ContentRef; readonly embedComments: boolean };

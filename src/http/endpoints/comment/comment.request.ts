@@ -2,14 +2,14 @@ import { NS } from "../../../atom/namespaces.js";
 import { type XmlElement, childText } from "../../../atom/parse.js";
 import { NotFoundError, ValidationError } from "../../../domain/errors.js";
 import { type ContentRef, parseItemId } from "../../../domain/item-id.js";
-import type { Page } from "../../../store/store.js";
 import { readOperation, readReplyTo, requireSingleEntry, summaryOf } from "../../atom-request.js";
 import { type QueryValues, clip, queryFlag, queryValue, readPage } from "../../query.js";
+import type { PageWindow } from "../../../store/page-window.js";
 
 /** `GET /api/comment/V2`: a page of one parent's comments. */
 export interface CommentRead {
   readonly parent: ContentRef;
-  readonly page: Page;
+  readonly page: PageWindow;
   readonly unconfirmed: boolean;
 }
 

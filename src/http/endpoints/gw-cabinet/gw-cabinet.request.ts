@@ -1,9 +1,9 @@
 import { ValidationError } from "../../../domain/errors.js";
 import type { CabinetFilter } from "../../../domain/file.js";
 import type { ContentRef } from "../../../domain/item-id.js";
-import type { Page } from "../../../store/store.js";
 import { readContentId, readFolderParameter } from "../../parameters.js";
 import { type QueryValues, queryFlag, queryValue, readGroupParameter, readPage } from "../../query.js";
+import type { PageWindow } from "../../../store/page-window.js";
 
 /** A shared-files read: a page of a group's files, or one file. */
 export type CabinetRead =
@@ -11,7 +11,7 @@ export type CabinetRead =
       readonly kind: "list";
       readonly groupId: number;
       readonly folder: CabinetFilter;
-      readonly page: Page;
+      readonly page: PageWindow;
       readonly embedHistory: boolean;
     }
   | { readonly kind: "one"; readonly ref: ContentRef; readonly embedHistory: boolean };

@@ -1,12 +1,12 @@
 import { ValidationError } from "../../../domain/errors.js";
 import { parsePair } from "../../../domain/item-id.js";
 import type { MemberStatus } from "../../../domain/member.js";
-import type { Page } from "../../../store/store.js";
 import { type QueryValues, clip, queryValue, readGroupParameter, readPage } from "../../query.js";
+import type { PageWindow } from "../../../store/page-window.js";
 
 /** A member-list read: a page of one status, or one member. */
 export type MemberRead =
-  | { readonly kind: "list"; readonly groupId: number; readonly status: MemberStatus; readonly page: Page }
+  | { readonly kind: "list"; readonly groupId: number; readonly status: MemberStatus; readonly page: PageWindow }
   | { readonly kind: "one"; readonly groupId: number; readonly memberId: number };
 
 /**

@@ -2,9 +2,9 @@ import { ValidationError } from "../../../domain/errors.js";
 import type { FolderFilter } from "../../../domain/folder.js";
 import type { ContentRef } from "../../../domain/item-id.js";
 import { type TaskFilter, resolveTerm } from "../../../domain/task.js";
-import type { Page } from "../../../store/store.js";
 import { readContentId, readFolderParameter } from "../../parameters.js";
 import { type QueryValues, clip, queryFlag, queryValue, readGroupParameter, readPage } from "../../query.js";
+import type { PageWindow } from "../../../store/page-window.js";
 
 /** A task-list read: a page of a group's tasks, or one task. */
 export type TaskRead =
@@ -13,7 +13,7 @@ export type TaskRead =
       readonly groupId: number;
       readonly folder: FolderFilter;
       readonly filter: TaskFilter;
-      readonly page: Page;
+      readonly page: PageWindow;
       readonly embedComments: boolean;
     }
   | { readonly kind: "one"; readonly ref: ContentRef; readonly embedComments: boolean };
