@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Attachment } from "../../domain/attachment.js";
-import type { AttachmentsTable, Database } from "../schema.js";
+import type { Database } from "../schema.js";
+import type { AttachmentsTable } from "../schema-content.js";
 
 /** Files attached to comments (metadata; bytes are in the blob store). */
 export interface AttachmentRepo {

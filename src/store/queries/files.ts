@@ -1,7 +1,8 @@
 import type { Kysely, Selectable } from "kysely";
 import type { CabinetFile, FileVersion } from "../../domain/file.js";
 import type { ContentKind } from "../../domain/item-id.js";
-import type { AttachmentsTable, Database } from "../schema.js";
+import type { Database } from "../schema.js";
+import type { AttachmentsTable } from "../schema-content.js";
 import type { FileRepo, NewFileVersion } from "./files.repo.js";
 
 function selectVersions(db: Kysely<Database>) {

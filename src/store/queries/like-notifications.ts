@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { LikedItem, LikeNotification, UserMention } from "../../domain/notification.js";
-import type { Database, ItemKind } from "../schema.js";
+import type { Database } from "../schema.js";
+import type { ItemKind } from "../schema-activity.js";
 import { joinedGroupIds } from "./notifications.js";
 import type { PageWindow } from "../page-window.js";
 import type { ItemKey } from "../../domain/reaction.js";

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import type { ItemKey, Liker, LikeSummary } from "../../domain/reaction.js";
-import type { Database, ItemKind } from "../schema.js";
+import type { Database } from "../schema.js";
+import type { ItemKind } from "../schema-activity.js";
 import type { PageWindow } from "../page-window.js";
 
 /** Likes: one row per (user, item). */

@@ -1,7 +1,8 @@
 import type { Kysely, Updateable } from "kysely";
 import type { FolderFilter } from "../../domain/folder.js";
 import { ALL_DAY_MS, type Task, type TaskFilter, type TaskPriority, type TaskStatus } from "../../domain/task.js";
-import type { Database, TasksTable } from "../schema.js";
+import type { Database } from "../schema.js";
+import type { TasksTable } from "../schema-content.js";
 import type { PageWindow } from "../page-window.js";
 
 /** Fields of a new task; the store numbers it within its group. */
