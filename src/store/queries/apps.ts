@@ -17,6 +17,16 @@ export interface AppRepo {
   remove(consumerKey: string): Promise<boolean>;
 }
 
+/** The columns {@link toApplication} reads, for queries that join applications. */
+export const APPLICATION_COLUMNS = [
+  "applications.id",
+  "applications.name",
+  "applications.consumer_key",
+  "applications.consumer_secret",
+  "applications.access_level",
+  "applications.created_at",
+] as const;
+
 /** Maps an applications row to the domain type, keeping the secret for signature checks. */
 export function toApplication(row: Selectable<ApplicationsTable>): Application & { consumerSecret: string } {
   return {

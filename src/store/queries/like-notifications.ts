@@ -3,6 +3,7 @@ import type { LikedItem, LikeNotification, UserMention } from "../../domain/noti
 import type { Database } from "../schema.js";
 import type { ItemKind } from "../schema-activity.js";
 import { joinedGroupIds } from "./notifications.js";
+import { selectLikers } from "./reactions.js";
 import type { PageWindow } from "../page-window.js";
 import type { ItemKey } from "../../domain/reaction.js";
 
@@ -83,16 +84,7 @@ export function likeNotificationRepo(db: Kysely<Database>): LikeNotificationRepo
     }
     const out = new Map<string, UserMention[]>();
     for (const [kind, ids] of byKind) {
-      const likes = await db
-        .selectFrom("likes")
-        .innerJoin("users", "users.id", "likes.user_id")
-        .select(["likes.item_id", "users.id", "users.name"])
-        .where("likes.item_kind", "=", kind)
-        .where("likes.item_id", "in", ids)
-        .where("likes.user_id", "<>", ownerId)
-        .orderBy("likes.created_at")
-        .orderBy("users.id")
-        .execute();
+      const likes = await selectLikers(db, kind, ids).where("likes.user_id", "<>", ownerId).execute();
       for (const like of likes) {
         const key = keyText(kind, like.item_id);
         out.set(key, [...(out.get(key) ?? []), { id: like.id, name: like.name }]);

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
-import { toApplication } from "./apps.js";
+import { APPLICATION_COLUMNS, toApplication } from "./apps.js";
 import type { Application } from "../../domain/access.js";
 
 /** One use of an OAuth nonce; `tokenHash` is "" when the request carries no token. */
@@ -118,14 +118,7 @@ export function temporaryCredentialRepo(db: Kysely<Database>): TemporaryCredenti
           "t.verifier",
           "t.expires_at",
         ])
-        .select([
-          "applications.id",
-          "applications.name",
-          "applications.consumer_key",
-          "applications.consumer_secret",
-          "applications.access_level",
-          "applications.created_at",
-        ])
+        .select(APPLICATION_COLUMNS)
         .where("t.token_hash", "=", tokenHash)
         .where("t.expires_at", ">", now)
         .executeTakeFirst();

@@ -72,20 +72,24 @@ function reactionWrites(
   };
 }
 
+/** Who liked these items of one kind (the item, the user's id and name), first liker first. */
+export function selectLikers(db: Kysely<Database>, kind: ItemKind, ids: readonly number[]) {
+  return db
+    .selectFrom("likes")
+    .innerJoin("users", "users.id", "likes.user_id")
+    .select(["likes.item_id", "users.id", "users.name"])
+    .where("likes.item_kind", "=", kind)
+    .where("likes.item_id", "in", ids)
+    .orderBy("likes.created_at")
+    .orderBy("users.id");
+}
+
 /** Like queries. */
 export function likeRepo(db: Kysely<Database>): LikeRepo {
   const likersOf: LikeRepo["likersOf"] = async (kind, ids) => {
     const out = new Map<number, Liker[]>();
     if (ids.length === 0) return out;
-    const rows = await db
-      .selectFrom("likes")
-      .innerJoin("users", "users.id", "likes.user_id")
-      .select(["likes.item_id", "users.id", "users.name"])
-      .where("likes.item_kind", "=", kind)
-      .where("likes.item_id", "in", ids)
-      .orderBy("likes.created_at")
-      .orderBy("users.id")
-      .execute();
+    const rows = await selectLikers(db, kind, ids).execute();
     for (const row of rows) {
       const list = out.get(row.item_id) ?? [];
       list.push({ userId: row.id, name: row.name });
