@@ -1,8 +1,8 @@
 import { loadConfig } from "../config/config.js";
 import { DATASET_PASSWORD, findTypicalMember, generateDataset } from "../services/dataset.js";
 import { openStore } from "../store/open.js";
-import type { DatasetPlan } from "../store/store.js";
 import { SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, configFlags, parseCommand } from "./options.js";
+import type { DatasetPlan } from "../store/queries/dataset.js";
 
 /**
  * Each member's window of notifications per group and kind. A real server keeps every notification

@@ -11,7 +11,7 @@ import {
   parsePair,
 } from "../domain/item-id.js";
 import { LIMITS } from "../domain/limits.js";
-import type { Page } from "../store/store.js";
+import type { PageWindow } from "../store/page-window.js";
 import { type QueryValues, clip, queryValue } from "./query.js";
 
 /**
@@ -103,7 +103,7 @@ const WHOLE_NUMBER = /^[0-9]{1,9}$/;
  * `start-index` (0-based, default 0) and `max-results` (default 20, above 100 clamped to 100).
  * @throws ValidationError INVALID_START_INDEX, INVALID_MAX_RESULTS
  */
-export function readPage(query: QueryValues): Page {
+export function readPage(query: QueryValues): PageWindow {
   const start = queryValue(query, "start-index")?.trim();
   const max = queryValue(query, "max-results")?.trim();
   if (start !== undefined && !WHOLE_NUMBER.test(start)) {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from "fastify";
-import type { ViewVersion } from "../store/store.js";
+import type { ViewVersion } from "../store/change-tracking.js";
 import type { Context } from "../context.js";
 import { authenticateRequest } from "./caller.js";
 import { COMPRESS_THRESHOLD_BYTES, type CachedFeed, FeedCache, negotiateEncoding } from "./feed-cache.js";

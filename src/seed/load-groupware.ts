@@ -2,8 +2,9 @@ import type { BlobStore } from "../blobs/blob-store.js";
 import { type ContentRef, formatContentId, formatPair } from "../domain/item-id.js";
 import { parseDue } from "../domain/task.js";
 import { discardFileBytes, storeFileBytes } from "../services/file-content.js";
-import type { NewFileVersion, Tx } from "../store/store.js";
+import type { Tx } from "../store/store.js";
 import type { Seed } from "./schema.js";
+import type { NewFileVersion } from "../store/queries/files.repo.js";
 
 type GroupSeed = Seed["groups"][number];
 

@@ -6,12 +6,13 @@ import type { Folder, FolderArea, FolderFilter } from "../domain/folder.js";
 import type { TaskFilter } from "../domain/task.js";
 import { LIMITS } from "../domain/limits.js";
 import type { MemberStatus } from "../domain/member.js";
-import type { Page, Store } from "../store/store.js";
+import type { Store } from "../store/store.js";
 import { type CabinetView, listFiles } from "./file.js";
 import { listFolders } from "./group.js";
 import { type MemberListView, listMembers } from "./member.js";
 import { type TaskListView, listTasks } from "./task.js";
 import { type BoardView, listTopics } from "./topic.js";
+import type { PageWindow } from "../store/page-window.js";
 
 /** How many folders a filter offers. */
 const FOLDERS_SHOWN = LIMITS.pageSizeMax;
@@ -24,7 +25,7 @@ async function foldersOf(store: Store, actor: Actor, groupId: number, area: Fold
 export async function readBoardPage(
   store: Store,
   actor: Actor,
-  input: { groupId: number; filter: FolderFilter; page: Page },
+  input: { groupId: number; filter: FolderFilter; page: PageWindow },
 ): Promise<BoardView & { folders: Folder[] }> {
   const view = await listTopics(store, actor, { ...input, embedComments: false });
   return { ...view, folders: await foldersOf(store, actor, input.groupId, "BOARD") };
@@ -34,7 +35,7 @@ export async function readBoardPage(
 export async function readTaskListPage(
   store: Store,
   actor: Actor,
-  input: { groupId: number; folder: FolderFilter; filter: TaskFilter; page: Page },
+  input: { groupId: number; folder: FolderFilter; filter: TaskFilter; page: PageWindow },
 ): Promise<TaskListView & { folders: Folder[] }> {
   const view = await listTasks(store, actor, { ...input, embedComments: false });
   return { ...view, folders: await foldersOf(store, actor, input.groupId, "TASK") };
@@ -44,7 +45,7 @@ export async function readTaskListPage(
 export async function readFileListPage(
   store: Store,
   actor: Actor,
-  input: { groupId: number; folder: CabinetFilter; page: Page },
+  input: { groupId: number; folder: CabinetFilter; page: PageWindow },
 ): Promise<CabinetView & { folders: Folder[] }> {
   const view = await listFiles(store, actor, { ...input, embedHistory: false });
   return { ...view, folders: await foldersOf(store, actor, input.groupId, "CABINET") };
@@ -54,7 +55,7 @@ export async function readFileListPage(
 export async function readMemberListPage(
   store: Store,
   actor: Actor,
-  input: { groupId: number; status: MemberStatus; page: Page },
+  input: { groupId: number; status: MemberStatus; page: PageWindow },
 ): Promise<MemberListView & { counts: Readonly<Record<MemberStatus, number>> }> {
   const view = await listMembers(store, actor, input);
   const otherStatus: MemberStatus = input.status === "JOIN" ? "INVITE" : "JOIN";

@@ -6,12 +6,13 @@ import { type Comment, checkCommentText } from "../domain/comment.js";
 import { ForbiddenError, NotFoundError, ValidationError } from "../domain/errors.js";
 import type { Group } from "../domain/group.js";
 import type { ContentRef } from "../domain/item-id.js";
-import type { Page, Store, Tx } from "../store/store.js";
+import type { Store, Tx } from "../store/store.js";
 import { type CommentDetail, detailComments, removeBlobs, removeItemRows } from "./comment-detail.js";
 import { requireFile } from "./file.js";
 import { requireGroupMember } from "./group-access.js";
 import { requireTask } from "./task.js";
 import { requireTopic } from "./topic.js";
+import type { PageWindow } from "../store/page-window.js";
 
 /** A comment just written, with the group it belongs to and its files, for presenting. */
 export interface CommentView {
@@ -50,7 +51,7 @@ export interface StagedFile {
 export async function listComments(
   store: Store,
   actor: Actor,
-  input: { parent: ContentRef; page: Page; unconfirmed: boolean },
+  input: { parent: ContentRef; page: PageWindow; unconfirmed: boolean },
 ): Promise<CommentsView> {
   return store.read(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.parent.groupId);

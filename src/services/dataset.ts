@@ -1,6 +1,7 @@
 import { hashPassword } from "../auth/password.js";
 import { hashToken } from "../auth/token.js";
-import type { DatasetPlan, Store } from "../store/store.js";
+import type { Store } from "../store/store.js";
+import type { DatasetPlan } from "../store/queries/dataset.js";
 
 /** The password of every generated user. */
 export const DATASET_PASSWORD = "kairan-bench";

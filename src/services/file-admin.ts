@@ -3,11 +3,12 @@ import type { BlobStore } from "../blobs/blob-store.js";
 import type { Clock } from "../clock.js";
 import { type CabinetFile, checkFileName, checkFileText } from "../domain/file.js";
 import type { ContentRef } from "../domain/item-id.js";
-import type { NewFileVersion, Store, Tx } from "../store/store.js";
+import type { Store, Tx } from "../store/store.js";
 import { requireGroup, requireMemberByEmail } from "./admin-lookup.js";
 import { discardFileBytes, storeFileBytes } from "./file-content.js";
 import { requireFile } from "./file.js";
 import { requireFolderOf } from "./folder-access.js";
+import type { NewFileVersion } from "../store/queries/files.repo.js";
 
 /** A new file as an operator describes it. */
 export interface NewFileInput {

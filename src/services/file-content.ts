@@ -3,7 +3,7 @@ import { pipeline } from "node:stream/promises";
 import { type BlobStore, newBlobKey } from "../blobs/blob-store.js";
 import { readImage } from "../blobs/image.js";
 import { mimeTypeOf, sniffImageType } from "../domain/file.js";
-import type { NewFileVersion } from "../store/store.js";
+import type { NewFileVersion } from "../store/queries/files.repo.js";
 
 /** The bytes of a new version and who uploaded them. */
 export interface Upload {

@@ -4,9 +4,10 @@ import type { CabinetFile, CabinetFilter, FileVersion } from "../domain/file.js"
 import type { Group } from "../domain/group.js";
 import type { ContentRef } from "../domain/item-id.js";
 import { LIMITS } from "../domain/limits.js";
-import type { Page, Store, Tx } from "../store/store.js";
+import type { Store, Tx } from "../store/store.js";
 import { requireFolderOf } from "./folder-access.js";
 import { requireGroupMember } from "./group-access.js";
+import type { PageWindow } from "../store/page-window.js";
 
 /** What a cabinet read returns: the group, its files, and their newest versions when asked for. */
 export interface CabinetView {
@@ -20,7 +21,7 @@ export interface CabinetView {
 export async function listFiles(
   store: Store,
   actor: Actor,
-  input: { groupId: number; folder: CabinetFilter; page: Page; embedHistory: boolean },
+  input: { groupId: number; folder: CabinetFilter; page: PageWindow; embedHistory: boolean },
 ): Promise<CabinetView> {
   return store.read(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.groupId);

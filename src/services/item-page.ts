@@ -11,12 +11,13 @@ import type { ItemKey, Liker } from "../domain/reaction.js";
 import type { Task } from "../domain/task.js";
 import { type EditLease, type Topic, isLeaseLive, mayUpdateTopic } from "../domain/topic.js";
 import type { Clock } from "../clock.js";
-import type { Page, Store, Tx } from "../store/store.js";
+import type { Store, Tx } from "../store/store.js";
 import { type CommentDetail, detailComments } from "./comment-detail.js";
 import { requireFile } from "./file.js";
 import { requireGroupMember } from "./group-access.js";
 import { requireTask } from "./task.js";
 import { requireTopic } from "./topic.js";
+import type { PageWindow } from "../store/page-window.js";
 
 /** Likes of an item with everyone who gave one, and the viewer's favorite. */
 export interface Reactions {
@@ -82,7 +83,7 @@ const EXCERPT_CHARS = 80;
 export async function readTopicPage(
   store: Store,
   actor: Actor,
-  input: { ref: ContentRef; page: Page },
+  input: { ref: ContentRef; page: PageWindow },
   clock: Clock,
 ): Promise<TopicPage> {
   return store.read(async (tx) => {
@@ -107,7 +108,7 @@ export async function readTopicPage(
 export async function readTaskPage(
   store: Store,
   actor: Actor,
-  input: { ref: ContentRef; page: Page },
+  input: { ref: ContentRef; page: PageWindow },
 ): Promise<TaskPage> {
   return store.read(async (tx) => {
     const { group, membership } = await requireGroupMember(tx, actor, input.ref.groupId);
@@ -126,7 +127,7 @@ export async function readTaskPage(
 export async function readFilePage(
   store: Store,
   actor: Actor,
-  input: { ref: ContentRef; page: Page },
+  input: { ref: ContentRef; page: PageWindow },
 ): Promise<FilePage> {
   return store.read(async (tx) => {
     const { group, membership } = await requireGroupMember(tx, actor, input.ref.groupId);
@@ -151,7 +152,7 @@ async function reactionsOf(tx: Tx, actor: Actor, key: ItemKey): Promise<Reaction
   };
 }
 
-async function commentSection(tx: Tx, actor: Actor, parent: ContentRef, page: Page): Promise<CommentSection> {
+async function commentSection(tx: Tx, actor: Actor, parent: ContentRef, page: PageWindow): Promise<CommentSection> {
   const rows = await tx.comments.page(parent, {}, page);
   const total = await tx.comments.count(parent, {});
   const details = await detailComments(tx, actor.user.id, rows);

@@ -2,8 +2,9 @@ import type { Clock } from "../clock.js";
 import type { Actor } from "../domain/access.js";
 import type { ItemRef } from "../domain/item-id.js";
 import { type LikedItem, type LikeNotification, likedItemOf, requireConfirmableCount } from "../domain/notification.js";
-import type { Page, Store, Tx } from "../store/store.js";
+import type { Store, Tx } from "../store/store.js";
 import type { ItemView } from "./item.js";
+import type { PageWindow } from "../store/page-window.js";
 
 /** A page of like notifications and how many the filter keeps in all (`cbl:totalCount`). */
 export interface LikeNotificationsView {
@@ -15,7 +16,7 @@ export interface LikeNotificationsView {
 export async function listLikeNotifications(
   store: Store,
   actor: Actor,
-  input: { unconfirmedOnly: boolean; page: Page },
+  input: { unconfirmedOnly: boolean; page: PageWindow },
 ): Promise<LikeNotificationsView> {
   return store.read(async (tx) => {
     const filter = { unconfirmedOnly: input.unconfirmedOnly };

@@ -2,8 +2,9 @@ import type { Actor } from "../domain/access.js";
 import { NotFoundError } from "../domain/errors.js";
 import type { Group, Membership } from "../domain/group.js";
 import type { Member, MemberStatus } from "../domain/member.js";
-import type { Page, Store } from "../store/store.js";
+import type { Store } from "../store/store.js";
 import { requireGroupMember } from "./group-access.js";
+import type { PageWindow } from "../store/page-window.js";
 
 /** What the member list shows: the members, the total of their status, and what the caller may do. */
 export interface MemberListView {
@@ -18,7 +19,7 @@ export interface MemberListView {
 export async function listMembers(
   store: Store,
   actor: Actor,
-  input: { groupId: number; status: MemberStatus; page: Page },
+  input: { groupId: number; status: MemberStatus; page: PageWindow },
 ): Promise<MemberListView> {
   return store.read(async (tx) => {
     const { group, membership } = await requireGroupMember(tx, actor, input.groupId);

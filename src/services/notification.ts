@@ -12,8 +12,9 @@ import {
   notificationItemOf,
   requireConfirmableCount,
 } from "../domain/notification.js";
-import type { Page, Store, Tx } from "../store/store.js";
+import type { Store, Tx } from "../store/store.js";
 import { requireGroupMember } from "./group-access.js";
+import type { PageWindow } from "../store/page-window.js";
 
 /** A file a notification entry embeds (`embed-attachment=true`). */
 export type NotificationAttachment =
@@ -40,7 +41,7 @@ export interface NotificationQuery {
   readonly embedAttachments: boolean;
   readonly category: NotificationCategory | null;
   readonly groupId: number | null;
-  readonly page: Page;
+  readonly page: PageWindow;
 }
 
 /**

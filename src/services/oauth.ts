@@ -8,8 +8,10 @@ import type { LoginThrottleConfig } from "../config/limits.js";
 import type { Application } from "../domain/access.js";
 import { LIMITS } from "../domain/limits.js";
 import type { User } from "../domain/user.js";
-import type { Store, TemporaryCredential, TokenRepo } from "../store/store.js";
+import type { Store } from "../store/store.js";
 import { signInThrottled } from "./sign-in.js";
+import type { TemporaryCredential } from "../store/queries/oauth.js";
+import type { TokenRepo } from "../store/queries/tokens.js";
 
 /** A token and its secret, handed to the client once. */
 export interface IssuedCredentials {

@@ -3,9 +3,10 @@ import type { Actor } from "../domain/access.js";
 import type { Group } from "../domain/group.js";
 import type { ItemRef } from "../domain/item-id.js";
 import type { Liker } from "../domain/reaction.js";
-import type { Page, Store } from "../store/store.js";
+import type { Store } from "../store/store.js";
 import { type ItemView, itemOfKey, requireItem } from "./item.js";
 import { recordLikeChange } from "./like-notification.js";
+import type { PageWindow } from "../store/page-window.js";
 
 /** An item with everyone who liked it. */
 export interface LikersView {
@@ -71,7 +72,7 @@ export async function setFavorite(
 export async function listFavorites(
   store: Store,
   actor: Actor,
-  input: { page: Page } | { ref: ItemRef },
+  input: { page: PageWindow } | { ref: ItemRef },
 ): Promise<ItemView[]> {
   return store.read(async (tx) => {
     if ("ref" in input) {

@@ -7,7 +7,8 @@ import type { LoginThrottleConfig } from "../config/limits.js";
 import { TooManyRequestsError } from "../domain/errors.js";
 import { hasControlCharacter, replaceControlCharacters } from "../domain/text.js";
 import type { User } from "../domain/user.js";
-import type { LoginAttemptCount, Store } from "../store/store.js";
+import type { Store } from "../store/store.js";
+import type { LoginAttemptCount } from "../store/queries/login-failures.js";
 
 /** Compared against when no user has the e-mail address, so both answers take the scrypt time. */
 const DUMMY_HASH = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";

@@ -1,10 +1,11 @@
 import type { Clock } from "../clock.js";
 import type { ContentRef } from "../domain/item-id.js";
 import { type Task, type TaskPriority, type TaskStatus, checkTaskText } from "../domain/task.js";
-import type { Store, TaskChange, Tx } from "../store/store.js";
+import type { Store, Tx } from "../store/store.js";
 import { requireGroup, requireMemberByEmail } from "./admin-lookup.js";
 import { requireFolderOf } from "./folder-access.js";
 import { requireTask } from "./task.js";
+import type { TaskChange } from "../store/queries/tasks.js";
 
 /** A due date as an operator gives it: `null` clears it. */
 export type Due = { readonly dueAt: number; readonly allDay: boolean } | null;

@@ -4,11 +4,12 @@ import type { FolderFilter } from "../domain/folder.js";
 import type { Group } from "../domain/group.js";
 import type { ContentRef } from "../domain/item-id.js";
 import type { Task, TaskFilter } from "../domain/task.js";
-import type { Page, Store, Tx } from "../store/store.js";
+import type { Store, Tx } from "../store/store.js";
 import type { CommentDetail } from "./comment-detail.js";
 import { commentsByItem } from "./embedded-comments.js";
 import { requireFolderOf } from "./folder-access.js";
 import { requireGroupMember } from "./group-access.js";
+import type { PageWindow } from "../store/page-window.js";
 
 /** What a task read returns: the group, its tasks, their comments when asked for, and what the caller confirmed. */
 export interface TaskListView {
@@ -24,7 +25,7 @@ export interface TaskListView {
 export async function listTasks(
   store: Store,
   actor: Actor,
-  input: { groupId: number; folder: FolderFilter; filter: TaskFilter; page: Page; embedComments: boolean },
+  input: { groupId: number; folder: FolderFilter; filter: TaskFilter; page: PageWindow; embedComments: boolean },
 ): Promise<TaskListView> {
   return store.read(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.groupId);

@@ -14,11 +14,12 @@ import {
   requireNotLeasedByOther,
 } from "../domain/topic.js";
 import type { Clock } from "../clock.js";
-import type { Page, Store, Tx } from "../store/store.js";
+import type { Store, Tx } from "../store/store.js";
 import { commentsByItem } from "./embedded-comments.js";
 import { requireFolderOf } from "./folder-access.js";
 import { type CommentDetail, removeBlobs, removeCommentsOf, removeItemRows } from "./comment-detail.js";
 import { requireGroupMember } from "./group-access.js";
+import type { PageWindow } from "../store/page-window.js";
 
 /** What a board read returns: the group, its topics, and their comments when asked for. */
 export interface BoardView {
@@ -32,7 +33,7 @@ export interface BoardView {
 export async function listTopics(
   store: Store,
   actor: Actor,
-  input: { groupId: number; filter: FolderFilter; page: Page; embedComments: boolean },
+  input: { groupId: number; filter: FolderFilter; page: PageWindow; embedComments: boolean },
 ): Promise<BoardView> {
   return store.read(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.groupId);

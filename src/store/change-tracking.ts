@@ -25,9 +25,7 @@
  * The directory row (group_changes.group_id = 0, counted for everyone): an UPDATE of a user's
  * name, e-mail or readings. Names appear in every group the user ever wrote in, not only in the
  * groups they are still in, so the change is counted for every caller (names rarely change).
- * Not tracked: comment_counters (no feed shows them; comment numbers come from comments),
- * topic_leases (only the web's topic page shows the lease), tokens and applications (checked by
- * authentication on every request; the access level is part of the cache key), sessions, nonces.
+ * Not tracked: UNTRACKED_TABLES below, each with its reason.
  * Frozen with migration 0009: a later change of what is tracked is a new migration.
  */
 export const CHANGE_TRACKING = {
@@ -49,6 +47,41 @@ export const DIRECTORY_ROW = 0;
 
 /** The events a row trigger fires on. */
 export const ROW_EVENTS = ["INSERT", "UPDATE", "DELETE"] as const;
+
+/** A trigger's event. */
+export type TriggerEvent = (typeof ROW_EVENTS)[number];
+
+/**
+ * Every tracked table and the events its triggers fire on (migration 0009): the lists above, plus
+ * groups, file_versions and memberships (every event) and the users' rename trigger.
+ */
+export const TRACKED_TABLES: ReadonlyMap<string, readonly TriggerEvent[]> = new Map<string, readonly TriggerEvent[]>([
+  ...[...CHANGE_TRACKING.groupRows, ...CHANGE_TRACKING.memberRows, "groups", "file_versions", "memberships"].map(
+    (table) => [table, ROW_EVENTS] as const,
+  ),
+  ...CHANGE_TRACKING.confirmations.map(({ table }) => [table, ["UPDATE"]] as const),
+  ["users", ["UPDATE"]],
+]);
+
+/**
+ * Tables no change trigger watches, and why no cached feed can go stale by it. Every table of the
+ * database is tracked (TRACKED_TABLES) or listed here; test/store/change-coverage.test.ts checks a
+ * migrated database of each engine against both, so a new table cannot silently serve stale feeds.
+ */
+export const UNTRACKED_TABLES: Readonly<Record<string, string>> = {
+  comment_counters: "no feed shows them; comment numbers come from the comments",
+  topic_leases: "only the web's topic page shows a lease, and it is never cached",
+  tokens: "authentication reads them on every request; the cache key holds the caller and access level",
+  applications: "authentication reads them on every request; the cache key holds the access level",
+  sessions: "the web's sign-in; no feed reads them",
+  oauth_nonces: "OAuth replay protection; no feed reads them",
+  oauth_temporary_credentials: "the OAuth handshake; no feed reads them",
+  login_failures: "sign-in throttling; no feed reads them",
+  group_changes: "the versions themselves, written by the triggers",
+  member_changes: "the versions themselves, written by the triggers",
+  kysely_migration: "the migrator's bookkeeping",
+  kysely_migration_lock: "the migrator's bookkeeping",
+};
 
 /**
  * What a user's feeds can show, as versions kept by the database's triggers. The pair

@@ -2,7 +2,8 @@ import type { Database } from "./schema.js";
 
 /**
  * Every table, parents before children (the order foreign keys allow filling an empty database).
- * `kairan copy` walks this list; a table missing from it is a compile error below.
+ * `kairan copy` walks this list; a table missing from it is a compile error below. A new table is
+ * also tracked by change triggers or declared untracked (change-tracking.ts), or a test fails.
  */
 export const TABLES_IN_DEPENDENCY_ORDER = [
   "users",

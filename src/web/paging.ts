@@ -2,7 +2,7 @@
 // an older page exists.
 import { LIMITS } from "../domain/limits.js";
 import { type QueryValues, queryValue } from "../http-kit/query.js";
-import type { Page } from "../store/store.js";
+import type { PageWindow } from "../store/page-window.js";
 
 /** Items per page of every list page. */
 export const PAGE_SIZE = LIMITS.pageSizeDefault;
@@ -10,7 +10,7 @@ export const PAGE_SIZE = LIMITS.pageSizeDefault;
 /** The page a list request asks for, and the store page that fetches it plus one item. */
 export interface RequestedPage {
   readonly number: number;
-  readonly fetch: Page;
+  readonly fetch: PageWindow;
 }
 
 const PAGE_NUMBER = /^[1-9][0-9]{0,5}$/;

@@ -10,10 +10,11 @@ import type { Topic } from "../../src/domain/topic.js";
 import type { Database } from "../../src/store/schema.js";
 import { openPostgresDatabase } from "../../src/store/postgres/open.js";
 import { openSqliteDatabase } from "../../src/store/sqlite/open.js";
-import type { Store, Tx, ViewVersion } from "../../src/store/store.js";
+import type { Store, Tx } from "../../src/store/store.js";
 import { type TestStore, describeEachBackend, openTestStore } from "../support/backends.js";
 import { TestClock } from "../support/clock.js";
 import { Factories, type TestUser } from "../support/factories.js";
+import type { ViewVersion } from "../../src/store/change-tracking.js";
 
 describeEachBackend("change versions", (backend) => {
   let opened: TestStore;

@@ -10,8 +10,8 @@ import { findTypicalMember, generateDataset } from "../../src/services/dataset.j
 import { openPostgresDatabase } from "../../src/store/postgres/open.js";
 import type { Database } from "../../src/store/schema.js";
 import { openSqliteDatabase } from "../../src/store/sqlite/open.js";
-import type { DatasetPlan } from "../../src/store/store.js";
 import { type Backend, type TestStore, describeEachBackend, openTestStore } from "../support/backends.js";
+import type { DatasetPlan } from "../../src/store/queries/dataset.js";
 
 const DAY_MS = 86_400_000;
 const START = Date.parse("2025-01-01T00:00:00Z") + 3_600_000; // not a midnight: all-day dues must still be one

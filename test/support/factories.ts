@@ -7,8 +7,9 @@ import type { Group } from "../../src/domain/group.js";
 import type { Task } from "../../src/domain/task.js";
 import type { Topic } from "../../src/domain/topic.js";
 import type { User } from "../../src/domain/user.js";
-import type { NewTask, Store } from "../../src/store/store.js";
+import type { Store } from "../../src/store/store.js";
 import type { TestClock } from "./clock.js";
+import type { NewTask } from "../../src/store/queries/tasks.js";
 
 /** A user with a working Bearer token through an application of the given level. */
 export interface TestUser extends User {

@@ -8,7 +8,7 @@ import {
   findTemporaryCredential,
   issueTemporaryCredentials,
 } from "../../services/oauth.js";
-import type { TemporaryCredential } from "../../store/store.js";
+import type { TemporaryCredential } from "../../store/queries/oauth.js";
 import type { Context } from "../../context.js";
 import { credentialsOf } from "../caller.js";
 import { registerEndpoint } from "../../http-kit/route.js";

@@ -1,7 +1,31 @@
 import type { Kysely, Selectable } from "kysely";
 import type { AccessLevel, Application } from "../../domain/access.js";
 import type { ApplicationsTable, Database } from "../schema.js";
-import type { AppRepo } from "../store.js";
+
+/** Registered applications. */
+export interface AppRepo {
+  insert(app: {
+    name: string;
+    consumerKey: string;
+    consumerSecret: string;
+    accessLevel: AccessLevel;
+    createdAt: number;
+  }): Promise<Application>;
+  findByConsumerKey(key: string): Promise<(Application & { consumerSecret: string }) | undefined>;
+  list(): Promise<Application[]>;
+  /** Removes the application and every token issued through it; false when unknown. */
+  remove(consumerKey: string): Promise<boolean>;
+}
+
+/** The columns {@link toApplication} reads, for queries that join applications. */
+export const APPLICATION_COLUMNS = [
+  "applications.id",
+  "applications.name",
+  "applications.consumer_key",
+  "applications.consumer_secret",
+  "applications.access_level",
+  "applications.created_at",
+] as const;
 
 /** Maps an applications row to the domain type, keeping the secret for signature checks. */
 export function toApplication(row: Selectable<ApplicationsTable>): Application & { consumerSecret: string } {

@@ -1,7 +1,17 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Attachment } from "../../domain/attachment.js";
-import type { AttachmentsTable, Database } from "../schema.js";
-import type { AttachmentRepo } from "../store.js";
+import type { Database } from "../schema.js";
+import type { AttachmentsTable } from "../schema-content.js";
+
+/** Files attached to comments (metadata; bytes are in the blob store). */
+export interface AttachmentRepo {
+  insert(attachment: Omit<Attachment, "id"> & { groupId: number; at: number }): Promise<Attachment>;
+  /** The attachments of these comments, by comment then position. */
+  listOf(commentIds: readonly number[]): Promise<Attachment[]>;
+  find(commentId: number, position: number): Promise<Attachment | undefined>;
+  /** Removes the attachments of these comments; returns their blob keys, to delete after commit. */
+  removeOf(commentIds: readonly number[]): Promise<string[]>;
+}
 
 function toAttachment(row: Selectable<AttachmentsTable>): Attachment {
   return {

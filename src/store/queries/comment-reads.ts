@@ -1,6 +1,17 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
-import type { CommentReadRepo } from "../store.js";
+import type { ContentRef } from "../../domain/item-id.js";
+
+/** When each user last confirmed a parent's comments (written by notifications). */
+export interface CommentReadRepo {
+  /** The time of the user's last confirmation of the parent; undefined when never. */
+  find(userId: number, parent: ContentRef): Promise<number | undefined>;
+  confirm(userId: number, parent: ContentRef, at: number): Promise<void>;
+  /** Records a confirmation of each parent at once (confirming notifications). */
+  confirmMany(userId: number, parents: readonly ContentRef[], at: number): Promise<void>;
+  /** Forgets every confirmation of the parent (it is being deleted). */
+  removeAllOf(parent: ContentRef): Promise<void>;
+}
 
 /** Comment confirmation queries. */
 export function commentReadRepo(db: Kysely<Database>): CommentReadRepo {

@@ -2,7 +2,38 @@ import type { Kysely } from "kysely";
 import type { Comment } from "../../domain/comment.js";
 import type { ContentRef } from "../../domain/item-id.js";
 import type { Database } from "../schema.js";
-import type { CommentFilter, CommentRepo } from "../store.js";
+import type { PageWindow } from "../page-window.js";
+
+/** Which of a parent's comments a read keeps. */
+export interface CommentFilter {
+  /** Only comments by others than `userId` written after `after` (every one when `after` is null). */
+  readonly unconfirmedBy?: { readonly userId: number; readonly after: number | null };
+}
+
+/** Comments on any content item. */
+export interface CommentRepo {
+  /** Hands out the parent's next comment number atomically (safe under concurrent writers). */
+  nextNumber(parent: ContentRef): Promise<number>;
+  insert(comment: {
+    parent: ContentRef;
+    number: number;
+    authorId: number;
+    body: string;
+    replyTo: number | null;
+    at: number;
+  }): Promise<Comment>;
+  find(parent: ContentRef, number: number): Promise<Comment | undefined>;
+  findById(id: number): Promise<Comment | undefined>;
+  /** A page of one parent's comments, newest first (by number). */
+  page(parent: ContentRef, filter: CommentFilter, page: PageWindow): Promise<Comment[]>;
+  /** How many of the parent's comments pass the filter. */
+  count(parent: ContentRef, filter: CommentFilter): Promise<number>;
+  /** Every comment of each parent, newest first (the embedded sub-feed has no paging). */
+  listAll(parents: readonly ContentRef[]): Promise<Comment[]>;
+  remove(id: number): Promise<void>;
+  /** Removes a parent's comments and its counter; returns the removed comment ids. */
+  removeAllOf(parent: ContentRef): Promise<number[]>;
+}
 
 function selectComments(db: Kysely<Database>) {
   return db

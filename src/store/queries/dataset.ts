@@ -1,6 +1,49 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { Database } from "../schema.js";
-import type { DatasetPlan, DatasetRepo } from "../store.js";
+
+/** The shape of a synthetic dataset (`kairan generate`): every number, and the seed. */
+export interface DatasetPlan {
+  readonly seed: number;
+  readonly users: number;
+  readonly groups: number;
+  /** Members of group 1, users 1..N. */
+  readonly bigGroupMembers: number;
+  /** Members of every other group. */
+  readonly membersPerGroup: number;
+  readonly topics: number;
+  /** Topics 1..N are in group 1; the rest are spread over the other groups. */
+  readonly bigGroupTopics: number;
+  readonly comments: number;
+  /** Tasks, spread round-robin over every group (task i in group (i - 1) % groups + 1). */
+  readonly tasks: number;
+  /**
+   * Every member of a group is notified of the group's newest N topics (with the comments on them)
+   * and newest N tasks that they did not write; about half of those notifications are confirmed.
+   */
+  readonly notificationTopics: number;
+  /** Epoch ms: topic i is published and updated at startAt + i seconds. */
+  readonly startAt: number;
+}
+
+/** Set-based inserts of a synthetic dataset into an empty database (benchmarks). */
+export interface DatasetRepo {
+  insertUsers(plan: DatasetPlan, passwordHash: string, at: number): Promise<void>;
+  insertGroups(plan: DatasetPlan, at: number): Promise<void>;
+  insertMemberships(plan: DatasetPlan, at: number): Promise<void>;
+  /** Topics number from..to (inclusive). */
+  insertTopics(plan: DatasetPlan, from: number, to: number): Promise<void>;
+  /** Comments number from..to (inclusive); the topics must exist. */
+  insertComments(plan: DatasetPlan, from: number, to: number): Promise<void>;
+  /** Tasks number from..to (inclusive). */
+  insertTasks(plan: DatasetPlan, from: number, to: number): Promise<void>;
+  /** Counters as if every comment had been added one by one. */
+  insertCommentCounters(): Promise<void>;
+  /** Notifications (and the comment confirmations of the confirmed ones); topics, comments, counters and tasks must exist. */
+  insertNotifications(plan: DatasetPlan): Promise<void>;
+  insertTokens(
+    rows: readonly { userId: number; appId: number; tokenHash: string; secret: string; createdAt: number }[],
+  ): Promise<void>;
+}
 
 // Set-based loading of a synthetic dataset (`kairan generate`). Every row comes from one
 // INSERT ... SELECT over a recursive CTE of numbers, so a million rows cost one statement per

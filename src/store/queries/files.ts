@@ -1,8 +1,9 @@
 import type { Kysely, Selectable } from "kysely";
 import type { CabinetFile, FileVersion } from "../../domain/file.js";
 import type { ContentKind } from "../../domain/item-id.js";
-import type { AttachmentsTable, Database } from "../schema.js";
-import type { FileRepo, NewFileVersion } from "../store.js";
+import type { Database } from "../schema.js";
+import type { AttachmentsTable } from "../schema-content.js";
+import type { FileRepo, NewFileVersion } from "./files.repo.js";
 
 function selectVersions(db: Kysely<Database>) {
   return db

@@ -1,7 +1,14 @@
 import type { Kysely, Selectable } from "kysely";
-import type { Folder } from "../../domain/folder.js";
+import type { Folder, FolderArea } from "../../domain/folder.js";
 import type { Database, FoldersTable } from "../schema.js";
-import type { FolderRepo } from "../store.js";
+import type { PageWindow } from "../page-window.js";
+
+/** Folders of a group's areas. */
+export interface FolderRepo {
+  insert(folder: { groupId: number; area: FolderArea; name: string; createdAt: number }): Promise<Folder>;
+  findById(id: number): Promise<Folder | undefined>;
+  list(groupId: number, area: FolderArea, page: PageWindow): Promise<Folder[]>;
+}
 
 function toFolder(row: Selectable<FoldersTable>): Folder {
   return { id: row.id, groupId: row.group_id, area: row.area, name: row.name };

@@ -1,9 +1,48 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Group, Membership } from "../../domain/group.js";
-import type { Member } from "../../domain/member.js";
+import type { Member, MemberStatus } from "../../domain/member.js";
 import type { Database, GroupsTable, MembershipsTable } from "../schema.js";
-import type { GroupRepo, MembershipRepo } from "../store.js";
 import { prepared } from "./prepared.js";
+import type { PageWindow } from "../page-window.js";
+
+/** Groups. */
+export interface GroupRepo {
+  insert(group: { name: string; summary: string; createdAt: number }): Promise<Group>;
+  findById(id: number): Promise<Group | undefined>;
+  /** Groups the user has joined, newest first. */
+  listJoined(userId: number, page: PageWindow): Promise<Group[]>;
+  /** Every group, oldest first (operators' listing). */
+  listAll(): Promise<Group[]>;
+}
+
+/** Memberships and invitations. */
+export interface MembershipRepo {
+  insertJoined(member: {
+    groupId: number;
+    userId: number;
+    manager: boolean;
+    notify: boolean;
+    createdAt: number;
+  }): Promise<Membership>;
+  insertInvite(invite: {
+    groupId: number;
+    email: string;
+    label: string;
+    expiresAt: number | null;
+    createdAt: number;
+  }): Promise<number>;
+  findJoined(groupId: number, userId: number): Promise<Membership | undefined>;
+  /** Every group the user has joined, by group id. */
+  listJoinedOfUser(userId: number): Promise<Membership[]>;
+  /** A member or invitation by member id, with the user's name and readings. */
+  findMember(id: number): Promise<Member | undefined>;
+  /** A page of a group's members of one status, newest first (updated, then id). */
+  listMembers(groupId: number, status: MemberStatus, page: PageWindow): Promise<Member[]>;
+  countMembers(groupId: number, status: MemberStatus): Promise<number>;
+  countManagers(groupId: number): Promise<number>;
+  update(id: number, change: { manager?: boolean; notify?: boolean; at: number }): Promise<void>;
+  remove(id: number): Promise<void>;
+}
 
 function toGroup(row: Selectable<GroupsTable>): Group {
   return { id: row.id, name: row.name, summary: row.summary, createdAt: row.created_at, updatedAt: row.updated_at };

@@ -1,6 +1,13 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
-import type { LeaseRepo } from "../store.js";
+import type { EditLease } from "../../domain/topic.js";
+
+/** Topic edit leases. */
+export interface LeaseRepo {
+  find(topicId: number): Promise<EditLease | undefined>;
+  put(lease: { topicId: number; userId: number; since: number; until: number }): Promise<void>;
+  remove(topicId: number): Promise<void>;
+}
 
 /** Edit lease queries. */
 export function leaseRepo(db: Kysely<Database>): LeaseRepo {

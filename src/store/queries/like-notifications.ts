@@ -1,8 +1,28 @@
 import type { Kysely } from "kysely";
 import type { LikedItem, LikeNotification, UserMention } from "../../domain/notification.js";
-import type { Database, ItemKind } from "../schema.js";
-import type { LikeNotificationRepo, Page } from "../store.js";
+import type { Database } from "../schema.js";
+import type { ItemKind } from "../schema-activity.js";
 import { joinedGroupIds } from "./notifications.js";
+import { selectLikers } from "./reactions.js";
+import type { PageWindow } from "../page-window.js";
+import type { ItemKey } from "../../domain/reaction.js";
+
+/** Like notifications: one per (owner, liked item). */
+export interface LikeNotificationRepo {
+  /** Creates, or brings to the top unconfirmed, the owner's like notification of the item. */
+  touch(ownerId: number, item: LikedItem, commentId: number | null, at: number): Promise<void>;
+  remove(ownerId: number, item: LikedItem): Promise<void>;
+  /** A page of the user's like notifications, newest first, with their likers. */
+  list(userId: number, filter: { readonly unconfirmedOnly: boolean }, page: PageWindow): Promise<LikeNotification[]>;
+  count(userId: number, filter: { readonly unconfirmedOnly: boolean }): Promise<number>;
+  /** Confirms the user's unconfirmed like notifications of these items; returns them, newest first. */
+  confirm(userId: number, items: readonly LikedItem[], at: number): Promise<LikeNotification[]>;
+  /**
+   * Removes the like notifications of deleted items: a topic, task or file with its comments', or
+   * comments by row id.
+   */
+  removeItems(kind: ItemKey["kind"], ids: readonly number[]): Promise<void>;
+}
 
 /** Like notifications with their item's title and text (a comment's: its parent's title, its own text). */
 function selectDetails(db: Kysely<Database>) {
@@ -64,16 +84,7 @@ export function likeNotificationRepo(db: Kysely<Database>): LikeNotificationRepo
     }
     const out = new Map<string, UserMention[]>();
     for (const [kind, ids] of byKind) {
-      const likes = await db
-        .selectFrom("likes")
-        .innerJoin("users", "users.id", "likes.user_id")
-        .select(["likes.item_id", "users.id", "users.name"])
-        .where("likes.item_kind", "=", kind)
-        .where("likes.item_id", "in", ids)
-        .where("likes.user_id", "<>", ownerId)
-        .orderBy("likes.created_at")
-        .orderBy("users.id")
-        .execute();
+      const likes = await selectLikers(db, kind, ids).where("likes.user_id", "<>", ownerId).execute();
       for (const like of likes) {
         const key = keyText(kind, like.item_id);
         out.set(key, [...(out.get(key) ?? []), { id: like.id, name: like.name }]);
@@ -143,7 +154,7 @@ export function likeNotificationRepo(db: Kysely<Database>): LikeNotificationRepo
         .where("comment_number", "=", key.number)
         .execute();
     },
-    async list(userId, filter, paging: Page) {
+    async list(userId, filter, paging: PageWindow) {
       const rows = await filtered(userId, filter)
         .select("id")
         .orderBy("updated_at", "desc")

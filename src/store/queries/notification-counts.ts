@@ -1,6 +1,11 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
-import type { NotificationCountRepo } from "../store.js";
+
+/** Notification counts the web interface shows. */
+export interface NotificationCountRepo {
+  /** The user's unconfirmed notifications per group (groups without any are absent). */
+  unconfirmedByGroup(userId: number): Promise<Map<number, number>>;
+}
 
 /** Counts of a user's notifications for the web's "my groups" page. */
 export function notificationCountRepo(db: Kysely<Database>): NotificationCountRepo {

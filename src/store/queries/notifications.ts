@@ -1,9 +1,36 @@
 import type { Kysely } from "kysely";
-import type { Notification, NotificationItem } from "../../domain/notification.js";
+import type {
+  Notification,
+  NotificationEvent,
+  NotificationFilter,
+  NotificationItem,
+  NotificationItemKind,
+} from "../../domain/notification.js";
 import type { Database } from "../schema.js";
-import type { NotificationRepo } from "../store.js";
 import type { Engine } from "./index.js";
 import { fanOutNotifications, fanOutNotificationsInTwoSteps } from "./notification-fanout.js";
+import type { PageWindow } from "../page-window.js";
+
+/** Update notifications: one per (user, item). */
+export interface NotificationRepo {
+  /**
+   * Creates, or brings to the top unconfirmed, the item's notification of every joined member of
+   * its group but the actor: one set-based statement, whatever the group's size.
+   */
+  fanOut(event: NotificationEvent): Promise<void>;
+  /** Groups the user has joined and set to "do not notify". */
+  mutedGroupIds(userId: number): Promise<number[]>;
+  /** A page of the user's notifications, newest first (updated, then id). */
+  list(userId: number, filter: NotificationFilter, page: PageWindow): Promise<Notification[]>;
+  /** Confirms the user's unconfirmed notifications of these items; returns them, newest first. */
+  confirm(userId: number, items: readonly NotificationItem[], at: number): Promise<Notification[]>;
+  /** Of these items of one kind, the ids whose notification for the user is unconfirmed. */
+  unconfirmedOf(userId: number, kind: NotificationItemKind, ids: readonly number[]): Promise<Set<number>>;
+  /** Removes every notification of these items (they are being deleted). */
+  removeItems(kind: NotificationItemKind, ids: readonly number[]): Promise<void>;
+  /** Removes a user's notifications and like notifications of a group (they left it). */
+  removeOfMember(userId: number, groupId: number): Promise<void>;
+}
 
 /** Notifications with what an entry shows of their item, group and users (one row per notification). */
 function selectDetails(db: Kysely<Database>) {

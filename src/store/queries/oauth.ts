@@ -1,7 +1,64 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
-import type { NonceRepo, TemporaryCredentialRepo } from "../store.js";
-import { toApplication } from "./apps.js";
+import { APPLICATION_COLUMNS, toApplication } from "./apps.js";
+import type { Application } from "../../domain/access.js";
+
+/** One use of an OAuth nonce; `tokenHash` is "" when the request carries no token. */
+export interface NonceUse {
+  readonly consumerKey: string;
+  readonly tokenHash: string;
+  readonly nonce: string;
+  readonly timestamp: number;
+  /** Epoch ms after which the timestamp check alone refuses a replay, so the row can go. */
+  readonly expiresAt: number;
+}
+
+/** OAuth nonces: shared by every server process through the database. */
+export interface NonceRepo {
+  /** Records the nonce atomically; false when this (consumer, token, nonce, timestamp) was seen. */
+  claim(use: NonceUse): Promise<boolean>;
+  /** Deletes nonces whose window has passed; returns how many. */
+  removeExpired(now: number): Promise<number>;
+}
+
+/** An OAuth temporary credential (request token) with the application it was issued to. */
+export interface TemporaryCredential {
+  readonly id: number;
+  readonly secret: string;
+  readonly app: Application;
+  /** An absolute http(s) URL, or "oob". */
+  readonly callback: string;
+  readonly csrf: string;
+  readonly status: "pending" | "approved" | "denied";
+  readonly userId: number | null;
+  readonly verifier: string | null;
+  readonly expiresAt: number;
+}
+
+/** The user's answer on the authorize page. */
+export type AuthorizationDecision =
+  { readonly status: "approved"; readonly userId: number; readonly verifier: string } | { readonly status: "denied" };
+
+/** OAuth temporary credentials: short-lived and single-use. */
+export interface TemporaryCredentialRepo {
+  insert(credential: {
+    tokenHash: string;
+    secret: string;
+    appId: number;
+    callback: string;
+    csrf: string;
+    createdAt: number;
+    expiresAt: number;
+  }): Promise<void>;
+  /** The credential with this token hash, unless it has expired. */
+  findLive(tokenHash: string, now: number): Promise<TemporaryCredential | undefined>;
+  /** Records the decision on a pending credential; false when it was no longer pending. */
+  decide(id: number, decision: AuthorizationDecision): Promise<boolean>;
+  /** Deletes the credential as it is exchanged; false when another exchange got there first. */
+  consume(id: number): Promise<boolean>;
+  /** Deletes expired credentials; returns how many. */
+  removeExpired(now: number): Promise<number>;
+}
 
 /** Nonce queries: insert-or-nothing on the unique key, so the check and the record are one statement. */
 export function nonceRepo(db: Kysely<Database>): NonceRepo {
@@ -61,14 +118,7 @@ export function temporaryCredentialRepo(db: Kysely<Database>): TemporaryCredenti
           "t.verifier",
           "t.expires_at",
         ])
-        .select([
-          "applications.id",
-          "applications.name",
-          "applications.consumer_key",
-          "applications.consumer_secret",
-          "applications.access_level",
-          "applications.created_at",
-        ])
+        .select(APPLICATION_COLUMNS)
         .where("t.token_hash", "=", tokenHash)
         .where("t.expires_at", ">", now)
         .executeTakeFirst();

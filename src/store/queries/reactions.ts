@@ -1,7 +1,46 @@
 import { type Kysely, sql } from "kysely";
-import type { LikeSummary, Liker } from "../../domain/reaction.js";
-import type { Database, ItemKind } from "../schema.js";
-import type { FavoriteRepo, FavoriteRow, LikeRepo } from "../store.js";
+import type { ItemKey, Liker, LikeSummary } from "../../domain/reaction.js";
+import type { Database } from "../schema.js";
+import type { ItemKind } from "../schema-activity.js";
+import type { PageWindow } from "../page-window.js";
+
+/** Likes: one row per (user, item). */
+export interface LikeRepo {
+  /** Idempotent: liking twice leaves one like; true when this call added it. */
+  add(userId: number, item: ItemKey, groupId: number, at: number): Promise<boolean>;
+  /** True when there was a like to remove. */
+  remove(userId: number, item: ItemKey): Promise<boolean>;
+  /** Who liked the item, first liker first. */
+  likers(item: ItemKey): Promise<Liker[]>;
+  /** Who liked each of these items of one kind, first liker first (absent = nobody). */
+  likersOf(kind: ItemKey["kind"], ids: readonly number[]): Promise<Map<number, Liker[]>>;
+  /** Count and the viewer's own like, for each of these items of one kind (absent = no likes). */
+  summarize(kind: ItemKey["kind"], ids: readonly number[], viewerId: number): Promise<Map<number, LikeSummary>>;
+  /** Removes every like of these items (they are being deleted). */
+  removeItems(kind: ItemKey["kind"], ids: readonly number[]): Promise<void>;
+}
+
+/** A favorite as stored. */
+export interface FavoriteRow {
+  readonly item: ItemKey;
+  readonly groupId: number;
+  readonly createdAt: number;
+}
+
+/** Favorites: one row per (user, item). */
+export interface FavoriteRepo {
+  /** Idempotent: favoriting twice leaves one favorite; true when this call added it. */
+  add(userId: number, item: ItemKey, groupId: number, at: number): Promise<boolean>;
+  /** True when there was a favorite to remove. */
+  remove(userId: number, item: ItemKey): Promise<boolean>;
+  find(userId: number, item: ItemKey): Promise<FavoriteRow | undefined>;
+  /** The user's favorites in groups the user has joined, newest first. */
+  list(userId: number, page: PageWindow): Promise<FavoriteRow[]>;
+  /** Which of these items of one kind the user has favorited. */
+  setOf(userId: number, kind: ItemKey["kind"], ids: readonly number[]): Promise<Set<number>>;
+  /** Removes every favorite of these items (they are being deleted). */
+  removeItems(kind: ItemKey["kind"], ids: readonly number[]): Promise<void>;
+}
 
 /** The writes likes and favorites share: the two tables have the same shape and key. */
 function reactionWrites(
@@ -33,20 +72,24 @@ function reactionWrites(
   };
 }
 
+/** Who liked these items of one kind (the item, the user's id and name), first liker first. */
+export function selectLikers(db: Kysely<Database>, kind: ItemKind, ids: readonly number[]) {
+  return db
+    .selectFrom("likes")
+    .innerJoin("users", "users.id", "likes.user_id")
+    .select(["likes.item_id", "users.id", "users.name"])
+    .where("likes.item_kind", "=", kind)
+    .where("likes.item_id", "in", ids)
+    .orderBy("likes.created_at")
+    .orderBy("users.id");
+}
+
 /** Like queries. */
 export function likeRepo(db: Kysely<Database>): LikeRepo {
   const likersOf: LikeRepo["likersOf"] = async (kind, ids) => {
     const out = new Map<number, Liker[]>();
     if (ids.length === 0) return out;
-    const rows = await db
-      .selectFrom("likes")
-      .innerJoin("users", "users.id", "likes.user_id")
-      .select(["likes.item_id", "users.id", "users.name"])
-      .where("likes.item_kind", "=", kind)
-      .where("likes.item_id", "in", ids)
-      .orderBy("likes.created_at")
-      .orderBy("users.id")
-      .execute();
+    const rows = await selectLikers(db, kind, ids).execute();
     for (const row of rows) {
       const list = out.get(row.item_id) ?? [];
       list.push({ userId: row.id, name: row.name });

@@ -1,7 +1,24 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
-import type { SessionRepo } from "../store.js";
 import { toUser } from "./users.js";
+import type { Session } from "../../domain/session.js";
+
+/** Web sign-in sessions, shared by every server process through the database. */
+export interface SessionRepo {
+  insert(session: {
+    tokenHash: string;
+    userId: number;
+    csrf: string;
+    createdAt: number;
+    expiresAt: number;
+  }): Promise<void>;
+  /** The session with this token hash, unless it has expired. */
+  findLive(tokenHash: string, now: number): Promise<Session | undefined>;
+  extend(id: number, expiresAt: number): Promise<void>;
+  remove(tokenHash: string): Promise<void>;
+  /** Deletes expired sessions; returns how many. */
+  removeExpired(now: number): Promise<number>;
+}
 
 /** Session queries: looked up by the cookie token's SHA-256, never by the token itself. */
 export function sessionRepo(db: Kysely<Database>): SessionRepo {

@@ -1,8 +1,38 @@
 import type { Kysely, Updateable } from "kysely";
 import type { FolderFilter } from "../../domain/folder.js";
-import { ALL_DAY_MS, type Task, type TaskFilter } from "../../domain/task.js";
-import type { Database, TasksTable } from "../schema.js";
-import type { TaskChange, TaskRepo } from "../store.js";
+import { ALL_DAY_MS, type Task, type TaskFilter, type TaskPriority, type TaskStatus } from "../../domain/task.js";
+import type { Database } from "../schema.js";
+import type { TasksTable } from "../schema-content.js";
+import type { PageWindow } from "../page-window.js";
+
+/** Fields of a new task; the store numbers it within its group. */
+export interface NewTask {
+  readonly groupId: number;
+  readonly title: string;
+  readonly body: string;
+  readonly authorId: number;
+  readonly assigneeId: number | null;
+  readonly dueAt: number | null;
+  readonly allDay: boolean;
+  readonly priority: TaskPriority;
+  readonly status: TaskStatus;
+  readonly folderId: number | null;
+  readonly trashed: boolean;
+  readonly at: number;
+}
+
+/** A change to a task: only the fields given are written. */
+export type TaskChange = Partial<Omit<NewTask, "groupId" | "authorId" | "at">> & { readonly at: number };
+
+/** Group tasks. */
+export interface TaskRepo {
+  /** Inserts with the group's next sequence number (unique per group, never reused). */
+  insert(task: NewTask): Promise<Task>;
+  findById(id: number): Promise<Task | undefined>;
+  /** A page of a group's tasks, newest first (updated, then id). */
+  list(groupId: number, folder: FolderFilter, filter: TaskFilter, page: PageWindow): Promise<Task[]>;
+  update(id: number, change: TaskChange): Promise<void>;
+}
 
 /** Tasks with their author's, assignee's and folder's names, as every read needs them. */
 function selectTasks(db: Kysely<Database>) {

@@ -1,9 +1,54 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
-import type { TokenRepo } from "../store.js";
-import { toApplication } from "./apps.js";
+import { APPLICATION_COLUMNS, toApplication } from "./apps.js";
 import { prepared } from "./prepared.js";
 import { toUser } from "./users.js";
+import type { Application } from "../../domain/access.js";
+import type { TokenOrigin, UserToken } from "../../domain/session.js";
+import type { User } from "../../domain/user.js";
+
+/** A token credential as the authenticator needs it. */
+export interface TokenGrant {
+  readonly tokenId: number;
+  readonly secret: string;
+  readonly user: User;
+  readonly app: Application & { consumerSecret: string };
+}
+
+/** A token as an operator lists it (never the token itself). */
+export interface TokenSummary {
+  readonly id: number;
+  readonly userEmail: string;
+  readonly appConsumerKey: string;
+  readonly label: string;
+  readonly createdAt: number;
+  readonly revokedAt: number | null;
+}
+
+/** Token credentials / personal tokens. */
+export interface TokenRepo {
+  /** `origin` defaults to `personal`. */
+  insert(token: {
+    userId: number;
+    appId: number;
+    tokenHash: string;
+    secret: string;
+    label: string;
+    origin?: TokenOrigin;
+    createdAt: number;
+  }): Promise<number>;
+  /** The live (not revoked) token with this hash. */
+  findLive(tokenHash: string): Promise<TokenGrant | undefined>;
+  list(): Promise<TokenSummary[]>;
+  /** Marks the token revoked; false when unknown or already revoked. */
+  revoke(id: number, at: number): Promise<boolean>;
+  /** One user's live tokens, oldest first. */
+  listLiveOfUser(userId: number): Promise<UserToken[]>;
+  /** Revokes one of the user's live tokens of this origin; false when the user has no such token. */
+  revokeOfUser(userId: number, id: number, origin: TokenOrigin, at: number): Promise<boolean>;
+  /** Revokes every live token of this origin the user holds for the application; returns how many. */
+  revokeAppOfUser(userId: number, appId: number, origin: TokenOrigin, at: number): Promise<number>;
+}
 
 /** A live token with its user and application: every authenticated request runs it. */
 const findLiveToken = prepared(["tokenHash"], (db, values: { tokenHash: string }) =>
@@ -19,16 +64,26 @@ const findLiveToken = prepared(["tokenHash"], (db, values: { tokenHash: string }
       "users.email",
       "users.family_kana",
       "users.given_kana",
-      "applications.id",
-      "applications.name",
-      "applications.consumer_key",
-      "applications.consumer_secret",
-      "applications.access_level",
-      "applications.created_at",
+      ...APPLICATION_COLUMNS,
     ])
     .where("tokens.token_hash", "=", values.tokenHash)
     .where("tokens.revoked_at", "is", null),
 );
+
+/** Revokes the live tokens that match every field given; returns how many. */
+async function revokeLive(
+  db: Kysely<Database>,
+  at: number,
+  which: { readonly id?: number; readonly appId?: number; readonly userId?: number; readonly origin?: TokenOrigin },
+): Promise<number> {
+  let query = db.updateTable("tokens").set({ revoked_at: at }).where("revoked_at", "is", null);
+  if (which.id !== undefined) query = query.where("id", "=", which.id);
+  if (which.appId !== undefined) query = query.where("app_id", "=", which.appId);
+  if (which.userId !== undefined) query = query.where("user_id", "=", which.userId);
+  if (which.origin !== undefined) query = query.where("origin", "=", which.origin);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
 
 /** Token queries: looked up by the token's SHA-256, never by the token itself. */
 export function tokenRepo(db: Kysely<Database>): TokenRepo {
@@ -85,13 +140,7 @@ export function tokenRepo(db: Kysely<Database>): TokenRepo {
       }));
     },
     async revoke(id, at) {
-      const result = await db
-        .updateTable("tokens")
-        .set({ revoked_at: at })
-        .where("id", "=", id)
-        .where("revoked_at", "is", null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      return (await revokeLive(db, at, { id })) > 0;
     },
     async listLiveOfUser(userId) {
       const rows = await db
@@ -121,26 +170,10 @@ export function tokenRepo(db: Kysely<Database>): TokenRepo {
       }));
     },
     async revokeOfUser(userId, id, origin, at) {
-      const result = await db
-        .updateTable("tokens")
-        .set({ revoked_at: at })
-        .where("id", "=", id)
-        .where("user_id", "=", userId)
-        .where("origin", "=", origin)
-        .where("revoked_at", "is", null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      return (await revokeLive(db, at, { id, userId, origin })) > 0;
     },
     async revokeAppOfUser(userId, appId, origin, at) {
-      const result = await db
-        .updateTable("tokens")
-        .set({ revoked_at: at })
-        .where("app_id", "=", appId)
-        .where("user_id", "=", userId)
-        .where("origin", "=", origin)
-        .where("revoked_at", "is", null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows);
+      return revokeLive(db, at, { appId, userId, origin });
     },
   };
 }

@@ -2,8 +2,31 @@ import type { Kysely, SelectQueryBuilder } from "kysely";
 import type { FolderFilter } from "../../domain/folder.js";
 import type { Topic } from "../../domain/topic.js";
 import type { Database } from "../schema.js";
-import type { Page, TopicRepo } from "../store.js";
 import { prepared } from "./prepared.js";
+import type { PageWindow } from "../page-window.js";
+
+/** Fields of a new topic. */
+export interface NewTopic {
+  readonly groupId: number;
+  readonly title: string;
+  readonly body: string;
+  readonly authorId: number;
+  readonly folderId: number | null;
+  readonly allowEdit: boolean;
+  readonly fastNotify: boolean;
+  readonly trashed: boolean;
+  readonly at: number;
+}
+
+/** Board topics. */
+export interface TopicRepo {
+  insert(topic: NewTopic): Promise<Topic>;
+  findById(id: number): Promise<Topic | undefined>;
+  /** A page of a group's topics, newest first (updated, then id). */
+  list(groupId: number, filter: FolderFilter, page: PageWindow): Promise<Topic[]>;
+  update(id: number, change: { title: string; body: string; at: number }): Promise<void>;
+  remove(id: number): Promise<void>;
+}
 
 /** Topics with their author's and folder's names, as every read needs them. */
 function selectTopics(db: Kysely<Database>) {
@@ -43,7 +66,7 @@ function pageOf<Q extends SelectQueryBuilder<Database, "topics", object>>(
   query: Q,
   groupId: number,
   filter: FolderFilter,
-  page: Page,
+  page: PageWindow,
 ): Q {
   let paged = query
     .where("topics.group_id", "=", groupId)

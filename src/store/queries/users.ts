@@ -1,7 +1,16 @@
 import type { Kysely, Selectable } from "kysely";
 import type { User } from "../../domain/user.js";
 import type { Database, UsersTable } from "../schema.js";
-import type { UserRepo } from "../store.js";
+
+/** Users. */
+export interface UserRepo {
+  insert(user: Omit<User, "id"> & { passwordHash: string; createdAt: number }): Promise<User>;
+  findById(id: number): Promise<User | undefined>;
+  /** With the password hash, for sign-in only. */
+  findCredentialsByEmail(email: string): Promise<(User & { passwordHash: string }) | undefined>;
+  findByEmail(email: string): Promise<User | undefined>;
+  list(): Promise<User[]>;
+}
 
 /** Maps a users row to the domain type. */
 export function toUser(

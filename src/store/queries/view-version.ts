@@ -1,7 +1,6 @@
 import { type Kysely, sql } from "kysely";
-import { DIRECTORY_ROW } from "../change-tracking.js";
+import { DIRECTORY_ROW, type ViewVersion } from "../change-tracking.js";
 import type { Database } from "../schema.js";
-import type { ViewVersion } from "../store.js";
 import { prepared } from "./prepared.js";
 
 interface Row {

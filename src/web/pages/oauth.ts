@@ -9,7 +9,7 @@ import { registerEndpoint } from "../../http-kit/route.js";
 import { sendPage } from "../../http-kit/send.js";
 import { approve, deny, findTemporaryCredential } from "../../services/oauth.js";
 import { signInThrottled } from "../../services/sign-in.js";
-import type { TemporaryCredential } from "../../store/store.js";
+import type { TemporaryCredential } from "../../store/queries/oauth.js";
 import { authorizePage, deniedPage, problemPage, verifierPage } from "./authorize.js";
 
 const UNKNOWN = "This sign-in link is unknown or has expired. Go back to the application and start again.";

@@ -3,7 +3,7 @@ import { type XmlElement, attribute, child, childText } from "../../../atom/pars
 import { ForbiddenError, ValidationError } from "../../../domain/errors.js";
 import type { FolderFilter } from "../../../domain/folder.js";
 import { type ContentRef, parseGroupParameter, parseItemId } from "../../../domain/item-id.js";
-import type { Page } from "../../../store/store.js";
+import type { PageWindow } from "../../../store/page-window.js";
 import {
   readFolderParameter,
   readGroupId,
@@ -21,7 +21,7 @@ export type BoardRead =
       readonly kind: "list";
       readonly groupId: number;
       readonly filter: FolderFilter;
-      readonly page: Page;
+      readonly page: PageWindow;
       readonly embedComments: boolean;
     }
   | { readonly kind: "one"; readonly ref: ContentRef; readonly embedComments: boolean };

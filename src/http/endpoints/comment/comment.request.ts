@@ -2,7 +2,7 @@ import { NS } from "../../../atom/namespaces.js";
 import { type XmlElement, childText } from "../../../atom/parse.js";
 import { NotFoundError, ValidationError } from "../../../domain/errors.js";
 import type { ContentRef } from "../../../domain/item-id.js";
-import type { Page } from "../../../store/store.js";
+import type { PageWindow } from "../../../store/page-window.js";
 import { readOperation, readReplyTo, requireSingleEntry, summaryOf } from "../../atom-request.js";
 import { type QueryValues, clip, queryFlag, queryValue } from "../../../http-kit/query.js";
 import { readItemId, readPage } from "../../../http-kit/parameters.js";
@@ -10,7 +10,7 @@ import { readItemId, readPage } from "../../../http-kit/parameters.js";
 /** `GET /api/comment/V2`: a page of one parent's comments. */
 export interface CommentRead {
   readonly parent: ContentRef;
-  readonly page: Page;
+  readonly page: PageWindow;
   readonly unconfirmed: boolean;
 }
 

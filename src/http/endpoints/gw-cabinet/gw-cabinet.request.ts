@@ -1,7 +1,7 @@
 import { ValidationError } from "../../../domain/errors.js";
 import type { CabinetFilter } from "../../../domain/file.js";
 import type { ContentRef } from "../../../domain/item-id.js";
-import type { Page } from "../../../store/store.js";
+import type { PageWindow } from "../../../store/page-window.js";
 import { readContentId, readFolderParameter } from "../../../http-kit/parameters.js";
 import { type QueryValues, queryFlag, queryValue } from "../../../http-kit/query.js";
 import { readGroupParameter, readPage } from "../../../http-kit/parameters.js";
@@ -12,7 +12,7 @@ export type CabinetRead =
       readonly kind: "list";
       readonly groupId: number;
       readonly folder: CabinetFilter;
-      readonly page: Page;
+      readonly page: PageWindow;
       readonly embedHistory: boolean;
     }
   | { readonly kind: "one"; readonly ref: ContentRef; readonly embedHistory: boolean };

@@ -1,13 +1,13 @@
 import { ValidationError } from "../../../domain/errors.js";
 import { parsePair } from "../../../domain/item-id.js";
 import type { MemberStatus } from "../../../domain/member.js";
-import type { Page } from "../../../store/store.js";
+import type { PageWindow } from "../../../store/page-window.js";
 import { type QueryValues, clip, queryValue } from "../../../http-kit/query.js";
 import { readGroupParameter, readPage } from "../../../http-kit/parameters.js";
 
 /** A member-list read: a page of one status, or one member. */
 export type MemberRead =
-  | { readonly kind: "list"; readonly groupId: number; readonly status: MemberStatus; readonly page: Page }
+  | { readonly kind: "list"; readonly groupId: number; readonly status: MemberStatus; readonly page: PageWindow }
   | { readonly kind: "one"; readonly groupId: number; readonly memberId: number };
 
 /**

@@ -2,7 +2,7 @@ import { ValidationError } from "../../../domain/errors.js";
 import type { FolderFilter } from "../../../domain/folder.js";
 import type { ContentRef } from "../../../domain/item-id.js";
 import { type TaskFilter, resolveTerm } from "../../../domain/task.js";
-import type { Page } from "../../../store/store.js";
+import type { PageWindow } from "../../../store/page-window.js";
 import { readContentId, readFolderParameter } from "../../../http-kit/parameters.js";
 import { type QueryValues, clip, queryFlag, queryValue } from "../../../http-kit/query.js";
 import { readGroupParameter, readPage } from "../../../http-kit/parameters.js";
@@ -14,7 +14,7 @@ export type TaskRead =
       readonly groupId: number;
       readonly folder: FolderFilter;
       readonly filter: TaskFilter;
-      readonly page: Page;
+      readonly page: PageWindow;
       readonly embedComments: boolean;
     }
   | { readonly kind: "one"; readonly ref: ContentRef; readonly embedComments: boolean };

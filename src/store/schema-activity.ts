@@ -1,0 +1,92 @@
+// Table shapes of what users do with items (likes, favorites, confirmations, notifications) and of
+// the change versions, part of `Database` (schema.ts).
+import type { Generated } from "kysely";
+
+/** Kinds of item a like or favorite row points at (comments by their row id). */
+export type ItemKind = "BOARD" | "TASK" | "CABINET" | "COMMENT";
+
+/** One row per (user, liked item). */
+export interface LikesTable {
+  user_id: number;
+  item_kind: ItemKind;
+  item_id: number;
+  group_id: number;
+  created_at: number;
+}
+
+/** One row per (user, favorited item). */
+export interface FavoritesTable {
+  user_id: number;
+  item_kind: ItemKind;
+  item_id: number;
+  group_id: number;
+  created_at: number;
+}
+
+/** When a user last confirmed (read) the comments of a parent item. */
+export interface CommentReadsTable {
+  user_id: number;
+  parent_kind: "BOARD" | "TASK" | "CABINET";
+  parent_id: number;
+  confirmed_at: number;
+}
+
+/**
+ * One update notification per (user, item) (docs/api.md "Notifications"). `item_kind` GROUP is a group's
+ * member list (item_id = the group id). `event` is the last change's cause; the comment and
+ * summary columns describe the last comment and body changes.
+ */
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  group_id: number;
+  item_kind: "GROUP" | "BOARD" | "TASK" | "CABINET";
+  item_id: number;
+  actor_id: number | null;
+  event: "created" | "updated" | "comment" | "commentDeleted" | "joined" | "left";
+  confirmed: number;
+  unconfirmed_comments: number;
+  comment_number: number | null;
+  comment_deleted: number;
+  summary_updated_at: number | null;
+  summary_updator_id: number | null;
+  created_at: number;
+  updated_at: number;
+  last_access_at: number | null;
+}
+
+/**
+ * One like notification per (owner, liked item): a topic, task or file (comment_number 0) or one
+ * of their comments (its number, and comment_id = its row, which keys its likes).
+ */
+export interface LikeNotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  group_id: number;
+  item_kind: "BOARD" | "TASK" | "CABINET";
+  item_id: number;
+  comment_number: number;
+  comment_id: number | null;
+  confirmed: number;
+  created_at: number;
+  updated_at: number;
+  confirmed_at: number | null;
+}
+
+/**
+ * A group's change version, moved by triggers on every write to what the group's feeds show
+ * (store/change-tracking.ts); row 0 counts for everyone (user names).
+ */
+export interface GroupChangesTable {
+  group_id: number;
+  version: number;
+  /** Epoch ms by the database's clock; never goes back. */
+  changed_at: number;
+}
+
+/** A user's change version: per-caller state (memberships, favorites, confirmations). */
+export interface MemberChangesTable {
+  user_id: number;
+  version: number;
+  changed_at: number;
+}
