@@ -41,7 +41,10 @@ export interface NotificationRepo {
   mutedGroupIds(userId: number): Promise<number[]>;
   /** A page of the user's notifications, newest first (updated, then id). */
   list(userId: number, filter: NotificationFilter, page: Page): Promise<Notification[]>;
-  /** Confirms the user's unconfirmed notifications of these items; returns them, newest first. */
+  /**
+   * Confirms the user's notifications of these items; returns every one of them the user has,
+   * newest first, those confirmed before included (confirming is idempotent).
+   */
   confirm(userId: number, items: readonly NotificationItem[], at: number): Promise<Notification[]>;
   /** Of these items of one kind, the ids whose notification for the user is unconfirmed. */
   unconfirmedOf(userId: number, kind: NotificationItemKind, ids: readonly number[]): Promise<Set<number>>;
@@ -59,7 +62,7 @@ export interface LikeNotificationRepo {
   /** A page of the user's like notifications, newest first, with their likers. */
   list(userId: number, filter: { readonly unconfirmedOnly: boolean }, page: Page): Promise<LikeNotification[]>;
   count(userId: number, filter: { readonly unconfirmedOnly: boolean }): Promise<number>;
-  /** Confirms the user's unconfirmed like notifications of these items; returns them, newest first. */
+  /** Confirms the user's like notifications of these items; returns every one of them, newest first (idempotent). */
   confirm(userId: number, items: readonly LikedItem[], at: number): Promise<LikeNotification[]>;
   /**
    * Removes the like notifications of deleted items: a topic, task or file with its comments', or

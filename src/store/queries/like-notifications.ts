@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { ExpressionBuilder, Kysely } from "kysely";
 import type { LikedItem, LikeNotification, UserMention } from "../../domain/notification.js";
 import type { Database, ItemKind } from "../schema.js";
 import type { LikeNotificationRepo, Page } from "../store.js";
@@ -164,13 +164,10 @@ export function likeNotificationRepo(db: Kysely<Database>): LikeNotificationRepo
     },
     async confirm(userId, items, at) {
       if (items.length === 0) return [];
-      const rows = await db
-        .updateTable("like_notifications")
-        .set({ confirmed: 1, confirmed_at: at })
-        .where("user_id", "=", userId)
-        .where("group_id", "in", joinedGroupIds(db, userId))
-        .where("confirmed", "=", 0)
-        .where((eb) =>
+      const mine = (eb: ExpressionBuilder<Database, "like_notifications">) =>
+        eb.and([
+          eb("user_id", "=", userId),
+          eb("group_id", "in", joinedGroupIds(db, userId)),
           eb.or(
             items.map((item) =>
               eb.and([
@@ -181,9 +178,15 @@ export function likeNotificationRepo(db: Kysely<Database>): LikeNotificationRepo
               ]),
             ),
           ),
-        )
-        .returning("id")
+        ]);
+      await db
+        .updateTable("like_notifications")
+        .set({ confirmed: 1, confirmed_at: at })
+        .where(mine)
+        .where("confirmed", "=", 0)
         .execute();
+      // Those confirmed before are in the answer too: confirming is idempotent.
+      const rows = await db.selectFrom("like_notifications").select("id").where(mine).execute();
       return page(
         userId,
         rows.map((row) => row.id),

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { ExpressionBuilder, Kysely } from "kysely";
 import type { Notification, NotificationItem } from "../../domain/notification.js";
 import type { Database } from "../schema.js";
 import type { NotificationRepo } from "../store.js";
@@ -121,21 +121,24 @@ export function notificationRepo(db: Kysely<Database>, engine: Engine): Notifica
     },
     async confirm(userId, items, at) {
       if (items.length === 0) return [];
-      const rows = await db
-        .updateTable("notifications")
-        .set({ confirmed: 1, unconfirmed_comments: 0, last_access_at: at })
-        .where("user_id", "=", userId)
-        .where("group_id", "in", joinedGroupIds(db, userId))
-        .where("confirmed", "=", 0)
-        .where((eb) =>
+      const mine = (eb: ExpressionBuilder<Database, "notifications">) =>
+        eb.and([
+          eb("user_id", "=", userId),
+          eb("group_id", "in", joinedGroupIds(db, userId)),
           eb.or(
             items.map((item) =>
               eb.and([eb("item_kind", "=", item.kind), eb("item_id", "=", item.id), eb("group_id", "=", item.groupId)]),
             ),
           ),
-        )
-        .returning("id")
+        ]);
+      await db
+        .updateTable("notifications")
+        .set({ confirmed: 1, unconfirmed_comments: 0, last_access_at: at })
+        .where(mine)
+        .where("confirmed", "=", 0)
         .execute();
+      // Those confirmed before are in the answer too, their last access unchanged: confirming is idempotent.
+      const rows = await db.selectFrom("notifications").select("id").where(mine).execute();
       return details(rows.map((row) => row.id));
     },
     async unconfirmedOf(userId, kind, ids) {
