@@ -1,5 +1,6 @@
 import { ValidationError } from "../domain/errors.js";
-import { parseGroupParameter } from "../domain/item-id.js";
+import { groupNotFound } from "../domain/group.js";
+import { isGroupIdShape, parseGroupParameter } from "../domain/item-id.js";
 import { LIMITS } from "../domain/limits.js";
 import type { Page } from "../store/store.js";
 
@@ -46,12 +47,21 @@ export function clip(value: string): string {
   return value.length > 40 ? `${value.slice(0, 40)}…` : value;
 }
 
-/** The required `group` parameter (`1:12` or `GROUP,1:12`). @throws ValidationError PARAMETER_REQUIRED, INVALID_GROUP */
+/** The required `group` parameter (`1:12` or `GROUP,1:12`). @throws ValidationError PARAMETER_REQUIRED, INVALID_GROUP; NotFoundError GROUP_NOT_FOUND */
 export function readGroupParameter(query: QueryValues): number {
   const value = queryValue(query, "group");
   if (value === undefined) throw new ValidationError("PARAMETER_REQUIRED", "The query parameter group is required.");
+  return readGroupId(value, "group");
+}
+
+/**
+ * A group id read from `field`: `1:12` or `GROUP,1:12`. One shaped like a group id that names no
+ * group here (`9:9`) is the same "no such group" as `1:99999`, not a format error.
+ * @throws ValidationError INVALID_GROUP; NotFoundError GROUP_NOT_FOUND
+ */
+export function readGroupId(value: string, field: string): number {
   const groupId = parseGroupParameter(value);
-  if (groupId === undefined)
-    throw new ValidationError("INVALID_GROUP", `group must be a group id such as 1:12 (got "${clip(value)}").`);
-  return groupId;
+  if (groupId !== undefined) return groupId;
+  if (isGroupIdShape(value)) throw groupNotFound(clip(value.trim()));
+  throw new ValidationError("INVALID_GROUP", `${field} must be a group id such as 1:12 (got "${clip(value)}").`);
 }

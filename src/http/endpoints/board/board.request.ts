@@ -4,7 +4,15 @@ import { ForbiddenError, NotFoundError, ValidationError } from "../../../domain/
 import type { FolderFilter } from "../../../domain/folder.js";
 import { type ContentRef, parseGroupParameter, parseItemId, parsePair } from "../../../domain/item-id.js";
 import type { Page } from "../../../store/store.js";
-import { type QueryValues, clip, queryFlag, queryValue, readGroupParameter, readPage } from "../../query.js";
+import {
+  type QueryValues,
+  clip,
+  queryFlag,
+  queryValue,
+  readGroupId,
+  readGroupParameter,
+  readPage,
+} from "../../query.js";
 import { readOperation, readReplyTo, requireSingleEntry, summaryOf } from "../../atom-request.js";
 
 /** A board read: a page of a group's topics, or one topic. */
@@ -121,12 +129,7 @@ function readCreate(feed: XmlElement, query: QueryValues): BoardWrite {
   if (groupText === undefined) {
     throw new ValidationError("GROUP_REQUIRED", "The group to create the topic in is missing (entry/cbl:group id).");
   }
-  const groupId = parseGroupParameter(groupText);
-  if (groupId === undefined)
-    throw new ValidationError(
-      "INVALID_GROUP",
-      `cbl:group id must be a group id such as 1:12 (got "${clip(groupText)}").`,
-    );
+  const groupId = readGroupId(groupText, fromEntry === undefined ? "group" : "cbl:group id");
   if (fromEntry !== undefined && fromQuery !== undefined && parseGroupParameter(fromQuery) !== groupId) {
     throw new ForbiddenError("WRONG_GROUP", "The group in the entry and the group parameter of the URL differ.");
   }

@@ -1,15 +1,15 @@
 import { NS } from "../../../atom/namespaces.js";
 import { type XmlElement, childText, children } from "../../../atom/parse.js";
 import { ValidationError } from "../../../domain/errors.js";
-import { type ItemRef, parseGroupParameter, parseItemId } from "../../../domain/item-id.js";
+import { type ItemRef, parseItemId } from "../../../domain/item-id.js";
 import { parseCategory } from "../../../domain/notification.js";
 import type { NotificationQuery } from "../../../services/notification.js";
-import { type QueryValues, clip, queryFlag, queryValue, readPage } from "../../query.js";
+import { type QueryValues, queryFlag, queryValue, readGroupId, readPage } from "../../query.js";
 
 /**
  * `GET /api/notification/V2`: `unconfirmed`, `include-rule-out`, `embed-attachment` (true in any
  * letter case), `category` (one value), `group` and paging.
- * @throws ValidationError INVALID_CATEGORY, INVALID_GROUP, INVALID_START_INDEX, INVALID_MAX_RESULTS
+ * @throws ValidationError INVALID_CATEGORY, INVALID_GROUP, INVALID_START_INDEX, INVALID_MAX_RESULTS; NotFoundError GROUP_NOT_FOUND
  */
 export function readNotificationQuery(query: QueryValues): NotificationQuery {
   const category = queryValue(query, "category")?.trim();
@@ -19,16 +19,9 @@ export function readNotificationQuery(query: QueryValues): NotificationQuery {
     includeRuledOut: queryFlag(query, "include-rule-out"),
     embedAttachments: queryFlag(query, "embed-attachment"),
     category: category === undefined || category === "" ? null : parseCategory(category),
-    groupId: group === undefined || group === "" ? null : readGroup(group),
+    groupId: group === undefined || group === "" ? null : readGroupId(group, "group"),
     page: readPage(query),
   };
-}
-
-function readGroup(value: string): number {
-  const groupId = parseGroupParameter(value);
-  if (groupId === undefined)
-    throw new ValidationError("INVALID_GROUP", `group must be a group id such as 1:12 (got "${clip(value)}").`);
-  return groupId;
 }
 
 /**
