@@ -466,7 +466,7 @@ export interface FavoriteRepo {
 }
 
 export type { ViewVersion } from "./change-tracking.js";
-export type { LoginAttemptCount, LoginFailureRepo } from "./login-failure-repo.js";
+export type { LoginAttemptCount, LoginFailureRepo, LoginFailureScope } from "./login-failure-repo.js";
 export type {
   CommentReadRepo,
   LikeNotificationRepo,
