@@ -61,7 +61,7 @@ export const LIMIT_OPTIONS_HELP = `Limits (each also read from its environment v
   --rate-limit-token N        KAIRAN_RATE_LIMIT_TOKEN      requests per window per token (1200)
   --rate-limit-window S       KAIRAN_RATE_LIMIT_WINDOW     the rate limit window (60)
   --trust-proxy A[,A...]      KAIRAN_TRUST_PROXY           proxy addresses whose X-Forwarded-For is believed
-  --login-limit-account N     KAIRAN_LOGIN_LIMIT_ACCOUNT   failed sign-ins per account per 15 minutes (10)
+  --login-limit-account N     KAIRAN_LOGIN_LIMIT_ACCOUNT   failed sign-ins per account from one address per 15 minutes (10)
   --login-limit-address N     KAIRAN_LOGIN_LIMIT_ADDRESS   failed sign-ins per address per 15 minutes (50)
   --max-uploads N             KAIRAN_MAX_UPLOADS           multipart uploads received at once (16)
   --feed-cache-mb N           KAIRAN_FEED_CACHE_MB         MB of built feeds kept for repeated polls, 0 = off (16)

@@ -12,11 +12,22 @@ export interface RateLimitConfig {
   readonly windowMs: number;
 }
 
-/** Failed sign-ins allowed per window before sign-in is refused; counted in the database. */
+/**
+ * Failed sign-ins allowed per window before sign-in is refused; counted in the database. An
+ * account's failures count per address, so a stranger's guesses never lock its owner out
+ * elsewhere; each address also backs off and has a ceiling across accounts.
+ */
 export interface LoginThrottleConfig {
+  /** Failures on one account from one address. */
   readonly perAccount: number;
+  /** Failures from one address on any accounts. */
   readonly perAddress: number;
   readonly windowMs: number;
+  /** Failures an address may make in a window before each next attempt waits (back-off). */
+  readonly backoffAfter: number;
+  /** The first wait; it doubles with every further failure, up to `backoffMaxMs`. */
+  readonly backoffBaseMs: number;
+  readonly backoffMaxMs: number;
 }
 
 /** Timeouts against slow or idle clients, and the time a shutdown waits for requests in flight. */
@@ -136,6 +147,8 @@ export function rawLimits(
 
 /** Sign-in failures are counted over this window (docs/operations.md "Limits"). */
 const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+/** A person mistyping a password a few times never waits; a guesser waits 1, 2, 4 ... 60 seconds. */
+const LOGIN_BACKOFF_AFTER = 5;
 
 type ParsedLimits = { [K in keyof typeof limitsSchema]: z.output<(typeof limitsSchema)[K]> };
 
@@ -156,6 +169,9 @@ export function toLimitsConfig(value: ParsedLimits): LimitsConfig {
       perAccount: value.loginLimitAccount,
       perAddress: value.loginLimitAddress,
       windowMs: LOGIN_WINDOW_MS,
+      backoffAfter: LOGIN_BACKOFF_AFTER,
+      backoffBaseMs: 1000,
+      backoffMaxMs: 60 * 1000,
     }),
     maxUploads: value.maxUploads,
     feedCacheBytes: value.feedCache * 1024 * 1024,

@@ -1,4 +1,4 @@
-import { ForbiddenError } from "./errors.js";
+import { ForbiddenError, NotFoundError } from "./errors.js";
 
 /** A group: the unit of membership, with a board, tasks, files and members. */
 export interface Group {
@@ -23,6 +23,11 @@ export interface Membership {
 export interface GroupAccess {
   readonly group: Group;
   readonly membership: Membership;
+}
+
+/** A group id that names no group (the caller sent the id; saying it back reveals nothing). */
+export function groupNotFound(groupId: string): NotFoundError {
+  return new NotFoundError("GROUP_NOT_FOUND", `There is no group ${groupId}.`);
 }
 
 /**

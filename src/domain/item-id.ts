@@ -52,6 +52,15 @@ export function parseGroupParameter(text: string): number | undefined {
   return parsePair(trimmed);
 }
 
+/**
+ * A `group` value shaped like a group id (`n:m` or `GROUP,n:m`) that {@link parseGroupParameter}
+ * refuses: another shard's, `1:0`, too long. It names no group here, which is not a format error.
+ */
+export function isGroupIdShape(text: string): boolean {
+  const trimmed = text.trim();
+  return PAIR_SHAPE.test(trimmed.startsWith("GROUP,") ? trimmed.slice("GROUP,".length) : trimmed);
+}
+
 /** `GROUP,1:12`. */
 export function formatGroupId(groupId: number): string {
   return `GROUP,${formatPair(groupId)}`;

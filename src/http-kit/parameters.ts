@@ -6,10 +6,12 @@ import {
   type ContentKind,
   type ContentRef,
   type ItemRef,
+  isGroupIdShape,
   parseGroupParameter,
   parseItemId,
   parsePair,
 } from "../domain/item-id.js";
+import { groupNotFound } from "../domain/group.js";
 import { LIMITS } from "../domain/limits.js";
 import type { PageWindow } from "../store/page-window.js";
 import { type QueryValues, clip, queryValue } from "./query.js";
@@ -82,12 +84,16 @@ export function requireKind(ref: ItemRef, kind: ContentKind): ContentRef {
   return ref;
 }
 
-/** A group id (`1:12` or `GROUP,1:12`) found in `name`. @throws ValidationError INVALID_GROUP */
+/**
+ * A group id (`1:12` or `GROUP,1:12`) found in `name`. One shaped like a group id that names no
+ * group here (`9:9`) is the same "no such group" as `1:99999`, not a format error.
+ * @throws ValidationError INVALID_GROUP; NotFoundError GROUP_NOT_FOUND
+ */
 export function readGroupId(value: string, name: string): number {
   const groupId = parseGroupParameter(value);
-  if (groupId === undefined)
-    throw new ValidationError("INVALID_GROUP", `${name} must be a group id such as 1:12 (got "${clip(value)}").`);
-  return groupId;
+  if (groupId !== undefined) return groupId;
+  if (isGroupIdShape(value)) throw groupNotFound(clip(value.trim()));
+  throw new ValidationError("INVALID_GROUP", `${name} must be a group id such as 1:12 (got "${clip(value)}").`);
 }
 
 /** The required `group` parameter (`1:12` or `GROUP,1:12`). @throws ValidationError PARAMETER_REQUIRED, INVALID_GROUP */

@@ -1,7 +1,7 @@
 import type { Topic } from "../domain/topic.js";
 import { formatContentId, formatGroupId } from "../domain/item-id.js";
 import type { BoardView } from "../services/topic.js";
-import { type Viewer, feedDocument, newestOf } from "./feed.js";
+import { type Viewer, feedDocument, newestOf, titleElement } from "./feed.js";
 import { areaLinks } from "./links.js";
 import { topicEntry } from "./topic.js";
 import { element, utcTimestamp } from "../atom/build.js";
@@ -35,8 +35,6 @@ export function deletedTopicFeed(baseUrl: string, viewer: Viewer, topic: Topic, 
       viewer,
       updated: now,
     },
-    [
-      `<entry>${element("id", {}, id)}${element("title", { type: "text" }, topic.title)}${element("updated", {}, utcTimestamp(now))}</entry>`,
-    ],
+    [`<entry>${element("id", {}, id)}${titleElement(topic.title)}${element("updated", {}, utcTimestamp(now))}</entry>`],
   );
 }

@@ -5,7 +5,15 @@ import { formatAttachmentId, formatCommentId, formatContentId } from "../domain/
 import { NO_LIKES } from "../domain/reaction.js";
 import type { CommentDetail } from "../services/comment-detail.js";
 import type { CommentView, CommentsView } from "../services/comment.js";
-import { type Viewer, authorElement, categoryElements, feedDocument, summaryElement, webLinkElements } from "./feed.js";
+import {
+  type Viewer,
+  authorElement,
+  categoryElements,
+  feedDocument,
+  summaryElement,
+  webLinkElements,
+  titleElement,
+} from "./feed.js";
 import { areaLinks, commentLinks, contentLinks } from "./links.js";
 
 /**
@@ -19,7 +27,7 @@ export function commentEntry(baseUrl: string, detail: CommentDetail, options: { 
   return (
     `<entry cbl:sequence="${comment.number}">` +
     element("id", {}, id) +
-    element("title", { type: "text" }, "") +
+    titleElement("") +
     webLinkElements(commentLinks(baseUrl, comment.parent, comment.number)) +
     categoryElements(id) +
     authorElement(comment.authorName, comment.authorId) +
@@ -35,13 +43,20 @@ export function commentEntry(baseUrl: string, detail: CommentDetail, options: { 
   );
 }
 
-/** `<cbl:attachment fileName=".." id=".." size="bytes" type="MIME"/>`. */
-function attachmentElement(comment: Comment, attachment: Attachment): string {
+/**
+ * `<cbl:attachment fileName=".." id=".." size="bytes" type="MIME" entryId=".." number="n"/>`:
+ * export scripts read exactly `entryId` (what `/api/fileDownload/V2?id=` takes) and `number` (the
+ * attachment's number on its comment), so both follow the element's own attributes.
+ */
+export function attachmentElement(comment: Pick<Comment, "parent" | "number">, attachment: Attachment): string {
+  const id = formatAttachmentId(comment.parent, comment.number, attachment.position);
   return element("cbl:attachment", {
     fileName: attachment.fileName,
-    id: formatAttachmentId(comment.parent, comment.number, attachment.position),
+    id,
     size: attachment.size,
     type: attachment.contentType,
+    entryId: id,
+    number: attachment.position,
   });
 }
 

@@ -1,6 +1,7 @@
 import { element, utcTimestamp } from "../atom/build.js";
 import type { CommentDetail } from "../services/comment-detail.js";
 import { commentEntry } from "./comment.js";
+import { titleElement } from "./feed.js";
 
 /**
  * `cbl:comments/cbl:feedLink` holding a sub-feed of every comment of an item (newest first);
@@ -14,7 +15,7 @@ export function embeddedCommentsElement(
   const href = `${baseUrl}/api/comment/V2?entry=${encodeURIComponent(item.id)}`;
   return (
     `<cbl:comments><cbl:feedLink href="${href}"><feed>` +
-    element("title", { type: "text" }, item.title) +
+    titleElement(item.title) +
     element("id", {}, item.id) +
     element("updated", {}, utcTimestamp(comments[0]?.comment.createdAt ?? item.updatedAt)) +
     comments.map((detail) => commentEntry(baseUrl, detail, { withContent: true })).join("") +

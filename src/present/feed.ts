@@ -24,7 +24,7 @@ export interface FeedHead {
 export function feedDocument(head: FeedHead, entries: readonly string[]): string {
   return (
     `${XML_DECLARATION}\n<feed${FEED_NAMESPACES}>` +
-    element("title", { type: "text" }, head.title) +
+    titleElement(head.title) +
     element("id", {}, head.id) +
     element("link", { rel: "alternate", type: "text/html", href: head.alternate }) +
     `<author>${element("name", {}, head.viewer.name)}${element("email", {}, head.viewer.email)}${element("uri", {}, formatPair(head.viewer.id))}</author>` +
@@ -56,7 +56,15 @@ export function categoryElements(itemId: string): string {
   return out;
 }
 
-/** `<summary type="text">`. */
+/**
+ * `<title>` with no attributes, on feeds and entries alike: a notifier bot reads `title[0]` through
+ * xml2js as a string, and any attribute turns it into an object (docs/api.md).
+ */
+export function titleElement(text: string): string {
+  return element("title", {}, text);
+}
+
+/** `<summary type="text">`: clients read the summary through its attribute, so it keeps it. */
 export function summaryElement(text: string): string {
   return `<summary type="text">${escapeText(text)}</summary>`;
 }

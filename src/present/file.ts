@@ -11,6 +11,7 @@ import {
   newestOf,
   summaryElement,
   webLinkElements,
+  titleElement,
 } from "./feed.js";
 import { areaLinks, contentLinks } from "./links.js";
 import { groupElement } from "./topic.js";
@@ -58,7 +59,7 @@ export function fileEntry(
   return (
     "<entry>" +
     element("id", {}, id) +
-    element("title", { type: "text" }, fileTitle(file)) +
+    titleElement(fileTitle(file)) +
     webLinkElements(contentLinks(baseUrl, ref)) +
     categoryElements(id) +
     authorElement(file.authorName, file.authorId) +
@@ -83,7 +84,7 @@ export function fileEntry(
 function historiesElement(baseUrl: string, fileId: string, file: CabinetFile, history: readonly FileVersion[]): string {
   return (
     `<cblCbnt:histories><cbl:feedLink href="${escapeAttribute(downloadUrl(baseUrl, fileId))}"><feed>` +
-    element("title", { type: "text" }, fileTitle(file)) +
+    titleElement(fileTitle(file)) +
     element("id", {}, fileId) +
     element("updated", {}, utcTimestamp(file.updatedAt)) +
     history.map((version) => historyEntry(baseUrl, fileId, version)).join("") +
@@ -96,7 +97,7 @@ function historyEntry(baseUrl: string, fileId: string, version: FileVersion): st
   return (
     "<entry>" +
     element("id", {}, downloadUrl(baseUrl, fileId, { version: version.number })) +
-    element("title", { type: "text" }, version.fileName) +
+    titleElement(version.fileName) +
     authorElement(version.authorName, version.authorId) +
     element("updated", {}, utcTimestamp(version.createdAt)) +
     (version.comment === "" ? "" : summaryElement(version.comment)) +

@@ -10,6 +10,7 @@ import {
   newestOf,
   summaryElement,
   webLinkElements,
+  titleElement,
 } from "./feed.js";
 import { areaLinks, groupLinks } from "./links.js";
 
@@ -20,7 +21,7 @@ export function groupsFeed(baseUrl: string, viewer: Viewer, groups: readonly Gro
     return (
       "<entry>" +
       element("id", {}, id) +
-      element("title", { type: "text" }, group.name) +
+      titleElement(group.name) +
       webLinkElements(groupLinks(baseUrl, group.id)) +
       categoryElements(id) +
       authorElement(viewer.name, viewer.id) +
@@ -57,7 +58,7 @@ export function foldersFeed(
     (folder) =>
       "<entry>" +
       element("id", {}, formatPair(folder.id)) +
-      element("title", { type: "text" }, folder.name) +
+      titleElement(folder.name) +
       webLinkElements({
         alternate: `${links.alternate}?folder=${formatPair(folder.id)}`,
         mobile: `${links.mobile}?folder=${formatPair(folder.id)}`,

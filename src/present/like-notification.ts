@@ -10,6 +10,7 @@ import {
   newestOf,
   summaryElement,
   webLinkElements,
+  titleElement,
 } from "./feed.js";
 import { commentLinks, contentLinks } from "./links.js";
 
@@ -23,7 +24,7 @@ export function likeNotificationEntry(baseUrl: string, notification: LikeNotific
   return (
     "<entry>" +
     element("id", {}, id) +
-    element("title", { type: "text" }, notification.title) +
+    titleElement(notification.title) +
     webLinkElements(
       commentNumber === 0 ? contentLinks(baseUrl, parent) : commentLinks(baseUrl, parent, commentNumber),
     ) +

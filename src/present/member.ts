@@ -3,7 +3,7 @@ import type { Group } from "../domain/group.js";
 import { formatGroupId, formatPair } from "../domain/item-id.js";
 import { type Member, type MemberAction, isCallerEntry, memberAbilities } from "../domain/member.js";
 import type { MemberListView } from "../services/member.js";
-import { type Viewer, feedDocument, newestOf, webLinkElements } from "./feed.js";
+import { type Viewer, feedDocument, newestOf, webLinkElements, titleElement } from "./feed.js";
 import { groupLinks, memberLinks } from "./links.js";
 import { groupElement } from "./topic.js";
 
@@ -46,7 +46,7 @@ export function memberEntry(baseUrl: string, group: Group, member: Member, optio
   return (
     "<entry>" +
     element("id", {}, id) +
-    element("title", { type: "text" }, member.name) +
+    titleElement(member.name) +
     (options.self ? "" : webLinkElements(memberLinks(baseUrl, group.id, member.id))) +
     (joined && member.userId !== null
       ? `<author>${element("name", {}, member.name)}${element("uri", {}, formatPair(member.userId))}</author>`

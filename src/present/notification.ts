@@ -1,5 +1,5 @@
 import { element, utcTimestamp } from "../atom/build.js";
-import { formatAttachmentId, formatCommentId, formatContentId, formatGroupId, formatPair } from "../domain/item-id.js";
+import { formatCommentId, formatContentId, formatGroupId, formatPair } from "../domain/item-id.js";
 import {
   type Notification,
   type NotificationItem,
@@ -16,7 +16,9 @@ import {
   newestOf,
   summaryElement,
   webLinkElements,
+  titleElement,
 } from "./feed.js";
+import { attachmentElement } from "./comment.js";
 import { type ItemLinks, commentLinks, contentLinks, groupLinks } from "./links.js";
 
 /** The wire id of a notification's item (`GROUP,1:n` for a member list). */
@@ -42,23 +44,23 @@ function summaryOf(notification: Notification, locale: Locale): string {
   return notification.body;
 }
 
-/** `<cbl:attachment fileName=".." id=".." size="bytes" type="MIME"/>`, as comment entries carry them. */
-function attachmentElement(file: NotificationAttachment): string {
+/**
+ * `cbl:attachment` as comment entries carry it (with `entryId` and `number`). A shared file is the
+ * one file of its item: its `entryId` is the file's id and its `number` is 1.
+ */
+function notificationAttachmentElement(file: NotificationAttachment): string {
   if (file.kind === "comment") {
-    const { attachment } = file;
-    return element("cbl:attachment", {
-      fileName: attachment.fileName,
-      id: formatAttachmentId(file.parent, file.commentNumber, attachment.position),
-      size: attachment.size,
-      type: attachment.contentType,
-    });
+    return attachmentElement({ parent: file.parent, number: file.commentNumber }, file.attachment);
   }
   const { file: shared } = file;
+  const id = formatContentId({ kind: "CABINET", groupId: shared.groupId, id: shared.id });
   return element("cbl:attachment", {
     fileName: shared.current.fileName,
-    id: formatContentId({ kind: "CABINET", groupId: shared.groupId, id: shared.id }),
+    id,
     size: shared.current.size,
     type: shared.current.mimeType,
+    entryId: id,
+    number: 1,
   });
 }
 
@@ -84,7 +86,7 @@ export function notificationEntry(
   return (
     "<entry>" +
     element("id", {}, id) +
-    element("title", { type: "text" }, notification.title) +
+    titleElement(notification.title) +
     webLinkElements(linksOf(baseUrl, notification)) +
     categoryElements(id) +
     (actor === null ? "<author><name/></author>" : authorElement(actor.name, actor.id)) +
@@ -99,7 +101,7 @@ export function notificationEntry(
       ? ""
       : element("cbl:summaryUpdator", { valueString: summaryUpdator.name, id: formatPair(summaryUpdator.id) })) +
     element("cbl:unconfirmedCommentCount", {}, String(notification.unconfirmedComments)) +
-    (files ?? []).map(attachmentElement).join("") +
+    (files ?? []).map(notificationAttachmentElement).join("") +
     (commentId === undefined
       ? ""
       : element("cblNtf:commentId", {}, commentId) +

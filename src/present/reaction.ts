@@ -2,7 +2,15 @@ import { element, utcTimestamp } from "../atom/build.js";
 import { formatCommentId, formatContentId, formatPair } from "../domain/item-id.js";
 import type { ItemView } from "../services/item.js";
 import type { LikersView } from "../services/reaction.js";
-import { type Viewer, categoryElements, feedDocument, newestOf, summaryElement, webLinkElements } from "./feed.js";
+import {
+  type Viewer,
+  categoryElements,
+  feedDocument,
+  newestOf,
+  summaryElement,
+  webLinkElements,
+  titleElement,
+} from "./feed.js";
 import { type ItemLinks, commentLinks, contentLinks } from "./links.js";
 import { groupElement } from "./topic.js";
 
@@ -26,7 +34,7 @@ export function reactionEntry(baseUrl: string, item: ItemView, term: "GOOD" | "S
   return (
     "<entry>" +
     element("id", {}, id) +
-    element("title", { type: "text" }, item.title) +
+    titleElement(item.title) +
     webLinkElements(itemLinks(baseUrl, item)) +
     categoryElements(id) +
     element("category", { term }) +
@@ -86,7 +94,7 @@ export function reactionWriteFeed(
   const entry =
     "<entry>" +
     element("id", {}, id) +
-    element("title", { type: "text" }, item.title) +
+    titleElement(item.title) +
     webLinkElements(itemLinks(baseUrl, item)) +
     categoryElements(id) +
     element("category", { term }) +

@@ -13,6 +13,7 @@ import {
   newestOf,
   summaryElement,
   webLinkElements,
+  titleElement,
 } from "./feed.js";
 import { areaLinks, contentLinks } from "./links.js";
 import { groupElement } from "./topic.js";
@@ -53,7 +54,7 @@ export function taskEntry(
   return (
     "<entry>" +
     element("id", {}, id) +
-    element("title", { type: "text" }, task.title) +
+    titleElement(task.title) +
     webLinkElements(contentLinks(baseUrl, ref)) +
     categoryElements(id) +
     authorElement(task.authorName, task.authorId) +

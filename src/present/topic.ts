@@ -4,7 +4,7 @@ import type { Group } from "../domain/group.js";
 import type { Topic } from "../domain/topic.js";
 import { embeddedCommentsElement } from "./embedded-comments.js";
 import type { CommentDetail } from "../services/comment-detail.js";
-import { authorElement, categoryElements, summaryElement, webLinkElements } from "./feed.js";
+import { authorElement, categoryElements, summaryElement, webLinkElements, titleElement } from "./feed.js";
 import { contentLinks } from "./links.js";
 
 /** `<cbl:group valueString=".." id=".."/>`: name first, then the bare `1:n` id. */
@@ -24,7 +24,7 @@ export function topicEntry(
   return (
     "<entry>" +
     element("id", {}, id) +
-    element("title", { type: "text" }, topic.title) +
+    titleElement(topic.title) +
     webLinkElements(contentLinks(baseUrl, ref)) +
     categoryElements(id) +
     authorElement(topic.authorName, topic.authorId) +

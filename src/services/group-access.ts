@@ -1,6 +1,6 @@
 import type { Actor } from "../domain/access.js";
-import { NotFoundError } from "../domain/errors.js";
-import { type GroupAccess, requireMembership } from "../domain/group.js";
+import { type GroupAccess, groupNotFound, requireMembership } from "../domain/group.js";
+import { formatPair } from "../domain/item-id.js";
 import type { Tx } from "../store/store.js";
 
 /**
@@ -11,7 +11,7 @@ import type { Tx } from "../store/store.js";
  */
 export async function requireGroupMember(tx: Tx, actor: Actor, groupId: number): Promise<GroupAccess> {
   const group = await tx.groups.findById(groupId);
-  if (!group) throw new NotFoundError("GROUP_NOT_FOUND", "The group does not exist.");
+  if (!group) throw groupNotFound(formatPair(groupId));
   const membership = await tx.memberships.findJoined(groupId, actor.user.id);
   requireMembership(membership);
   return { group, membership };

@@ -28,7 +28,8 @@ export async function listLikeNotifications(
 }
 
 /**
- * Confirms the caller's like notifications of these ids; unknown and already confirmed ids are ignored.
+ * Confirms the caller's like notifications of these ids; the answer holds every one the caller has
+ * of them, already confirmed or not. Unknown ids are left out.
  * @throws ValidationError TOO_MANY_ENTRIES (more than 100 ids: nothing is confirmed)
  */
 export async function confirmLikeNotifications(

@@ -77,7 +77,9 @@ export async function listNotifications(
 /**
  * Confirms the caller's notifications of these ids: each unconfirmed one becomes confirmed (its
  * unconfirmed comment count 0) and its item's comments count as seen for the comment feed's
- * `unconfirmed=true`. Unknown and already confirmed ids are ignored.
+ * `unconfirmed=true`. The answer holds one notification per requested id the caller has, whether
+ * it was unconfirmed or already confirmed (a bot posts the same id every few seconds and expects
+ * it back each time); unknown ids are left out.
  * @throws ValidationError TOO_MANY_ENTRIES (more than 100 ids: nothing is confirmed)
  */
 export async function confirmNotifications(
@@ -91,7 +93,10 @@ export async function confirmNotifications(
   return store.transaction(async (tx) => {
     const at = clock.now();
     const confirmed = await tx.notifications.confirm(actor.user.id, items, at);
+    // Comments count as seen from the confirmation that changed the notification (its last access is
+    // now); one confirmed before recorded them then, and a bot re-posting every few seconds writes nothing.
     const parents = confirmed
+      .filter((notification) => notification.lastAccessAt === at)
       .map((notification) => notification.item)
       .filter((item): item is ContentRef => item.kind !== "GROUP");
     await tx.commentReads.confirmMany(actor.user.id, parents, at);

@@ -1,6 +1,7 @@
-// Password sign-in with throttling (the authorize page and xAuth). Attempts are counted in the
-// database before the password is checked, so the limits hold across every server process and
-// under concurrent guessing: attempt N+1 is refused without spending the scrypt time on it.
+// Password sign-in with throttling (the web sign-in page, the authorize page and xAuth). Attempts
+// are counted in the database before the password is checked, so the limits hold across every
+// server process and under concurrent guessing: attempt N+1 is refused without spending the
+// scrypt time on it.
 import { verifyPassword } from "../auth/password.js";
 import type { Clock } from "../clock.js";
 import type { LoginThrottleConfig } from "../config/limits.js";
@@ -8,7 +9,7 @@ import { TooManyRequestsError } from "../domain/errors.js";
 import { hasControlCharacter, replaceControlCharacters } from "../domain/text.js";
 import type { User } from "../domain/user.js";
 import type { Store } from "../store/store.js";
-import type { LoginAttemptCount } from "../store/queries/login-failures.js";
+import { type LoginAttemptCount, pairSubject } from "../store/queries/login-failures.js";
 
 /** Compared against when no user has the e-mail address, so both answers take the scrypt time. */
 const DUMMY_HASH = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
@@ -22,8 +23,10 @@ export interface SignInAttempt {
 }
 
 /**
- * The user whose e-mail and password these are, or undefined; refused outright once the account
- * or the address has had too many failed attempts in the window.
+ * The user whose e-mail and password these are, or undefined. Refused outright while this address
+ * backs off, or once this account has had too many failures from this address, or this address
+ * too many on any accounts, in the window. An account's failures from one address never refuse
+ * its owner from another: a stranger cannot lock anyone out.
  * @throws TooManyRequestsError SIGN_IN_THROTTLED
  */
 export async function signInThrottled(
@@ -33,37 +36,72 @@ export async function signInThrottled(
   attempt: SignInAttempt,
 ): Promise<User | undefined> {
   const now = clock.now();
-  // PostgreSQL cannot store a NUL; such an address names nobody, but its failures still count.
-  const account = replaceControlCharacters(attempt.email.trim().toLowerCase());
+  const pair = pairSubject(accountKey(attempt.email), attempt.address);
   const counts = await store.transaction(async (tx) => {
     await tx.loginFailures.removeExpired(now - limits.windowMs);
     return {
-      account: await tx.loginFailures.count("account", account, now, limits.windowMs),
+      pair: await tx.loginFailures.count("pair", pair, now, limits.windowMs),
       address: await tx.loginFailures.count("address", attempt.address, now, limits.windowMs),
     };
   });
-  const over = [
-    counts.account.failures > limits.perAccount ? counts.account : undefined,
-    counts.address.failures > limits.perAddress ? counts.address : undefined,
-  ];
-  const blocking = over.filter((count): count is LoginAttemptCount => count !== undefined);
-  if (blocking.length > 0) {
-    const until = Math.max(...blocking.map((count) => count.windowStart + limits.windowMs));
-    const seconds = Math.max(1, Math.ceil((until - now) / 1000));
-    throw new TooManyRequestsError(
-      "SIGN_IN_THROTTLED",
-      `Too many failed sign-ins for this account or from this address. Try again in ${Math.ceil(seconds / 60)} minutes.`,
-      seconds,
-    );
-  }
+  refuseWhenThrottled(limits, counts, now);
   const user = await signIn(store, attempt.email, attempt.password);
   if (user) {
     await store.transaction(async (tx) => {
-      await tx.loginFailures.forgive("account", account);
+      await tx.loginFailures.forgive("pair", pair);
       await tx.loginFailures.forgive("address", attempt.address);
     });
+  } else if (counts.address.failures >= limits.backoffAfter) {
+    // Guesses racing from one address may all pass the back-off before one sets it; the counts
+    // above, taken before the password is checked, still hold exactly.
+    const waitMs = Math.min(
+      limits.backoffMaxMs,
+      limits.backoffBaseMs * 2 ** (counts.address.failures - limits.backoffAfter),
+    );
+    await store.transaction((tx) => tx.loginFailures.backOff(attempt.address, now + waitMs));
   }
   return user;
+}
+
+/**
+ * Forgets every failed sign-in of the account with this e-mail address, from every address (an
+ * operator unlocking it); the addresses' own back-off and ceiling stay. Returns the counters removed.
+ */
+export async function forgetSignInFailures(store: Store, email: string): Promise<number> {
+  return store.transaction((tx) => tx.loginFailures.clearAccount(accountKey(email)));
+}
+
+/** The account as the counters key it: what was typed, trimmed and lower-cased. */
+function accountKey(email: string): string {
+  // PostgreSQL cannot store a NUL; such an address names nobody, but its failures still count.
+  return replaceControlCharacters(email.trim().toLowerCase());
+}
+
+/** @throws TooManyRequestsError SIGN_IN_THROTTLED, naming the longest of the waits that apply */
+function refuseWhenThrottled(
+  limits: LoginThrottleConfig,
+  counts: { readonly pair: LoginAttemptCount; readonly address: LoginAttemptCount },
+  now: number,
+): void {
+  const refusals: { readonly until: number; readonly reason: string }[] = [];
+  if (counts.pair.failures > limits.perAccount)
+    refusals.push({ until: counts.pair.windowStart + limits.windowMs, reason: "for this account from this address" });
+  if (counts.address.failures > limits.perAddress)
+    refusals.push({ until: counts.address.windowStart + limits.windowMs, reason: "from this address" });
+  if (counts.address.notBefore > now) refusals.push({ until: counts.address.notBefore, reason: "from this address" });
+  if (refusals.length === 0) return;
+  const longest = refusals.reduce((a, b) => (b.until > a.until ? b : a));
+  const seconds = Math.max(1, Math.ceil((longest.until - now) / 1000));
+  throw new TooManyRequestsError(
+    "SIGN_IN_THROTTLED",
+    `Too many failed sign-ins ${longest.reason}. Try again in ${waitText(seconds)}.`,
+    seconds,
+  );
+}
+
+function waitText(seconds: number): string {
+  if (seconds === 1) return "1 second";
+  return seconds < 120 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
 }
 
 /** The user whose e-mail and password these are, or undefined; takes the same time either way. */

@@ -158,9 +158,12 @@ export interface OAuthTemporaryCredentialsTable {
 
 /** Sign-in attempts not (yet) followed by a success, per account or address, in a fixed window. */
 export interface LoginFailuresTable {
-  scope: "account" | "address";
-  /** The e-mail address as typed (lower-cased), or the client address. */
+  /** `pair`: one account from one address; `address`: an address on any accounts. */
+  scope: "pair" | "address";
+  /** `pair`: the e-mail address as typed (lower-cased), a line feed, the client address; `address`: the client address. */
   subject: string;
   failures: number;
   window_start: number;
+  /** `address` rows: attempts from it before this time are refused (back-off); 0 when none. */
+  not_before: Generated<number>;
 }

@@ -159,7 +159,14 @@ describe("config", () => {
   it("has limits on by default, generous, as README's table says", () => {
     const { limits } = loadConfig({}, {});
     assert.deepEqual(limits.rateLimit, { perAddress: 3000, perToken: 1200, windowMs: 60_000 });
-    assert.deepEqual(limits.loginThrottle, { perAccount: 10, perAddress: 50, windowMs: 15 * 60_000 });
+    assert.deepEqual(limits.loginThrottle, {
+      perAccount: 10,
+      perAddress: 50,
+      windowMs: 15 * 60_000,
+      backoffAfter: 5,
+      backoffBaseMs: 1000,
+      backoffMaxMs: 60_000,
+    });
     assert.deepEqual(limits.trustProxy, []);
     assert.equal(limits.maxUploads, 16);
     assert.equal(limits.feedCacheBytes, 16 * 1024 * 1024);

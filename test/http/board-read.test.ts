@@ -186,6 +186,13 @@ describeEachBackend("GET /api/board/V2", (backend) => {
     assertError(await board("group=1:99999"), 404, "GROUP_NOT_FOUND");
     assertError(await board(""), 400, "PARAMETER_REQUIRED");
     assertError(await board("group=abc"), 400, "INVALID_GROUP");
+    assert.equal((await board("group=abc")).xml.text, 'group must be a group id such as 1:12 (got "abc").');
+    for (const id of ["9:9", "GROUP,9:9", "1:0", "2:12", "1:12345678901234567890"]) {
+      const unknown = await board(`group=${id}`);
+      assertError(unknown, 404, "GROUP_NOT_FOUND");
+      assert.equal(unknown.xml.text, `There is no group ${id}.`, "a well-formed id of no group says so");
+    }
+    assert.equal((await board("group=1:99999")).xml.text, "There is no group 1:99999.");
     const anonymous = await request(`${server.url}/api/board/V2?group=1:${group.id}`);
     assertError(anonymous, 401, "AUTHENTICATION_REQUIRED");
     assert.match(anonymous.headers.get("www-authenticate") ?? "", /^OAuth realm="/);

@@ -93,6 +93,12 @@ describeEachBackend("POST /api/board/V2", (backend) => {
       const before = await countTopics();
       assertError(await post(create("x", "B", other.id), bob.token), 403, "GROUP_NOT_JOINED");
       assertError(await post(create("x", "B", 99999), bob.token), 404, "GROUP_NOT_FOUND");
+      const foreign = await post(create("x").replace(`id="1:${group.id}"`, 'id="9:9"'), bob.token);
+      assertError(foreign, 404, "GROUP_NOT_FOUND");
+      assert.equal(foreign.xml.text, "There is no group 9:9.");
+      const malformed = await post(create("x").replace(`id="1:${group.id}"`, 'id="nine"'), bob.token);
+      assertError(malformed, 400, "INVALID_GROUP");
+      assert.equal(malformed.xml.text, 'cbl:group id must be a group id such as 1:12 (got "nine").');
       assertError(await post(create("x"), bob.token, `?group=1:${other.id}`), 403, "WRONG_GROUP");
       assertError(
         await post(`<feed ${CLIENT_NS}><entry><title>x</title></entry></feed>`, bob.token),

@@ -69,11 +69,16 @@ describe("POST /api/comment/V2 (multipart)", () => {
     assert.equal(answer.status, 200, answer.text);
     await assertValidAtom(answer.text);
     const attachments = nsChildren(entriesOf(answer.xml)[0]!);
+    const first = `${topicId},COMMENT,1,ATTACHMENT,1`;
+    const second = `${topicId},COMMENT,1,ATTACHMENT,2`;
     assert.deepEqual(attachments, [
-      { fileName: "報告書 2026.pdf", id: `${topicId},COMMENT,1,ATTACHMENT,1`, size: "1000", type: "application/pdf" },
-      { fileName: "photo.png", id: `${topicId},COMMENT,1,ATTACHMENT,2`, size: "10", type: "image/png" },
+      { fileName: "報告書 2026.pdf", id: first, size: "1000", type: "application/pdf", entryId: first, number: "1" },
+      { fileName: "photo.png", id: second, size: "10", type: "image/png", entryId: second, number: "2" },
     ]);
-    assert.match(answer.text, /<cbl:attachment fileName="[^"]+" id="[^"]+" size="1000" type="application\/pdf"\/>/);
+    assert.match(
+      answer.text,
+      /<cbl:attachment fileName="[^"]+" id="[^"]+" size="1000" type="application\/pdf" entryId="[^"]+" number="1"\/>/,
+    );
     const listed = await request(`${server.url}/api/comment/V2?entry=${topicId}`, { token: alice.token });
     assert.deepEqual(nsChildren(entriesOf(listed.xml)[0]!), attachments, "the feed shows the same attachments");
     assert.equal(atomText(entriesOf(listed.xml)[0]!, "summary"), "see [file:1]");

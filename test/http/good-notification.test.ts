@@ -103,7 +103,7 @@ describeEachBackend("like notifications (/api/goodNotification/V2)", (backend) =
     );
   });
 
-  it("filters unconfirmed ones, confirms up to 100, and ignores unknown and confirmed ids", async () => {
+  it("filters unconfirmed ones, confirms up to 100, answers confirmed ids again and ignores unknown ones", async () => {
     assert.deepEqual(await likes.ids(alice, "unconfirmed=true"), [comment, topic]);
     const confirmed = await likes.confirm(alice, [
       topic,
@@ -117,7 +117,10 @@ describeEachBackend("like notifications (/api/goodNotification/V2)", (backend) =
     assert.deepEqual(await likes.ids(alice, "unconfirmed=TRUE"), [comment]);
     assert.equal(await totalCount(alice, "unconfirmed=true"), "1");
     assert.equal(await totalCount(alice), "2");
-    assert.deepEqual(await likes.confirm(alice, [topic]), [], "already confirmed");
+    const again = await likes.confirm(alice, [topic]);
+    assert.deepEqual(idsOf(again), [topic], "already confirmed: answered again, unchanged");
+    assert.equal(field(again[0]!, "cbl", "confirmed"), "true");
+    assert.deepEqual(await likes.ids(alice, "unconfirmed=true"), [comment]);
     assertError(
       await likes.post(
         alice,

@@ -1,11 +1,15 @@
 import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
+import { parseStringPromise } from "xml2js";
 import type { Group } from "../../src/domain/group.js";
 import { describeEachBackend } from "../support/backends.js";
 import type { TestUser } from "../support/factories.js";
 import { CLIENT_NS, assertError, entriesOf, request } from "../support/http.js";
 import { BoardClient, NotificationClient, field, idsOf } from "../support/notifications.js";
 import { type TestServer, startTestServer } from "../support/server.js";
+
+/** An entry as xml2js gives it: each child an array of strings (no attributes) or of objects. */
+type XmlNode = Record<string, unknown[]>;
 
 describeEachBackend("update notifications: confirming, limits and errors (/api/notification/V2)", (backend) => {
   let server: TestServer;
@@ -25,7 +29,7 @@ describeEachBackend("update notifications: confirming, limits and errors (/api/n
   });
   after(() => server.close());
 
-  it("confirms 100 ids in one request, refuses 101 with nothing changed, and ignores unknown and confirmed ids", async () => {
+  it("confirms 100 ids in one request, refuses 101 with nothing changed, and ignores unknown ids", async () => {
     const frank = await server.factories.user({ name: "Frank" });
     const many = await server.factories.group([alice, frank], { name: "Many" });
     const topics: string[] = [];
@@ -47,17 +51,20 @@ describeEachBackend("update notifications: confirming, limits and errors (/api/n
 
     const last = topics[100]!;
     const ignored = [
-      topics[0]!, // already confirmed
       `GROUP,1:${many.id},BOARD,1:999999`, // no such topic
       last.replace(`GROUP,1:${many.id}`, `GROUP,1:${team.id}`), // the topic, in the wrong group
       `GROUP,1:${many.id},GW_SCHEDULE,1:1`, // a kind this server does not hold
       `GROUP,1:${many.id},BOARD,1:1,COMMENT,1`, // comments have no notification of their own
       "not an id",
     ];
-    const answer = await notifications.confirm(frank, [...ignored, last, last]);
-    assert.deepEqual(idsOf(answer), [last], "only what became confirmed, once");
+    const answer = await notifications.confirm(frank, [...ignored, last, topics[0]!, last]);
+    assert.deepEqual(
+      new Set(idsOf(answer)),
+      new Set([last, topics[0]]),
+      "each requested id once, the one confirmed before included; unknown ids left out",
+    );
+    assert.equal(answer.length, 2);
     assert.deepEqual(await notifications.ids(frank, "unconfirmed=true"), []);
-    assert.deepEqual(await notifications.confirm(frank, [last]), [], "confirming again changes nothing");
     assert.equal((await notifications.ids(alice, `group=1:${many.id}`)).length, 0, "the author had none");
     const lone = await notifications.post(frank, `<entry ${CLIENT_NS}><id>${last}</id></entry>`);
     assert.equal(lone.status, 200, "a lone entry is read as a feed of one");
@@ -66,6 +73,28 @@ describeEachBackend("update notifications: confirming, limits and errors (/api/n
       0,
       "an empty confirmation is a harmless 200",
     );
+  });
+
+  it("answers a bot posting the same id again and again with exactly that one entry, confirmed", async () => {
+    const topic = await board.create(alice, team.id, "polled");
+    const other = await board.create(alice, team.id, "left alone");
+    for (let round = 0; round < 3; round++) {
+      const answer = await notifications.post(bob, [topic]);
+      assert.equal(answer.status, 200, answer.text);
+      const feed = ((await parseStringPromise(answer.text)) as { feed: { entry?: XmlNode[] } }).feed;
+      assert.equal(feed.entry?.length, 1, `round ${round}: exactly one entry`);
+      const entry = feed.entry[0];
+      assert.ok(entry);
+      assert.deepEqual(entry.id, [topic]);
+      assert.deepEqual(entry["cbl:confirmed"], ["true"], `round ${round}: confirmed`);
+      if (round === 1) await board.comment(alice, topic, "a new comment makes it unconfirmed again");
+    }
+    assert.deepEqual(
+      await notifications.ids(bob, `unconfirmed=true&group=1:${team.id}`),
+      [other],
+      "the other one is untouched",
+    );
+    assert.deepEqual(idsOf(await notifications.confirm(bob, ["GROUP,1:1,BOARD,1:999999"])), [], "unknown: nothing");
   });
 
   it("answers bad requests with the error table and lets read-level applications in", async () => {

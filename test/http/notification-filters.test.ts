@@ -99,6 +99,7 @@ describeEachBackend("update notifications: filters, paging and do-not-notify (/a
     assert.deepEqual(await list(`group=GROUP,1:${one.id}`), inOne);
     assertError(await notifications.get(fiona, "group=one"), 400, "INVALID_GROUP");
     assertError(await notifications.get(fiona, "group=1:999999"), 404, "GROUP_NOT_FOUND");
+    assertError(await notifications.get(fiona, "group=9:9"), 404, "GROUP_NOT_FOUND");
     assertError(await notifications.get(fiona, `group=1:${one.id + 2}`), 403, "GROUP_NOT_JOINED");
   });
 

@@ -150,6 +150,26 @@ describeEachBackend("OAuth 1.0a three-legged flow and xAuth", (backend) => {
     assert.match(page.text, /Access denied/);
   });
 
+  it("approves only when Approve was pressed: a form without a decision, or with another one, is refused", async () => {
+    const temporary = await initiate(CALLBACK);
+    const forms: Record<string, string>[] = [
+      { email: alice.email, password: PASSWORD },
+      { email: alice.email, password: PASSWORD, decision: "" },
+      { email: alice.email, password: PASSWORD, decision: "yes" },
+      { email: alice.email, password: PASSWORD, decision: "APPROVE" },
+    ];
+    for (const fields of forms) {
+      const refused = await decide(temporary, fields);
+      assert.equal(refused.status, 400, JSON.stringify(fields));
+      assert.equal(refused.location, null, "no redirect, no verifier");
+      assert.match(refused.text, /role="alert" id="error">Choose Approve or Deny: nothing was authorized\./);
+    }
+    assertProblem(await exchange(temporary, "anything"), "permission_unknown");
+    const approved = await decide(temporary, { email: alice.email, password: PASSWORD, decision: "approve" });
+    assert.equal(approved.status, 303, "the request still awaits a real decision");
+    assert.ok(new URL(approved.location ?? "").searchParams.get("oauth_verifier"));
+  });
+
   it("a forged form (wrong CSRF token) and an expired temporary credential are refused", async () => {
     const temporary = await initiate(CALLBACK);
     const body = new URLSearchParams({

@@ -5,6 +5,7 @@ import { after, before, it } from "node:test";
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { type LoginFailureScope, pairSubject } from "../../src/store/queries/login-failures.js";
 import type { Store } from "../../src/store/store.js";
 import { type TestStore, describeEachBackend, openTestStore } from "../support/backends.js";
 
@@ -20,19 +21,16 @@ describeEachBackend("login failure counters", (backend) => {
   });
   after(() => opened.close());
 
-  const count = (on: Store, subject: string, now: number, scope: "account" | "address" = "account") =>
+  const count = (on: Store, subject: string, now: number, scope: LoginFailureScope = "pair") =>
     on.transaction((tx) => tx.loginFailures.count(scope, subject, now, WINDOW));
 
   it("counts attempts in a fixed window and starts a new one when it is over", async () => {
-    assert.deepEqual(await count(store, "a@example.com", T0), { failures: 1, windowStart: T0 });
-    assert.deepEqual(await count(store, "a@example.com", T0 + 1000), { failures: 2, windowStart: T0 });
-    assert.deepEqual(await count(store, "a@example.com", T0 + WINDOW - 1), { failures: 3, windowStart: T0 });
-    assert.deepEqual(await count(store, "a@example.com", T0 + WINDOW), { failures: 1, windowStart: T0 + WINDOW });
-    assert.deepEqual(
-      await count(store, "a@example.com", T0, "address"),
-      { failures: 1, windowStart: T0 },
-      "scopes are counted apart",
-    );
+    const at = (failures: number, windowStart: number) => ({ failures, windowStart, notBefore: 0 });
+    assert.deepEqual(await count(store, "a@example.com", T0), at(1, T0));
+    assert.deepEqual(await count(store, "a@example.com", T0 + 1000), at(2, T0));
+    assert.deepEqual(await count(store, "a@example.com", T0 + WINDOW - 1), at(3, T0));
+    assert.deepEqual(await count(store, "a@example.com", T0 + WINDOW), at(1, T0 + WINDOW));
+    assert.deepEqual(await count(store, "a@example.com", T0, "address"), at(1, T0), "scopes are counted apart");
   });
 
   it("clears an account on success and takes one attempt off an address", async () => {
@@ -41,11 +39,45 @@ describeEachBackend("login failure counters", (backend) => {
       await count(store, "192.0.2.1", T0, "address");
     }
     await store.transaction(async (tx) => {
-      await tx.loginFailures.forgive("account", "b@example.com");
+      await tx.loginFailures.forgive("pair", "b@example.com");
       await tx.loginFailures.forgive("address", "192.0.2.1");
     });
     assert.equal((await count(store, "b@example.com", T0)).failures, 1);
     assert.equal((await count(store, "192.0.2.1", T0, "address")).failures, 3);
+  });
+
+  it("backs an address off until a time, never closer, and reports it with the next count", async () => {
+    await count(store, "192.0.2.50", T0, "address");
+    const backOff = (notBefore: number) => store.transaction((tx) => tx.loginFailures.backOff("192.0.2.50", notBefore));
+    await backOff(T0 + 4000);
+    await backOff(T0 + 2000);
+    assert.equal((await count(store, "192.0.2.50", T0 + 1, "address")).notBefore, T0 + 4000, "the later end stays");
+    await backOff(T0 + 8000);
+    assert.deepEqual(await count(store, "192.0.2.50", T0 + 2, "address"), {
+      failures: 3,
+      windowStart: T0,
+      notBefore: T0 + 8000,
+    });
+  });
+
+  it("forgets one account's failures from every address, and nobody else's", async () => {
+    const account = "d_%@example.com";
+    const subjects = [
+      pairSubject(account, "192.0.2.1"),
+      pairSubject(account, "2001:db8::1"),
+      pairSubject("d_%@example.co", "192.0.2.1"), // a shorter account
+      pairSubject(`${account}m`, "192.0.2.1"), // a longer one
+      pairSubject("dx%@example.com", "192.0.2.1"), // what "d_%" would match as a LIKE pattern
+      pairSubject("ø@example.com", "192.0.2.1"),
+    ];
+    for (const subject of subjects) await count(store, subject, T0);
+    await count(store, account, T0, "address");
+    const cleared = await store.transaction((tx) => tx.loginFailures.clearAccount(account));
+    assert.equal(cleared, 2);
+    const after = await Promise.all(subjects.map(async (subject) => (await count(store, subject, T0)).failures));
+    assert.deepEqual(after, [1, 1, 2, 2, 2, 2]);
+    assert.equal((await count(store, account, T0, "address")).failures, 2, "an address counter of the same text stays");
+    assert.equal(await store.transaction((tx) => tx.loginFailures.clearAccount("ø@example.com")), 1);
   });
 
   it("loses no count when two processes count the same subject at once", async () => {

@@ -8,7 +8,7 @@ const store = await openStore(JSON.parse(config ?? "{}"));
 try {
   const counts = await Promise.all(
     Array.from({ length: Number(times) }, () =>
-      store.transaction((tx) => tx.loginFailures.count("account", subject ?? "", 1_700_000_000_000, 900_000)),
+      store.transaction((tx) => tx.loginFailures.count("pair", subject ?? "", 1_700_000_000_000, 900_000)),
     ),
   );
   console.log(JSON.stringify(counts.map((count) => count.failures)));

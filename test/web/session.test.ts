@@ -193,7 +193,7 @@ describe("web sign-in throttling", () => {
   });
   after(() => server.close());
 
-  it("refuses sign-in after too many failures for the account, as the OAuth page does, saying so", async () => {
+  it("refuses sign-in after too many failures for the account from this address, as the OAuth page does, saying so", async () => {
     const carol = await server.factories.user({ name: "Carol" });
     const web = new WebClient(server.url);
     await web.get("/signin");
@@ -202,7 +202,7 @@ describe("web sign-in throttling", () => {
     const refused = await web.post("/signin", { email: carol.email, password: "password" });
     assert.equal(refused.status, 429);
     assert.ok(Number(refused.headers.get("retry-after")) > 0);
-    assert.match(refused.html, /Too many failed sign-ins for this account or from this address/);
+    assert.match(refused.html, /Too many failed sign-ins for this account from this address/);
     await assertValidHtml(refused.html, "throttled sign-in");
     assert.equal(web.cookie("kairan_session"), undefined, "even the right password opens no session now");
   });

@@ -9,6 +9,7 @@ import { sessions } from "./0007-sessions.js";
 import { notificationLayout } from "./0008-notification-layout.js";
 import { changeVersions as postgresChangeVersions } from "./0009-change-versions.postgres.js";
 import { changeVersions as sqliteChangeVersions } from "./0009-change-versions.sqlite.js";
+import { loginBackoff } from "./0010-login-backoff.js";
 import { type Engine, columnTypes } from "./columns.js";
 
 /**
@@ -28,5 +29,6 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0007-sessions": sessions(t),
     "0008-notification-layout": notificationLayout(engine),
     "0009-change-versions": engine === "sqlite" ? sqliteChangeVersions : postgresChangeVersions,
+    "0010-login-backoff": loginBackoff(t),
   };
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { ExpressionBuilder, Kysely } from "kysely";
 import type { LikedItem, LikeNotification, UserMention } from "../../domain/notification.js";
 import type { Database } from "../schema.js";
 import type { ItemKind } from "../schema-activity.js";
@@ -15,7 +15,7 @@ export interface LikeNotificationRepo {
   /** A page of the user's like notifications, newest first, with their likers. */
   list(userId: number, filter: { readonly unconfirmedOnly: boolean }, page: PageWindow): Promise<LikeNotification[]>;
   count(userId: number, filter: { readonly unconfirmedOnly: boolean }): Promise<number>;
-  /** Confirms the user's unconfirmed like notifications of these items; returns them, newest first. */
+  /** Confirms the user's like notifications of these items; returns every one of them, newest first (idempotent). */
   confirm(userId: number, items: readonly LikedItem[], at: number): Promise<LikeNotification[]>;
   /**
    * Removes the like notifications of deleted items: a topic, task or file with its comments', or
@@ -175,13 +175,10 @@ export function likeNotificationRepo(db: Kysely<Database>): LikeNotificationRepo
     },
     async confirm(userId, items, at) {
       if (items.length === 0) return [];
-      const rows = await db
-        .updateTable("like_notifications")
-        .set({ confirmed: 1, confirmed_at: at })
-        .where("user_id", "=", userId)
-        .where("group_id", "in", joinedGroupIds(db, userId))
-        .where("confirmed", "=", 0)
-        .where((eb) =>
+      const mine = (eb: ExpressionBuilder<Database, "like_notifications">) =>
+        eb.and([
+          eb("user_id", "=", userId),
+          eb("group_id", "in", joinedGroupIds(db, userId)),
           eb.or(
             items.map((item) =>
               eb.and([
@@ -192,9 +189,15 @@ export function likeNotificationRepo(db: Kysely<Database>): LikeNotificationRepo
               ]),
             ),
           ),
-        )
-        .returning("id")
+        ]);
+      await db
+        .updateTable("like_notifications")
+        .set({ confirmed: 1, confirmed_at: at })
+        .where(mine)
+        .where("confirmed", "=", 0)
         .execute();
+      // Those confirmed before are in the answer too: confirming is idempotent.
+      const rows = await db.selectFrom("like_notifications").select("id").where(mine).execute();
       return page(
         userId,
         rows.map((row) => row.id),

@@ -1,21 +1,42 @@
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../schema.js";
 
+/** What a counter holds: `pair` is one account (as typed) from one address, `address` an address on any accounts. */
+export type LoginFailureScope = "pair" | "address";
+
 /** Where one sign-in counter stands after an attempt was counted. */
 export interface LoginAttemptCount {
   /** Attempts in the window not followed by a success, this one included. */
   readonly failures: number;
   readonly windowStart: number;
+  /** Attempts before this time are refused (an address's back-off); 0 when none. */
+  readonly notBefore: number;
 }
 
-/** Sign-in attempts per account or address, in fixed windows; shared by every server process. */
+/** Sign-in attempts per account and address and per address, in fixed windows; shared by every server process. */
 export interface LoginFailureRepo {
   /** Counts an attempt (a new window when the last one is over) and returns the counter, atomically. */
-  count(scope: "account" | "address", subject: string, now: number, windowMs: number): Promise<LoginAttemptCount>;
-  /** A successful sign-in: the account's counter is cleared, the address's loses this attempt. */
-  forgive(scope: "account" | "address", subject: string): Promise<void>;
+  count(scope: LoginFailureScope, subject: string, now: number, windowMs: number): Promise<LoginAttemptCount>;
+  /** A successful sign-in: the pair's counter is cleared, the address's loses this attempt. */
+  forgive(scope: LoginFailureScope, subject: string): Promise<void>;
+  /** Refuses the address's attempts before `notBefore` (never moves an earlier back-off's end closer). */
+  backOff(address: string, notBefore: number): Promise<void>;
+  /**
+   * Forgets every failure of the account (the e-mail address as sign-in keys it: trimmed,
+   * lower-cased) from every address: an operator unlocking it. Returns the counters removed.
+   */
+  clearAccount(account: string): Promise<number>;
   /** Deletes counters whose window started before `before`. */
   removeExpired(before: number): Promise<number>;
+}
+
+/**
+ * The subject of a `pair` counter: the account, a line feed, the address. Neither part can hold a
+ * line feed (sign-in replaces control characters in the account; addresses have none), so the
+ * account's counters from every address are the subjects that start with `account\n`.
+ */
+export function pairSubject(account: string, address: string): string {
+  return `${account}\n${address}`;
 }
 
 /** Sign-in counters: one upsert per attempt, so concurrent processes never lose a count. */
@@ -33,12 +54,16 @@ export function loginFailureRepo(db: Kysely<Database>): LoginFailureRepo {
             window_start: sql<number>`case when ${expired} then ${now} else login_failures.window_start end`,
           }),
         )
-        .returning(["failures", "window_start"])
+        .returning(["failures", "window_start", "not_before"])
         .executeTakeFirstOrThrow();
-      return { failures: Number(row.failures), windowStart: Number(row.window_start) };
+      return {
+        failures: Number(row.failures),
+        windowStart: Number(row.window_start),
+        notBefore: Number(row.not_before),
+      };
     },
     async forgive(scope, subject) {
-      if (scope === "account") {
+      if (scope === "pair") {
         await db.deleteFrom("login_failures").where("scope", "=", scope).where("subject", "=", subject).execute();
         return;
       }
@@ -49,6 +74,25 @@ export function loginFailureRepo(db: Kysely<Database>): LoginFailureRepo {
         .where("subject", "=", subject)
         .where("failures", ">", 0)
         .execute();
+    },
+    async backOff(address, notBefore) {
+      await db
+        .updateTable("login_failures")
+        .set({ not_before: notBefore })
+        .where("scope", "=", "address")
+        .where("subject", "=", address)
+        .where("not_before", "<", notBefore)
+        .execute();
+    },
+    async clearAccount(account) {
+      const prefix = pairSubject(account, "");
+      // substr and length count characters on both engines; a JavaScript string's length counts UTF-16 units.
+      const result = await db
+        .deleteFrom("login_failures")
+        .where("scope", "=", "pair")
+        .where(sql<string>`substr(subject, 1, ${[...prefix].length})`, "=", prefix)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
     async removeExpired(before) {
       const result = await db.deleteFrom("login_failures").where("window_start", "<", before).executeTakeFirst();

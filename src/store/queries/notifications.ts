@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { ExpressionBuilder, Kysely } from "kysely";
 import type {
   Notification,
   NotificationEvent,
@@ -22,7 +22,10 @@ export interface NotificationRepo {
   mutedGroupIds(userId: number): Promise<number[]>;
   /** A page of the user's notifications, newest first (updated, then id). */
   list(userId: number, filter: NotificationFilter, page: PageWindow): Promise<Notification[]>;
-  /** Confirms the user's unconfirmed notifications of these items; returns them, newest first. */
+  /**
+   * Confirms the user's notifications of these items; returns every one of them the user has,
+   * newest first, those confirmed before included (confirming is idempotent).
+   */
   confirm(userId: number, items: readonly NotificationItem[], at: number): Promise<Notification[]>;
   /** Of these items of one kind, the ids whose notification for the user is unconfirmed. */
   unconfirmedOf(userId: number, kind: NotificationItemKind, ids: readonly number[]): Promise<Set<number>>;
@@ -148,21 +151,24 @@ export function notificationRepo(db: Kysely<Database>, engine: Engine): Notifica
     },
     async confirm(userId, items, at) {
       if (items.length === 0) return [];
-      const rows = await db
-        .updateTable("notifications")
-        .set({ confirmed: 1, unconfirmed_comments: 0, last_access_at: at })
-        .where("user_id", "=", userId)
-        .where("group_id", "in", joinedGroupIds(db, userId))
-        .where("confirmed", "=", 0)
-        .where((eb) =>
+      const mine = (eb: ExpressionBuilder<Database, "notifications">) =>
+        eb.and([
+          eb("user_id", "=", userId),
+          eb("group_id", "in", joinedGroupIds(db, userId)),
           eb.or(
             items.map((item) =>
               eb.and([eb("item_kind", "=", item.kind), eb("item_id", "=", item.id), eb("group_id", "=", item.groupId)]),
             ),
           ),
-        )
-        .returning("id")
+        ]);
+      await db
+        .updateTable("notifications")
+        .set({ confirmed: 1, unconfirmed_comments: 0, last_access_at: at })
+        .where(mine)
+        .where("confirmed", "=", 0)
         .execute();
+      // Those confirmed before are in the answer too, their last access unchanged: confirming is idempotent.
+      const rows = await db.selectFrom("notifications").select("id").where(mine).execute();
       return details(rows.map((row) => row.id));
     },
     async unconfirmedOf(userId, kind, ids) {

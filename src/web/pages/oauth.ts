@@ -10,7 +10,7 @@ import { sendPage } from "../../http-kit/send.js";
 import { approve, deny, findTemporaryCredential } from "../../services/oauth.js";
 import { signInThrottled } from "../../services/sign-in.js";
 import type { TemporaryCredential } from "../../store/queries/oauth.js";
-import { authorizePage, deniedPage, problemPage, verifierPage } from "./authorize.js";
+import { type AuthorizeForm, authorizePage, deniedPage, problemPage, verifierPage } from "./authorize.js";
 
 const UNKNOWN = "This sign-in link is unknown or has expired. Go back to the application and start again.";
 
@@ -64,7 +64,7 @@ async function pending(
   return credential;
 }
 
-/** The form POST: CSRF check, then Deny, or sign-in and Approve. */
+/** The form POST: CSRF check, then Deny, or sign-in and Approve; anything else is refused. */
 async function handleDecision(context: Context, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const form = formFields(request);
   const token = form.get("oauth_token") ?? "";
@@ -78,22 +78,48 @@ async function handleDecision(context: Context, request: FastifyRequest, reply: 
       problemPage("Form expired", "This form is no longer valid. Reload the page and try again."),
     );
   }
-  if (form.get("decision") === "deny") {
-    await deny(context.store, credential);
-    if (credential.callback === "oob") return sendPage(reply, 200, deniedPage(credential.app.name));
-    return reply
-      .header("cache-control", "no-store")
-      .redirect(callbackWith(credential.callback, { oauth_token: token, denied: token }), 303);
-  }
-  const email = form.get("email") ?? "";
+  const decision = form.get("decision");
+  if (decision === "deny") return denied(context, credential, token, reply);
   const again = {
     appName: credential.app.name,
     level: credential.app.accessLevel,
     token,
     csrf: credential.csrf,
-    email,
+    email: form.get("email") ?? "",
   };
-  const attempt = { email, password: form.get("password") ?? "", address: context.clientAddress(request) };
+  // Only the Approve button approves: a form posted without a decision (a script, a half-filled
+  // request) must not authorize an application, so it is refused before the password is tried.
+  if (decision !== "approve") {
+    return sendPage(reply, 400, authorizePage({ ...again, error: "Choose Approve or Deny: nothing was authorized." }));
+  }
+  return signInAndApprove(context, request, reply, credential, { ...again, password: form.get("password") ?? "" });
+}
+
+/** Deny pressed: the credential is spent; back to the callback with `denied=`, or a page for oob. */
+async function denied(
+  context: Context,
+  credential: TemporaryCredential,
+  token: string,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  await deny(context.store, credential);
+  if (credential.callback === "oob") return sendPage(reply, 200, deniedPage(credential.app.name));
+  return reply
+    .header("cache-control", "no-store")
+    .redirect(callbackWith(credential.callback, { oauth_token: token, denied: token }), 303);
+}
+
+/** Approve pressed: sign the person in (throttled), then approve and send the browser on. */
+async function signInAndApprove(
+  context: Context,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  credential: TemporaryCredential,
+  form: AuthorizeForm & { readonly email: string; readonly password: string },
+): Promise<FastifyReply> {
+  const { password, ...again } = form;
+  const { token } = form;
+  const attempt = { email: form.email, password, address: context.clientAddress(request) };
   const user = await signInThrottled(context.store, context.clock, context.config.limits.loginThrottle, attempt).catch(
     (error: unknown) => {
       if (error instanceof TooManyRequestsError) return error;

@@ -113,7 +113,7 @@ function readCreate(feed: XmlElement, query: QueryValues): BoardWrite {
   if (groupText === undefined) {
     throw new ValidationError("GROUP_REQUIRED", "The group to create the topic in is missing (entry/cbl:group id).");
   }
-  const groupId = readGroupId(groupText, "cbl:group id");
+  const groupId = readGroupId(groupText, fromEntry === undefined ? "group" : "cbl:group id");
   if (fromEntry !== undefined && fromQuery !== undefined && parseGroupParameter(fromQuery) !== groupId) {
     throw new ForbiddenError("WRONG_GROUP", "The group in the entry and the group parameter of the URL differ.");
   }

@@ -10,7 +10,7 @@ import { type QueryValues, queryFlag, queryValue } from "../../../http-kit/query
 /**
  * `GET /api/notification/V2`: `unconfirmed`, `include-rule-out`, `embed-attachment` (true in any
  * letter case), `category` (one value), `group` and paging.
- * @throws ValidationError INVALID_CATEGORY, INVALID_GROUP, INVALID_START_INDEX, INVALID_MAX_RESULTS
+ * @throws ValidationError INVALID_CATEGORY, INVALID_GROUP, INVALID_START_INDEX, INVALID_MAX_RESULTS; NotFoundError GROUP_NOT_FOUND
  */
 export function readNotificationQuery(query: QueryValues): NotificationQuery {
   const category = queryValue(query, "category")?.trim();
