@@ -88,7 +88,8 @@ describe("board request reader", () => {
     assertRefusal(
       () => readBoardWrite(entry(""), { group: "x" }),
       "INVALID_GROUP",
-      'cbl:group id must be a group id such as 1:12 (got "x").',
+      // Read from the query, the message names the query parameter.
+      'group must be a group id such as 1:12 (got "x").',
     );
     assertRefusal(
       () => readBoardWrite(entry('<cbl:group id="1:7"/>'), { group: "1:8" }),
