@@ -1,22 +1,19 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Authenticate, Credentials } from "../auth/authenticate.js";
-import type { BlobStore } from "../blobs/blob-store.js";
-import type { Clock } from "../clock.js";
 import type { Config } from "../config/config.js";
 import type { Actor } from "../domain/access.js";
 import type { Viewer } from "../present/feed.js";
-import type { Store } from "../store/store.js";
+import type { ServiceContext } from "../services/context.js";
 import type { Admission } from "./admission.js";
 import type { TokenLimit } from "./rate-limit.js";
 import { mediaType } from "./xml-body.js";
 
-/** What every endpoint is given: configuration, store, blobs, clock, the authenticator and the site URL. */
-export interface Context {
+/**
+ * What every endpoint is given: the services' context (store, blobs, clock), configuration, the
+ * authenticator and the site URL. Handlers pass it to services as it is.
+ */
+export interface Context extends ServiceContext {
   readonly config: Config;
-  readonly store: Store;
-  /** Attachment and file bytes. */
-  readonly blobs: BlobStore;
-  readonly clock: Clock;
   readonly authenticate: Authenticate;
   /** `{base_url}`: the configured public URL, or the listening address once known. */
   readonly baseUrl: () => string;

@@ -10,13 +10,13 @@ import { LIMITS } from "../domain/limits.js";
 import type { ItemKey, Liker } from "../domain/reaction.js";
 import type { Task } from "../domain/task.js";
 import { type EditLease, type Topic, isLeaseLive, mayUpdateTopic } from "../domain/topic.js";
-import type { Clock } from "../clock.js";
-import type { Page, Store, Tx } from "../store/store.js";
+import type { Page, Tx } from "../store/store.js";
 import { type CommentDetail, detailComments } from "./comment-detail.js";
 import { requireFile } from "./file.js";
 import { requireGroupMember } from "./group-access.js";
 import { requireTask } from "./task.js";
 import { requireTopic } from "./topic.js";
+import type { ServiceContext } from "./context.js";
 
 /** Likes of an item with everyone who gave one, and the viewer's favorite. */
 export interface Reactions {
@@ -80,16 +80,15 @@ const EXCERPT_CHARS = 80;
 
 /** A topic with its comments, likes and lease. @throws NotFoundError GROUP_NOT_FOUND, TOPIC_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
 export async function readTopicPage(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { ref: ContentRef; page: Page },
-  clock: Clock,
 ): Promise<TopicPage> {
-  return store.read(async (tx) => {
+  return ctx.store.read(async (tx) => {
     const { group, membership } = await requireGroupMember(tx, actor, input.ref.groupId);
     const topic = await requireTopic(tx, input.ref);
     const lease = await tx.leases.find(topic.id);
-    const editedBy = isLeaseLive(lease, clock.now()) && lease.userId !== actor.user.id ? lease : undefined;
+    const editedBy = isLeaseLive(lease, ctx.clock.now()) && lease.userId !== actor.user.id ? lease : undefined;
     return {
       group,
       membership,
@@ -105,11 +104,11 @@ export async function readTopicPage(
 
 /** A task with its comments and likes. @throws NotFoundError TASK_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
 export async function readTaskPage(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { ref: ContentRef; page: Page },
 ): Promise<TaskPage> {
-  return store.read(async (tx) => {
+  return ctx.store.read(async (tx) => {
     const { group, membership } = await requireGroupMember(tx, actor, input.ref.groupId);
     const task = await requireTask(tx, input.ref);
     return {
@@ -124,11 +123,11 @@ export async function readTaskPage(
 
 /** A shared file with its history, comments and likes. @throws NotFoundError FILE_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
 export async function readFilePage(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { ref: ContentRef; page: Page },
 ): Promise<FilePage> {
-  return store.read(async (tx) => {
+  return ctx.store.read(async (tx) => {
     const { group, membership } = await requireGroupMember(tx, actor, input.ref.groupId);
     const file = await requireFile(tx, input.ref);
     return {

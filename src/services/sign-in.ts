@@ -2,12 +2,11 @@
 // database before the password is checked, so the limits hold across every server process and
 // under concurrent guessing: attempt N+1 is refused without spending the scrypt time on it.
 import { verifyPassword } from "../auth/password.js";
-import type { Clock } from "../clock.js";
-import type { LoginThrottleConfig } from "../config/limits.js";
 import { TooManyRequestsError } from "../domain/errors.js";
 import { hasControlCharacter, replaceControlCharacters } from "../domain/text.js";
 import type { User } from "../domain/user.js";
 import type { LoginAttemptCount, Store } from "../store/store.js";
+import type { SignInContext } from "./context.js";
 
 /** Compared against when no user has the e-mail address, so both answers take the scrypt time. */
 const DUMMY_HASH = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
@@ -25,13 +24,10 @@ export interface SignInAttempt {
  * or the address has had too many failed attempts in the window.
  * @throws TooManyRequestsError SIGN_IN_THROTTLED
  */
-export async function signInThrottled(
-  store: Store,
-  clock: Clock,
-  limits: LoginThrottleConfig,
-  attempt: SignInAttempt,
-): Promise<User | undefined> {
-  const now = clock.now();
+export async function signInThrottled(ctx: SignInContext, attempt: SignInAttempt): Promise<User | undefined> {
+  const { store } = ctx;
+  const limits = ctx.config.limits.loginThrottle;
+  const now = ctx.clock.now();
   // PostgreSQL cannot store a NUL; such an address names nobody, but its failures still count.
   const account = replaceControlCharacters(attempt.email.trim().toLowerCase());
   const counts = await store.transaction(async (tx) => {
