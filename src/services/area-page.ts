@@ -17,8 +17,27 @@ import type { ServiceContext } from "./context.js";
 /** How many folders a filter offers. */
 const FOLDERS_SHOWN = LIMITS.pageSizeMax;
 
-async function foldersOf(ctx: ServiceContext, actor: Actor, groupId: number, area: FolderArea): Promise<Folder[]> {
-  return (await listFolders(ctx, actor, { groupId, area, page: { offset: 0, limit: FOLDERS_SHOWN } })).folders;
+/** A list page's view: the API's view of the area, and the area's folders to filter by. */
+type WithFolders<V> = V & { readonly folders: readonly Folder[] };
+
+/** What a board page shows. */
+export type BoardPageView = WithFolders<BoardView>;
+/** What a task list page shows. */
+export type TaskListPageView = WithFolders<TaskListView>;
+/** What a shared folder page shows. */
+export type FileListPageView = WithFolders<CabinetView>;
+/** What a member list page shows: one status, and how many members each status has (the tabs). */
+export type MemberListPageView = MemberListView & { readonly counts: Readonly<Record<MemberStatus, number>> };
+
+async function withFolders<V>(
+  ctx: ServiceContext,
+  actor: Actor,
+  area: FolderArea,
+  view: V & { readonly group: { readonly id: number } },
+): Promise<WithFolders<V>> {
+  const page = { offset: 0, limit: FOLDERS_SHOWN };
+  const { folders } = await listFolders(ctx, actor, { groupId: view.group.id, area, page });
+  return { ...view, folders };
 }
 
 /** A page of a board with its folders. @throws NotFoundError GROUP_NOT_FOUND, FOLDER_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
@@ -26,9 +45,8 @@ export async function readBoardPage(
   ctx: ServiceContext,
   actor: Actor,
   input: { groupId: number; filter: FolderFilter; page: Page },
-): Promise<BoardView & { folders: Folder[] }> {
-  const view = await listTopics(ctx, actor, { ...input, embedComments: false });
-  return { ...view, folders: await foldersOf(ctx, actor, input.groupId, "BOARD") };
+): Promise<BoardPageView> {
+  return withFolders(ctx, actor, "BOARD", await listTopics(ctx, actor, { ...input, embedComments: false }));
 }
 
 /** A page of a task list with its folders. @throws as {@link readBoardPage} */
@@ -36,9 +54,8 @@ export async function readTaskListPage(
   ctx: ServiceContext,
   actor: Actor,
   input: { groupId: number; folder: FolderFilter; filter: TaskFilter; page: Page },
-): Promise<TaskListView & { folders: Folder[] }> {
-  const view = await listTasks(ctx, actor, { ...input, embedComments: false });
-  return { ...view, folders: await foldersOf(ctx, actor, input.groupId, "TASK") };
+): Promise<TaskListPageView> {
+  return withFolders(ctx, actor, "TASK", await listTasks(ctx, actor, { ...input, embedComments: false }));
 }
 
 /** A page of a shared folder with its folders. @throws as {@link readBoardPage} */
@@ -46,9 +63,8 @@ export async function readFileListPage(
   ctx: ServiceContext,
   actor: Actor,
   input: { groupId: number; folder: CabinetFilter; page: Page },
-): Promise<CabinetView & { folders: Folder[] }> {
-  const view = await listFiles(ctx, actor, { ...input, embedHistory: false });
-  return { ...view, folders: await foldersOf(ctx, actor, input.groupId, "CABINET") };
+): Promise<FileListPageView> {
+  return withFolders(ctx, actor, "CABINET", await listFiles(ctx, actor, { ...input, embedHistory: false }));
 }
 
 /** A page of a group's members of one status, with the count of each status (the page's tabs). @throws as {@link readBoardPage} */
@@ -56,7 +72,7 @@ export async function readMemberListPage(
   ctx: ServiceContext,
   actor: Actor,
   input: { groupId: number; status: MemberStatus; page: Page },
-): Promise<MemberListView & { counts: Readonly<Record<MemberStatus, number>> }> {
+): Promise<MemberListPageView> {
   const view = await listMembers(ctx, actor, input);
   const otherStatus: MemberStatus = input.status === "JOIN" ? "INVITE" : "JOIN";
   const other = await listMembers(ctx, actor, {
