@@ -134,18 +134,7 @@ export async function addComment(
   } catch (error) {
     // The bytes could not be put in place: take the comment back rather than keep rows without files.
     // It was visible for a moment, so the members hear of its removal as of any deletion.
-    const { comment } = view;
-    await ctx.store.transaction(async (tx) => {
-      await removeItemRows(tx, "COMMENT", [comment.id]);
-      await tx.comments.remove(comment.id);
-      const cause = {
-        kind: "commentDeleted",
-        number: comment.number,
-        authorId: comment.authorId,
-        createdAt: comment.createdAt,
-      } as const;
-      await tx.notifications.fanOut({ item: input.parent, actorId: actor.user.id, cause, at: ctx.clock.now() });
-    });
+    await ctx.store.transaction((tx) => removeComment(tx, actor, view.comment, ctx.clock.now()));
     await removeBlobs(ctx.blobs, keys);
     throw error;
   }
@@ -173,19 +162,25 @@ export async function deleteComment(
         "Only the comment's author and the group's managers may delete it.",
       );
     }
-    const removedKeys = await removeItemRows(tx, "COMMENT", [comment.id]);
-    await tx.comments.remove(comment.id);
-    const cause = {
-      kind: "commentDeleted",
-      number: comment.number,
-      authorId: comment.authorId,
-      createdAt: comment.createdAt,
-    } as const;
-    await tx.notifications.fanOut({ item: input.parent, actorId: actor.user.id, cause, at: ctx.clock.now() });
+    const removedKeys = await removeComment(tx, actor, comment, ctx.clock.now());
     return { view: { group, comment, attachments: [] }, keys: removedKeys };
   });
   await removeBlobs(ctx.blobs, keys);
   return view;
+}
+
+/** Removes a comment and everything of it; the other members hear of the deletion. Returns the blob keys to remove. */
+async function removeComment(tx: Tx, actor: Actor, comment: Comment, at: number): Promise<string[]> {
+  const keys = await removeItemRows(tx, "COMMENT", [comment.id]);
+  await tx.comments.remove(comment.id);
+  const cause = {
+    kind: "commentDeleted",
+    number: comment.number,
+    authorId: comment.authorId,
+    createdAt: comment.createdAt,
+  } as const;
+  await tx.notifications.fanOut({ item: comment.parent, actorId: actor.user.id, cause, at });
+  return keys;
 }
 
 /**
