@@ -106,17 +106,13 @@ async function seedGroup(store: Store, firstUser: number, members: number, at: n
 
 async function benchFanOut(store: Store, dataDir: string, raw: () => Kysely<Database>): Promise<void> {
   const clock = new SteppingClock();
+  const ctx = { store, blobs: openLocalBlobStore(dataDir), clock };
   const big = await seedGroup(store, 1, MEMBERS, clock.now());
   const alone = await seedGroup(store, 1, 1, clock.now());
   const author = actorOf(1);
   let lastTopic = 0;
   const create = (groupId: number) => async () => {
-    const view = await createTopic(
-      store,
-      author,
-      { groupId, title: "Fan-out", body: "A topic every member hears of." },
-      clock,
-    );
+    const view = await createTopic(ctx, author, { groupId, title: "Fan-out", body: "A topic every member hears of." });
     lastTopic = view.topics[0]?.id ?? 0;
   };
   const members = MEMBERS.toLocaleString("en");
@@ -136,9 +132,8 @@ async function benchFanOut(store: Store, dataDir: string, raw: () => Kysely<Data
   const held = `${PRELOAD_PER_MEMBER} notifications per member held`;
   console.log(`create topic, group of ${members}, ${held}: ${summary(loaded)}`);
   const parent = { kind: "BOARD" as const, groupId: big, id: lastTopic };
-  const blobs = openLocalBlobStore(dataDir);
   const comment = await timeEach(ROUNDS.fanOut, () =>
-    addComment(store, blobs, actorOf(2), { parent, text: "a comment", replyTo: undefined }, clock),
+    addComment(ctx, actorOf(2), { parent, text: "a comment", replyTo: undefined }),
   );
   console.log(`add comment (updates ${MEMBERS - 1} notifications), ${held}: ${summary(comment)}`);
 }
@@ -193,8 +188,14 @@ async function bulkNotifications(
   await (postgres ? sql`VACUUM ANALYZE notifications` : sql`ANALYZE`).execute(db);
 }
 
-async function benchListing(store: Store, raw: () => Kysely<Database>, postgres: boolean): Promise<void> {
+async function benchListing(
+  store: Store,
+  dataDir: string,
+  raw: () => Kysely<Database>,
+  postgres: boolean,
+): Promise<void> {
   const clock = new SteppingClock();
+  const ctx = { store, blobs: openLocalBlobStore(dataDir), clock };
   const reader = MEMBERS + 1;
   const writer = MEMBERS + 2;
   const groupId = await seedGroup(store, reader, 2, clock.now());
@@ -214,7 +215,7 @@ async function benchListing(store: Store, raw: () => Kysely<Database>, postgres:
     const membership = await tx.memberships.findJoined(muted, reader);
     if (membership) await tx.memberships.update(membership.id, { notify: false, at: clock.now() });
   });
-  await createTopic(store, actorOf(writer), { groupId: muted, title: "muted", body: "" }, clock);
+  await createTopic(ctx, actorOf(writer), { groupId: muted, title: "muted", body: "" });
   const base: NotificationQuery = {
     unconfirmedOnly: false,
     includeRuledOut: false,
@@ -237,7 +238,7 @@ async function benchListing(store: Store, raw: () => Kysely<Database>, postgres:
     const input = { ...base, ...change };
     let entries = 0;
     const times = await timeEach(ROUNDS.list, async () => {
-      const view = await listNotifications(store, actorOf(reader), input);
+      const view = await listNotifications(ctx, actorOf(reader), input);
       entries = view.notifications.length;
       notificationsFeed("http://bench.example", viewer, view, "ja", clock.now());
     });
@@ -251,7 +252,7 @@ async function runOn(label: string, config: StoreConfig, raw: () => Kysely<Datab
   try {
     await store.migrate();
     await benchFanOut(store, dataDir, raw);
-    await benchListing(store, raw, config.kind === "postgres");
+    await benchListing(store, dataDir, raw, config.kind === "postgres");
   } finally {
     await store.close();
   }

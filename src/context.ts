@@ -1,22 +1,17 @@
 import type { FastifyRequest } from "fastify";
 import type { Authenticate } from "./auth/authenticate.js";
-import type { BlobStore } from "./blobs/blob-store.js";
-import type { Clock } from "./clock.js";
 import type { Config } from "./config/config.js";
 import type { Admission } from "./http/admission.js";
 import type { TokenLimit } from "./http/rate-limit.js";
-import type { Store } from "./store/store.js";
+import type { ServiceContext } from "./services/context.js";
 
 /**
- * What every handler, of the API and of the web pages, is given: configuration, store, blobs,
- * clock, the authenticator and the site URL.
+ * What every handler, of the API and of the web pages, is given: the services' context (store,
+ * blobs, clock), configuration, the authenticator and the site URL. Handlers pass it to services
+ * as it is, so nothing is built per request.
  */
-export interface Context {
+export interface Context extends ServiceContext {
   readonly config: Config;
-  readonly store: Store;
-  /** Attachment and file bytes. */
-  readonly blobs: BlobStore;
-  readonly clock: Clock;
   readonly authenticate: Authenticate;
   /** `{base_url}`: the configured public URL, or the listening address once known. */
   readonly baseUrl: () => string;

@@ -1,22 +1,17 @@
 import type { ParseArgsConfig } from "node:util";
-import type { BlobStore } from "../blobs/blob-store.js";
 import { openBlobStore } from "../blobs/open.js";
-import { type Clock, systemClock } from "../clock.js";
+import { systemClock } from "../clock.js";
 import { loadConfig } from "../config/config.js";
 import { type ContentKind, type ContentRef, parseGroupParameter, parseItemId, parsePair } from "../domain/item-id.js";
 import { openStore } from "../store/open.js";
-import type { Store } from "../store/store.js";
+import type { ServiceContext } from "../services/context.js";
 import { SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, configFlags, parseCommand } from "./options.js";
 
 /** Parsed option values of a subcommand. */
 export type Values = Readonly<Record<string, string | boolean | undefined>>;
 
-/** What an administration command works with. */
-export interface AdminContext {
-  readonly store: Store;
-  readonly blobs: BlobStore;
-  readonly clock: Clock;
-}
+/** What an administration command works with: exactly what the services it calls take. */
+export type AdminContext = ServiceContext;
 
 /** One subcommand (`kairan task add`): its options, usage text and work; the result is printed as JSON. */
 export interface Subcommand {

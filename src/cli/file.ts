@@ -55,7 +55,7 @@ export const FILE_COMMAND: CommandGroup = commandGroup("file", "add files and ve
       folder: { type: "string" },
       comment: { type: "string" },
     },
-    async run(values, _p, { store, blobs, clock }) {
+    async run(values, _p, context) {
       const groupId = groupOption(values);
       const authorEmail = required(values, "author");
       const folderId = folderOption(values);
@@ -70,7 +70,7 @@ export const FILE_COMMAND: CommandGroup = commandGroup("file", "add files and ve
         folderId,
         comment: optional(values, "comment") ?? "",
       };
-      return shown("added", await addFile(store, blobs, input, clock));
+      return shown("added", await addFile(context, input));
     },
   },
   "add-version": {
@@ -83,7 +83,7 @@ export const FILE_COMMAND: CommandGroup = commandGroup("file", "add files and ve
       name: { type: "string" },
       comment: { type: "string" },
     },
-    async run(values, _p, { store, blobs, clock }) {
+    async run(values, _p, context) {
       const ref = itemOption(values, "file", "CABINET");
       const authorEmail = required(values, "author");
       const { path, name } = await pathOption(values);
@@ -94,15 +94,15 @@ export const FILE_COMMAND: CommandGroup = commandGroup("file", "add files and ve
         source: createReadStream(path),
         comment: optional(values, "comment") ?? "",
       };
-      return shown("added-version", await addFileVersion(store, blobs, input, clock));
+      return shown("added-version", await addFileVersion(context, input));
     },
   },
   trash: {
     summary: "move a file to the trash",
     usage: "--file ID",
     options: { file: { type: "string" } },
-    async run(values, _p, { store, clock }) {
-      return shown("trashed", await trashFile(store, { ref: itemOption(values, "file", "CABINET") }, clock));
+    async run(values, _p, context) {
+      return shown("trashed", await trashFile(context, { ref: itemOption(values, "file", "CABINET") }));
     },
   },
 });

@@ -72,9 +72,9 @@ export async function generate(args: readonly string[]): Promise<void> {
     if (!(await store.isEmpty()))
       throw new UsageError("the database is not empty: kairan generate only fills a new one");
     const started = performance.now();
-    const timings = await generateDataset(store, plan, START_AT, (line) => console.error(line));
+    const timings = await generateDataset({ store }, { plan, at: START_AT, progress: (line) => console.error(line) });
     const totalMs = Math.round(performance.now() - started);
-    const typical = await findTypicalMember(store, plan);
+    const typical = await findTypicalMember({ store }, plan);
     console.log(
       JSON.stringify({ plan, timings, totalMs, token: `gen-${plan.seed}-<user id>`, bigGroup: "1:1", typical }),
     );

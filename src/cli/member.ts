@@ -24,14 +24,14 @@ export const MEMBER_COMMAND: CommandGroup = commandGroup("member", "manage the m
     summary: "add a user (by e-mail) to a group",
     usage: "--group ID --user EMAIL [--manager]",
     options: { ...GROUP_USER, manager: { type: "boolean" } },
-    async run(values, _p, { store, clock }) {
+    async run(values, _p, context) {
       return shown(
         "added",
-        await addMember(
-          store,
-          { groupId: groupOption(values), email: required(values, "user"), manager: values.manager === true },
-          clock,
-        ),
+        await addMember(context, {
+          groupId: groupOption(values),
+          email: required(values, "user"),
+          manager: values.manager === true,
+        }),
       );
     },
   },
@@ -44,7 +44,7 @@ export const MEMBER_COMMAND: CommandGroup = commandGroup("member", "manage the m
       label: { type: "string" },
       expires: { type: "string" },
     },
-    async run(values, _p, { store, clock }) {
+    async run(values, _p, context) {
       const expires = optional(values, "expires");
       const expiresAt = expires === undefined ? null : Date.parse(expires);
       if (expiresAt !== null && (Number.isNaN(expiresAt) || !/Z$/.test(expires ?? "")))
@@ -55,14 +55,14 @@ export const MEMBER_COMMAND: CommandGroup = commandGroup("member", "manage the m
         label: required(values, "label"),
         expiresAt,
       };
-      return shown("invited", await inviteMember(store, input, clock));
+      return shown("invited", await inviteMember(context, input));
     },
   },
   remove: {
     summary: "remove a member (--user EMAIL) or an invitation (--member ID); never the last manager",
     usage: "--group ID (--user EMAIL | --member ID)",
     options: { ...GROUP_USER, member: { type: "string" } },
-    async run(values, _p, { store, clock }) {
+    async run(values, _p, context) {
       const email = optional(values, "user");
       const memberText = optional(values, "member");
       if ((email === undefined) === (memberText === undefined))
@@ -70,21 +70,21 @@ export const MEMBER_COMMAND: CommandGroup = commandGroup("member", "manage the m
       const memberId = memberText === undefined ? undefined : parsePair(memberText);
       if (memberText !== undefined && memberId === undefined)
         throw new UsageError("--member must be a member id such as 1:5");
-      return shown("removed", await removeMember(store, { groupId: groupOption(values), email, memberId }, clock));
+      return shown("removed", await removeMember(context, { groupId: groupOption(values), email, memberId }));
     },
   },
   "set-manager": {
     summary: "make a member a manager (--value true) or not (--value false)",
     usage: "--group ID --user EMAIL --value true|false",
     options: { ...GROUP_USER, value: { type: "string" } },
-    async run(values, _p, { store, clock }) {
+    async run(values, _p, context) {
       return shown(
         "updated",
-        await setManager(
-          store,
-          { groupId: groupOption(values), email: required(values, "user"), value: booleanOption(values, "value") },
-          clock,
-        ),
+        await setManager(context, {
+          groupId: groupOption(values),
+          email: required(values, "user"),
+          value: booleanOption(values, "value"),
+        }),
       );
     },
   },
@@ -92,14 +92,14 @@ export const MEMBER_COMMAND: CommandGroup = commandGroup("member", "manage the m
     summary: "turn a member's notifications for the group on or off",
     usage: "--group ID --user EMAIL --value true|false",
     options: { ...GROUP_USER, value: { type: "string" } },
-    async run(values, _p, { store, clock }) {
+    async run(values, _p, context) {
       return shown(
         "updated",
-        await setNotify(
-          store,
-          { groupId: groupOption(values), email: required(values, "user"), value: booleanOption(values, "value") },
-          clock,
-        ),
+        await setNotify(context, {
+          groupId: groupOption(values),
+          email: required(values, "user"),
+          value: booleanOption(values, "value"),
+        }),
       );
     },
   },

@@ -28,7 +28,7 @@ export async function seed(args: readonly string[]): Promise<void> {
   const store = await openStore(config.store);
   try {
     await store.migrate();
-    console.log(JSON.stringify(await loadSeed(store, parsed, systemClock, blobs)));
+    console.log(JSON.stringify(await loadSeed({ store, blobs, clock: systemClock }, parsed)));
   } finally {
     await store.close();
     await blobs.close();

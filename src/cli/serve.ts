@@ -56,7 +56,7 @@ export async function serve(args: readonly string[]): Promise<void> {
 
 async function loadDemo(store: Store, blobs: BlobStore): Promise<boolean> {
   const seed = validateSeed(JSON.parse(await readFile(DEMO_FILE, "utf8")));
-  await loadSeed(store, seed, systemClock, blobs);
+  await loadSeed({ store, blobs, clock: systemClock }, seed);
   return true;
 }
 

@@ -71,7 +71,7 @@ export const TASK_COMMAND: CommandGroup = commandGroup("task", "add and change t
     summary: "add a task to a group",
     usage: `--group ID --title TEXT --author EMAIL [--summary TEXT] [--assignee EMAIL] [--due DATE|DATETIME] [--priority ${PRIORITIES}] [--status ...] [--folder ID]`,
     options: { ...FIELDS, group: { type: "string" }, author: { type: "string" }, folder: { type: "string" } },
-    async run(values, _p, { store, clock }) {
+    async run(values, _p, context) {
       const input = {
         groupId: groupOption(values),
         title: required(values, "title"),
@@ -83,14 +83,14 @@ export const TASK_COMMAND: CommandGroup = commandGroup("task", "add and change t
         status: enumOption(values, "status", isTaskStatus, STATUSES) ?? "NOT_STARTED",
         folderId: folderOption(values),
       };
-      return shown("added", await addTask(store, input, clock));
+      return shown("added", await addTask(context, input));
     },
   },
   update: {
     summary: "change the fields given (--assignee '' and --due '' clear them)",
     usage: `--task ID [--title TEXT] [--summary TEXT] [--assignee EMAIL] [--due DATE|DATETIME] [--priority ${PRIORITIES}] [--status ${STATUSES}]`,
     options: { ...FIELDS, task: { type: "string" } },
-    async run(values, _p, { store, clock }) {
+    async run(values, _p, context) {
       const input = {
         ref: itemOption(values, "task", "TASK"),
         title: optional(values, "title"),
@@ -100,17 +100,17 @@ export const TASK_COMMAND: CommandGroup = commandGroup("task", "add and change t
         priority: enumOption(values, "priority", isTaskPriority, PRIORITIES),
         status: enumOption(values, "status", isTaskStatus, STATUSES),
       };
-      return shown("updated", await updateTask(store, input, clock));
+      return shown("updated", await updateTask(context, input));
     },
   },
   complete: {
     summary: "mark a task completed",
     usage: "--task ID",
     options: { task: { type: "string" } },
-    async run(values, _p, { store, clock }) {
+    async run(values, _p, context) {
       return shown(
         "completed",
-        await updateTask(store, { ref: itemOption(values, "task", "TASK"), status: "COMPLETED" }, clock),
+        await updateTask(context, { ref: itemOption(values, "task", "TASK"), status: "COMPLETED" }),
       );
     },
   },
@@ -118,10 +118,10 @@ export const TASK_COMMAND: CommandGroup = commandGroup("task", "add and change t
     summary: "move a task to a folder, out of every folder (UNCLASSIFIED), or to the TRASH",
     usage: "--task ID --folder ID|UNCLASSIFIED|TRASH",
     options: { task: { type: "string" }, folder: { type: "string" } },
-    async run(values, _p, { store, clock }) {
+    async run(values, _p, context) {
       return shown(
         "moved",
-        await moveTask(store, { ref: itemOption(values, "task", "TASK"), place: placeOption(values) }, clock),
+        await moveTask(context, { ref: itemOption(values, "task", "TASK"), place: placeOption(values) }),
       );
     },
   },

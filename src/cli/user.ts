@@ -15,19 +15,15 @@ export const USER_COMMAND: CommandGroup = commandGroup("user", "add and list use
       "family-kana": { type: "string" },
       "given-kana": { type: "string" },
     },
-    async run(values, _positionals, { store, clock }) {
+    async run(values, _positionals, context) {
       const generated = optional(values, "password") === undefined ? randomBytes(12).toString("base64url") : undefined;
-      const user = await addUser(
-        store,
-        {
-          name: required(values, "name"),
-          email: required(values, "email"),
-          password: generated ?? required(values, "password"),
-          familyKana: optional(values, "family-kana") ?? "",
-          givenKana: optional(values, "given-kana") ?? "",
-        },
-        clock,
-      );
+      const user = await addUser(context, {
+        name: required(values, "name"),
+        email: required(values, "email"),
+        password: generated ?? required(values, "password"),
+        familyKana: optional(values, "family-kana") ?? "",
+        givenKana: optional(values, "given-kana") ?? "",
+      });
       return {
         added: "user",
         id: formatPair(user.id),
@@ -41,8 +37,12 @@ export const USER_COMMAND: CommandGroup = commandGroup("user", "add and list use
     summary: "list every user",
     usage: "",
     options: {},
-    async run(_values, _positionals, { store }) {
-      return (await listUsers(store)).map((user) => ({ id: formatPair(user.id), name: user.name, email: user.email }));
+    async run(_values, _positionals, context) {
+      return (await listUsers(context)).map((user) => ({
+        id: formatPair(user.id),
+        name: user.name,
+        email: user.email,
+      }));
     },
   },
 });
@@ -53,13 +53,13 @@ export const GROUP_COMMAND: CommandGroup = commandGroup("group", "add and list g
     summary: "create a group, optionally with its first manager",
     usage: "--name NAME [--summary TEXT] [--manager EMAIL]",
     options: { name: { type: "string" }, summary: { type: "string" }, manager: { type: "string" } },
-    async run(values, _positionals, { store, clock }) {
+    async run(values, _positionals, context) {
       const input = {
         name: required(values, "name"),
         summary: optional(values, "summary") ?? "",
         managerEmail: optional(values, "manager"),
       };
-      const group = await addGroup(store, input, clock);
+      const group = await addGroup(context, input);
       return { added: "group", id: formatPair(group.id), name: group.name };
     },
   },
@@ -67,8 +67,8 @@ export const GROUP_COMMAND: CommandGroup = commandGroup("group", "add and list g
     summary: "list every group",
     usage: "",
     options: {},
-    async run(_values, _positionals, { store }) {
-      return (await listGroups(store)).map((group) => ({
+    async run(_values, _positionals, context) {
+      return (await listGroups(context)).map((group) => ({
         id: formatPair(group.id),
         name: group.name,
         summary: group.summary,

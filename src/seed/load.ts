@@ -1,8 +1,7 @@
 import { hashPassword } from "../auth/password.js";
-import type { BlobStore } from "../blobs/blob-store.js";
 import { hashToken } from "../auth/token.js";
-import type { Clock } from "../clock.js";
 import { type ContentRef, formatContentId, formatPair } from "../domain/item-id.js";
+import type { ServiceContext } from "../services/context.js";
 import type { Store, Tx } from "../store/store.js";
 import { type StoredVersions, discardSeedFiles, loadGroupware, storeSeedFiles } from "./load-groupware.js";
 import type { Seed } from "./schema.js";
@@ -20,10 +19,11 @@ export interface SeedResult {
 }
 
 /** Loads a validated seed in one transaction: all of it, or nothing (file bytes included). */
-export async function loadSeed(store: Store, seed: Seed, clock: Clock, blobs: BlobStore): Promise<SeedResult> {
+export async function loadSeed(ctx: ServiceContext, seed: Seed): Promise<SeedResult> {
+  const { store, blobs } = ctx;
   // Hashing is slow on purpose; do it before the transaction so the write lock is held briefly.
   const passwordHashes = await Promise.all(seed.users.map((user) => hashPassword(user.password)));
-  const now = clock.now();
+  const now = ctx.clock.now();
   const stored = await storeSeedFiles(blobs, seed, now);
   try {
     return await loadRows(store, seed, passwordHashes, stored, now);

@@ -6,60 +6,76 @@ import type { Folder, FolderArea, FolderFilter } from "../domain/folder.js";
 import type { TaskFilter } from "../domain/task.js";
 import { LIMITS } from "../domain/limits.js";
 import type { MemberStatus } from "../domain/member.js";
-import type { Store } from "../store/store.js";
+import type { PageWindow } from "../store/page-window.js";
 import { type CabinetView, listFiles } from "./file.js";
 import { listFolders } from "./group.js";
 import { type MemberListView, listMembers } from "./member.js";
 import { type TaskListView, listTasks } from "./task.js";
 import { type BoardView, listTopics } from "./topic.js";
-import type { PageWindow } from "../store/page-window.js";
+import type { ServiceContext } from "./context.js";
 
 /** How many folders a filter offers. */
 const FOLDERS_SHOWN = LIMITS.pageSizeMax;
 
-async function foldersOf(store: Store, actor: Actor, groupId: number, area: FolderArea): Promise<Folder[]> {
-  return (await listFolders(store, actor, { groupId, area, page: { offset: 0, limit: FOLDERS_SHOWN } })).folders;
+/** A list page's view: the API's view of the area, and the area's folders to filter by. */
+type WithFolders<V> = V & { readonly folders: readonly Folder[] };
+
+/** What a board page shows. */
+export type BoardPageView = WithFolders<BoardView>;
+/** What a task list page shows. */
+export type TaskListPageView = WithFolders<TaskListView>;
+/** What a shared folder page shows. */
+export type FileListPageView = WithFolders<CabinetView>;
+/** What a member list page shows: one status, and how many members each status has (the tabs). */
+export type MemberListPageView = MemberListView & { readonly counts: Readonly<Record<MemberStatus, number>> };
+
+async function withFolders<V>(
+  ctx: ServiceContext,
+  actor: Actor,
+  area: FolderArea,
+  view: V & { readonly group: { readonly id: number } },
+): Promise<WithFolders<V>> {
+  const page = { offset: 0, limit: FOLDERS_SHOWN };
+  const { folders } = await listFolders(ctx, actor, { groupId: view.group.id, area, page });
+  return { ...view, folders };
 }
 
 /** A page of a board with its folders. @throws NotFoundError GROUP_NOT_FOUND, FOLDER_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
 export async function readBoardPage(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { groupId: number; filter: FolderFilter; page: PageWindow },
-): Promise<BoardView & { folders: Folder[] }> {
-  const view = await listTopics(store, actor, { ...input, embedComments: false });
-  return { ...view, folders: await foldersOf(store, actor, input.groupId, "BOARD") };
+): Promise<BoardPageView> {
+  return withFolders(ctx, actor, "BOARD", await listTopics(ctx, actor, { ...input, embedComments: false }));
 }
 
 /** A page of a task list with its folders. @throws as {@link readBoardPage} */
 export async function readTaskListPage(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { groupId: number; folder: FolderFilter; filter: TaskFilter; page: PageWindow },
-): Promise<TaskListView & { folders: Folder[] }> {
-  const view = await listTasks(store, actor, { ...input, embedComments: false });
-  return { ...view, folders: await foldersOf(store, actor, input.groupId, "TASK") };
+): Promise<TaskListPageView> {
+  return withFolders(ctx, actor, "TASK", await listTasks(ctx, actor, { ...input, embedComments: false }));
 }
 
 /** A page of a shared folder with its folders. @throws as {@link readBoardPage} */
 export async function readFileListPage(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { groupId: number; folder: CabinetFilter; page: PageWindow },
-): Promise<CabinetView & { folders: Folder[] }> {
-  const view = await listFiles(store, actor, { ...input, embedHistory: false });
-  return { ...view, folders: await foldersOf(store, actor, input.groupId, "CABINET") };
+): Promise<FileListPageView> {
+  return withFolders(ctx, actor, "CABINET", await listFiles(ctx, actor, { ...input, embedHistory: false }));
 }
 
 /** A page of a group's members of one status, with the count of each status (the page's tabs). @throws as {@link readBoardPage} */
 export async function readMemberListPage(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { groupId: number; status: MemberStatus; page: PageWindow },
-): Promise<MemberListView & { counts: Readonly<Record<MemberStatus, number>> }> {
-  const view = await listMembers(store, actor, input);
+): Promise<MemberListPageView> {
+  const view = await listMembers(ctx, actor, input);
   const otherStatus: MemberStatus = input.status === "JOIN" ? "INVITE" : "JOIN";
-  const other = await listMembers(store, actor, {
+  const other = await listMembers(ctx, actor, {
     groupId: input.groupId,
     status: otherStatus,
     page: { offset: 0, limit: 1 },

@@ -1,18 +1,18 @@
-import { type BlobStore, type TempBlob, newBlobKey } from "../blobs/blob-store.js";
-import type { Clock } from "../clock.js";
+import { type TempBlob, newBlobKey } from "../blobs/blob-store.js";
 import type { Actor } from "../domain/access.js";
 import { type Attachment, type AttachmentDraft, checkAttachments } from "../domain/attachment.js";
 import { type Comment, checkCommentText } from "../domain/comment.js";
 import { ForbiddenError, NotFoundError, ValidationError } from "../domain/errors.js";
 import type { Group } from "../domain/group.js";
 import type { ContentRef } from "../domain/item-id.js";
-import type { Store, Tx } from "../store/store.js";
+import type { PageWindow } from "../store/page-window.js";
+import type { Tx } from "../store/store.js";
 import { type CommentDetail, detailComments, removeBlobs, removeItemRows } from "./comment-detail.js";
 import { requireFile } from "./file.js";
 import { requireGroupMember } from "./group-access.js";
 import { requireTask } from "./task.js";
 import { requireTopic } from "./topic.js";
-import type { PageWindow } from "../store/page-window.js";
+import type { ServiceContext } from "./context.js";
 
 /** A comment just written, with the group it belongs to and its files, for presenting. */
 export interface CommentView {
@@ -49,11 +49,11 @@ export interface StagedFile {
  * @throws NotFoundError GROUP_NOT_FOUND, TOPIC_NOT_FOUND, ITEM_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED
  */
 export async function listComments(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { parent: ContentRef; page: PageWindow; unconfirmed: boolean },
 ): Promise<CommentsView> {
-  return store.read(async (tx) => {
+  return ctx.store.read(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.parent.groupId);
     const parent = await requireCommentParent(tx, input.parent);
     const userId = actor.user.id;
@@ -81,17 +81,15 @@ export async function listComments(
  * @throws NotFoundError GROUP_NOT_FOUND, TOPIC_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED
  */
 export async function addComment(
-  store: Store,
-  blobs: BlobStore,
+  ctx: ServiceContext,
   actor: Actor,
   input: { parent: ContentRef; text: string | undefined; replyTo: number | undefined; files?: readonly StagedFile[] },
-  clock: Clock,
 ): Promise<CommentView> {
   const files = input.files ?? [];
   const body = checkCommentText(input.text, files.length);
   checkAttachments(files.map((file) => file.draft));
   const keys = files.map(() => newBlobKey());
-  const view = await store.transaction(async (tx) => {
+  const view = await ctx.store.transaction(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.parent.groupId);
     await requireCommentParent(tx, input.parent);
     if (input.replyTo !== undefined && !(await tx.comments.find(input.parent, input.replyTo))) {
@@ -101,7 +99,7 @@ export async function addComment(
       );
     }
     const number = await tx.comments.nextNumber(input.parent);
-    const at = clock.now();
+    const at = ctx.clock.now();
     const comment = await tx.comments.insert({
       parent: input.parent,
       number,
@@ -133,23 +131,12 @@ export async function addComment(
     return { group, comment, attachments };
   });
   try {
-    for (const [index, file] of files.entries()) await blobs.commit(file.temp, keys[index] ?? "");
+    for (const [index, file] of files.entries()) await ctx.blobs.commit(file.temp, keys[index] ?? "");
   } catch (error) {
     // The bytes could not be put in place: take the comment back rather than keep rows without files.
     // It was visible for a moment, so the members hear of its removal as of any deletion.
-    const { comment } = view;
-    await store.transaction(async (tx) => {
-      await removeItemRows(tx, "COMMENT", [comment.id]);
-      await tx.comments.remove(comment.id);
-      const cause = {
-        kind: "commentDeleted",
-        number: comment.number,
-        authorId: comment.authorId,
-        createdAt: comment.createdAt,
-      } as const;
-      await tx.notifications.fanOut({ item: input.parent, actorId: actor.user.id, cause, at: clock.now() });
-    });
-    await removeBlobs(blobs, keys);
+    await ctx.store.transaction((tx) => removeComment(tx, actor, view.comment, ctx.clock.now()));
+    await removeBlobs(ctx.blobs, keys);
     throw error;
   }
   return view;
@@ -161,13 +148,11 @@ export async function addComment(
  * @throws NotFoundError COMMENT_NOT_FOUND (or its parent's); ForbiddenError COMMENT_DELETE_FORBIDDEN
  */
 export async function deleteComment(
-  store: Store,
-  blobs: BlobStore,
+  ctx: ServiceContext,
   actor: Actor,
   input: { parent: ContentRef; number: number },
-  clock: Clock,
 ): Promise<CommentView> {
-  const { view, keys } = await store.transaction(async (tx) => {
+  const { view, keys } = await ctx.store.transaction(async (tx) => {
     const { group, membership } = await requireGroupMember(tx, actor, input.parent.groupId);
     await requireCommentParent(tx, input.parent);
     const comment = await tx.comments.find(input.parent, input.number);
@@ -178,19 +163,25 @@ export async function deleteComment(
         "Only the comment's author and the group's managers may delete it.",
       );
     }
-    const removedKeys = await removeItemRows(tx, "COMMENT", [comment.id]);
-    await tx.comments.remove(comment.id);
-    const cause = {
-      kind: "commentDeleted",
-      number: comment.number,
-      authorId: comment.authorId,
-      createdAt: comment.createdAt,
-    } as const;
-    await tx.notifications.fanOut({ item: input.parent, actorId: actor.user.id, cause, at: clock.now() });
+    const removedKeys = await removeComment(tx, actor, comment, ctx.clock.now());
     return { view: { group, comment, attachments: [] }, keys: removedKeys };
   });
-  await removeBlobs(blobs, keys);
+  await removeBlobs(ctx.blobs, keys);
   return view;
+}
+
+/** Removes a comment and everything of it; the other members hear of the deletion. Returns the blob keys to remove. */
+async function removeComment(tx: Tx, actor: Actor, comment: Comment, at: number): Promise<string[]> {
+  const keys = await removeItemRows(tx, "COMMENT", [comment.id]);
+  await tx.comments.remove(comment.id);
+  const cause = {
+    kind: "commentDeleted",
+    number: comment.number,
+    authorId: comment.authorId,
+    createdAt: comment.createdAt,
+  } as const;
+  await tx.notifications.fanOut({ item: comment.parent, actorId: actor.user.id, cause, at });
+  return keys;
 }
 
 /**

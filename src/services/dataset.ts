@@ -1,7 +1,8 @@
 import { hashPassword } from "../auth/password.js";
 import { hashToken } from "../auth/token.js";
-import type { Store } from "../store/store.js";
 import type { DatasetPlan } from "../store/queries/dataset.js";
+import type { Store } from "../store/store.js";
+import type { ServiceContext } from "./context.js";
 
 /** The password of every generated user. */
 export const DATASET_PASSWORD = "kairan-bench";
@@ -21,13 +22,16 @@ export type DatasetTimings = Record<
   number
 >;
 
-/** Loads a synthetic dataset into an empty store; `progress` hears each finished stage. */
+/**
+ * Loads a synthetic dataset into an empty store, every row dated `at`; `progress` hears each
+ * finished stage. Only the store is needed: a dataset has no files and a fixed date.
+ */
 export async function generateDataset(
-  store: Store,
-  plan: DatasetPlan,
-  at: number,
-  progress: (line: string) => void,
+  ctx: Pick<ServiceContext, "store">,
+  input: { plan: DatasetPlan; at: number; progress: (line: string) => void },
 ): Promise<DatasetTimings> {
+  const { store } = ctx;
+  const { plan, at, progress } = input;
   const passwordHash = await hashPassword(DATASET_PASSWORD);
   const timed = async (name: keyof DatasetTimings, work: () => Promise<void>): Promise<number> => {
     const started = performance.now();
@@ -71,8 +75,11 @@ export interface TypicalMember {
  * The first ordinary group (2, 3, ...) with such a member, for benchmarks that read the big group
  * and write into an ordinary one with one token; undefined when there is none (a single group).
  */
-export async function findTypicalMember(store: Store, plan: DatasetPlan): Promise<TypicalMember | undefined> {
-  return store.read(async (tx) => {
+export async function findTypicalMember(
+  ctx: Pick<ServiceContext, "store">,
+  plan: DatasetPlan,
+): Promise<TypicalMember | undefined> {
+  return ctx.store.read(async (tx) => {
     for (let groupId = 2; groupId <= plan.groups; groupId++) {
       const members = await tx.memberships.listMembers(groupId, "JOIN", { offset: 0, limit: plan.membersPerGroup });
       const found = members.find(

@@ -1,12 +1,11 @@
 import { Readable } from "node:stream";
-import type { BlobStore } from "../blobs/blob-store.js";
 import type { Actor } from "../domain/access.js";
 import { NotFoundError } from "../domain/errors.js";
 import type { AttachmentRef, ContentRef, ItemRef } from "../domain/item-id.js";
-import type { Store } from "../store/store.js";
 import { requireCommentParent } from "./comment.js";
 import { requireFile } from "./file.js";
 import { requireGroupMember } from "./group-access.js";
+import type { ServiceContext } from "./context.js";
 
 /** What `/api/fileDownload/V2` can fetch: a comment's attachment, or a shared-folder file (CABINET). */
 export type DownloadRef = AttachmentRef | ItemRef;
@@ -39,23 +38,18 @@ function fileNotFound(): NotFoundError {
  * @throws NotFoundError FILE_NOT_FOUND, VERSION_NOT_FOUND, THUMBNAIL_NOT_FOUND, ITEM_NOT_FOUND (kinds without bytes),
  *   GROUP_NOT_FOUND, TOPIC_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED
  */
-export async function openDownload(
-  store: Store,
-  blobs: BlobStore,
-  actor: Actor,
-  input: DownloadRequest,
-): Promise<Download> {
+export async function openDownload(ctx: ServiceContext, actor: Actor, input: DownloadRequest): Promise<Download> {
   const { ref } = input;
   switch (ref.kind) {
     case "ATTACHMENT": {
-      const attachment = await store.read(async (tx) => {
+      const attachment = await ctx.store.read(async (tx) => {
         await requireGroupMember(tx, actor, ref.parent.groupId);
         await requireCommentParent(tx, ref.parent);
         const comment = await tx.comments.find(ref.parent, ref.commentNumber);
         return comment && (await tx.attachments.find(comment.id, ref.position));
       });
       if (!attachment) throw fileNotFound();
-      const body = await blobs.open(attachment.blobKey);
+      const body = await ctx.blobs.open(attachment.blobKey);
       if (!body) throw fileNotFound();
       return {
         fileName: attachment.fileName,
@@ -66,7 +60,7 @@ export async function openDownload(
       };
     }
     case "CABINET":
-      return openFileVersion(store, blobs, actor, ref, input);
+      return openFileVersion(ctx, actor, ref, input);
     default:
       throw new NotFoundError("ITEM_NOT_FOUND", "There is nothing to download under this id.");
   }
@@ -74,13 +68,12 @@ export async function openDownload(
 
 /** A version of a shared-folder file (the current one by default), or its thumbnail. */
 async function openFileVersion(
-  store: Store,
-  blobs: BlobStore,
+  ctx: ServiceContext,
   actor: Actor,
   ref: ContentRef,
   input: { version: number | undefined; thumbnail: boolean },
 ): Promise<Download> {
-  const version = await store.read(async (tx) => {
+  const version = await ctx.store.read(async (tx) => {
     await requireGroupMember(tx, actor, ref.groupId);
     const file = await requireFile(tx, ref);
     const found = input.version === undefined ? file.current : await tx.files.findVersion(file.id, input.version);
@@ -88,7 +81,7 @@ async function openFileVersion(
     return found;
   });
   if (!input.thumbnail) {
-    const body = await blobs.open(version.blobKey);
+    const body = await ctx.blobs.open(version.blobKey);
     if (!body) throw fileNotFound();
     return {
       fileName: version.fileName,
@@ -100,7 +93,7 @@ async function openFileVersion(
   }
   if (version.thumbnailKey === null)
     throw new NotFoundError("THUMBNAIL_NOT_FOUND", "This file has no thumbnail (it is not an image).");
-  const stream = await blobs.open(version.thumbnailKey);
+  const stream = await ctx.blobs.open(version.thumbnailKey);
   if (!stream) throw new NotFoundError("THUMBNAIL_NOT_FOUND", "This file has no thumbnail.");
   // Thumbnails are small (a 160-pixel PNG); reading one whole gives an exact Content-Length without storing its size.
   const bytes = await collect(stream);

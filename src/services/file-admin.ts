@@ -1,14 +1,14 @@
 import type { Readable } from "node:stream";
 import type { BlobStore } from "../blobs/blob-store.js";
-import type { Clock } from "../clock.js";
 import { type CabinetFile, checkFileName, checkFileText } from "../domain/file.js";
 import type { ContentRef } from "../domain/item-id.js";
-import type { Store, Tx } from "../store/store.js";
+import type { NewFileVersion } from "../store/queries/files.repo.js";
+import type { Tx } from "../store/store.js";
 import { requireGroup, requireMemberByEmail } from "./admin-lookup.js";
 import { discardFileBytes, storeFileBytes } from "./file-content.js";
 import { requireFile } from "./file.js";
 import { requireFolderOf } from "./folder-access.js";
-import type { NewFileVersion } from "../store/queries/files.repo.js";
+import type { ServiceContext } from "./context.js";
 
 /** A new file as an operator describes it. */
 export interface NewFileInput {
@@ -27,16 +27,16 @@ export interface NewFileInput {
  * @throws ValidationError FILE_NAME_*, FILE_TITLE_TOO_LONG, FILE_MEMO_TOO_LONG, USER_NOT_MEMBER
  * @throws NotFoundError GROUP_NOT_FOUND, USER_NOT_FOUND, FOLDER_NOT_FOUND
  */
-export async function addFile(store: Store, blobs: BlobStore, input: NewFileInput, clock: Clock): Promise<CabinetFile> {
+export async function addFile(ctx: ServiceContext, input: NewFileInput): Promise<CabinetFile> {
   const text = checkFileText(input);
   checkFileName(input.fileName);
-  const authorId = await store.read(async (tx) => {
+  const authorId = await ctx.store.read(async (tx) => {
     await requireGroup(tx, input.groupId);
     return (await requireMemberByEmail(tx, input.groupId, input.authorEmail)).user.id;
   });
-  const version = await storeFileBytes(blobs, { ...input, authorId }, clock.now());
-  return recordOrDiscard(blobs, version, () =>
-    store.transaction(async (tx) => {
+  const version = await storeFileBytes(ctx.blobs, { ...input, authorId }, ctx.clock.now());
+  return recordOrDiscard(ctx.blobs, version, () =>
+    ctx.store.transaction(async (tx) => {
       if (input.folderId !== null) await requireFolderOf(tx, input.groupId, input.folderId, "CABINET");
       const file = await tx.files.insert(
         { groupId: input.groupId, ...text, authorId, folderId: input.folderId, trashed: false },
@@ -53,8 +53,7 @@ export async function addFile(store: Store, blobs: BlobStore, input: NewFileInpu
  * @throws ValidationError FILE_NAME_*, USER_NOT_MEMBER; NotFoundError FILE_NOT_FOUND, USER_NOT_FOUND
  */
 export async function addFileVersion(
-  store: Store,
-  blobs: BlobStore,
+  ctx: ServiceContext,
   input: {
     ref: ContentRef;
     authorEmail: string;
@@ -62,10 +61,9 @@ export async function addFileVersion(
     source: Readable | Uint8Array;
     comment: string;
   },
-  clock: Clock,
 ): Promise<CabinetFile> {
   if (input.fileName !== undefined) checkFileName(input.fileName);
-  const { file, authorId } = await store.read(async (tx) => ({
+  const { file, authorId } = await ctx.store.read(async (tx) => ({
     file: await requireFile(tx, input.ref),
     authorId: (await requireMemberByEmail(tx, input.ref.groupId, input.authorEmail)).user.id,
   }));
@@ -75,9 +73,9 @@ export async function addFileVersion(
     authorId,
     comment: input.comment,
   };
-  const version = await storeFileBytes(blobs, upload, clock.now());
-  return recordOrDiscard(blobs, version, () =>
-    store.transaction(async (tx) => {
+  const version = await storeFileBytes(ctx.blobs, upload, ctx.clock.now());
+  return recordOrDiscard(ctx.blobs, version, () =>
+    ctx.store.transaction(async (tx) => {
       const changed = await tx.files.addVersion(file.id, version);
       await notifyChange(tx, changed, authorId, "updated", version.at);
       return changed;
@@ -86,10 +84,10 @@ export async function addFileVersion(
 }
 
 /** Moves a file to the trash (listed under TRASH, still downloadable by members). @throws NotFoundError FILE_NOT_FOUND */
-export async function trashFile(store: Store, input: { ref: ContentRef }, clock: Clock): Promise<CabinetFile> {
-  return store.transaction(async (tx) => {
+export async function trashFile(ctx: ServiceContext, input: { ref: ContentRef }): Promise<CabinetFile> {
+  return ctx.store.transaction(async (tx) => {
     const file = await requireFile(tx, input.ref);
-    const at = clock.now();
+    const at = ctx.clock.now();
     await tx.files.update(file.id, { trashed: true, at });
     await notifyChange(tx, file, null, "updated", at);
     return (await tx.files.findById(file.id)) ?? file;

@@ -4,10 +4,11 @@ import type { CabinetFile, CabinetFilter, FileVersion } from "../domain/file.js"
 import type { Group } from "../domain/group.js";
 import type { ContentRef } from "../domain/item-id.js";
 import { LIMITS } from "../domain/limits.js";
-import type { Store, Tx } from "../store/store.js";
+import type { PageWindow } from "../store/page-window.js";
+import type { Tx } from "../store/store.js";
 import { requireFolderOf } from "./folder-access.js";
 import { requireGroupMember } from "./group-access.js";
-import type { PageWindow } from "../store/page-window.js";
+import type { ServiceContext } from "./context.js";
 
 /** What a cabinet read returns: the group, its files, and their newest versions when asked for. */
 export interface CabinetView {
@@ -19,11 +20,11 @@ export interface CabinetView {
 
 /** A page of a group's files. @throws NotFoundError GROUP_NOT_FOUND, FOLDER_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
 export async function listFiles(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { groupId: number; folder: CabinetFilter; page: PageWindow; embedHistory: boolean },
 ): Promise<CabinetView> {
-  return store.read(async (tx) => {
+  return ctx.store.read(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.groupId);
     if (input.folder.kind === "folder") await requireFolderOf(tx, group.id, input.folder.folderId, "CABINET");
     const files =
@@ -36,11 +37,11 @@ export async function listFiles(
 
 /** One file, in the same form as the list. @throws NotFoundError FILE_NOT_FOUND, ForbiddenError */
 export async function getFile(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { ref: ContentRef; embedHistory: boolean },
 ): Promise<CabinetView> {
-  return store.read(async (tx) => {
+  return ctx.store.read(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.ref.groupId);
     const file = await requireFile(tx, input.ref);
     return { group, files: [file], histories: input.embedHistory ? await historiesOf(tx, [file]) : undefined };

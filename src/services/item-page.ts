@@ -4,20 +4,20 @@
 import type { Actor } from "../domain/access.js";
 import type { Comment } from "../domain/comment.js";
 import type { CabinetFile, FileVersion } from "../domain/file.js";
-import type { Group, Membership } from "../domain/group.js";
+import type { GroupAccess } from "../domain/group.js";
 import type { ContentRef } from "../domain/item-id.js";
 import { LIMITS } from "../domain/limits.js";
 import type { ItemKey, Liker } from "../domain/reaction.js";
 import type { Task } from "../domain/task.js";
 import { type EditLease, type Topic, isLeaseLive, mayUpdateTopic } from "../domain/topic.js";
-import type { Clock } from "../clock.js";
-import type { Store, Tx } from "../store/store.js";
+import type { PageWindow } from "../store/page-window.js";
+import type { Tx } from "../store/store.js";
 import { type CommentDetail, detailComments } from "./comment-detail.js";
 import { requireFile } from "./file.js";
 import { requireGroupMember } from "./group-access.js";
 import { requireTask } from "./task.js";
 import { requireTopic } from "./topic.js";
-import type { PageWindow } from "../store/page-window.js";
+import type { ServiceContext } from "./context.js";
 
 /** Likes of an item with everyone who gave one, and the viewer's favorite. */
 export interface Reactions {
@@ -49,15 +49,13 @@ export interface CommentSection {
 }
 
 /** Everything an item page shows around the item itself. */
-interface ItemPageBase {
-  readonly group: Group;
-  readonly membership: Membership;
+export interface ItemPageView extends GroupAccess {
   readonly reactions: Reactions;
   readonly comments: CommentSection;
 }
 
-/** A topic's page. */
-export interface TopicPage extends ItemPageBase {
+/** What a topic's page shows. */
+export interface TopicPageView extends ItemPageView {
   readonly topic: Topic;
   /** A live lease held by someone else (the page says who is editing). */
   readonly editedBy: EditLease | undefined;
@@ -65,82 +63,70 @@ export interface TopicPage extends ItemPageBase {
   readonly mayDelete: boolean;
 }
 
-/** A task's page. */
-export interface TaskPage extends ItemPageBase {
+/** What a task's page shows. */
+export interface TaskPageView extends ItemPageView {
   readonly task: Task;
 }
 
-/** A shared file's page, with its newest versions. */
-export interface FilePage extends ItemPageBase {
+/** What a shared file's page shows, with the file's newest versions. */
+export interface FilePageView extends ItemPageView {
   readonly file: CabinetFile;
   readonly history: readonly FileVersion[];
+}
+
+/** Which item, and which page of its comments. */
+interface ItemPageInput {
+  readonly ref: ContentRef;
+  readonly page: PageWindow;
 }
 
 /** How many characters of a replied-to comment a reply quotes. */
 const EXCERPT_CHARS = 80;
 
 /** A topic with its comments, likes and lease. @throws NotFoundError GROUP_NOT_FOUND, TOPIC_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
-export async function readTopicPage(
-  store: Store,
-  actor: Actor,
-  input: { ref: ContentRef; page: PageWindow },
-  clock: Clock,
-): Promise<TopicPage> {
-  return store.read(async (tx) => {
-    const { group, membership } = await requireGroupMember(tx, actor, input.ref.groupId);
+export async function readTopicPage(ctx: ServiceContext, actor: Actor, input: ItemPageInput): Promise<TopicPageView> {
+  return ctx.store.read(async (tx) => {
+    const access = await requireGroupMember(tx, actor, input.ref.groupId);
     const topic = await requireTopic(tx, input.ref);
     const lease = await tx.leases.find(topic.id);
-    const editedBy = isLeaseLive(lease, clock.now()) && lease.userId !== actor.user.id ? lease : undefined;
+    const editedBy = isLeaseLive(lease, ctx.clock.now()) && lease.userId !== actor.user.id ? lease : undefined;
     return {
-      group,
-      membership,
+      ...(await aroundItem(tx, actor, access, input)),
       topic,
       editedBy,
-      mayEdit: mayUpdateTopic(topic, actor.user.id, membership),
-      mayDelete: topic.authorId === actor.user.id || membership.manager,
-      reactions: await reactionsOf(tx, actor, { kind: "BOARD", id: topic.id }),
-      comments: await commentSection(tx, actor, input.ref, input.page),
+      mayEdit: mayUpdateTopic(topic, actor.user.id, access.membership),
+      mayDelete: topic.authorId === actor.user.id || access.membership.manager,
     };
   });
 }
 
 /** A task with its comments and likes. @throws NotFoundError TASK_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
-export async function readTaskPage(
-  store: Store,
-  actor: Actor,
-  input: { ref: ContentRef; page: PageWindow },
-): Promise<TaskPage> {
-  return store.read(async (tx) => {
-    const { group, membership } = await requireGroupMember(tx, actor, input.ref.groupId);
+export async function readTaskPage(ctx: ServiceContext, actor: Actor, input: ItemPageInput): Promise<TaskPageView> {
+  return ctx.store.read(async (tx) => {
+    const access = await requireGroupMember(tx, actor, input.ref.groupId);
     const task = await requireTask(tx, input.ref);
-    return {
-      group,
-      membership,
-      task,
-      reactions: await reactionsOf(tx, actor, { kind: "TASK", id: task.id }),
-      comments: await commentSection(tx, actor, input.ref, input.page),
-    };
+    return { ...(await aroundItem(tx, actor, access, input)), task };
   });
 }
 
 /** A shared file with its history, comments and likes. @throws NotFoundError FILE_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
-export async function readFilePage(
-  store: Store,
-  actor: Actor,
-  input: { ref: ContentRef; page: PageWindow },
-): Promise<FilePage> {
-  return store.read(async (tx) => {
-    const { group, membership } = await requireGroupMember(tx, actor, input.ref.groupId);
+export async function readFilePage(ctx: ServiceContext, actor: Actor, input: ItemPageInput): Promise<FilePageView> {
+  return ctx.store.read(async (tx) => {
+    const access = await requireGroupMember(tx, actor, input.ref.groupId);
     const file = await requireFile(tx, input.ref);
-    return {
-      group,
-      membership,
-      file,
-      history: await tx.files.listHistories([file], LIMITS.historyEntries),
-      reactions: await reactionsOf(tx, actor, { kind: "CABINET", id: file.id }),
-      comments: await commentSection(tx, actor, input.ref, input.page),
-    };
+    const history = await tx.files.listHistories([file], LIMITS.historyEntries);
+    return { ...(await aroundItem(tx, actor, access, input)), file, history };
   });
+}
+
+/** The group, likes and comments of an item the caller may read (its existence already checked). */
+async function aroundItem(tx: Tx, actor: Actor, access: GroupAccess, input: ItemPageInput): Promise<ItemPageView> {
+  return {
+    group: access.group,
+    membership: access.membership,
+    reactions: await reactionsOf(tx, actor, { kind: input.ref.kind, id: input.ref.id }),
+    comments: await commentSection(tx, actor, input.ref, input.page),
+  };
 }
 
 async function reactionsOf(tx: Tx, actor: Actor, key: ItemKey): Promise<Reactions> {

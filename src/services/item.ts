@@ -1,7 +1,8 @@
 import type { Actor } from "../domain/access.js";
+import type { Comment } from "../domain/comment.js";
 import { NotFoundError } from "../domain/errors.js";
 import type { Group } from "../domain/group.js";
-import type { ContentRef, ItemRef } from "../domain/item-id.js";
+import type { ContentKind, ContentRef, ItemRef } from "../domain/item-id.js";
 import type { ItemKey } from "../domain/reaction.js";
 import type { Tx } from "../store/store.js";
 import { requireCommentParent } from "./comment.js";
@@ -41,56 +42,24 @@ export async function requireItem(tx: Tx, actor: Actor, ref: ItemRef): Promise<I
     case "BOARD": {
       const { group } = await requireGroupMember(tx, actor, ref.groupId);
       const topic = await requireTopic(tx, ref);
-      return {
-        ref,
-        key: { kind: "BOARD", id: topic.id },
-        group,
-        title: topic.title,
-        summary: topic.body,
-        updatedAt: topic.updatedAt,
-        authorId: topic.authorId,
-      };
+      return contentItem("BOARD", group, topic, topic.body);
     }
     case "COMMENT": {
       const { group } = await requireGroupMember(tx, actor, ref.parent.groupId);
       const parent = await requireCommentParent(tx, ref.parent);
       const comment = await tx.comments.find(ref.parent, ref.number);
       if (!comment) throw new NotFoundError("COMMENT_NOT_FOUND", "The comment does not exist.");
-      return {
-        ref,
-        key: { kind: "COMMENT", id: comment.id },
-        group,
-        title: parent.title,
-        summary: comment.body,
-        updatedAt: comment.createdAt,
-        authorId: comment.authorId,
-      };
+      return commentItem(group, parent.title, comment);
     }
     case "TASK": {
       const { group } = await requireGroupMember(tx, actor, ref.groupId);
       const task = await requireTask(tx, ref);
-      return {
-        ref,
-        key: { kind: "TASK", id: task.id },
-        group,
-        title: task.title,
-        summary: task.body,
-        updatedAt: task.updatedAt,
-        authorId: task.authorId,
-      };
+      return contentItem("TASK", group, task, task.body);
     }
     case "CABINET": {
       const { group } = await requireGroupMember(tx, actor, ref.groupId);
       const file = await requireFile(tx, ref);
-      return {
-        ref,
-        key: { kind: "CABINET", id: file.id },
-        group,
-        title: file.title,
-        summary: file.memo,
-        updatedAt: file.updatedAt,
-        authorId: file.authorId,
-      };
+      return contentItem("CABINET", group, file, file.memo);
     }
   }
 }
@@ -100,61 +69,56 @@ export async function itemOfKey(tx: Tx, key: ItemKey, group: Group): Promise<Ite
   switch (key.kind) {
     case "BOARD": {
       const topic = await tx.topics.findById(key.id);
-      if (!topic) return undefined;
-      const ref: ContentRef = { kind: "BOARD", groupId: topic.groupId, id: topic.id };
-      return {
-        ref,
-        key,
-        group,
-        title: topic.title,
-        summary: topic.body,
-        updatedAt: topic.updatedAt,
-        authorId: topic.authorId,
-      };
+      return topic && contentItem("BOARD", group, topic, topic.body);
     }
     case "COMMENT": {
       const comment = await tx.comments.findById(key.id);
       if (!comment) return undefined;
       const parent = await requireCommentParent(tx, comment.parent).catch(() => undefined);
-      if (!parent) return undefined;
-      const ref = { kind: "COMMENT" as const, parent: comment.parent, number: comment.number };
-      return {
-        ref,
-        key,
-        group,
-        title: parent.title,
-        summary: comment.body,
-        updatedAt: comment.createdAt,
-        authorId: comment.authorId,
-      };
+      return parent && commentItem(group, parent.title, comment);
     }
     case "TASK": {
       const task = await tx.tasks.findById(key.id);
-      if (!task) return undefined;
-      const ref: ContentRef = { kind: "TASK", groupId: task.groupId, id: task.id };
-      return {
-        ref,
-        key,
-        group,
-        title: task.title,
-        summary: task.body,
-        updatedAt: task.updatedAt,
-        authorId: task.authorId,
-      };
+      return task && contentItem("TASK", group, task, task.body);
     }
     case "CABINET": {
       const file = await tx.files.findById(key.id);
-      if (!file) return undefined;
-      const ref: ContentRef = { kind: "CABINET", groupId: file.groupId, id: file.id };
-      return {
-        ref,
-        key,
-        group,
-        title: file.title,
-        summary: file.memo,
-        updatedAt: file.updatedAt,
-        authorId: file.authorId,
-      };
+      return file && contentItem("CABINET", group, file, file.memo);
     }
   }
+}
+
+/** The fields a topic, task and file have in common, under the names each gives them. */
+interface ContentRow {
+  readonly id: number;
+  readonly groupId: number;
+  readonly title: string;
+  readonly updatedAt: number;
+  readonly authorId: number;
+}
+
+/** A topic, task or file as likes and favorites show it; `summary` is its body (a file's memo). */
+function contentItem(kind: ContentKind, group: Group, row: ContentRow, summary: string): ItemView {
+  return {
+    ref: { kind, groupId: row.groupId, id: row.id },
+    key: { kind, id: row.id },
+    group,
+    title: row.title,
+    summary,
+    updatedAt: row.updatedAt,
+    authorId: row.authorId,
+  };
+}
+
+/** A comment as likes and favorites show it: under its parent's title. */
+function commentItem(group: Group, parentTitle: string, comment: Comment): ItemView {
+  return {
+    ref: { kind: "COMMENT", parent: comment.parent, number: comment.number },
+    key: { kind: "COMMENT", id: comment.id },
+    group,
+    title: parentTitle,
+    summary: comment.body,
+    updatedAt: comment.createdAt,
+    authorId: comment.authorId,
+  };
 }

@@ -1,10 +1,10 @@
-import type { Clock } from "../clock.js";
 import type { Actor } from "../domain/access.js";
 import type { ItemRef } from "../domain/item-id.js";
 import { type LikedItem, type LikeNotification, likedItemOf, requireConfirmableCount } from "../domain/notification.js";
-import type { Store, Tx } from "../store/store.js";
-import type { ItemView } from "./item.js";
 import type { PageWindow } from "../store/page-window.js";
+import type { Tx } from "../store/store.js";
+import type { ItemView } from "./item.js";
+import type { ServiceContext } from "./context.js";
 
 /** A page of like notifications and how many the filter keeps in all (`cbl:totalCount`). */
 export interface LikeNotificationsView {
@@ -14,11 +14,11 @@ export interface LikeNotificationsView {
 
 /** A page of the caller's like notifications, newest first. */
 export async function listLikeNotifications(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { unconfirmedOnly: boolean; page: PageWindow },
 ): Promise<LikeNotificationsView> {
-  return store.read(async (tx) => {
+  return ctx.store.read(async (tx) => {
     const filter = { unconfirmedOnly: input.unconfirmedOnly };
     return {
       notifications: await tx.likeNotifications.list(actor.user.id, filter, input.page),
@@ -33,10 +33,9 @@ export async function listLikeNotifications(
  * @throws ValidationError TOO_MANY_ENTRIES (more than 100 ids: nothing is confirmed)
  */
 export async function confirmLikeNotifications(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { ids: readonly (ItemRef | undefined)[] },
-  clock: Clock,
 ): Promise<LikeNotificationsView> {
   requireConfirmableCount(input.ids.length);
   const items = new Map<string, LikedItem>();
@@ -44,8 +43,8 @@ export async function confirmLikeNotifications(
     const item = ref && likedItemOf(ref);
     if (item) items.set(`${item.parent.kind}:${item.parent.groupId}:${item.parent.id}:${item.commentNumber}`, item);
   }
-  return store.transaction(async (tx) => {
-    const confirmed = await tx.likeNotifications.confirm(actor.user.id, [...items.values()], clock.now());
+  return ctx.store.transaction(async (tx) => {
+    const confirmed = await tx.likeNotifications.confirm(actor.user.id, [...items.values()], ctx.clock.now());
     return { notifications: confirmed, totalCount: confirmed.length };
   });
 }

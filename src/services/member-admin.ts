@@ -1,26 +1,25 @@
-import type { Clock } from "../clock.js";
 import { NotFoundError, ValidationError } from "../domain/errors.js";
 import { type Member, requireKeepsAManager } from "../domain/member.js";
 import { memberListItem } from "../domain/notification.js";
-import type { Store, Tx } from "../store/store.js";
+import type { Tx } from "../store/store.js";
 import { requireGroup, requireMemberByEmail, requireUserByEmail } from "./admin-lookup.js";
+import type { ServiceContext } from "./context.js";
 
 /**
  * Adds a user to a group as a joined member; the other members are notified.
  * @throws NotFoundError GROUP_NOT_FOUND, USER_NOT_FOUND; ValidationError ALREADY_MEMBER
  */
 export async function addMember(
-  store: Store,
+  ctx: ServiceContext,
   input: { groupId: number; email: string; manager: boolean },
-  clock: Clock,
 ): Promise<Member> {
-  return store.transaction(async (tx) => {
+  return ctx.store.transaction(async (tx) => {
     await requireGroup(tx, input.groupId);
     const user = await requireUserByEmail(tx, input.email);
     if (await tx.memberships.findJoined(input.groupId, user.id)) {
       throw new ValidationError("ALREADY_MEMBER", `${input.email.slice(0, 40)} is a member of this group already.`);
     }
-    const at = clock.now();
+    const at = ctx.clock.now();
     const created = await tx.memberships.insertJoined({
       groupId: input.groupId,
       userId: user.id,
@@ -40,15 +39,14 @@ export async function addMember(
 
 /** Invites an e-mail address to a group. @throws NotFoundError GROUP_NOT_FOUND; ValidationError INVITE_LABEL_REQUIRED */
 export async function inviteMember(
-  store: Store,
+  ctx: ServiceContext,
   input: { groupId: number; email: string; label: string; expiresAt: number | null },
-  clock: Clock,
 ): Promise<Member> {
   if (input.label.trim() === "")
     throw new ValidationError("INVITE_LABEL_REQUIRED", "The invitation's label is missing or empty.");
-  return store.transaction(async (tx) => {
+  return ctx.store.transaction(async (tx) => {
     await requireGroup(tx, input.groupId);
-    const id = await tx.memberships.insertInvite({ ...input, createdAt: clock.now() });
+    const id = await tx.memberships.insertInvite({ ...input, createdAt: ctx.clock.now() });
     return requireMember(tx, id);
   });
 }
@@ -59,11 +57,10 @@ export async function inviteMember(
  * @throws NotFoundError GROUP_NOT_FOUND, USER_NOT_FOUND, MEMBER_NOT_FOUND; ValidationError USER_NOT_MEMBER, LAST_MANAGER
  */
 export async function removeMember(
-  store: Store,
+  ctx: ServiceContext,
   input: { groupId: number; email?: string; memberId?: number },
-  clock: Clock,
 ): Promise<Member> {
-  return store.transaction(async (tx) => {
+  return ctx.store.transaction(async (tx) => {
     const member = await memberOf(tx, input);
     requireKeepsAManager(member, await tx.memberships.countManagers(input.groupId));
     await tx.memberships.remove(member.id);
@@ -74,7 +71,7 @@ export async function removeMember(
         item: memberListItem(input.groupId),
         actorId: member.userId,
         cause: { kind: "left" },
-        at: clock.now(),
+        at: ctx.clock.now(),
       });
     }
     return member;
@@ -83,27 +80,25 @@ export async function removeMember(
 
 /** Makes a member a manager or not; the last manager stays one. @throws as {@link removeMember} */
 export async function setManager(
-  store: Store,
+  ctx: ServiceContext,
   input: { groupId: number; email: string; value: boolean },
-  clock: Clock,
 ): Promise<Member> {
-  return store.transaction(async (tx) => {
+  return ctx.store.transaction(async (tx) => {
     const member = await memberOf(tx, input);
     if (!input.value) requireKeepsAManager(member, await tx.memberships.countManagers(input.groupId));
-    await tx.memberships.update(member.id, { manager: input.value, at: clock.now() });
+    await tx.memberships.update(member.id, { manager: input.value, at: ctx.clock.now() });
     return requireMember(tx, member.id);
   });
 }
 
 /** Turns a member's notifications for the group on or off. @throws as {@link removeMember} */
 export async function setNotify(
-  store: Store,
+  ctx: ServiceContext,
   input: { groupId: number; email: string; value: boolean },
-  clock: Clock,
 ): Promise<Member> {
-  return store.transaction(async (tx) => {
+  return ctx.store.transaction(async (tx) => {
     const member = await memberOf(tx, input);
-    await tx.memberships.update(member.id, { notify: input.value, at: clock.now() });
+    await tx.memberships.update(member.id, { notify: input.value, at: ctx.clock.now() });
     return requireMember(tx, member.id);
   });
 }

@@ -2,9 +2,9 @@ import type { Actor } from "../domain/access.js";
 import { NotFoundError } from "../domain/errors.js";
 import type { Group, Membership } from "../domain/group.js";
 import type { Member, MemberStatus } from "../domain/member.js";
-import type { Store } from "../store/store.js";
-import { requireGroupMember } from "./group-access.js";
 import type { PageWindow } from "../store/page-window.js";
+import { requireGroupMember } from "./group-access.js";
+import type { ServiceContext } from "./context.js";
 
 /** What the member list shows: the members, the total of their status, and what the caller may do. */
 export interface MemberListView {
@@ -17,11 +17,11 @@ export interface MemberListView {
 
 /** A page of a group's members (or invitations). @throws NotFoundError GROUP_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
 export async function listMembers(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { groupId: number; status: MemberStatus; page: PageWindow },
 ): Promise<MemberListView> {
-  return store.read(async (tx) => {
+  return ctx.store.read(async (tx) => {
     const { group, membership } = await requireGroupMember(tx, actor, input.groupId);
     return {
       group,
@@ -35,11 +35,11 @@ export async function listMembers(
 
 /** One member of the group, in the same form as the list. @throws NotFoundError MEMBER_NOT_FOUND, ForbiddenError */
 export async function getMember(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { groupId: number; memberId: number },
 ): Promise<MemberListView> {
-  return store.read(async (tx) => {
+  return ctx.store.read(async (tx) => {
     const { group, membership } = await requireGroupMember(tx, actor, input.groupId);
     const member = await tx.memberships.findMember(input.memberId);
     if (!member || member.groupId !== group.id)

@@ -1,8 +1,8 @@
 // The web's "my groups": the caller's groups, each with how many of its notifications wait.
 import type { Actor } from "../domain/access.js";
 import type { Group } from "../domain/group.js";
-import type { Store } from "../store/store.js";
 import type { PageWindow } from "../store/page-window.js";
+import type { ServiceContext } from "./context.js";
 
 /** A joined group and its unconfirmed notifications (0 for a group set to "do not notify"). */
 export interface MyGroupWithCount {
@@ -12,11 +12,11 @@ export interface MyGroupWithCount {
 
 /** The groups the caller has joined, newest first, with their unconfirmed notification counts. */
 export async function listMyGroupsWithCounts(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   page: PageWindow,
 ): Promise<MyGroupWithCount[]> {
-  return store.read(async (tx) => {
+  return ctx.store.read(async (tx) => {
     const groups = await tx.groups.listJoined(actor.user.id, page);
     const counts = await tx.notificationCounts.unconfirmedByGroup(actor.user.id);
     // Notifications of a muted group are hidden from the list; its count says so too.

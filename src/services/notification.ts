@@ -1,4 +1,3 @@
-import type { Clock } from "../clock.js";
 import { type Actor, levelAllows } from "../domain/access.js";
 import type { Attachment } from "../domain/attachment.js";
 import type { CabinetFile } from "../domain/file.js";
@@ -12,9 +11,10 @@ import {
   notificationItemOf,
   requireConfirmableCount,
 } from "../domain/notification.js";
-import type { Store, Tx } from "../store/store.js";
-import { requireGroupMember } from "./group-access.js";
 import type { PageWindow } from "../store/page-window.js";
+import type { Tx } from "../store/store.js";
+import { requireGroupMember } from "./group-access.js";
+import type { ServiceContext } from "./context.js";
 
 /** A file a notification entry embeds (`embed-attachment=true`). */
 export type NotificationAttachment =
@@ -49,11 +49,11 @@ export interface NotificationQuery {
  * @throws NotFoundError GROUP_NOT_FOUND, ForbiddenError GROUP_NOT_JOINED for a `group` filter
  */
 export async function listNotifications(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: NotificationQuery,
 ): Promise<NotificationsView> {
-  return store.read(async (tx) => {
+  return ctx.store.read(async (tx) => {
     if (input.groupId !== null) await requireGroupMember(tx, actor, input.groupId);
     const userId = actor.user.id;
     const itemKind = input.category === null ? null : itemKindOfCategory(input.category);
@@ -83,15 +83,14 @@ export async function listNotifications(
  * @throws ValidationError TOO_MANY_ENTRIES (more than 100 ids: nothing is confirmed)
  */
 export async function confirmNotifications(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { ids: readonly (ItemRef | undefined)[] },
-  clock: Clock,
 ): Promise<NotificationsView> {
   requireConfirmableCount(input.ids.length);
   const items = uniqueItems(input.ids);
-  return store.transaction(async (tx) => {
-    const at = clock.now();
+  return ctx.store.transaction(async (tx) => {
+    const at = ctx.clock.now();
     const confirmed = await tx.notifications.confirm(actor.user.id, items, at);
     // Comments count as seen from the confirmation that changed the notification (its last access is
     // now); one confirmed before recorded them then, and a bot re-posting every few seconds writes nothing.

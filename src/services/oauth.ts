@@ -4,14 +4,13 @@ import { randomBytes } from "node:crypto";
 import { constantTimeEqual, OAuthProblem } from "../auth/oauth1.js";
 import { generateSecret, hashToken } from "../auth/token.js";
 import type { Clock } from "../clock.js";
-import type { LoginThrottleConfig } from "../config/limits.js";
 import type { Application } from "../domain/access.js";
 import { LIMITS } from "../domain/limits.js";
 import type { User } from "../domain/user.js";
-import type { Store } from "../store/store.js";
-import { signInThrottled } from "./sign-in.js";
 import type { TemporaryCredential } from "../store/queries/oauth.js";
 import type { TokenRepo } from "../store/queries/tokens.js";
+import type { ServiceContext, SignInContext } from "./context.js";
+import { signInThrottled } from "./sign-in.js";
 
 /** A token and its secret, handed to the client once. */
 export interface IssuedCredentials {
@@ -24,17 +23,16 @@ export interface IssuedCredentials {
  * @throws OAuthProblem parameter_rejected for any other callback
  */
 export async function issueTemporaryCredentials(
-  store: Store,
-  clock: Clock,
-  app: Application,
-  callback: string,
+  ctx: ServiceContext,
+  input: { app: Application; callback: string },
 ): Promise<IssuedCredentials> {
+  const { app, callback } = input;
   if (callback !== "oob" && !isHttpUrl(callback)) {
     throw new OAuthProblem("parameter_rejected", 'oauth_callback must be "oob" or an absolute http(s) URL');
   }
   const issued = { token: generateSecret(), secret: generateSecret() };
-  const now = clock.now();
-  await store.transaction(async (tx) => {
+  const now = ctx.clock.now();
+  await ctx.store.transaction(async (tx) => {
     await tx.temporaryCredentials.removeExpired(now);
     await tx.temporaryCredentials.insert({
       tokenHash: hashToken(issued.token),
@@ -59,26 +57,26 @@ function isHttpUrl(text: string): boolean {
 }
 
 /** The live temporary credential a token names, or undefined (unknown, expired or exchanged). */
-export function findTemporaryCredential(
-  store: Store,
-  clock: Clock,
-  token: string,
-): Promise<TemporaryCredential | undefined> {
-  return store.read((tx) => tx.temporaryCredentials.findLive(hashToken(token), clock.now()));
+export function findTemporaryCredential(ctx: ServiceContext, token: string): Promise<TemporaryCredential | undefined> {
+  return ctx.store.read((tx) => tx.temporaryCredentials.findLive(hashToken(token), ctx.clock.now()));
 }
 
 /** Records the person's approval and returns the verifier; undefined when already decided. */
-export async function approve(store: Store, credential: TemporaryCredential, user: User): Promise<string | undefined> {
+export async function approve(
+  ctx: ServiceContext,
+  input: { credential: TemporaryCredential; user: User },
+): Promise<string | undefined> {
+  const { credential, user } = input;
   const verifier = generateSecret();
-  const done = await store.transaction((tx) =>
+  const done = await ctx.store.transaction((tx) =>
     tx.temporaryCredentials.decide(credential.id, { status: "approved", userId: user.id, verifier }),
   );
   return done ? verifier : undefined;
 }
 
 /** Records the person's refusal; the exchange will then be refused. */
-export async function deny(store: Store, credential: TemporaryCredential): Promise<void> {
-  await store.transaction((tx) => tx.temporaryCredentials.decide(credential.id, { status: "denied" }));
+export async function deny(ctx: ServiceContext, credential: TemporaryCredential): Promise<void> {
+  await ctx.store.transaction((tx) => tx.temporaryCredentials.decide(credential.id, { status: "denied" }));
 }
 
 /**
@@ -86,11 +84,10 @@ export async function deny(store: Store, credential: TemporaryCredential): Promi
  * @throws OAuthProblem parameter_absent, user_refused, permission_unknown, parameter_rejected, token_rejected
  */
 export async function exchangeVerifier(
-  store: Store,
-  clock: Clock,
-  credential: TemporaryCredential,
-  verifier: string | undefined,
+  ctx: ServiceContext,
+  input: { credential: TemporaryCredential; verifier: string | undefined },
 ): Promise<IssuedCredentials> {
+  const { credential, verifier } = input;
   if (verifier === undefined) throw new OAuthProblem("parameter_absent", "oauth_verifier is missing");
   if (credential.status === "denied") throw new OAuthProblem("user_refused", "the user denied this application access");
   if (credential.status !== "approved" || credential.userId === null || credential.verifier === null) {
@@ -99,11 +96,11 @@ export async function exchangeVerifier(
   if (!constantTimeEqual(verifier, credential.verifier))
     throw new OAuthProblem("parameter_rejected", "oauth_verifier does not match");
   const userId = credential.userId;
-  return store.transaction(async (tx) => {
+  return ctx.store.transaction(async (tx) => {
     // Deleting first makes the exchange single-use even when two requests race.
     if (!(await tx.temporaryCredentials.consume(credential.id)))
       throw new OAuthProblem("token_rejected", "oauth_token was already exchanged");
-    return insertToken(tx.tokens, clock, userId, credential.app.id, "OAuth");
+    return insertToken(tx.tokens, ctx.clock, userId, credential.app.id, "OAuth");
   });
 }
 
@@ -120,20 +117,18 @@ export interface PasswordGrant {
  * @throws TooManyRequestsError SIGN_IN_THROTTLED
  */
 export async function exchangePassword(
-  store: Store,
-  clock: Clock,
-  throttle: LoginThrottleConfig,
-  app: Application,
-  grant: PasswordGrant,
+  ctx: SignInContext,
+  input: { app: Application; grant: PasswordGrant },
 ): Promise<IssuedCredentials> {
+  const { app, grant } = input;
   if (app.accessLevel !== "Z")
     throw new OAuthProblem("permission_denied", "this application may not use xAuth (it needs access level Z)");
   const { username, password } = grant;
   if (!username || password === undefined)
     throw new OAuthProblem("parameter_absent", "x_auth_username and x_auth_password are required");
-  const user = await signInThrottled(store, clock, throttle, { email: username, password, address: grant.address });
+  const user = await signInThrottled(ctx, { email: username, password, address: grant.address });
   if (!user) throw new OAuthProblem("permission_denied", "the e-mail address or the password is wrong");
-  return store.transaction((tx) => insertToken(tx.tokens, clock, user.id, app.id, "xAuth"));
+  return ctx.store.transaction((tx) => insertToken(tx.tokens, ctx.clock, user.id, app.id, "xAuth"));
 }
 
 async function insertToken(

@@ -1,13 +1,12 @@
 // A person's own credentials, as the settings page manages them: personal tokens (create, shown
 // once; revoke) and the applications they authorized through OAuth (revoke all of one).
 import { generateSecret, hashToken } from "../auth/token.js";
-import type { Clock } from "../clock.js";
 import type { Actor, Application } from "../domain/access.js";
 import { NotFoundError, ValidationError } from "../domain/errors.js";
 import type { UserToken } from "../domain/session.js";
 import { characterCount } from "../domain/text.js";
-import type { Store } from "../store/store.js";
 import type { IssuedCredentials } from "./oauth.js";
+import type { ServiceContext } from "./context.js";
 
 /** The longest label a personal token may carry. */
 export const TOKEN_LABEL_MAX_CHARS = 100;
@@ -30,8 +29,8 @@ export interface CredentialsView {
 }
 
 /** The caller's live personal tokens, the applications they authorized, and the registered applications. */
-export async function listMyCredentials(store: Store, actor: Actor): Promise<CredentialsView> {
-  return store.read(async (tx) => {
+export async function listMyCredentials(ctx: ServiceContext, actor: Actor): Promise<CredentialsView> {
+  return ctx.store.read(async (tx) => {
     const tokens = await tx.tokens.listLiveOfUser(actor.user.id);
     const apps = (await tx.apps.list()).map(({ id, name, consumerKey, accessLevel }) => ({
       id,
@@ -68,10 +67,9 @@ function groupByApp(tokens: readonly UserToken[]): AuthorizedApp[] {
  * @throws ValidationError TOKEN_LABEL_REQUIRED, TOKEN_LABEL_TOO_LONG; NotFoundError APP_NOT_FOUND
  */
 export async function createPersonalToken(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { appId: number; label: string },
-  clock: Clock,
 ): Promise<IssuedCredentials> {
   const label = input.label.trim();
   if (label === "")
@@ -83,7 +81,7 @@ export async function createPersonalToken(
     );
   }
   const issued = { token: generateSecret(), secret: generateSecret() };
-  await store.transaction(async (tx) => {
+  await ctx.store.transaction(async (tx) => {
     const app = (await tx.apps.list()).find((candidate) => candidate.id === input.appId);
     if (!app) throw new NotFoundError("APP_NOT_FOUND", "The application does not exist.");
     await tx.tokens.insert({
@@ -93,7 +91,7 @@ export async function createPersonalToken(
       secret: issued.secret,
       label,
       origin: "personal",
-      createdAt: clock.now(),
+      createdAt: ctx.clock.now(),
     });
   });
   return issued;
@@ -101,26 +99,24 @@ export async function createPersonalToken(
 
 /** Revokes one of the caller's personal tokens. @throws NotFoundError TOKEN_NOT_FOUND (also for other people's tokens) */
 export async function revokePersonalToken(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { tokenId: number },
-  clock: Clock,
 ): Promise<void> {
-  const revoked = await store.transaction((tx) =>
-    tx.tokens.revokeOfUser(actor.user.id, input.tokenId, "personal", clock.now()),
+  const revoked = await ctx.store.transaction((tx) =>
+    tx.tokens.revokeOfUser(actor.user.id, input.tokenId, "personal", ctx.clock.now()),
   );
   if (!revoked) throw new NotFoundError("TOKEN_NOT_FOUND", "You have no live personal token with this id.");
 }
 
 /** Revokes every token the caller gave an application through OAuth. @throws NotFoundError APP_NOT_AUTHORIZED */
 export async function revokeAuthorizedApp(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { appId: number },
-  clock: Clock,
 ): Promise<number> {
-  const count = await store.transaction((tx) =>
-    tx.tokens.revokeAppOfUser(actor.user.id, input.appId, "oauth", clock.now()),
+  const count = await ctx.store.transaction((tx) =>
+    tx.tokens.revokeAppOfUser(actor.user.id, input.appId, "oauth", ctx.clock.now()),
   );
   if (count === 0)
     throw new NotFoundError("APP_NOT_AUTHORIZED", "You have not authorized this application (or already revoked it).");

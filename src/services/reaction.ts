@@ -1,12 +1,11 @@
-import type { Clock } from "../clock.js";
 import type { Actor } from "../domain/access.js";
 import type { Group } from "../domain/group.js";
 import type { ItemRef } from "../domain/item-id.js";
 import type { Liker } from "../domain/reaction.js";
-import type { Store } from "../store/store.js";
+import type { PageWindow } from "../store/page-window.js";
 import { type ItemView, itemOfKey, requireItem } from "./item.js";
 import { recordLikeChange } from "./like-notification.js";
-import type { PageWindow } from "../store/page-window.js";
+import type { ServiceContext } from "./context.js";
 
 /** An item with everyone who liked it. */
 export interface LikersView {
@@ -22,14 +21,13 @@ export interface LikersView {
  * @throws NotFoundError ITEM_NOT_FOUND and the like; ForbiddenError GROUP_NOT_JOINED
  */
 export async function setLike(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { ref: ItemRef; on: boolean },
-  clock: Clock,
 ): Promise<ItemView> {
-  return store.transaction(async (tx) => {
+  return ctx.store.transaction(async (tx) => {
     const item = await requireItem(tx, actor, input.ref);
-    const at = clock.now();
+    const at = ctx.clock.now();
     const changed = input.on
       ? await tx.likes.add(actor.user.id, item.key, item.group.id, at)
       : await tx.likes.remove(actor.user.id, item.key);
@@ -39,8 +37,8 @@ export async function setLike(
 }
 
 /** Who liked an item. @throws NotFoundError ITEM_NOT_FOUND and the like; ForbiddenError GROUP_NOT_JOINED */
-export async function listLikers(store: Store, actor: Actor, input: { ref: ItemRef }): Promise<LikersView> {
-  return store.read(async (tx) => {
+export async function listLikers(ctx: ServiceContext, actor: Actor, input: { ref: ItemRef }): Promise<LikersView> {
+  return ctx.store.read(async (tx) => {
     const item = await requireItem(tx, actor, input.ref);
     const likers = await tx.likes.likers(item.key);
     return { item, likers, mine: likers.some((liker) => liker.userId === actor.user.id) };
@@ -52,14 +50,13 @@ export async function listLikers(store: Store, actor: Actor, input: { ref: ItemR
  * @throws NotFoundError ITEM_NOT_FOUND and the like; ForbiddenError GROUP_NOT_JOINED
  */
 export async function setFavorite(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { ref: ItemRef; on: boolean },
-  clock: Clock,
 ): Promise<ItemView> {
-  return store.transaction(async (tx) => {
+  return ctx.store.transaction(async (tx) => {
     const item = await requireItem(tx, actor, input.ref);
-    if (input.on) await tx.favorites.add(actor.user.id, item.key, item.group.id, clock.now());
+    if (input.on) await tx.favorites.add(actor.user.id, item.key, item.group.id, ctx.clock.now());
     else await tx.favorites.remove(actor.user.id, item.key);
     return item;
   });
@@ -70,11 +67,11 @@ export async function setFavorite(
  * @throws NotFoundError, ForbiddenError for a `ref` the caller may not read
  */
 export async function listFavorites(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { page: PageWindow } | { ref: ItemRef },
 ): Promise<ItemView[]> {
-  return store.read(async (tx) => {
+  return ctx.store.read(async (tx) => {
     if ("ref" in input) {
       const item = await requireItem(tx, actor, input.ref);
       return (await tx.favorites.find(actor.user.id, item.key)) ? [item] : [];

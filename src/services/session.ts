@@ -1,10 +1,8 @@
 // Web sign-in sessions: a random token in a cookie, its hash and the CSRF token in the database,
 // so that every server process recognises every session.
 import { generateSecret, hashToken } from "../auth/token.js";
-import type { Clock } from "../clock.js";
-import type { LoginThrottleConfig } from "../config/limits.js";
 import { SESSION_LIFETIME_MS, type Session, renewedExpiry } from "../domain/session.js";
-import type { Store } from "../store/store.js";
+import type { ServiceContext, SignInContext } from "./context.js";
 import { type SignInAttempt, signInThrottled } from "./sign-in.js";
 
 /** A new session and the token its cookie carries (never stored). */
@@ -19,23 +17,18 @@ export interface StartedSession {
  * counts the failures. Expired sessions are swept on the way.
  * @throws TooManyRequestsError SIGN_IN_THROTTLED
  */
-export async function startSession(
-  store: Store,
-  clock: Clock,
-  throttle: LoginThrottleConfig,
-  attempt: SignInAttempt,
-): Promise<StartedSession | undefined> {
-  const user = await signInThrottled(store, clock, throttle, attempt);
+export async function startSession(ctx: SignInContext, attempt: SignInAttempt): Promise<StartedSession | undefined> {
+  const user = await signInThrottled(ctx, attempt);
   if (!user) return undefined;
   const token = generateSecret();
-  const now = clock.now();
+  const now = ctx.clock.now();
   const session: Omit<Session, "id"> = {
     user,
     csrf: generateSecret(),
     createdAt: now,
     expiresAt: now + SESSION_LIFETIME_MS,
   };
-  await store.transaction(async (tx) => {
+  await ctx.store.transaction(async (tx) => {
     await tx.sessions.removeExpired(now);
     await tx.sessions.insert({
       tokenHash: hashToken(token),
@@ -45,23 +38,23 @@ export async function startSession(
       expiresAt: session.expiresAt,
     });
   });
-  const stored = await store.read((tx) => tx.sessions.findLive(hashToken(token), now));
+  const stored = await ctx.store.read((tx) => tx.sessions.findLive(hashToken(token), now));
   if (!stored) throw new Error("the session just written cannot be read back");
   return { token, session: stored };
 }
 
 /** The live session a cookie token names, extended when it is in daily use; undefined otherwise. */
-export async function findSession(store: Store, clock: Clock, token: string): Promise<Session | undefined> {
-  const now = clock.now();
-  const session = await store.read((tx) => tx.sessions.findLive(hashToken(token), now));
+export async function findSession(ctx: ServiceContext, token: string): Promise<Session | undefined> {
+  const now = ctx.clock.now();
+  const session = await ctx.store.read((tx) => tx.sessions.findLive(hashToken(token), now));
   if (!session) return undefined;
   const expiresAt = renewedExpiry(session, now);
   if (expiresAt === undefined) return session;
-  await store.transaction((tx) => tx.sessions.extend(session.id, expiresAt));
+  await ctx.store.transaction((tx) => tx.sessions.extend(session.id, expiresAt));
   return { ...session, expiresAt };
 }
 
 /** Ends the session (signing out); a token that names none changes nothing. */
-export async function endSession(store: Store, token: string): Promise<void> {
-  await store.transaction((tx) => tx.sessions.remove(hashToken(token)));
+export async function endSession(ctx: ServiceContext, token: string): Promise<void> {
+  await ctx.store.transaction((tx) => tx.sessions.remove(hashToken(token)));
 }

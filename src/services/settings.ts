@@ -1,10 +1,9 @@
 // The settings page: the caller's groups with their notify switch, and their credentials.
-import type { Clock } from "../clock.js";
 import type { Actor } from "../domain/access.js";
 import type { Group, Membership } from "../domain/group.js";
-import type { Store } from "../store/store.js";
 import { requireGroupMember } from "./group-access.js";
 import { type CredentialsView, listMyCredentials } from "./personal-token.js";
+import type { ServiceContext } from "./context.js";
 
 /** A joined group with the caller's membership in it. */
 export interface MyGroup {
@@ -19,8 +18,8 @@ export interface SettingsView {
 }
 
 /** The caller's groups (by name) with their notify switch, tokens and authorized applications. */
-export async function readSettings(store: Store, actor: Actor): Promise<SettingsView> {
-  const groups = await store.read(async (tx) => {
+export async function readSettings(ctx: ServiceContext, actor: Actor): Promise<SettingsView> {
+  const groups = await ctx.store.read(async (tx) => {
     const out: MyGroup[] = [];
     for (const membership of await tx.memberships.listJoinedOfUser(actor.user.id)) {
       const group = await tx.groups.findById(membership.groupId);
@@ -28,7 +27,7 @@ export async function readSettings(store: Store, actor: Actor): Promise<Settings
     }
     return out.sort((a, b) => a.group.name.localeCompare(b.group.name) || a.group.id - b.group.id);
   });
-  return { groups, credentials: await listMyCredentials(store, actor) };
+  return { groups, credentials: await listMyCredentials(ctx, actor) };
 }
 
 /**
@@ -36,14 +35,13 @@ export async function readSettings(store: Store, actor: Actor): Promise<Settings
  * @throws NotFoundError GROUP_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED
  */
 export async function setMyNotify(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { groupId: number; notify: boolean },
-  clock: Clock,
 ): Promise<MyGroup> {
-  return store.transaction(async (tx) => {
+  return ctx.store.transaction(async (tx) => {
     const { group, membership } = await requireGroupMember(tx, actor, input.groupId);
-    await tx.memberships.update(membership.id, { notify: input.notify, at: clock.now() });
+    await tx.memberships.update(membership.id, { notify: input.notify, at: ctx.clock.now() });
     return { group, membership: { ...membership, notify: input.notify } };
   });
 }

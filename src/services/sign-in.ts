@@ -3,13 +3,13 @@
 // server process and under concurrent guessing: attempt N+1 is refused without spending the
 // scrypt time on it.
 import { verifyPassword } from "../auth/password.js";
-import type { Clock } from "../clock.js";
 import type { LoginThrottleConfig } from "../config/limits.js";
 import { TooManyRequestsError } from "../domain/errors.js";
 import { hasControlCharacter, replaceControlCharacters } from "../domain/text.js";
 import type { User } from "../domain/user.js";
 import type { Store } from "../store/store.js";
 import { type LoginAttemptCount, pairSubject } from "../store/queries/login-failures.js";
+import type { ServiceContext, SignInContext } from "./context.js";
 
 /** Compared against when no user has the e-mail address, so both answers take the scrypt time. */
 const DUMMY_HASH = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
@@ -29,13 +29,10 @@ export interface SignInAttempt {
  * its owner from another: a stranger cannot lock anyone out.
  * @throws TooManyRequestsError SIGN_IN_THROTTLED
  */
-export async function signInThrottled(
-  store: Store,
-  clock: Clock,
-  limits: LoginThrottleConfig,
-  attempt: SignInAttempt,
-): Promise<User | undefined> {
-  const now = clock.now();
+export async function signInThrottled(ctx: SignInContext, attempt: SignInAttempt): Promise<User | undefined> {
+  const { store } = ctx;
+  const limits = ctx.config.limits.loginThrottle;
+  const now = ctx.clock.now();
   const pair = pairSubject(accountKey(attempt.email), attempt.address);
   const counts = await store.transaction(async (tx) => {
     await tx.loginFailures.removeExpired(now - limits.windowMs);
@@ -67,8 +64,8 @@ export async function signInThrottled(
  * Forgets every failed sign-in of the account with this e-mail address, from every address (an
  * operator unlocking it); the addresses' own back-off and ceiling stay. Returns the counters removed.
  */
-export async function forgetSignInFailures(store: Store, email: string): Promise<number> {
-  return store.transaction((tx) => tx.loginFailures.clearAccount(accountKey(email)));
+export async function forgetSignInFailures(ctx: ServiceContext, email: string): Promise<number> {
+  return ctx.store.transaction((tx) => tx.loginFailures.clearAccount(accountKey(email)));
 }
 
 /** The account as the counters key it: what was typed, trimmed and lower-cased. */

@@ -1,11 +1,11 @@
-import type { Clock } from "../clock.js";
 import type { ContentRef } from "../domain/item-id.js";
 import { type Task, type TaskPriority, type TaskStatus, checkTaskText } from "../domain/task.js";
-import type { Store, Tx } from "../store/store.js";
+import type { TaskChange } from "../store/queries/tasks.js";
+import type { Tx } from "../store/store.js";
 import { requireGroup, requireMemberByEmail } from "./admin-lookup.js";
 import { requireFolderOf } from "./folder-access.js";
 import { requireTask } from "./task.js";
-import type { TaskChange } from "../store/queries/tasks.js";
+import type { ServiceContext } from "./context.js";
 
 /** A due date as an operator gives it: `null` clears it. */
 export type Due = { readonly dueAt: number; readonly allDay: boolean } | null;
@@ -21,7 +21,7 @@ export type TaskPlace =
  * @throws ValidationError TASK_TITLE_*, TASK_BODY_TOO_LONG, USER_NOT_MEMBER; NotFoundError GROUP_NOT_FOUND, USER_NOT_FOUND, FOLDER_NOT_FOUND
  */
 export async function addTask(
-  store: Store,
+  ctx: ServiceContext,
   input: {
     groupId: number;
     title: string;
@@ -33,15 +33,14 @@ export async function addTask(
     status: TaskStatus;
     folderId: number | null;
   },
-  clock: Clock,
 ): Promise<Task> {
   const text = checkTaskText(input);
-  return store.transaction(async (tx) => {
+  return ctx.store.transaction(async (tx) => {
     await requireGroup(tx, input.groupId);
     const author = await requireMemberByEmail(tx, input.groupId, input.authorEmail);
     const assigneeId = await assigneeOf(tx, input.groupId, input.assigneeEmail);
     if (input.folderId !== null) await requireFolderOf(tx, input.groupId, input.folderId, "TASK");
-    const at = clock.now();
+    const at = ctx.clock.now();
     const task = await tx.tasks.insert({
       groupId: input.groupId,
       ...text,
@@ -65,7 +64,7 @@ export async function addTask(
  * @throws ValidationError, NotFoundError TASK_NOT_FOUND, USER_NOT_FOUND
  */
 export async function updateTask(
-  store: Store,
+  ctx: ServiceContext,
   input: {
     ref: ContentRef;
     title?: string;
@@ -75,9 +74,8 @@ export async function updateTask(
     priority?: TaskPriority;
     status?: TaskStatus;
   },
-  clock: Clock,
 ): Promise<Task> {
-  return store.transaction(async (tx) => {
+  return ctx.store.transaction(async (tx) => {
     const task = await requireTask(tx, input.ref);
     const text = checkTaskText({ title: input.title ?? task.title, body: input.body ?? task.body });
     const change: TaskChange = {
@@ -90,7 +88,7 @@ export async function updateTask(
       allDay: input.due === undefined ? undefined : (input.due?.allDay ?? false),
       priority: input.priority,
       status: input.status,
-      at: clock.now(),
+      at: ctx.clock.now(),
     };
     await tx.tasks.update(task.id, change);
     await notifyChange(tx, task, text.body !== task.body, change.at);
@@ -99,19 +97,15 @@ export async function updateTask(
 }
 
 /** Moves a task to a folder, out of every folder, or to the trash. @throws NotFoundError TASK_NOT_FOUND, FOLDER_NOT_FOUND */
-export async function moveTask(
-  store: Store,
-  input: { ref: ContentRef; place: TaskPlace },
-  clock: Clock,
-): Promise<Task> {
-  return store.transaction(async (tx) => {
+export async function moveTask(ctx: ServiceContext, input: { ref: ContentRef; place: TaskPlace }): Promise<Task> {
+  return ctx.store.transaction(async (tx) => {
     const task = await requireTask(tx, input.ref);
     const { place } = input;
     if (place.kind === "folder") await requireFolderOf(tx, task.groupId, place.folderId, "TASK");
     const change: TaskChange =
       place.kind === "trash"
-        ? { trashed: true, at: clock.now() }
-        : { trashed: false, folderId: place.kind === "folder" ? place.folderId : null, at: clock.now() };
+        ? { trashed: true, at: ctx.clock.now() }
+        : { trashed: false, folderId: place.kind === "folder" ? place.folderId : null, at: ctx.clock.now() };
     await tx.tasks.update(task.id, change);
     await notifyChange(tx, task, false, change.at);
     return requireTask(tx, input.ref);

@@ -4,12 +4,13 @@ import type { FolderFilter } from "../domain/folder.js";
 import type { Group } from "../domain/group.js";
 import type { ContentRef } from "../domain/item-id.js";
 import type { Task, TaskFilter } from "../domain/task.js";
-import type { Store, Tx } from "../store/store.js";
+import type { PageWindow } from "../store/page-window.js";
+import type { Tx } from "../store/store.js";
 import type { CommentDetail } from "./comment-detail.js";
 import { commentsByItem } from "./embedded-comments.js";
 import { requireFolderOf } from "./folder-access.js";
 import { requireGroupMember } from "./group-access.js";
-import type { PageWindow } from "../store/page-window.js";
+import type { ServiceContext } from "./context.js";
 
 /** What a task read returns: the group, its tasks, their comments when asked for, and what the caller confirmed. */
 export interface TaskListView {
@@ -23,11 +24,11 @@ export interface TaskListView {
 
 /** A page of a group's tasks. @throws NotFoundError GROUP_NOT_FOUND, FOLDER_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
 export async function listTasks(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { groupId: number; folder: FolderFilter; filter: TaskFilter; page: PageWindow; embedComments: boolean },
 ): Promise<TaskListView> {
-  return store.read(async (tx) => {
+  return ctx.store.read(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.groupId);
     if (input.folder.kind === "folder") await requireFolderOf(tx, group.id, input.folder.folderId, "TASK");
     const tasks = await tx.tasks.list(group.id, input.folder, input.filter, input.page);
@@ -37,11 +38,11 @@ export async function listTasks(
 
 /** One task, in the same form as the list. @throws NotFoundError TASK_NOT_FOUND, ForbiddenError */
 export async function getTask(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { ref: ContentRef; embedComments: boolean },
 ): Promise<TaskListView> {
-  return store.read(async (tx) => {
+  return ctx.store.read(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.ref.groupId);
     return viewOf(tx, actor, group, [await requireTask(tx, input.ref)], input.embedComments);
   });

@@ -1,4 +1,3 @@
-import type { BlobStore } from "../blobs/blob-store.js";
 import type { Actor } from "../domain/access.js";
 import { NotFoundError } from "../domain/errors.js";
 import type { FolderFilter } from "../domain/folder.js";
@@ -13,13 +12,14 @@ import {
   requireMayUpdateTopic,
   requireNotLeasedByOther,
 } from "../domain/topic.js";
-import type { Clock } from "../clock.js";
-import type { Store, Tx } from "../store/store.js";
+
+import type { PageWindow } from "../store/page-window.js";
+import type { Tx } from "../store/store.js";
 import { commentsByItem } from "./embedded-comments.js";
 import { requireFolderOf } from "./folder-access.js";
 import { type CommentDetail, removeBlobs, removeCommentsOf, removeItemRows } from "./comment-detail.js";
 import { requireGroupMember } from "./group-access.js";
-import type { PageWindow } from "../store/page-window.js";
+import type { ServiceContext } from "./context.js";
 
 /** What a board read returns: the group, its topics, and their comments when asked for. */
 export interface BoardView {
@@ -31,11 +31,11 @@ export interface BoardView {
 
 /** A page of a group's board. @throws NotFoundError, ForbiddenError */
 export async function listTopics(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { groupId: number; filter: FolderFilter; page: PageWindow; embedComments: boolean },
 ): Promise<BoardView> {
-  return store.read(async (tx) => {
+  return ctx.store.read(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.groupId);
     if (input.filter.kind === "folder") await requireFolderOf(tx, group.id, input.filter.folderId, "BOARD");
     const topics = await tx.topics.list(group.id, input.filter, input.page);
@@ -49,11 +49,11 @@ export async function listTopics(
 
 /** One topic, in the same form as the list. @throws NotFoundError, ForbiddenError */
 export async function getTopic(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { ref: ContentRef; embedComments: boolean },
 ): Promise<BoardView> {
-  return store.read(async (tx) => {
+  return ctx.store.read(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.ref.groupId);
     const topic = await requireTopic(tx, input.ref);
     return {
@@ -72,7 +72,7 @@ export async function getTopic(
  * @throws NotFoundError GROUP_NOT_FOUND, FOLDER_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED
  */
 export async function createTopic(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: {
     groupId: number;
@@ -81,14 +81,13 @@ export async function createTopic(
     folderId?: number | null;
     allowEdit?: boolean;
   },
-  clock: Clock,
 ): Promise<BoardView> {
   const draft = checkTopicDraft(input);
-  return store.transaction(async (tx) => {
+  return ctx.store.transaction(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.groupId);
     const folderId = input.folderId ?? null;
     if (folderId !== null) await requireFolderOf(tx, group.id, folderId, "BOARD");
-    const at = clock.now();
+    const at = ctx.clock.now();
     const topic = await tx.topics.insert({
       groupId: group.id,
       ...draft,
@@ -110,17 +109,16 @@ export async function createTopic(
  * @throws ValidationError, NotFoundError TOPIC_NOT_FOUND, ForbiddenError, ConflictError TOPIC_BEING_EDITED
  */
 export async function updateTopic(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { ref: ContentRef; title: string | undefined; body: string | undefined },
-  clock: Clock,
 ): Promise<BoardView> {
   const draft = checkTopicDraft(input);
-  return store.transaction(async (tx) => {
+  return ctx.store.transaction(async (tx) => {
     const { group, membership } = await requireGroupMember(tx, actor, input.ref.groupId);
     const topic = await requireTopic(tx, input.ref);
     requireMayUpdateTopic(topic, actor.user.id, membership);
-    const now = clock.now();
+    const now = ctx.clock.now();
     requireNotLeasedByOther(await tx.leases.find(topic.id), actor.user.id, now);
     await tx.topics.update(topic.id, { ...draft, at: now });
     await tx.leases.remove(topic.id);
@@ -135,80 +133,52 @@ export async function updateTopic(
  * the attachment bytes go once the rows are gone for good.
  * @throws NotFoundError TOPIC_NOT_FOUND, ForbiddenError, ConflictError TOPIC_BEING_EDITED
  */
-export async function deleteTopic(
-  store: Store,
-  blobs: BlobStore,
-  actor: Actor,
-  input: { ref: ContentRef },
-  clock: Clock,
-): Promise<Topic> {
-  const { topic, keys } = await store.transaction(async (tx) => {
+export async function deleteTopic(ctx: ServiceContext, actor: Actor, input: { ref: ContentRef }): Promise<Topic> {
+  const { topic, keys } = await ctx.store.transaction(async (tx) => {
     const { membership } = await requireGroupMember(tx, actor, input.ref.groupId);
     const found = await requireTopic(tx, input.ref);
     requireMayDeleteTopic(found, actor.user.id, membership);
-    requireNotLeasedByOther(await tx.leases.find(found.id), actor.user.id, clock.now());
+    requireNotLeasedByOther(await tx.leases.find(found.id), actor.user.id, ctx.clock.now());
     const removedKeys = await removeCommentsOf(tx, input.ref);
     await removeItemRows(tx, "BOARD", [found.id]);
     await tx.topics.remove(found.id);
     return { topic: found, keys: removedKeys };
   });
-  await removeBlobs(blobs, keys);
+  await removeBlobs(ctx.blobs, keys);
   return topic;
 }
 
-/**
- * Takes or renews the edit lease (10 minutes) for a user who may update the topic.
- * @throws NotFoundError, ForbiddenError, ConflictError TOPIC_BEING_EDITED
- */
-export async function takeEditLease(
-  store: Store,
-  actor: Actor,
-  input: { ref: ContentRef },
-  clock: Clock,
-): Promise<EditLease> {
-  return store.transaction(async (tx) => (await leaseTopic(tx, actor, input.ref, clock.now())).lease);
-}
-
-/** What the web's edit form needs: the topic as it is now, under the caller's fresh lease. */
-export interface TopicEditor {
-  readonly group: Group;
+/** A topic under the caller's fresh edit lease: the board answer, the topic itself, and the lease. */
+export interface LockedTopicView extends BoardView {
   readonly topic: Topic;
   readonly lease: EditLease;
 }
 
 /**
- * Opens a topic for editing in the web interface: takes the lease (docs/api.md "Board": "the web
- * interface takes a lease when an edit form opens") and returns what the form shows.
+ * Takes or renews the edit lease (10 minutes) for a user who may update the topic, and returns the
+ * topic as it is under that lease: one transaction, so nobody's write falls between the two. The
+ * API's lock operation answers with it; the web's edit form opens with it (the web interface takes
+ * a lease when an edit form opens) and keeps it while the form stays open.
  * @throws NotFoundError, ForbiddenError, ConflictError TOPIC_BEING_EDITED naming the holder
  */
-export async function openTopicEditor(
-  store: Store,
+export async function lockTopic(
+  ctx: ServiceContext,
   actor: Actor,
   input: { ref: ContentRef },
-  clock: Clock,
-): Promise<TopicEditor> {
-  return store.transaction((tx) => leaseTopic(tx, actor, input.ref, clock.now()));
-}
-
-async function leaseTopic(tx: Tx, actor: Actor, ref: ContentRef, now: number): Promise<TopicEditor> {
-  const { group, membership } = await requireGroupMember(tx, actor, ref.groupId);
-  const topic = await requireTopic(tx, ref);
-  requireMayUpdateTopic(topic, actor.user.id, membership);
-  const current = await tx.leases.find(topic.id);
-  requireNotLeasedByOther(current, actor.user.id, now);
-  const since = current && current.userId === actor.user.id && current.until > now ? current.since : now;
-  await tx.leases.put({ topicId: topic.id, userId: actor.user.id, since, until: now + LIMITS.editLeaseMs });
-  return {
-    group,
-    topic,
-    lease: {
-      topicId: topic.id,
-      userId: actor.user.id,
-      userName: actor.user.name,
-      since,
-      until: now + LIMITS.editLeaseMs,
-    },
-  };
+): Promise<LockedTopicView> {
+  return ctx.store.transaction(async (tx) => {
+    const now = ctx.clock.now();
+    const { group, membership } = await requireGroupMember(tx, actor, input.ref.groupId);
+    const topic = await requireTopic(tx, input.ref);
+    requireMayUpdateTopic(topic, actor.user.id, membership);
+    const current = await tx.leases.find(topic.id);
+    requireNotLeasedByOther(current, actor.user.id, now);
+    const since = current && current.userId === actor.user.id && current.until > now ? current.since : now;
+    const until = now + LIMITS.editLeaseMs;
+    await tx.leases.put({ topicId: topic.id, userId: actor.user.id, since, until });
+    const lease = { topicId: topic.id, userId: actor.user.id, userName: actor.user.name, since, until };
+    return { group, topics: [topic], comments: undefined, topic, lease };
+  });
 }
 
 /**
@@ -216,15 +186,14 @@ async function leaseTopic(tx: Tx, actor: Actor, ref: ContentRef, now: number): P
  * @throws NotFoundError, ForbiddenError, ConflictError TOPIC_BEING_EDITED when another user holds it
  */
 export async function releaseEditLease(
-  store: Store,
+  ctx: ServiceContext,
   actor: Actor,
   input: { ref: ContentRef },
-  clock: Clock,
 ): Promise<BoardView> {
-  return store.transaction(async (tx) => {
+  return ctx.store.transaction(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.ref.groupId);
     const topic = await requireTopic(tx, input.ref);
-    requireNotLeasedByOther(await tx.leases.find(topic.id), actor.user.id, clock.now());
+    requireNotLeasedByOther(await tx.leases.find(topic.id), actor.user.id, ctx.clock.now());
     await tx.leases.remove(topic.id);
     return { group, topics: [topic], comments: undefined };
   });

@@ -1,10 +1,9 @@
 import { hashPassword } from "../auth/password.js";
-import type { Clock } from "../clock.js";
 import { ValidationError } from "../domain/errors.js";
 import type { Group } from "../domain/group.js";
 import type { User } from "../domain/user.js";
-import type { Store } from "../store/store.js";
 import { requireUserByEmail } from "./admin-lookup.js";
+import type { ServiceContext } from "./context.js";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -13,29 +12,28 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * @throws ValidationError USER_NAME_REQUIRED, INVALID_EMAIL, PASSWORD_REQUIRED, EMAIL_TAKEN
  */
 export async function addUser(
-  store: Store,
+  ctx: ServiceContext,
   input: { name: string; email: string; password: string; familyKana: string; givenKana: string },
-  clock: Clock,
 ): Promise<User> {
   if (input.name.trim() === "") throw new ValidationError("USER_NAME_REQUIRED", "The user's name is missing or empty.");
   if (!EMAIL.test(input.email))
     throw new ValidationError("INVALID_EMAIL", `"${input.email.slice(0, 40)}" is not an e-mail address.`);
   if (input.password === "") throw new ValidationError("PASSWORD_REQUIRED", "The password is empty.");
   const passwordHash = await hashPassword(input.password);
-  return store.transaction(async (tx) => {
+  return ctx.store.transaction(async (tx) => {
     if (await tx.users.findByEmail(input.email)) {
       throw new ValidationError(
         "EMAIL_TAKEN",
         `A user with the e-mail address ${input.email.slice(0, 40)} exists already.`,
       );
     }
-    return tx.users.insert({ ...input, passwordHash, createdAt: clock.now() });
+    return tx.users.insert({ ...input, passwordHash, createdAt: ctx.clock.now() });
   });
 }
 
 /** Every user, oldest first. */
-export async function listUsers(store: Store): Promise<User[]> {
-  return store.read((tx) => tx.users.list());
+export async function listUsers(ctx: ServiceContext): Promise<User[]> {
+  return ctx.store.read((tx) => tx.users.list());
 }
 
 /**
@@ -43,28 +41,27 @@ export async function listUsers(store: Store): Promise<User[]> {
  * @throws ValidationError GROUP_NAME_REQUIRED; NotFoundError USER_NOT_FOUND
  */
 export async function addGroup(
-  store: Store,
+  ctx: ServiceContext,
   input: { name: string; summary: string; managerEmail: string | undefined },
-  clock: Clock,
 ): Promise<Group> {
   if (input.name.trim() === "")
     throw new ValidationError("GROUP_NAME_REQUIRED", "The group's name is missing or empty.");
-  return store.transaction(async (tx) => {
+  return ctx.store.transaction(async (tx) => {
     const manager = input.managerEmail === undefined ? undefined : await requireUserByEmail(tx, input.managerEmail);
-    const group = await tx.groups.insert({ name: input.name, summary: input.summary, createdAt: clock.now() });
+    const group = await tx.groups.insert({ name: input.name, summary: input.summary, createdAt: ctx.clock.now() });
     if (manager)
       await tx.memberships.insertJoined({
         groupId: group.id,
         userId: manager.id,
         manager: true,
         notify: true,
-        createdAt: clock.now(),
+        createdAt: ctx.clock.now(),
       });
     return group;
   });
 }
 
 /** Every group, oldest first. */
-export async function listGroups(store: Store): Promise<Group[]> {
-  return store.read((tx) => tx.groups.listAll());
+export async function listGroups(ctx: ServiceContext): Promise<Group[]> {
+  return ctx.store.read((tx) => tx.groups.listAll());
 }

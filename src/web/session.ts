@@ -39,7 +39,7 @@ export function cookieOptions(context: Context, maxAgeMs: number): CookieSeriali
 export async function signedInOf(context: Context, request: FastifyRequest): Promise<SignedIn | undefined> {
   const token = request.cookies[SESSION_COOKIE];
   if (!token) return undefined;
-  const session = await findSession(context.store, context.clock, token);
+  const session = await findSession(context, token);
   return session && { session, token, actor: { user: session.user, app: WEB_APP } };
 }
 

@@ -154,7 +154,7 @@ describeEachBackend("the feed cache never answers what a fresh build would not",
       status: "NOT_STARTED",
       folderId: null,
     } as const;
-    await addTask(server.store, { groupId: home.id, ...task }, server.clock);
+    await addTask(server, { groupId: home.id, ...task });
     await addTestFile(server, home, ann, { fileName: "a.txt" });
   });
   after(async () => {
@@ -332,11 +332,11 @@ describeEachBackend("the feed cache never answers what a fresh build would not",
         );
         const status = (["NOT_STARTED", "IN_PROGRESS", "COMPLETED"] as const)[write.pick % 3];
         if (task !== undefined)
-          await updateTask(
-            server.store,
-            { ref: { kind: "TASK", groupId: task.groupId, id: task.id }, status, title: `task ${tally.steps}` },
-            server.clock,
-          );
+          await updateTask(server, {
+            ref: { kind: "TASK", groupId: task.groupId, id: task.id },
+            status,
+            title: `task ${tally.steps}`,
+          });
         return;
       }
       case "file":
@@ -352,10 +352,9 @@ describeEachBackend("the feed cache never answers what a fresh build would not",
       case "leave":
       case "notify": {
         const input = { groupId: group.id, email: user.email };
-        if (write.op === "join")
-          await ignoreRefusal(addMember(server.store, { ...input, manager: false }, server.clock));
-        else if (write.op === "leave") await ignoreRefusal(removeMember(server.store, input, server.clock));
-        else await ignoreRefusal(setNotify(server.store, { ...input, value: write.on }, server.clock));
+        if (write.op === "join") await ignoreRefusal(addMember(server, { ...input, manager: false }));
+        else if (write.op === "leave") await ignoreRefusal(removeMember(server, input));
+        else await ignoreRefusal(setNotify(server, { ...input, value: write.on }));
         return;
       }
     }

@@ -253,7 +253,7 @@ describeEachBackend("HTTP caching and compression of GET feeds", (backend) => {
     const url = `${server.url}/api/board/V2?group=1:${own.id}`;
     const kept = await get(carol.token, {}, url);
     assert.equal(kept.status, 200);
-    await removeMember(server.store, { groupId: own.id, email: carol.email }, server.clock);
+    await removeMember(server, { groupId: own.id, email: carol.email });
     assertError(
       await get(carol.token, { "if-none-match": kept.headers.get("etag") ?? "" }, url),
       403,

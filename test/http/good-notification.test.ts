@@ -167,20 +167,16 @@ describeEachBackend("like notifications (/api/goodNotification/V2)", (backend) =
   });
 
   it("covers tasks and files, and a deleted item takes its like notifications along", async () => {
-    const task = await addTask(
-      server.store,
-      {
-        groupId: team.id,
-        title: "Ship",
-        body: "",
-        authorEmail: alice.email,
-        due: null,
-        priority: "A",
-        status: "NOT_STARTED",
-        folderId: null,
-      },
-      server.clock,
-    );
+    const task = await addTask(server, {
+      groupId: team.id,
+      title: "Ship",
+      body: "",
+      authorEmail: alice.email,
+      due: null,
+      priority: "A",
+      status: "NOT_STARTED",
+      folderId: null,
+    });
     const taskId = `GROUP,1:${team.id},TASK,1:${task.id}`;
     const file = await addTestFile(server, team, alice, { title: "Spec" });
     const fileId = `GROUP,1:${team.id},CABINET,1:${file.id}`;

@@ -282,21 +282,17 @@ describeEachBackend("GET /api/gwTask/V2", (backend) => {
     const task = await server.factories.task(group, alice, { title: "discussed" });
     const id = `GROUP,1:${group.id},TASK,1:${task.id}`;
     const actor = { user: bob, app: { id: 0, name: "test", consumerKey: "k", accessLevel: "Z" as const } };
-    await addComment(
-      server.store,
-      server.blobs,
-      actor,
-      { parent: { kind: "TASK", groupId: group.id, id: task.id }, text: "hi & bye", replyTo: undefined },
-      server.clock,
-    );
+    await addComment(server, actor, {
+      parent: { kind: "TASK", groupId: group.id, id: task.id },
+      text: "hi & bye",
+      replyTo: undefined,
+    });
     await assert.rejects(
-      addComment(
-        server.store,
-        server.blobs,
-        actor,
-        { parent: { kind: "TASK", groupId: group.id, id: 99999 }, text: "x", replyTo: undefined },
-        server.clock,
-      ),
+      addComment(server, actor, {
+        parent: { kind: "TASK", groupId: group.id, id: 99999 },
+        text: "x",
+        replyTo: undefined,
+      }),
       /task does not exist/,
     );
     const answer = await tasks(`entry=${id}&embed-comment=true`);

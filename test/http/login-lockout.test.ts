@@ -59,7 +59,7 @@ describeEachBackend("sign-in throttling per account and address (two loopback ad
   /** The OAuth authorize page's form, approved with these credentials, from `address`. */
   async function authorize(address: string, email: string, password: string): Promise<Reply> {
     const registered = { id: app.id, name: "Lockout client", consumerKey: app.key, accessLevel: "Z" as const };
-    const temporary = await issueTemporaryCredentials(server.store, server.clock, registered, "oob");
+    const temporary = await issueTemporaryCredentials(server, { app: registered, callback: "oob" });
     const page = await send(
       `${server.url}/oauth/authorize?oauth_token=${encodeURIComponent(temporary.token)}`,
       address,
@@ -133,7 +133,7 @@ describeEachBackend("sign-in throttling per account and address (two loopback ad
     const someoneElse = await server.factories.user({ email: "other@example.com" });
     assert.equal((await xAuth(stranger, someoneElse.email, PASSWORD)).status, 200, "other accounts from that address");
 
-    assert.equal(await forgetSignInFailures(server.store, " Owner@Example.com"), 1, "an operator unlocks the account");
+    assert.equal(await forgetSignInFailures(server, " Owner@Example.com"), 1, "an operator unlocks the account");
     assert.equal((await xAuth(stranger, owner.email, PASSWORD)).status, 200);
   });
 

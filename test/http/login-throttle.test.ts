@@ -47,12 +47,10 @@ describeEachBackend("sign-in throttling", (backend) => {
 
   /** Opens the authorize page of a fresh temporary credential on `base` and posts the sign-in form. */
   async function signIn(base: string, email: string, password: string, address: string) {
-    const temporary = await issueTemporaryCredentials(
-      server.store,
-      server.clock,
-      { id: app.id, name: "Throttled client", consumerKey: app.key, accessLevel: "Z" },
-      "oob",
-    );
+    const temporary = await issueTemporaryCredentials(server, {
+      app: { id: app.id, name: "Throttled client", consumerKey: app.key, accessLevel: "Z" },
+      callback: "oob",
+    });
     const page = await request(`${base}/oauth/authorize?oauth_token=${encodeURIComponent(temporary.token)}`);
     assert.equal(page.status, 200);
     assertPageHeaders(page.headers);

@@ -26,20 +26,16 @@ describeEachBackend("update notifications: filters, paging and do-not-notify (/a
   const list = (query: string) => notifications.ids(fiona, query);
 
   async function task(group: Group, title: string): Promise<string> {
-    const added = await addTask(
-      server.store,
-      {
-        groupId: group.id,
-        title,
-        body: "",
-        authorEmail: wendy.email,
-        due: null,
-        priority: "B",
-        status: "NOT_STARTED",
-        folderId: null,
-      },
-      server.clock,
-    );
+    const added = await addTask(server, {
+      groupId: group.id,
+      title,
+      body: "",
+      authorEmail: wendy.email,
+      due: null,
+      priority: "B",
+      status: "NOT_STARTED",
+      folderId: null,
+    });
     return `GROUP,1:${group.id},TASK,1:${added.id}`;
   }
 
@@ -63,7 +59,7 @@ describeEachBackend("update notifications: filters, paging and do-not-notify (/a
     ids.fileC = `GROUP,1:${one.id},CABINET,1:${file.id}`;
     step();
     const hank = await f.user({ name: "Hank" });
-    await addMember(server.store, { groupId: one.id, email: hank.email, manager: false }, server.clock);
+    await addMember(server, { groupId: one.id, email: hank.email, manager: false });
     ids.membersOne = `GROUP,1:${one.id}`;
     step();
     ids.topicD = await board.create(wendy, two.id, "d");
@@ -127,7 +123,7 @@ describeEachBackend("update notifications: filters, paging and do-not-notify (/a
   });
 
   it("hides a do-not-notify group's notifications unless include-rule-out=true, and still confirms them", async () => {
-    await setNotify(server.store, { groupId: one.id, email: fiona.email, value: false }, server.clock);
+    await setNotify(server, { groupId: one.id, email: fiona.email, value: false });
     try {
       assert.deepEqual(await list(""), [ids.taskE, ids.topicD]);
       assert.deepEqual(await list(`group=1:${one.id}`), []);
@@ -150,7 +146,7 @@ describeEachBackend("update notifications: filters, paging and do-not-notify (/a
       assert.equal((await list("include-rule-out=true"))[0], newer, "still generated, only hidden");
       assert.equal((await notifications.confirm(fiona, [newer])).length, 1);
     } finally {
-      await setNotify(server.store, { groupId: one.id, email: fiona.email, value: true }, server.clock);
+      await setNotify(server, { groupId: one.id, email: fiona.email, value: true });
     }
   });
 

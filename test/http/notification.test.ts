@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import { utcTimestamp } from "../../src/atom/build.js";
-import { openLocalBlobStore } from "../../src/blobs/local.js";
 import type { Group } from "../../src/domain/group.js";
 import { addMember, removeMember } from "../../src/services/member-admin.js";
 import { addTask, moveTask, updateTask } from "../../src/services/task-admin.js";
@@ -197,20 +196,16 @@ describeEachBackend("update notifications: generation and confirmation (/api/not
 
   it("notifies of tasks added and changed, and cbl:confirmed of the task list follows the caller's notification", async () => {
     server.clock.advance(60_000);
-    const task = await addTask(
-      server.store,
-      {
-        groupId: team.id,
-        title: "Ship",
-        body: "",
-        authorEmail: bob.email,
-        due: null,
-        priority: "A",
-        status: "NOT_STARTED",
-        folderId: null,
-      },
-      server.clock,
-    );
+    const task = await addTask(server, {
+      groupId: team.id,
+      title: "Ship",
+      body: "",
+      authorEmail: bob.email,
+      due: null,
+      priority: "A",
+      status: "NOT_STARTED",
+      folderId: null,
+    });
     const id = `GROUP,1:${team.id},TASK,1:${task.id}`;
     for (const user of [alice, carol]) {
       const entry = (await notifications.list(user))[0]!;
@@ -232,11 +227,7 @@ describeEachBackend("update notifications: generation and confirmation (/api/not
     assert.equal(await confirmedInList(alice), "true");
 
     server.clock.advance(1000);
-    await updateTask(
-      server.store,
-      { ref: { kind: "TASK", groupId: team.id, id: task.id }, body: "Tag and build" },
-      server.clock,
-    );
+    await updateTask(server, { ref: { kind: "TASK", groupId: team.id, id: task.id }, body: "Tag and build" });
     for (const user of [alice, bob, carol]) {
       const entry = (await notifications.list(user))[0]!;
       assert.equal(atomText(entry, "id"), id, "an operator's change notifies everyone");
@@ -247,11 +238,7 @@ describeEachBackend("update notifications: generation and confirmation (/api/not
     assert.equal(await confirmedInList(alice), "false");
     await notifications.confirm(alice, [id]);
     server.clock.advance(1000);
-    await moveTask(
-      server.store,
-      { ref: { kind: "TASK", groupId: team.id, id: task.id }, place: { kind: "trash" } },
-      server.clock,
-    );
+    await moveTask(server, { ref: { kind: "TASK", groupId: team.id, id: task.id }, place: { kind: "trash" } });
     assert.equal(field((await notifications.list(alice))[0]!, "cbl", "confirmed"), "false");
   });
 
@@ -277,12 +264,13 @@ describeEachBackend("update notifications: generation and confirmation (/api/not
     assert.ok(!(await notifications.ids(carol)).includes(id));
     server.clock.advance(1000);
     const ref = { kind: "CABINET" as const, groupId: team.id, id: file.id };
-    await addFileVersion(
-      server.store,
-      openLocalBlobStore(server.dataDir),
-      { ref, authorEmail: alice.email, fileName: undefined, source: Buffer.from("v2!"), comment: "" },
-      server.clock,
-    );
+    await addFileVersion(server, {
+      ref,
+      authorEmail: alice.email,
+      fileName: undefined,
+      source: Buffer.from("v2!"),
+      comment: "",
+    });
     assert.equal((await notifications.ids(carol))[0], id);
     assert.equal(atomText(nsChild((await notifications.list(carol))[0]!, "atom", "author")!, "name"), "Alice");
     assert.equal(
@@ -292,14 +280,14 @@ describeEachBackend("update notifications: generation and confirmation (/api/not
       "3",
     );
     server.clock.advance(1000);
-    await trashFile(server.store, { ref }, server.clock);
+    await trashFile(server, { ref });
     for (const user of [alice, bob, carol]) assert.equal((await notifications.ids(user))[0], id);
   });
 
   it("notifies of members joining and leaving on the group's member list; who left loses the group's notifications", async () => {
     const erin = await server.factories.user({ name: "Erin" });
     server.clock.advance(60_000);
-    await addMember(server.store, { groupId: team.id, email: erin.email, manager: false }, server.clock);
+    await addMember(server, { groupId: team.id, email: erin.email, manager: false });
     const id = `GROUP,1:${team.id}`;
     for (const user of [alice, bob, carol]) {
       const entry = (await notifications.list(user))[0]!;
@@ -314,7 +302,7 @@ describeEachBackend("update notifications: generation and confirmation (/api/not
     const topic = await board.create(alice, team.id, "Welcome Erin");
     assert.deepEqual(await notifications.ids(erin), [topic], "a new member hears of what happens next");
     server.clock.advance(1000);
-    await removeMember(server.store, { groupId: team.id, email: erin.email }, server.clock);
+    await removeMember(server, { groupId: team.id, email: erin.email });
     assert.deepEqual(await notifications.ids(erin), [], "who left loses the group's notifications");
     for (const user of [alice, bob, carol]) {
       const entry = (await notifications.list(user))[0]!;

@@ -36,8 +36,8 @@ async function generated(
 ): Promise<{ dump: Dump; typical: Awaited<ReturnType<typeof findTypicalMember>> }> {
   const opened = await openTestStore(backend);
   try {
-    await generateDataset(opened.store, plan, START, () => {});
-    const typical = await findTypicalMember(opened.store, plan);
+    await generateDataset(opened, { plan, at: START, progress: () => {} });
+    const typical = await findTypicalMember(opened, plan);
     const db = rawDatabase(opened.storeConfig);
     try {
       return { dump: await dumpOf(db), typical };
@@ -141,8 +141,8 @@ describeEachBackend("kairan generate's dataset", (backend) => {
 
   it("has no typical member with a single group", async () => {
     const plan = { ...PLAN, groups: 1, topics: 0, bigGroupTopics: 0, comments: 0, tasks: 0 };
-    await generateDataset(opened.store, plan, START, () => {});
-    assert.equal(await findTypicalMember(opened.store, plan), undefined);
+    await generateDataset(opened, { plan, at: START, progress: () => {} });
+    assert.equal(await findTypicalMember(opened, plan), undefined);
   });
 });
 

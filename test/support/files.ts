@@ -26,21 +26,16 @@ export async function addTestFile(
     comment?: string;
   } = {},
 ): Promise<CabinetFile> {
-  return addFile(
-    server.store,
-    server.blobs,
-    {
-      groupId: group.id,
-      authorEmail: author.email,
-      fileName: options.fileName ?? "notes.txt",
-      source: options.bytes ?? Buffer.from("hello"),
-      title: options.title ?? "",
-      memo: options.memo ?? "",
-      folderId: options.folderId ?? null,
-      comment: options.comment ?? "",
-    },
-    server.clock,
-  );
+  return addFile(server, {
+    groupId: group.id,
+    authorEmail: author.email,
+    fileName: options.fileName ?? "notes.txt",
+    source: options.bytes ?? Buffer.from("hello"),
+    title: options.title ?? "",
+    memo: options.memo ?? "",
+    folderId: options.folderId ?? null,
+    comment: options.comment ?? "",
+  });
 }
 
 /** Adds the next version of a file. */
@@ -52,10 +47,5 @@ export async function addTestVersion(
   comment = "",
 ): Promise<CabinetFile> {
   const ref = { kind: "CABINET" as const, groupId: file.groupId, id: file.id };
-  return addFileVersion(
-    server.store,
-    server.blobs,
-    { ref, authorEmail: author.email, fileName: undefined, source: bytes, comment },
-    server.clock,
-  );
+  return addFileVersion(server, { ref, authorEmail: author.email, fileName: undefined, source: bytes, comment });
 }

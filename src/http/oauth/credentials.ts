@@ -41,7 +41,7 @@ async function handleInitiate(
       return { secret: "", grant: undefined };
     },
   );
-  const issued = await issueTemporaryCredentials(context.store, context.clock, app, signed.callback ?? "oob");
+  const issued = await issueTemporaryCredentials(context, { app, callback: signed.callback ?? "oob" });
   return sendForm(reply, {
     oauth_token: issued.token,
     oauth_token_secret: issued.secret,
@@ -56,7 +56,6 @@ async function handleToken(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
-  const { store, clock } = context;
   const {
     app,
     request: signed,
@@ -69,7 +68,7 @@ async function handleToken(
           throw new OAuthProblem("parameter_absent", "oauth_token is missing (or x_auth_mode=client_auth for xAuth)");
         return { secret: "", grant: undefined };
       }
-      const credential = await findTemporaryCredential(store, clock, oauth.token);
+      const credential = await findTemporaryCredential(context, oauth.token);
       if (!credential || credential.app.id !== consumer.id) {
         throw new OAuthProblem(
           "token_rejected",
@@ -80,11 +79,14 @@ async function handleToken(
     },
   );
   const issued = grant
-    ? await exchangeVerifier(store, clock, grant, signed.verifier)
-    : await exchangePassword(store, clock, context.config.limits.loginThrottle, app, {
-        username: param(signed, "x_auth_username"),
-        password: param(signed, "x_auth_password"),
-        address: context.clientAddress(request),
+    ? await exchangeVerifier(context, { credential: grant, verifier: signed.verifier })
+    : await exchangePassword(context, {
+        app,
+        grant: {
+          username: param(signed, "x_auth_username"),
+          password: param(signed, "x_auth_password"),
+          address: context.clientAddress(request),
+        },
       });
   return sendForm(reply, { oauth_token: issued.token, oauth_token_secret: issued.secret });
 }

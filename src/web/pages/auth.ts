@@ -25,12 +25,10 @@ export function registerAuthPages(app: FastifyInstance, web: WebContext): void {
       const email = page.form.get("email") ?? "";
       const next = safeNext(page.form.get("next") ?? undefined);
       const attempt = { email, password: page.form.get("password") ?? "", address: web.clientAddress(page.request) };
-      const started = await startSession(web.store, web.clock, web.config.limits.loginThrottle, attempt).catch(
-        (error: unknown) => {
-          if (error instanceof TooManyRequestsError) return error;
-          throw error;
-        },
-      );
+      const started = await startSession(web, attempt).catch((error: unknown) => {
+        if (error instanceof TooManyRequestsError) return error;
+        throw error;
+      });
       // Throttled: the same form, saying so, with the status and Retry-After a script would read.
       if (started instanceof TooManyRequestsError) {
         page.reply.header("retry-after", String(started.retryAfterSeconds));
@@ -49,7 +47,7 @@ export function registerAuthPages(app: FastifyInstance, web: WebContext): void {
   });
   registerPage(app, web, "/signout", {
     async POST(page) {
-      await endSession(web.store, page.sessionToken);
+      await endSession(web, page.sessionToken);
       clearSessionCookie(web, page.reply);
       return page.redirect("/signin?signed-out=1");
     },

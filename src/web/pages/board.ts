@@ -21,7 +21,7 @@ async function boardPage(web: WebContext, page: PageRequest) {
   const folderParam = queryValue(page.query, "folder");
   const filter = readFolderParameter(folderParam, "folder");
   const request = readPageNumber(page.query);
-  const view = await readBoardPage(web.store, page.actor, { groupId, filter, page: request.fetch });
+  const view = await readBoardPage(web, page.actor, { groupId, filter, page: request.fetch });
   const path = `/g/${formatPair(groupId)}/board`;
   const folderKey = filterKey(filter);
   const feedQuery = new URLSearchParams({ group: formatPair(groupId) });
@@ -76,12 +76,7 @@ export function folderLinks(
 async function topicPage(web: WebContext, page: PageRequest) {
   const ref: ContentRef = { kind: "BOARD", groupId: pathPair(page, "group"), id: pathPair(page, "topic") };
   const request = readPageNumber(page.query, "cpage");
-  const view = await readTopicPage(
-    web.store,
-    page.actor,
-    { ref, page: { offset: request.fetch.offset, limit: PAGE_SIZE } },
-    web.clock,
-  );
+  const view = await readTopicPage(web, page.actor, { ref, page: { offset: request.fetch.offset, limit: PAGE_SIZE } });
   const reply = Number(queryValue(page.query, "reply"));
   const path = itemPath(ref);
   return page.render("topic", {

@@ -14,7 +14,7 @@ const INLINE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/web
 export function registerDownload(app: FastifyInstance, web: WebContext): void {
   registerPage(app, web, "/download", {
     async GET(page) {
-      const download = await openDownload(web.store, web.blobs, page.actor, readDownloadQuery(page.query));
+      const download = await openDownload(web, page.actor, readDownloadQuery(page.query));
       const inline =
         download.disposition === "inline" ||
         (queryFlag(page.query, "inline") && INLINE_TYPES.has(download.contentType));

@@ -14,7 +14,7 @@ export function registerFavoritesPage(app: FastifyInstance, web: WebContext): vo
   registerPage(app, web, "/favorites", {
     async GET(page) {
       const request = readPageNumber(page.query);
-      const items = await listFavorites(web.store, page.actor, { page: request.fetch });
+      const items = await listFavorites(web, page.actor, { page: request.fetch });
       return page.render("favorites", {
         title: page.chrome.t("favorites.title"),
         section: "favorites",

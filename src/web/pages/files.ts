@@ -24,7 +24,7 @@ async function fileListPage(web: WebContext, page: PageRequest) {
   const folderParam = queryValue(page.query, "folder");
   const folder = readFolderParameter(folderParam, "folder", ["ATTACH"]) as CabinetFilter;
   const request = readPageNumber(page.query);
-  const view = await readFileListPage(web.store, page.actor, { groupId, folder, page: request.fetch });
+  const view = await readFileListPage(web, page.actor, { groupId, folder, page: request.fetch });
   const path = `/g/${formatPair(groupId)}/files`;
   const key = folder.kind === "attach" ? "ATTACH" : filterKey(folder);
   const feedQuery = new URLSearchParams({ group: formatPair(groupId) });
@@ -78,7 +78,7 @@ function fileRow(chrome: Chrome, file: CabinetFile) {
 async function filePage(web: WebContext, page: PageRequest) {
   const ref: ContentRef = { kind: "CABINET", groupId: pathPair(page, "group"), id: pathPair(page, "file") };
   const request = readPageNumber(page.query, "cpage");
-  const view = await readFilePage(web.store, page.actor, {
+  const view = await readFilePage(web, page.actor, {
     ref,
     page: { offset: request.fetch.offset, limit: PAGE_SIZE },
   });

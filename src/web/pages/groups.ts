@@ -12,7 +12,7 @@ const GROUPS_SHOWN = LIMITS.pageSizeMax;
 export function registerGroupPages(app: FastifyInstance, web: WebContext): void {
   registerPage(app, web, "/", {
     async GET(page) {
-      const groups = await listMyGroupsWithCounts(web.store, page.actor, { offset: 0, limit: GROUPS_SHOWN });
+      const groups = await listMyGroupsWithCounts(web, page.actor, { offset: 0, limit: GROUPS_SHOWN });
       return page.render("groups", {
         title: page.chrome.t("groups.title"),
         section: "groups",

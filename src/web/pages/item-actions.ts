@@ -44,7 +44,7 @@ export function registerItemActions(app: FastifyInstance, web: WebContext): void
     registerPage(app, web, `${area.path}/comments/:number/delete`, {
       async POST(page) {
         const ref = parent(page);
-        await deleteComment(web.store, web.blobs, page.actor, { parent: ref, number: commentNumber(page) }, web.clock);
+        await deleteComment(web, page.actor, { parent: ref, number: commentNumber(page) });
         return page.redirect(`${itemPath(ref)}#comments`);
       },
     });
@@ -67,8 +67,8 @@ function commentNumber(page: PageRequest): number {
 async function react(web: WebContext, page: PageRequest, ref: ItemRef, what: "like" | "favorite") {
   const on = page.form.get("on") === "true";
   const input = { ref, on };
-  if (what === "like") await setLike(web.store, page.actor, input, web.clock);
-  else await setFavorite(web.store, page.actor, input, web.clock);
+  if (what === "like") await setLike(web, page.actor, input);
+  else await setFavorite(web, page.actor, input);
   if (ref.kind === "COMMENT") return page.redirect(`${itemPath(ref.parent)}#comment-${ref.number}`);
   return page.redirect(itemPath(ref as ContentRef));
 }
@@ -94,18 +94,12 @@ async function postComment(web: WebContext, page: PageRequest, parent: ContentRe
       : { text: new Map([...page.form.entries()]), files: [], discard: async () => undefined };
   try {
     requireCsrf(received.text.get("_csrf"), csrf);
-    const view = await addComment(
-      web.store,
-      web.blobs,
-      page.actor,
-      {
-        parent,
-        text: received.text.get("text"),
-        replyTo: replyTo(received.text.get("replyTo")),
-        files: received.files,
-      },
-      web.clock,
-    );
+    const view = await addComment(web, page.actor, {
+      parent,
+      text: received.text.get("text"),
+      replyTo: replyTo(received.text.get("replyTo")),
+      files: received.files,
+    });
     return page.redirect(`${itemPath(parent)}#comment-${view.comment.number}`);
   } finally {
     await received.discard();

@@ -28,7 +28,7 @@ async function memberListPage(web: WebContext, page: PageRequest) {
   const groupId = pathPair(page, "group");
   const status: MemberStatus = queryValue(page.query, "status")?.toUpperCase() === "INVITE" ? "INVITE" : "JOIN";
   const request = readPageNumber(page.query);
-  const view = await readMemberListPage(web.store, page.actor, { groupId, status, page: request.fetch });
+  const view = await readMemberListPage(web, page.actor, { groupId, status, page: request.fetch });
   const path = `/g/${formatPair(groupId)}/members`;
   const counts = view.counts;
   const feedQuery = new URLSearchParams({ group: formatPair(groupId), "member-status": status });
@@ -63,7 +63,7 @@ async function memberListPage(web: WebContext, page: PageRequest) {
 
 async function memberPage(web: WebContext, page: PageRequest) {
   const groupId = pathPair(page, "group");
-  const view = await getMember(web.store, page.actor, { groupId, memberId: pathPair(page, "member") });
+  const view = await getMember(web, page.actor, { groupId, memberId: pathPair(page, "member") });
   const member = view.members[0];
   if (!member) throw new Error("getMember returned no member");
   return page.render("member", {

@@ -42,14 +42,14 @@ export function registerNotificationPages(app: FastifyInstance, web: WebContext)
   registerPage(app, web, "/notifications", { GET: (page) => notificationsPage(web, page) });
   registerPage(app, web, "/notifications/confirm", {
     async POST(page) {
-      await confirmNotifications(web.store, page.actor, { ids: idsOf(page) }, web.clock);
+      await confirmNotifications(web, page.actor, { ids: idsOf(page) });
       return page.redirect(returnTo(page, "/notifications"));
     },
   });
   registerPage(app, web, "/notifications/likes", { GET: (page) => likesPage(web, page) });
   registerPage(app, web, "/notifications/likes/confirm", {
     async POST(page) {
-      await confirmLikeNotifications(web.store, page.actor, { ids: idsOf(page) }, web.clock);
+      await confirmLikeNotifications(web, page.actor, { ids: idsOf(page) });
       return page.redirect(returnTo(page, "/notifications/likes"));
     },
   });
@@ -66,7 +66,7 @@ function listFilters(page: PageRequest): { all: boolean; groupId: number | null 
 async function notificationsPage(web: WebContext, page: PageRequest) {
   const { all, groupId } = listFilters(page);
   const request = readPageNumber(page.query);
-  const view = await listNotifications(web.store, page.actor, {
+  const view = await listNotifications(web, page.actor, {
     unconfirmedOnly: !all,
     includeRuledOut: false,
     embedAttachments: false,
@@ -127,7 +127,7 @@ function notificationRow(chrome: Chrome, notification: Notification) {
 async function likesPage(web: WebContext, page: PageRequest) {
   const { all } = listFilters(page);
   const request = readPageNumber(page.query);
-  const view = await listLikeNotifications(web.store, page.actor, { unconfirmedOnly: !all, page: request.fetch });
+  const view = await listLikeNotifications(web, page.actor, { unconfirmedOnly: !all, page: request.fetch });
   const here = (n: number) =>
     page.chrome.u(withQuery("/notifications/likes", { show: all ? "all" : undefined, page: n }));
   const items = paged(

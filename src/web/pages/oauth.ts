@@ -37,8 +37,7 @@ export function registerOAuthPages(app: FastifyInstance, context: Context): void
   registerEndpoint(app, "/oauth/verify", {
     GET: async (request, reply) => {
       const token = queryValue(request.query as QueryValues, "oauth_token");
-      const credential =
-        token === undefined ? undefined : await findTemporaryCredential(context.store, context.clock, token);
+      const credential = token === undefined ? undefined : await findTemporaryCredential(context, token);
       if (credential?.status !== "approved" || credential.verifier === null)
         return sendPage(reply, 404, problemPage("Link expired", UNKNOWN));
       return sendPage(reply, 200, verifierPage(credential.app.name, credential.verifier));
@@ -52,7 +51,7 @@ async function pending(
   token: string | undefined,
   reply: FastifyReply,
 ): Promise<TemporaryCredential | undefined> {
-  const credential = token ? await findTemporaryCredential(context.store, context.clock, token) : undefined;
+  const credential = token ? await findTemporaryCredential(context, token) : undefined;
   if (!credential) {
     sendPage(reply, 404, problemPage("Link expired", UNKNOWN));
     return undefined;
@@ -102,7 +101,7 @@ async function denied(
   token: string,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
-  await deny(context.store, credential);
+  await deny(context, credential);
   if (credential.callback === "oob") return sendPage(reply, 200, deniedPage(credential.app.name));
   return reply
     .header("cache-control", "no-store")
@@ -120,12 +119,10 @@ async function signInAndApprove(
   const { password, ...again } = form;
   const { token } = form;
   const attempt = { email: form.email, password, address: context.clientAddress(request) };
-  const user = await signInThrottled(context.store, context.clock, context.config.limits.loginThrottle, attempt).catch(
-    (error: unknown) => {
-      if (error instanceof TooManyRequestsError) return error;
-      throw error;
-    },
-  );
+  const user = await signInThrottled(context, attempt).catch((error: unknown) => {
+    if (error instanceof TooManyRequestsError) return error;
+    throw error;
+  });
   // Throttled: the same form, saying so, with the status and Retry-After a script would read.
   if (user instanceof TooManyRequestsError) {
     return sendPage(
@@ -136,7 +133,7 @@ async function signInAndApprove(
   }
   if (!user)
     return sendPage(reply, 200, authorizePage({ ...again, error: "The e-mail address or the password is wrong." }));
-  const verifier = await approve(context.store, credential, user);
+  const verifier = await approve(context, { credential, user });
   if (verifier === undefined)
     return sendPage(reply, 409, problemPage("Already answered", "This request was already approved or denied."));
   const target =

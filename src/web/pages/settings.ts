@@ -10,7 +10,7 @@ import { type PageRequest, type WebContext, pageNotFound, registerPage } from ".
 export function registerSettingsPages(app: FastifyInstance, web: WebContext): void {
   registerPage(app, web, "/settings", {
     async GET(page) {
-      const view = await readSettings(web.store, page.actor);
+      const view = await readSettings(web, page.actor);
       return page.render("settings", {
         title: page.chrome.t("settings.title"),
         section: "settings",
@@ -26,18 +26,16 @@ export function registerSettingsPages(app: FastifyInstance, web: WebContext): vo
     async POST(page) {
       const groupId = parsePair(page.form.get("group") ?? "");
       if (groupId === undefined) throw pageNotFound();
-      await setMyNotify(web.store, page.actor, { groupId, notify: page.form.get("notify") === "true" }, web.clock);
+      await setMyNotify(web, page.actor, { groupId, notify: page.form.get("notify") === "true" });
       return page.redirect("/settings?saved=1#notify");
     },
   });
   registerPage(app, web, "/settings/tokens", {
     async POST(page) {
-      const issued = await createPersonalToken(
-        web.store,
-        page.actor,
-        { appId: numberField(page, "app"), label: page.form.get("label") ?? "" },
-        web.clock,
-      );
+      const issued = await createPersonalToken(web, page.actor, {
+        appId: numberField(page, "app"),
+        label: page.form.get("label") ?? "",
+      });
       // Shown once, in the answer to the POST itself: nothing stores it, no later page can show it again.
       return page.render("token-created", {
         title: page.chrome.t("settings.tokens"),
@@ -49,13 +47,13 @@ export function registerSettingsPages(app: FastifyInstance, web: WebContext): vo
   });
   registerPage(app, web, "/settings/tokens/:id/revoke", {
     async POST(page) {
-      await revokePersonalToken(web.store, page.actor, { tokenId: numberParam(page) }, web.clock);
+      await revokePersonalToken(web, page.actor, { tokenId: numberParam(page) });
       return page.redirect("/settings#tokens");
     },
   });
   registerPage(app, web, "/settings/apps/:id/revoke", {
     async POST(page) {
-      await revokeAuthorizedApp(web.store, page.actor, { appId: numberParam(page) }, web.clock);
+      await revokeAuthorizedApp(web, page.actor, { appId: numberParam(page) });
       return page.redirect("/settings#apps");
     },
   });

@@ -63,7 +63,7 @@ async function taskListPage(web: WebContext, page: PageRequest) {
     ...(isTaskStatus(filters.state) ? { status: filters.state } : {}),
   };
   const request = readPageNumber(page.query);
-  const view = await readTaskListPage(web.store, page.actor, { groupId, folder, filter, page: request.fetch });
+  const view = await readTaskListPage(web, page.actor, { groupId, folder, filter, page: request.fetch });
   const path = `/g/${formatPair(groupId)}/tasks`;
   const feedQuery = new URLSearchParams({ group: formatPair(groupId) });
   if (filterKey(folder) !== "") feedQuery.set("task-folder", filterKey(folder));
@@ -133,7 +133,7 @@ function dueText(chrome: Chrome, task: Task): string | undefined {
 async function taskPage(web: WebContext, page: PageRequest) {
   const ref: ContentRef = { kind: "TASK", groupId: pathPair(page, "group"), id: pathPair(page, "task") };
   const request = readPageNumber(page.query, "cpage");
-  const view = await readTaskPage(web.store, page.actor, {
+  const view = await readTaskPage(web, page.actor, {
     ref,
     page: { offset: request.fetch.offset, limit: PAGE_SIZE },
   });

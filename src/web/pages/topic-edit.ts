@@ -6,11 +6,11 @@ import { type ContentRef, formatPair, parsePair } from "../../domain/item-id.js"
 import { queryValue } from "../../http-kit/query.js";
 import { listFolders } from "../../services/group.js";
 import {
+  type LockedTopicView,
   createTopic,
   deleteTopic,
-  openTopicEditor,
+  lockTopic,
   releaseEditLease,
-  takeEditLease,
   updateTopic,
 } from "../../services/topic.js";
 import { errorText } from "../i18n/i18n.js";
@@ -31,7 +31,7 @@ export function registerTopicEditPages(app: FastifyInstance, web: WebContext): v
   });
   registerPage(app, web, "/g/:group/board/:topic/edit", {
     async GET(page) {
-      const editor = await openTopicEditor(web.store, page.actor, { ref: topicRef(page) }, web.clock);
+      const editor = await lockTopic(web, page.actor, { ref: topicRef(page) });
       return editForm(page, editor, { title: editor.topic.title, body: editor.topic.body });
     },
     POST: (page) => saveFromForm(web, page),
@@ -39,20 +39,20 @@ export function registerTopicEditPages(app: FastifyInstance, web: WebContext): v
   registerPage(app, web, "/g/:group/board/:topic/release", {
     async POST(page) {
       const ref = topicRef(page);
-      await releaseEditLease(web.store, page.actor, { ref }, web.clock);
+      await releaseEditLease(web, page.actor, { ref });
       return page.redirect(itemPath(ref));
     },
   });
   registerPage(app, web, "/g/:group/board/:topic/lease", {
     async POST(page) {
-      await takeEditLease(web.store, page.actor, { ref: topicRef(page) }, web.clock);
+      await lockTopic(web, page.actor, { ref: topicRef(page) });
       return page.reply.code(204).header("cache-control", "no-store").send();
     },
   });
   registerPage(app, web, "/g/:group/board/:topic/delete", {
     async POST(page) {
       const ref = topicRef(page);
-      await deleteTopic(web.store, web.blobs, page.actor, { ref }, web.clock);
+      await deleteTopic(web, page.actor, { ref });
       return page.redirect(`/g/${formatPair(ref.groupId)}/board`);
     },
   });
@@ -70,7 +70,7 @@ interface NewTopicValues {
 }
 
 async function newTopicForm(web: WebContext, page: PageRequest, values: NewTopicValues, error?: string) {
-  const { group, folders } = await listFolders(web.store, page.actor, {
+  const { group, folders } = await listFolders(web, page.actor, {
     groupId: pathPair(page, "group"),
     area: "BOARD",
     page: { offset: 0, limit: 100 },
@@ -104,12 +104,13 @@ async function createFromForm(web: WebContext, page: PageRequest) {
   const folderId = values.folder === "" ? null : parsePair(values.folder);
   if (folderId === undefined) throw pageNotFound();
   try {
-    const view = await createTopic(
-      web.store,
-      page.actor,
-      { groupId, title: values.title, body: values.body, folderId, allowEdit: values.allowEdit },
-      web.clock,
-    );
+    const view = await createTopic(web, page.actor, {
+      groupId,
+      title: values.title,
+      body: values.body,
+      folderId,
+      allowEdit: values.allowEdit,
+    });
     const topic = view.topics[0];
     if (!topic) throw new Error("createTopic returned no topic");
     return page.redirect(itemPath({ kind: "BOARD", groupId, id: topic.id }));
@@ -119,12 +120,7 @@ async function createFromForm(web: WebContext, page: PageRequest) {
   }
 }
 
-function editForm(
-  page: PageRequest,
-  editor: Awaited<ReturnType<typeof openTopicEditor>>,
-  values: { title: string; body: string },
-  error?: string,
-) {
+function editForm(page: PageRequest, editor: LockedTopicView, values: { title: string; body: string }, error?: string) {
   const path = itemPath({ kind: "BOARD", groupId: editor.group.id, id: editor.topic.id });
   return page.render(
     "topic-form",
@@ -150,12 +146,12 @@ async function saveFromForm(web: WebContext, page: PageRequest) {
   const ref = topicRef(page);
   const values = { title: page.form.get("title") ?? "", body: page.form.get("body") ?? "" };
   try {
-    await updateTopic(web.store, page.actor, { ref, ...values }, web.clock);
+    await updateTopic(web, page.actor, { ref, ...values });
     return page.redirect(itemPath(ref));
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     // The form stays open: keep (renew) the lease and show what was typed with the problem.
-    const editor = await openTopicEditor(web.store, page.actor, { ref }, web.clock);
+    const editor = await lockTopic(web, page.actor, { ref });
     return editForm(page, editor, values, errorText(page.chrome.lang, error.code, error.message));
   }
 }

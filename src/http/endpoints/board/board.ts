@@ -8,8 +8,8 @@ import {
   deleteTopic,
   getTopic,
   listTopics,
+  lockTopic,
   releaseEditLease,
-  takeEditLease,
   updateTopic,
 } from "../../../services/topic.js";
 import type { Context } from "../../../context.js";
@@ -22,13 +22,14 @@ import { readBoardQuery, readBoardWrite } from "./board.request.js";
 
 /** `GET|POST /api/board/V2`: topics of a group's board. */
 export function registerBoard(app: FastifyInstance, context: Context): void {
-  const { store, blobs, clock } = context;
+  const { clock } = context;
   registerEndpoint(app, "/api/board/V2", {
     async GET(request, reply) {
       const actor = await authenticateRequest(context, request);
       const input = readBoardQuery(request.query as QueryValues);
       requireAccess(actor, input.embedComments ? "comments" : "read");
-      const view = input.kind === "one" ? await getTopic(store, actor, input) : await listTopics(store, actor, input);
+      const view =
+        input.kind === "one" ? await getTopic(context, actor, input) : await listTopics(context, actor, input);
       return sendFeed(reply, boardFeed(context.baseUrl(), viewerOf(actor), view, clock.now()));
     },
     async POST(request, reply) {
@@ -39,41 +40,23 @@ export function registerBoard(app: FastifyInstance, context: Context): void {
       const viewer = viewerOf(actor);
       switch (input.op) {
         case "create":
-          return sendFeed(
-            reply,
-            boardFeed(baseUrl, viewer, await createTopic(store, actor, input, clock), clock.now()),
-          );
+          return sendFeed(reply, boardFeed(baseUrl, viewer, await createTopic(context, actor, input), clock.now()));
         case "update":
-          return sendFeed(
-            reply,
-            boardFeed(baseUrl, viewer, await updateTopic(store, actor, input, clock), clock.now()),
-          );
+          return sendFeed(reply, boardFeed(baseUrl, viewer, await updateTopic(context, actor, input), clock.now()));
         case "delete":
           return sendFeed(
             reply,
-            deletedTopicFeed(baseUrl, viewer, await deleteTopic(store, blobs, actor, input, clock), clock.now()),
+            deletedTopicFeed(baseUrl, viewer, await deleteTopic(context, actor, input), clock.now()),
           );
         case "lock":
-          await takeEditLease(store, actor, input, clock);
-          return sendFeed(
-            reply,
-            boardFeed(
-              baseUrl,
-              viewer,
-              await getTopic(store, actor, { ref: input.ref, embedComments: false }),
-              clock.now(),
-            ),
-          );
+          return sendFeed(reply, boardFeed(baseUrl, viewer, await lockTopic(context, actor, input), clock.now()));
         case "unlock":
           return sendFeed(
             reply,
-            boardFeed(baseUrl, viewer, await releaseEditLease(store, actor, input, clock), clock.now()),
+            boardFeed(baseUrl, viewer, await releaseEditLease(context, actor, input), clock.now()),
           );
         case "comment":
-          return sendFeed(
-            reply,
-            commentWriteFeed(baseUrl, viewer, await addComment(store, blobs, actor, input, clock)),
-          );
+          return sendFeed(reply, commentWriteFeed(baseUrl, viewer, await addComment(context, actor, input)));
       }
     },
   });

@@ -14,13 +14,13 @@ import { receiveUpload } from "./comment.upload.js";
 
 /** `GET|POST /api/comment/V2`: comments of a topic, task or file, with attachments. */
 export function registerComment(app: FastifyInstance, context: Context): void {
-  const { store, blobs, clock } = context;
+  const { blobs } = context;
   registerEndpoint(app, "/api/comment/V2", {
     async GET(request, reply) {
       const actor = await authenticateRequest(context, request);
       const input = readCommentQuery(request.query as QueryValues);
       requireAccess(actor, "comments");
-      const view = await listComments(store, actor, input);
+      const view = await listComments(context, actor, input);
       return sendFeed(reply, commentsFeed(context.baseUrl(), viewerOf(actor), view));
     },
     async POST(request, reply) {
@@ -35,8 +35,8 @@ export function registerComment(app: FastifyInstance, context: Context): void {
         const input = readCommentWrite(upload?.document ?? readXmlBody(request));
         const view =
           input.op === "add"
-            ? await addComment(store, blobs, actor, { ...input, files: upload?.files ?? [] }, clock)
-            : await deleteComment(store, blobs, actor, input, clock);
+            ? await addComment(context, actor, { ...input, files: upload?.files ?? [] })
+            : await deleteComment(context, actor, input);
         return sendFeed(reply, commentWriteFeed(context.baseUrl(), viewerOf(actor), view));
       } finally {
         await upload?.discard();

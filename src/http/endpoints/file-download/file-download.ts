@@ -19,7 +19,7 @@ export function registerFileDownload(app: FastifyInstance, context: Context): vo
       const input = readDownloadQuery(request.query as QueryValues);
       // A comment's attachment is comment content (docs/api.md "Access levels"); other files need only `read`.
       requireAccess(actor, input.ref.kind === "ATTACHMENT" ? "comments" : "read");
-      const download = await openDownload(context.store, context.blobs, actor, input);
+      const download = await openDownload(context, actor, input);
       return reply
         .code(200)
         .header("content-type", download.contentType)

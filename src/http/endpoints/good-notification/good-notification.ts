@@ -16,21 +16,21 @@ import { readConfirmation } from "../notification/notification.request.js";
  * liker; confirming up to 100 of them. The user's own state: `read` level.
  */
 export function registerGoodNotification(app: FastifyInstance, context: Context): void {
-  const { store, clock } = context;
+  const { clock } = context;
   registerEndpoint(app, "/api/goodNotification/V2", {
     async GET(request, reply) {
       const actor = await authenticateRequest(context, request);
       const query = request.query as QueryValues;
       const input = { unconfirmedOnly: queryFlag(query, "unconfirmed"), page: readPage(query) };
       requireAccess(actor, "read");
-      const view = await listLikeNotifications(store, actor, input);
+      const view = await listLikeNotifications(context, actor, input);
       return sendFeed(reply, likeNotificationsFeed(context.baseUrl(), viewerOf(actor), view, clock.now()));
     },
     async POST(request, reply) {
       const actor = await authenticateRequest(context, request);
       const input = readConfirmation(readXmlBody(request));
       requireAccess(actor, "read");
-      const view = await confirmLikeNotifications(store, actor, input, clock);
+      const view = await confirmLikeNotifications(context, actor, input);
       return sendFeed(reply, likeNotificationsFeed(context.baseUrl(), viewerOf(actor), view, clock.now()));
     },
   });

@@ -14,7 +14,7 @@ import { readXmlBody } from "../../xml-body.js";
 
 /** `GET|POST /api/good/V2`: who liked an item; like and unlike. Likes are the user's own state: `read` level. */
 export function registerGood(app: FastifyInstance, context: Context): void {
-  const { store, clock } = context;
+  const { clock } = context;
   registerEndpoint(app, "/api/good/V2", {
     async GET(request, reply) {
       const actor = await authenticateRequest(context, request);
@@ -23,13 +23,13 @@ export function registerGood(app: FastifyInstance, context: Context): void {
         throw new ValidationError("PARAMETER_REQUIRED", "The query parameter id (the item's id) is required.");
       const ref = readItemId(id, "id");
       requireAccess(actor, "read");
-      return sendFeed(reply, likersFeed(context.baseUrl(), viewerOf(actor), await listLikers(store, actor, { ref })));
+      return sendFeed(reply, likersFeed(context.baseUrl(), viewerOf(actor), await listLikers(context, actor, { ref })));
     },
     async POST(request, reply) {
       const actor = await authenticateRequest(context, request);
       const input = readItemToggle(readXmlBody(request), "like");
       requireAccess(actor, "read");
-      const item = await setLike(store, actor, input, clock);
+      const item = await setLike(context, actor, input);
       return sendFeed(reply, reactionWriteFeed(context.baseUrl(), viewerOf(actor), item, "GOOD", clock.now()));
     },
   });

@@ -17,7 +17,7 @@ export function registerGroups(app: FastifyInstance, context: Context): void {
       const actor = await authenticateRequest(context, request);
       const page = readPage(request.query as QueryValues);
       requireAccess(actor, "read");
-      const groups = await listMyGroups(context.store, actor, page);
+      const groups = await listMyGroups(context, actor, page);
       return sendFeed(reply, groupsFeed(context.baseUrl(), viewerOf(actor), groups, context.clock.now()));
     },
   });
@@ -31,7 +31,7 @@ export function registerFolderList(app: FastifyInstance, context: Context, url: 
       const query = request.query as QueryValues;
       const input = { groupId: readGroupParameter(query), area, page: readPage(query) };
       requireAccess(actor, "read");
-      const { group, folders } = await listFolders(context.store, actor, input);
+      const { group, folders } = await listFolders(context, actor, input);
       return sendFeed(reply, foldersFeed(context.baseUrl(), viewerOf(actor), group, folders, area));
     },
   });

@@ -11,14 +11,14 @@ import { readCabinetQuery } from "./gw-cabinet.request.js";
 
 /** `GET /api/gwCabinet/V2`: a group's shared-folder files (read only). */
 export function registerGwCabinet(app: FastifyInstance, context: Context): void {
-  const { store, clock } = context;
+  const { clock } = context;
   registerEndpoint(app, "/api/gwCabinet/V2", {
     async GET(request, reply) {
       const actor = await authenticateRequest(context, request);
       const input = readCabinetQuery(request.query as QueryValues);
       // The ATTACH folder lists comment attachments, which are comment content (docs/api.md "Access levels").
       requireAccess(actor, input.kind === "list" && input.folder.kind === "attach" ? "comments" : "read");
-      const view = input.kind === "one" ? await getFile(store, actor, input) : await listFiles(store, actor, input);
+      const view = input.kind === "one" ? await getFile(context, actor, input) : await listFiles(context, actor, input);
       return sendFeed(reply, cabinetFeed(context.baseUrl(), viewerOf(actor), view, clock.now()));
     },
   });

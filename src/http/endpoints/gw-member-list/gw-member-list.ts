@@ -11,13 +11,14 @@ import { readMemberQuery } from "./gw-member-list.request.js";
 
 /** `GET /api/gwMemberList/V2`: a group's members or invitations (read only). */
 export function registerGwMemberList(app: FastifyInstance, context: Context): void {
-  const { store, clock } = context;
+  const { clock } = context;
   registerEndpoint(app, "/api/gwMemberList/V2", {
     async GET(request, reply) {
       const actor = await authenticateRequest(context, request);
       const input = readMemberQuery(request.query as QueryValues);
       requireAccess(actor, "read");
-      const view = input.kind === "one" ? await getMember(store, actor, input) : await listMembers(store, actor, input);
+      const view =
+        input.kind === "one" ? await getMember(context, actor, input) : await listMembers(context, actor, input);
       return sendFeed(reply, memberListFeed(context.baseUrl(), viewerOf(actor), view, clock.now()));
     },
   });

@@ -11,13 +11,13 @@ import { isTaskQueryCacheable, readTaskQuery } from "./gw-task.request.js";
 
 /** `GET /api/gwTask/V2`: a group's task list (read only). */
 export function registerGwTask(app: FastifyInstance, context: Context): void {
-  const { store, clock } = context;
+  const { clock } = context;
   const handlers = {
     async GET(request: FastifyRequest, reply: FastifyReply) {
       const actor = await authenticateRequest(context, request);
       const input = readTaskQuery(request.query as QueryValues, clock.now());
       requireAccess(actor, input.embedComments ? "comments" : "read");
-      const view = input.kind === "one" ? await getTask(store, actor, input) : await listTasks(store, actor, input);
+      const view = input.kind === "one" ? await getTask(context, actor, input) : await listTasks(context, actor, input);
       return sendFeed(reply, taskFeed(context.baseUrl(), viewerOf(actor), view, context.config.locale, clock.now()));
     },
   };

@@ -15,13 +15,13 @@ import { readConfirmation, readNotificationQuery } from "./notification.request.
  * them. Notifications are the user's own state: `read` level (docs/api.md "Access levels").
  */
 export function registerNotification(app: FastifyInstance, context: Context): void {
-  const { store, clock } = context;
+  const { clock } = context;
   registerEndpoint(app, "/api/notification/V2", {
     async GET(request, reply) {
       const actor = await authenticateRequest(context, request);
       const input = readNotificationQuery(request.query as QueryValues);
       requireAccess(actor, "read");
-      const view = await listNotifications(store, actor, input);
+      const view = await listNotifications(context, actor, input);
       return sendFeed(
         reply,
         notificationsFeed(context.baseUrl(), viewerOf(actor), view, context.config.locale, clock.now()),
@@ -31,7 +31,7 @@ export function registerNotification(app: FastifyInstance, context: Context): vo
       const actor = await authenticateRequest(context, request);
       const input = readConfirmation(readXmlBody(request));
       requireAccess(actor, "read");
-      const view = await confirmNotifications(store, actor, input, clock);
+      const view = await confirmNotifications(context, actor, input);
       return sendFeed(
         reply,
         notificationsFeed(context.baseUrl(), viewerOf(actor), view, context.config.locale, clock.now()),

@@ -14,7 +14,7 @@ import { readXmlBody } from "../../xml-body.js";
 
 /** `GET|POST /api/star/V2`: the caller's favorites; add and remove. Favorites are the user's own state: `read` level. */
 export function registerStar(app: FastifyInstance, context: Context): void {
-  const { store, clock } = context;
+  const { clock } = context;
   registerEndpoint(app, "/api/star/V2", {
     async GET(request, reply) {
       const actor = await authenticateRequest(context, request);
@@ -23,14 +23,14 @@ export function registerStar(app: FastifyInstance, context: Context): void {
       // With id, paging is ignored (docs/api.md "Favorites"), bad paging values included.
       const input = id === undefined ? { page: readPage(query) } : { ref: readItemId(id, "id") };
       requireAccess(actor, "read");
-      const items = await listFavorites(store, actor, input);
+      const items = await listFavorites(context, actor, input);
       return sendFeed(reply, favoritesFeed(context.baseUrl(), viewerOf(actor), items, clock.now()));
     },
     async POST(request, reply) {
       const actor = await authenticateRequest(context, request);
       const input = readItemToggle(readXmlBody(request), "favorite");
       requireAccess(actor, "read");
-      const item = await setFavorite(store, actor, input, clock);
+      const item = await setFavorite(context, actor, input);
       return sendFeed(reply, reactionWriteFeed(context.baseUrl(), viewerOf(actor), item, "STAR", clock.now()));
     },
   });
