@@ -45,6 +45,8 @@ export async function startTestServer(
     readonly locale?: string;
     /** Wraps the store the app is given (to watch what it reads); factories use the store itself. */
     readonly appStore?: (store: Store) => Store;
+    /** Serves GET /metrics (`--metrics`), with KAIRAN_METRICS_TOKEN when `token` is given. */
+    readonly metrics?: { readonly token?: string };
   } = {},
 ): Promise<TestServer> {
   const { blobStore = { kind: "local" }, limits = {}, publicUrl, locale, appStore = (store: Store) => store } = options;
@@ -59,8 +61,10 @@ export async function startTestServer(
     publicUrl,
     locale,
     limits: { noRateLimit: true, ...limits },
+    metrics: options.metrics !== undefined,
   };
-  const config = { ...loadConfig(flags, {}), store: opened.storeConfig, blobStore };
+  const env = options.metrics?.token === undefined ? {} : { KAIRAN_METRICS_TOKEN: options.metrics.token };
+  const config = { ...loadConfig(flags, env), store: opened.storeConfig, blobStore };
   const clock = new TestClock();
   const blobs = await openBlobStore(blobStore, dataDir);
   const app = buildApp({ config, store: appStore(store), blobs, clock });

@@ -1,5 +1,6 @@
 import { Kysely, Migrator, PostgresDialect, sql } from "kysely";
 import pg from "pg";
+import { commitChannel, timed } from "../events.js";
 import type { Database } from "../schema.js";
 import { repositories } from "../queries/index.js";
 import { sharingTemplatesOf } from "../queries/prepared.js";
@@ -25,7 +26,11 @@ export function openPostgresStore(options: PostgresOptions): Store {
   const root = repositories(db, "postgres");
   return {
     transaction: (work) =>
-      db.transaction().execute((trx) => work(repositories(sharingTemplatesOf(trx, db), "postgres"))),
+      timed(
+        commitChannel,
+        () => db.transaction().execute((trx) => work(repositories(sharingTemplatesOf(trx, db), "postgres"))),
+        (seconds, failed) => ({ engine: "postgres", transactions: 1, seconds, failed }),
+      ),
     read: (work) => work(root),
     async migrate() {
       // Kysely looks for its migration table in every schema unless told which one; several

@@ -3,6 +3,7 @@ import type { Notification, NotificationItem } from "../../domain/notification.j
 import type { Database } from "../schema.js";
 import type { NotificationRepo } from "../store.js";
 import type { Engine } from "./index.js";
+import { fanOutChannel, timed } from "../events.js";
 import { fanOutNotifications, fanOutNotificationsInTwoSteps } from "./notification-fanout.js";
 
 /** Notifications with what an entry shows of their item, group and users (one row per notification). */
@@ -89,7 +90,11 @@ export function notificationRepo(db: Kysely<Database>, engine: Engine): Notifica
   };
   return {
     fanOut: (event) =>
-      engine === "sqlite" ? fanOutNotificationsInTwoSteps(db, event) : fanOutNotifications(db, event),
+      timed(
+        fanOutChannel,
+        () => (engine === "sqlite" ? fanOutNotificationsInTwoSteps(db, event) : fanOutNotifications(db, event)),
+        (seconds) => ({ seconds }),
+      ),
     async mutedGroupIds(userId) {
       const rows = await db
         .selectFrom("memberships")
