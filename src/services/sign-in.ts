@@ -73,7 +73,9 @@ async function signIn(store: Store, email: string, password: string): Promise<Us
     ? undefined
     : await store.read((tx) => tx.users.findCredentialsByEmail(address));
   const matches = await verifyPassword(password, found?.passwordHash ?? DUMMY_HASH);
-  if (!found || !matches) return undefined;
-  const { passwordHash: _hash, ...user } = found;
+  // A disabled account is refused like a wrong password, after the same hashing time: whoever
+  // tries learns nothing of which addresses have accounts, nor that a password was right.
+  if (!found || !matches || found.disabled) return undefined;
+  const { passwordHash: _hash, disabled: _disabled, ...user } = found;
   return user;
 }

@@ -75,10 +75,24 @@ export interface Page {
 export interface UserRepo {
   insert(user: Omit<User, "id"> & { passwordHash: string; createdAt: number }): Promise<User>;
   findById(id: number): Promise<User | undefined>;
-  /** With the password hash, for sign-in only. */
-  findCredentialsByEmail(email: string): Promise<(User & { passwordHash: string }) | undefined>;
+  /** With the password hash and whether the account is disabled, for sign-in only. */
+  findCredentialsByEmail(email: string): Promise<(User & { passwordHash: string; disabled: boolean }) | undefined>;
   findByEmail(email: string): Promise<User | undefined>;
   list(): Promise<User[]>;
+  /** Changes what is given of an account (an operator's command); false when no user has the id. */
+  update(id: number, changes: UserChanges): Promise<boolean>;
+  /** Whether the account is disabled; undefined when no user has the id. */
+  isDisabled(id: number): Promise<boolean | undefined>;
+}
+
+/** What an operator may change of an account. */
+export interface UserChanges {
+  readonly name?: string;
+  readonly familyKana?: string;
+  readonly givenKana?: string;
+  readonly passwordHash?: string;
+  /** A time disables the account, null enables it. */
+  readonly disabledAt?: number | null;
 }
 
 /** Registered applications. */
@@ -152,6 +166,8 @@ export interface SessionRepo {
   findLive(tokenHash: string, now: number): Promise<Session | undefined>;
   extend(id: number, expiresAt: number): Promise<void>;
   remove(tokenHash: string): Promise<void>;
+  /** Ends every session of the user (new password, disabled account); returns how many. */
+  removeOfUser(userId: number): Promise<number>;
   /** Deletes expired sessions; returns how many. */
   removeExpired(now: number): Promise<number>;
 }

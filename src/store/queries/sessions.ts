@@ -35,6 +35,8 @@ export function sessionRepo(db: Kysely<Database>): SessionRepo {
         ])
         .where("sessions.token_hash", "=", tokenHash)
         .where("sessions.expires_at", ">", now)
+        // Also ended when the account is disabled (the disabling removes them too).
+        .where("users.disabled_at", "is", null)
         .executeTakeFirst();
       return (
         row && {
@@ -51,6 +53,10 @@ export function sessionRepo(db: Kysely<Database>): SessionRepo {
     },
     async remove(tokenHash) {
       await db.deleteFrom("sessions").where("token_hash", "=", tokenHash).execute();
+    },
+    async removeOfUser(userId) {
+      const result = await db.deleteFrom("sessions").where("user_id", "=", userId).executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
     async removeExpired(now) {
       const result = await db.deleteFrom("sessions").where("expires_at", "<=", now).executeTakeFirst();

@@ -27,7 +27,9 @@ const findLiveToken = prepared(["tokenHash"], (db, values: { tokenHash: string }
       "applications.created_at",
     ])
     .where("tokens.token_hash", "=", values.tokenHash)
-    .where("tokens.revoked_at", "is", null),
+    .where("tokens.revoked_at", "is", null)
+    // A disabled account's tokens stop at once: every request looks its token up.
+    .where("users.disabled_at", "is", null),
 );
 
 /** Token queries: looked up by the token's SHA-256, never by the token itself. */

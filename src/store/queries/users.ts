@@ -12,6 +12,10 @@ export function toUser(
 
 /** Users queries. */
 export function userRepo(db: Kysely<Database>): UserRepo {
+  const isDisabled = async (id: number) => {
+    const row = await db.selectFrom("users").select("disabled_at").where("id", "=", id).executeTakeFirst();
+    return row && row.disabled_at !== null;
+  };
   return {
     async insert(user) {
       const row = await db
@@ -34,7 +38,7 @@ export function userRepo(db: Kysely<Database>): UserRepo {
     },
     async findCredentialsByEmail(email) {
       const row = await db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();
-      return row && { ...toUser(row), passwordHash: row.password_hash };
+      return row && { ...toUser(row), passwordHash: row.password_hash, disabled: row.disabled_at !== null };
     },
     async findByEmail(email) {
       const row = await db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();
@@ -44,5 +48,18 @@ export function userRepo(db: Kysely<Database>): UserRepo {
       const rows = await db.selectFrom("users").selectAll().orderBy("id").execute();
       return rows.map(toUser);
     },
+    async update(id, changes) {
+      const set = {
+        ...(changes.name === undefined ? {} : { name: changes.name }),
+        ...(changes.familyKana === undefined ? {} : { family_kana: changes.familyKana }),
+        ...(changes.givenKana === undefined ? {} : { given_kana: changes.givenKana }),
+        ...(changes.passwordHash === undefined ? {} : { password_hash: changes.passwordHash }),
+        ...(changes.disabledAt === undefined ? {} : { disabled_at: changes.disabledAt }),
+      };
+      if (Object.keys(set).length === 0) return (await isDisabled(id)) !== undefined;
+      const result = await db.updateTable("users").set(set).where("id", "=", id).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    isDisabled,
   };
 }

@@ -8,6 +8,7 @@ import { throttle } from "./0006-throttle.js";
 import { sessions } from "./0007-sessions.js";
 import { notificationLayout } from "./0008-notification-layout.js";
 import { changeVersions } from "./0009-change-versions.js";
+import { userDisabled } from "./0011-user-disabled.js";
 
 /** PostgreSQL migrations in order: the same numbers and names as the SQLite ones, translated. */
 export const postgresMigrations: Readonly<Record<string, Migration>> = {
@@ -20,4 +21,5 @@ export const postgresMigrations: Readonly<Record<string, Migration>> = {
   "0007-sessions": sessions,
   "0008-notification-layout": notificationLayout,
   "0009-change-versions": changeVersions,
+  "0011-user-disabled": userDisabled,
 };

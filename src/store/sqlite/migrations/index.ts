@@ -8,6 +8,7 @@ import { throttle } from "./0006-throttle.js";
 import { sessions } from "./0007-sessions.js";
 import { notificationLayout } from "./0008-notification-layout.js";
 import { changeVersions } from "./0009-change-versions.js";
+import { userDisabled } from "./0011-user-disabled.js";
 
 /** SQLite migrations in order; names sort in the order they must run. */
 export const sqliteMigrations: Readonly<Record<string, Migration>> = {
@@ -20,4 +21,5 @@ export const sqliteMigrations: Readonly<Record<string, Migration>> = {
   "0007-sessions": sessions,
   "0008-notification-layout": notificationLayout,
   "0009-change-versions": changeVersions,
+  "0011-user-disabled": userDisabled,
 };
