@@ -3,6 +3,7 @@
 // store's commits and notification fan-outs (store/events.ts); and the process's own figures.
 import { createHash, timingSafeEqual } from "node:crypto";
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import { isIPv4 } from "node:net";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { MetricsConfig } from "../config/config.js";
@@ -166,8 +167,8 @@ function digest(text: string): Buffer {
 
 /** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 addresses. */
 export function isLoopback(address: string): boolean {
-  const v4 = address.startsWith("::ffff:") ? address.slice(7) : address;
-  return v4.startsWith("127.") || address === "::1";
+  const v4 = address.toLowerCase().startsWith("::ffff:") ? address.slice(7) : address;
+  return (isIPv4(v4) && v4.startsWith("127.")) || address === "::1";
 }
 
 function refuse(reply: FastifyReply, status: number, line: string): void {

@@ -28,7 +28,7 @@ export const fanOutChannel = channel("kairan:store:fan-out");
 export async function timed<T>(
   target: typeof commitChannel,
   work: () => Promise<T>,
-  event: (seconds: number, failed: boolean) => object,
+  event: (seconds: number, failed: boolean) => CommitEvent | FanOutEvent,
 ): Promise<T> {
   if (!target.hasSubscribers) return work();
   const start = performance.now();

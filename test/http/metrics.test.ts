@@ -4,6 +4,7 @@
 // answers loopback clients only, or whoever sends the configured bearer token.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { isLoopback } from "../../src/http/metrics.js";
 import { registeredEndpoints } from "../../src/http/route.js";
 import { describeEachBackend } from "../support/backends.js";
 import { CLIENT_NS, request } from "../support/http.js";
@@ -152,6 +153,15 @@ describe("GET /metrics with KAIRAN_METRICS_TOKEN", () => {
     }
     await scrape(server.url, { authorization: `Bearer ${token}` });
     await scrape(server.url, { authorization: `bearer ${token}`, "x-forwarded-for": "203.0.113.7" });
+  });
+});
+
+describe("loopback addresses, which may scrape without a token", () => {
+  it("are 127.0.0.0/8 and ::1, also IPv4-mapped; nothing that merely starts alike", () => {
+    for (const address of ["127.0.0.1", "127.255.0.9", "::1", "::ffff:127.0.0.1", "::FFFF:127.1.2.3"])
+      assert.equal(isLoopback(address), true, address);
+    for (const address of ["127.example", "127.0.0.1.example", "10.127.0.1", "::ffff:10.0.0.1", "::2", "", "1"])
+      assert.equal(isLoopback(address), false, address);
   });
 });
 
