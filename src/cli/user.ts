@@ -43,7 +43,12 @@ export const USER_COMMAND: CommandGroup = commandGroup("user", "add, list and ma
     usage: "",
     options: {},
     async run(_values, _positionals, { store }) {
-      return (await listUsers(store)).map((user) => ({ id: formatPair(user.id), name: user.name, email: user.email }));
+      return (await listUsers(store)).map((user) => ({
+        id: formatPair(user.id),
+        name: user.name,
+        email: user.email,
+        ...(user.disabled ? { disabled: true } : {}),
+      }));
     },
   },
   ...ACCOUNT_SUBCOMMANDS,

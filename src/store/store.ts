@@ -83,6 +83,8 @@ export interface UserRepo {
   update(id: number, changes: UserChanges): Promise<boolean>;
   /** Whether the account is disabled; undefined when no user has the id. */
   isDisabled(id: number): Promise<boolean | undefined>;
+  /** The ids of every disabled account, in id order. */
+  listDisabledIds(): Promise<number[]>;
 }
 
 /** What an operator may change of an account. */

@@ -66,6 +66,11 @@ describeEachBackend("kairan user account commands", (backend) => {
       false,
       "disabling twice changes nothing",
     );
+    const listed = JSON.parse((await kairan(["list"])).stdout) as Array<{ email: string; disabled?: boolean }>;
+    assert.deepEqual(
+      listed.map((user) => [user.email, user.disabled]),
+      [["ann@example.com", true]],
+    );
 
     const enabled = await kairan(["enable", ann.email]);
     assert.equal(enabled.status, 0, enabled.stderr);
@@ -73,6 +78,7 @@ describeEachBackend("kairan user account commands", (backend) => {
     assert.equal((await request(board, { token: ann.token })).status, 200, "the token works again");
     assert.equal((await web.get("/")).status, 303, "the ended session stays ended");
     assert.equal((await signIn(ann.email, "password")).answer.status, 303, "signs in again");
+    assert.equal(JSON.parse((await kairan(["list"])).stdout)[0].disabled, undefined, "listed as in use again");
   });
 
   it("set-password reads standard input, takes effect at once and ends the user's sessions", async () => {

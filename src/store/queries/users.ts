@@ -61,5 +61,14 @@ export function userRepo(db: Kysely<Database>): UserRepo {
       return Number(result.numUpdatedRows) > 0;
     },
     isDisabled,
+    async listDisabledIds() {
+      const rows = await db
+        .selectFrom("users")
+        .select("id")
+        .where("disabled_at", "is not", null)
+        .orderBy("id")
+        .execute();
+      return rows.map((row) => row.id);
+    },
   };
 }
