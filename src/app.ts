@@ -81,7 +81,7 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
   const limitToken = registerRateLimits(app, config.limits.rateLimit, clientAddress);
   // Before every route: the metrics' response hook must see them all.
   let feedCache: FeedCache | undefined;
-  registerMetrics(app, { config: config.metrics, feedCache: () => feedCache, clientAddress });
+  registerMetrics(app, { config: config.metrics, feedCache: () => feedCache, clientAddress, pool: store.pool });
   registerHealth(app, store);
 
   const context: Context = {

@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { MetricsConfig } from "../config/config.js";
 import { type CommitEvent, type FanOutEvent, commitChannel, fanOutChannel } from "../store/events.js";
+import type { PoolState } from "../store/store.js";
 import type { FeedCache } from "./feed-cache.js";
 import { registerEndpoint } from "./route.js";
 
@@ -23,6 +24,8 @@ export interface MetricsSources {
   readonly feedCache: () => FeedCache | undefined;
   /** The client's address through trusted proxies (the rate limits' own). */
   readonly clientAddress: (request: FastifyRequest) => string;
+  /** The store's connection pool, when it has one (PostgreSQL). */
+  readonly pool: (() => PoolState) | undefined;
 }
 
 /** Registers the metrics hooks and GET /metrics when they are enabled; nothing at all otherwise. */
@@ -46,6 +49,7 @@ export function registerMetrics(app: FastifyInstance, sources: MetricsSources): 
   });
   registerFeedCacheMetrics(registry, sources.feedCache);
   const stopStore = registerStoreMetrics(registry);
+  if (sources.pool !== undefined) registerPoolMetrics(registry, sources.pool);
   app.addHook("onClose", async () => stopStore());
   const admit = scrapeAdmission(sources);
   registerEndpoint(
@@ -134,6 +138,29 @@ function registerStoreMetrics(registry: Registry): () => void {
     unsubscribe(commitChannel.name, onCommit);
     unsubscribe(fanOutChannel.name, onFanOut);
   };
+}
+
+/** PostgreSQL's pool: connections busy and idle, and queries waiting for one (the pool is too small). */
+function registerPoolMetrics(registry: Registry, pool: () => PoolState): void {
+  new Gauge({
+    name: "kairan_store_pool_connections",
+    help: "Connections of the PostgreSQL pool, by state.",
+    labelNames: ["state"] as const,
+    registers: [registry],
+    collect() {
+      const now = pool();
+      this.set({ state: "busy" }, now.total - now.idle);
+      this.set({ state: "idle" }, now.idle);
+    },
+  });
+  new Gauge({
+    name: "kairan_store_pool_waiting",
+    help: "Queries waiting for a connection of the PostgreSQL pool.",
+    registers: [registry],
+    collect() {
+      this.set(pool().waiting);
+    },
+  });
 }
 
 /**

@@ -107,6 +107,13 @@ describeEachBackend("GET /metrics", (backend) => {
     );
     assert.ok(countOf(families, "kairan_store_commit_transactions", { engine: backend }) >= 1);
     assert.ok(countOf(families, "kairan_notification_fanout_duration_seconds") >= 1);
+    if (backend === "postgres") {
+      const pool = family(families, "kairan_store_pool_connections").samples;
+      const total = pool.reduce((sum, sample) => sum + sample.value, 0);
+      assert.ok(total >= 1 && total <= 10, `the pool holds ${total} connections`);
+      assert.deepEqual(pool.map((sample) => sample.labels.state).sort(), ["busy", "idle"]);
+      assert.equal(valueOf(families, "kairan_store_pool_waiting"), 0);
+    } else assert.equal(families.has("kairan_store_pool_connections"), false, "SQLite has no pool");
     for (const name of [
       "process_cpu_user_seconds_total",
       "process_resident_memory_bytes",
