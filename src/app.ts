@@ -10,8 +10,10 @@ import type { Config } from "./config/config.js";
 import { LIMITS } from "./domain/limits.js";
 import { NotFoundError } from "./domain/errors.js";
 import { registerFeedCaching } from "./http/caching.js";
-import { COMPRESS_THRESHOLD_BYTES } from "./http/feed-cache.js";
+
 import type { Context } from "./context.js";
+import { COMPRESS_THRESHOLD_BYTES, type FeedCache } from "./http/feed-cache.js";
+
 import { registerBoard } from "./http/endpoints/board/board.js";
 import { registerComment } from "./http/endpoints/comment/comment.js";
 import { registerFileDownload } from "./http/endpoints/file-download/file-download.js";
@@ -27,6 +29,8 @@ import { Admission } from "./http/admission.js";
 import { clientAddressResolver } from "./http/client-address.js";
 import { errorHandler } from "./http/errors.js";
 import { registerGuards, serverOptions } from "./http/guards.js";
+import { registerHealth } from "./http/health.js";
+import { registerMetrics } from "./http/metrics.js";
 import { registerRateLimits } from "./http/rate-limit.js";
 import { registerOAuthCredentials } from "./http/oauth/credentials.js";
 import type { Store } from "./store/store.js";
@@ -77,6 +81,10 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
   registerGuards(app, admission, config.limits.timeouts.shutdownGraceMs);
   const clientAddress = clientAddressResolver(config.limits.trustProxy);
   const limitToken = registerRateLimits(app, config.limits.rateLimit, clientAddress);
+  // Before every route: the metrics' response hook must see them all.
+  let feedCache: FeedCache | undefined;
+  registerMetrics(app, { config: config.metrics, feedCache: () => feedCache, clientAddress, pool: store.pool });
+  registerHealth(app, store);
 
   const context: Context = {
     config,
@@ -105,7 +113,7 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
       encodings: ["br", "gzip"],
       globalDecompression: false,
     });
-    registerFeedCaching(api, context);
+    feedCache = registerFeedCaching(api, context);
     registerBoard(api, context);
     registerGroups(api, context);
     registerFolderList(api, context, "/api/boardFolder/V2", "BOARD");

@@ -4,6 +4,7 @@ import { DomainError } from "../domain/errors.js";
 import { SeedError } from "../seed/validate.js";
 import { CopyError } from "../store/copy.js";
 import { APP_HELP, app } from "./app.js";
+import { BACKUP_HELP, backup } from "./backup.js";
 import { COPY_HELP, copy } from "./copy.js";
 import { GENERATE_HELP, generate } from "./generate.js";
 import { FILE_COMMAND } from "./file.js";
@@ -28,6 +29,7 @@ const COMMANDS: Readonly<
   app: { run: app, help: APP_HELP, summary: "register, list and remove client applications (OAuth consumers)" },
   token: { run: token, help: TOKEN_HELP, summary: "issue, list and revoke tokens (OAuth token credentials, Bearer)" },
   copy: { run: copy, help: COPY_HELP, summary: "copy a SQLite installation into an empty PostgreSQL database" },
+  backup: { run: backup, help: BACKUP_HELP, summary: "write a consistent copy of the SQLite database while it serves" },
   generate: {
     run: generate,
     help: GENERATE_HELP,

@@ -52,6 +52,7 @@ export const LIMIT_OPTIONS = {
   "keep-alive-timeout": { type: "string" },
   "idle-timeout": { type: "string" },
   "shutdown-grace": { type: "string" },
+  metrics: { type: "boolean" },
 } as const;
 
 /** Help text for the limit options (defaults: docs/operations.md "Limits"). */
@@ -69,7 +70,14 @@ export const LIMIT_OPTIONS_HELP = `Limits (each also read from its environment v
   --request-timeout S         KAIRAN_REQUEST_TIMEOUT       time to send a whole request, body included (300)
   --keep-alive-timeout S      KAIRAN_KEEP_ALIVE_TIMEOUT    idle keep-alive connection (10)
   --idle-timeout S            KAIRAN_IDLE_TIMEOUT          socket without any traffic (60)
-  --shutdown-grace S          KAIRAN_SHUTDOWN_GRACE        after SIGTERM, time for requests in flight (10)`;
+  --shutdown-grace S          KAIRAN_SHUTDOWN_GRACE        after SIGTERM, time for requests in flight (10)
+
+Operations (GET /healthz: the process serves; GET /readyz: the database answers, else 503):
+  --metrics                   KAIRAN_METRICS=1             serve GET /metrics in Prometheus text format
+                                                           (off by default); scrapes from loopback only,
+                              KAIRAN_METRICS_TOKEN         unless this token (16+ characters, environment
+                                                           only) is set: then every scrape must send
+                                                           Authorization: Bearer TOKEN, from any address`;
 
 /** Help text for the shared options. */
 export const SERVER_OPTIONS_HELP = `Options (each also read from its environment variable):
@@ -119,6 +127,7 @@ export function configFlags(values: Record<string, string | boolean | undefined>
     locale: text("locale"),
     logLevel: text("log-level"),
     sqliteSync: text("sqlite-sync"),
+    metrics: values.metrics === true,
     limits: {
       noRateLimit: values["no-rate-limit"] === true,
       rateLimitAddress: text("rate-limit-address"),

@@ -2,9 +2,10 @@ import { randomBytes } from "node:crypto";
 import { formatPair } from "../domain/item-id.js";
 import { addGroup, addUser, listGroups, listUsers } from "../services/user-admin.js";
 import { type CommandGroup, commandGroup, optional, required } from "./admin.js";
+import { ACCOUNT_SUBCOMMANDS } from "./user-account.js";
 
-/** `kairan user add|list`. */
-export const USER_COMMAND: CommandGroup = commandGroup("user", "add and list users", {
+/** `kairan user add|list|set-password|rename|disable|enable|unlock`. */
+export const USER_COMMAND: CommandGroup = commandGroup("user", "add, list and manage user accounts", {
   add: {
     summary: "register a user; without --password one is generated and printed",
     usage: "--name NAME --email ADDRESS [--password PW] [--family-kana K] [--given-kana K]",
@@ -42,9 +43,11 @@ export const USER_COMMAND: CommandGroup = commandGroup("user", "add and list use
         id: formatPair(user.id),
         name: user.name,
         email: user.email,
+        ...(user.disabled ? { disabled: true } : {}),
       }));
     },
   },
+  ...ACCOUNT_SUBCOMMANDS,
 });
 
 /** `kairan group add|list`. */

@@ -12,6 +12,15 @@ import {
 } from "./blob-store.js";
 
 import {
+  METRICS_SOURCES,
+  type MetricsConfig,
+  type MetricsFlags,
+  metricsCrossProblems,
+  metricsFields,
+  rawMetrics,
+  toMetricsConfig,
+} from "./metrics.js";
+import {
   LIMIT_SOURCES,
   type LimitFlags,
   type LimitsConfig,
@@ -21,6 +30,7 @@ import {
 } from "./limits.js";
 
 export type { BlobStoreConfig, BlobStoreFlags, S3Config, S3Credentials } from "./blob-store.js";
+export type { MetricsConfig } from "./metrics.js";
 
 /** Where rows live: the embedded SQLite file in the data directory, or a PostgreSQL server. */
 export type StoreConfig =
@@ -49,10 +59,12 @@ export interface Config {
   readonly logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   /** Rate limits, sign-in throttling, uploads, timeouts (config/limits.ts). */
   readonly limits: LimitsConfig;
+  /** `GET /metrics`: off unless enabled; loopback or bearer token only (config/metrics.ts). */
+  readonly metrics: MetricsConfig;
 }
 
 /** Command-line values, as strings, before validation (undefined = not given). */
-export interface ConfigFlags extends BlobStoreFlags {
+export interface ConfigFlags extends BlobStoreFlags, MetricsFlags {
   readonly port?: string | undefined;
   readonly host?: string | undefined;
   readonly data?: string | undefined;
@@ -87,7 +99,11 @@ export const CONFIG_SOURCES = {
   sqliteSync: { flag: "--sqlite-sync", env: "KAIRAN_SQLITE_SYNC" },
   ...LIMIT_SOURCES,
   ...BLOB_STORE_SOURCES,
+  ...METRICS_SOURCES,
 } as const;
+
+/** Fields never echoed in a message. */
+const SECRETS: ReadonlySet<string> = new Set([...SECRET_FIELDS, "metricsToken"]);
 
 const httpUrl = z
   .string()
@@ -112,6 +128,7 @@ const schema = z.object({
   sqliteSync: z.enum(["normal", "full"], { message: "must be normal or full" }).default("normal"),
   ...limitsSchema,
   ...blobStoreFields,
+  ...metricsFields,
 });
 
 /**
@@ -132,13 +149,14 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
     sqliteSync: flags.sqliteSync ?? env.KAIRAN_SQLITE_SYNC,
     ...rawLimits(flags.limits ?? {}, env),
     ...rawBlobStore(flags, env),
+    ...rawMetrics(flags, env),
   });
   // Node refuses a server whose headers may take longer than the whole request.
   const withTimeouts = schema.refine((value) => value.headersTimeout <= value.requestTimeout, {
     path: ["headersTimeout"],
     message: "must not be longer than --request-timeout",
   });
-  const value = validate(withTimeouts, raw, blobStoreCrossProblems(raw, flags, env));
+  const value = validate(withTimeouts, raw, [...blobStoreCrossProblems(raw, flags, env), ...metricsCrossProblems(raw)]);
   const dataDir = resolve(value.dataDir);
   return Object.freeze({
     port: value.port,
@@ -153,6 +171,7 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
     locale: value.locale,
     logLevel: value.logLevel,
     limits: toLimitsConfig(value),
+    metrics: toMetricsConfig(value),
   } satisfies Config);
 }
 
@@ -180,7 +199,7 @@ function validate<S extends z.ZodType>(
         const key = String(issue.path[0]) as keyof typeof CONFIG_SOURCES;
         const source = CONFIG_SOURCES[key];
         const names = [source.flag, source.env].filter((name) => name !== undefined).join(" / ");
-        const got = SECRET_FIELDS.has(key) ? "(hidden)" : JSON.stringify(raw[key]);
+        const got = SECRETS.has(key) ? "(hidden)" : JSON.stringify(raw[key]);
         return `${names}: ${issue.message} (got ${got})`;
       });
   if (!parsed.success || problems.length > 0) throw new ConfigError([...fieldProblems, ...problems]);

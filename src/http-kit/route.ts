@@ -8,6 +8,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** False for a GET whose feed the cache must not keep (http/caching.ts); absent: always kept. */
     readonly feedCacheable?: (query: QueryValues) => boolean;
+    /** An operator's probe (health, metrics): outside the request rate limits, logged only when it fails. */
+    readonly operational?: true;
   }
 }
 
@@ -18,6 +20,13 @@ export interface EndpointOptions {
    * that depends on the clock as well as on the data.
    */
   readonly feedCacheable?: (query: QueryValues) => boolean;
+  /**
+   * An operator's probe polled every few seconds (health checks, metrics): not counted by the rate
+   * limits (a load balancer would lock itself out) and logged only at warn and above.
+   */
+  readonly operational?: true;
+  /** Answers anyone without credentials by design (the health checks); the authorization matrix checks the list. */
+  readonly public?: true;
 }
 
 /** The methods an endpoint answers; every other one is a 405 with an `Allow` header. */
@@ -27,6 +36,8 @@ export type EndpointHandlers = Partial<Record<"GET" | "POST", RouteHandlerMethod
 export interface Endpoint {
   readonly url: string;
   readonly methods: readonly ("GET" | "POST")[];
+  /** Open to anyone by design (EndpointOptions.public). */
+  readonly public: boolean;
 }
 
 const OTHER_METHODS = ["PUT", "DELETE", "PATCH", "OPTIONS"] as const;
@@ -43,8 +54,12 @@ export function registerEndpoint(
   options: EndpointOptions = {},
 ): void {
   const allowed = Object.keys(handlers) as ("GET" | "POST")[];
-  const config = options.feedCacheable === undefined ? {} : { feedCacheable: options.feedCacheable };
-  for (const [method, handler] of Object.entries(handlers)) app.route({ method, url, handler, config });
+  const config = {
+    ...(options.feedCacheable === undefined ? {} : { feedCacheable: options.feedCacheable }),
+    ...(options.operational ? { operational: true as const } : {}),
+  };
+  const logLevel = options.operational ? { logLevel: atLeastWarn(app.log.level) } : {};
+  for (const [method, handler] of Object.entries(handlers)) app.route({ method, url, handler, config, ...logLevel });
   const refused = [...OTHER_METHODS, ...(["GET", "POST"] as const).filter((method) => !(method in handlers))];
   app.route({
     method: refused,
@@ -58,8 +73,15 @@ export function registerEndpoint(
     },
   });
   const list = ENDPOINTS.get(app.server) ?? [];
-  list.push(Object.freeze({ url, methods: Object.freeze(allowed) }));
+  list.push(Object.freeze({ url, methods: Object.freeze(allowed), public: options.public === true }));
   ENDPOINTS.set(app.server, list);
+}
+
+const QUIETER_THAN_WARN = new Set(["error", "fatal", "silent"]);
+
+/** The route's log level for an operator's probe: warn, unless the server logs less than that anyway. */
+function atLeastWarn(level: string): "warn" | "error" | "fatal" | "silent" {
+  return QUIETER_THAN_WARN.has(level) ? (level as "error" | "fatal" | "silent") : "warn";
 }
 
 /**

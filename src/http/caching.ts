@@ -46,7 +46,7 @@ const COMMIT_SETTLE_MS = 1000;
  * @fastify/compress: kept feeds keep their compressed variants (the plugin leaves an answer with
  * a Content-Encoding alone), and a compressed variant gets its own strong tag.
  */
-export function registerFeedCaching(app: FastifyInstance, context: Context): void {
+export function registerFeedCaching(app: FastifyInstance, context: Context): FeedCache {
   const cache = new FeedCache(context.config.limits.feedCacheBytes);
 
   const lookUp: preHandlerHookHandler = async (request, reply) => {
@@ -94,6 +94,7 @@ export function registerFeedCaching(app: FastifyInstance, context: Context): voi
     const existing = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
     route.onSend = [...existing, tagEncodedVariant];
   });
+  return cache;
 
   /** The kept bytes in the coding the client asks for (compressed once per entry), else identity. */
   function encoded(request: FastifyRequest, reply: FastifyReply, key: string, entry: CachedFeed): Buffer {

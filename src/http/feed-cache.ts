@@ -41,6 +41,9 @@ export class FeedCache {
   /** Targets (caller and URL, without the version) asked for lately, oldest first. */
   private readonly seen = new Set<string>();
   private readonly seenLimit: number;
+  /** Lookups that found an entry, and that did not, since the start (the metrics read them). */
+  hits = 0;
+  misses = 0;
 
   constructor(readonly capacityBytes: number) {
     this.seenLimit = Math.max(1024, Math.floor(capacityBytes / 1024));
@@ -76,7 +79,11 @@ export class FeedCache {
   /** The entry, marked as read. */
   get(key: string): CachedFeed | undefined {
     const slot = this.entries.get(key);
-    if (slot === undefined) return undefined;
+    if (slot === undefined) {
+      this.misses += 1;
+      return undefined;
+    }
+    this.hits += 1;
     slot.used = true;
     return slot.feed;
   }

@@ -69,7 +69,10 @@ export function registerRateLimits(
     }
   };
 
-  app.addHook("onRequest", async (request) => count(request, "address"));
+  app.addHook("onRequest", async (request) => {
+    // Health checks and scrapes come every few seconds from one address: never refused for it.
+    if (request.routeOptions.config.operational !== true) await count(request, "address");
+  });
   app.addHook("onSend", async (request, reply) => {
     const standing = STANDINGS.get(request);
     if (standing !== undefined)

@@ -9,7 +9,7 @@ import { hasControlCharacter, replaceControlCharacters } from "../domain/text.js
 import type { User } from "../domain/user.js";
 import type { Store } from "../store/store.js";
 import { type LoginAttemptCount, pairSubject } from "../store/queries/login-failures.js";
-import type { ServiceContext, SignInContext } from "./context.js";
+import type { SignInContext } from "./context.js";
 
 /** Compared against when no user has the e-mail address, so both answers take the scrypt time. */
 const DUMMY_HASH = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
@@ -60,16 +60,8 @@ export async function signInThrottled(ctx: SignInContext, attempt: SignInAttempt
   return user;
 }
 
-/**
- * Forgets every failed sign-in of the account with this e-mail address, from every address (an
- * operator unlocking it); the addresses' own back-off and ceiling stay. Returns the counters removed.
- */
-export async function forgetSignInFailures(ctx: ServiceContext, email: string): Promise<number> {
-  return ctx.store.transaction((tx) => tx.loginFailures.clearAccount(accountKey(email)));
-}
-
 /** The account as the counters key it: what was typed, trimmed and lower-cased. */
-function accountKey(email: string): string {
+export function accountKey(email: string): string {
   // PostgreSQL cannot store a NUL; such an address names nobody, but its failures still count.
   return replaceControlCharacters(email.trim().toLowerCase());
 }
@@ -109,7 +101,9 @@ async function signIn(store: Store, email: string, password: string): Promise<Us
     ? undefined
     : await store.read((tx) => tx.users.findCredentialsByEmail(address));
   const matches = await verifyPassword(password, found?.passwordHash ?? DUMMY_HASH);
-  if (!found || !matches) return undefined;
-  const { passwordHash: _hash, ...user } = found;
+  // A disabled account is refused like a wrong password, after the same hashing time: whoever
+  // tries learns nothing of which addresses have accounts, nor that a password was right.
+  if (!found || !matches || found.disabled) return undefined;
+  const { passwordHash: _hash, disabled: _disabled, ...user } = found;
   return user;
 }

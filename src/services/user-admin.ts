@@ -31,9 +31,12 @@ export async function addUser(
   });
 }
 
-/** Every user, oldest first. */
-export async function listUsers(ctx: ServiceContext): Promise<User[]> {
-  return ctx.store.read((tx) => tx.users.list());
+/** Every user, oldest first, and whether an operator disabled the account. */
+export async function listUsers(ctx: ServiceContext): Promise<Array<User & { disabled: boolean }>> {
+  return ctx.store.read(async (tx) => {
+    const disabled = new Set(await tx.users.listDisabledIds());
+    return (await tx.users.list()).map((user) => ({ ...user, disabled: disabled.has(user.id) }));
+  });
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { Generated } from "kysely";
 import type {
   AttachmentsTable,
   CommentCountersTable,
@@ -18,6 +17,7 @@ import type {
   MemberChangesTable,
   NotificationsTable,
 } from "./schema-activity.js";
+import type { ColumnType, Generated } from "kysely";
 
 /**
  * Table shapes as Kysely sees them, shared by both engines. Flags are integers 0/1 and times are
@@ -60,6 +60,8 @@ export interface UsersTable {
   family_kana: string;
   given_kana: string;
   created_at: number;
+  /** When an operator disabled the account; null while it is in use (migration 0011). */
+  disabled_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** Client applications and their access levels. */

@@ -36,7 +36,16 @@ export interface Store {
   isEmpty(): Promise<boolean>;
   /** The change versions of what the user can see, in one query (store/change-tracking.ts). */
   viewVersion(userId: number): Promise<ViewVersion>;
+  /** The connection pool's state now, for the metrics (PostgreSQL; SQLite has one connection, no pool). */
+  readonly pool?: () => PoolState;
   close(): Promise<void>;
+}
+
+/** A connection pool's connections and the requests waiting for one. */
+export interface PoolState {
+  readonly total: number;
+  readonly idle: number;
+  readonly waiting: number;
 }
 
 /** The repositories available inside a transaction (or a plain read). */

@@ -243,4 +243,36 @@ describe("config", () => {
       /--feed-cache-mb \/ KAIRAN_FEED_CACHE_MB: must be an integer/,
     );
   });
+
+  it("leaves /metrics off by default; --metrics or KAIRAN_METRICS=1 turns it on, with an optional token", () => {
+    assert.deepEqual(loadConfig({}, {}).metrics, { enabled: false, token: undefined });
+    assert.deepEqual(loadConfig({ metrics: true }, {}).metrics, { enabled: true, token: undefined });
+    assert.equal(loadConfig({}, { KAIRAN_METRICS: "1" }).metrics.enabled, true);
+    const sixteen = "a".repeat(16);
+    assert.deepEqual(loadConfig({ metrics: true }, { KAIRAN_METRICS_TOKEN: sixteen }).metrics, {
+      enabled: true,
+      token: sixteen,
+    });
+  });
+
+  it("refuses a short or spaced metrics token without echoing it, and a token while metrics are off", () => {
+    for (const token of ["a".repeat(15), `${"a".repeat(15)} b`, "a".repeat(257)]) {
+      assert.throws(
+        () => loadConfig({ metrics: true }, { KAIRAN_METRICS_TOKEN: token }),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          /^KAIRAN_METRICS_TOKEN: must be .* \(got \(hidden\)\)$/.test(error.problems[0] ?? "") &&
+          !error.message.includes(token),
+      );
+    }
+    assert.equal(loadConfig({ metrics: true }, { KAIRAN_METRICS_TOKEN: "a".repeat(256) }).metrics.token?.length, 256);
+    assert.throws(
+      () => loadConfig({}, { KAIRAN_METRICS_TOKEN: "a".repeat(16), KAIRAN_METRICS: "maybe" }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.problems.length === 2 &&
+        error.problems.some((problem) => problem.startsWith("--metrics / KAIRAN_METRICS: must be 0 or 1")) &&
+        error.problems.some((problem) => problem.startsWith("KAIRAN_METRICS_TOKEN: only applies with --metrics")),
+    );
+  });
 });

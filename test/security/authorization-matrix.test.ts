@@ -14,7 +14,7 @@ import { MULTIPART_TYPE, multipartStream } from "../support/multipart.js";
 import { type DataSnapshot, type Snapshotter, describeChange, openSnapshotter } from "../support/snapshot.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 import { type Caller, type MatrixWorld, authorization, memberAt, seedMatrixWorld } from "./matrix-world.js";
-import { OPERATIONS, type Operation, type Probe, genericOperations } from "./operations.js";
+import { OPERATIONS, type Operation, PUBLIC_ENDPOINTS, type Probe, genericOperations } from "./operations.js";
 
 /**
  * The rows for one endpoint: its table entry, then generic probes for each method it answers
@@ -167,6 +167,24 @@ describeEachBackend("authorization matrix: every endpoint x operation x caller",
   after(async () => {
     await snapshots?.close();
     await server?.close();
+  });
+
+  it("knows which endpoints are public: they answer every stranger alike, show nothing and change nothing", async () => {
+    const open = registeredEndpoints(server.app).filter((e) => e.public);
+    assert.deepEqual(open.map((e) => e.url).sort(), [...PUBLIC_ENDPOINTS].sort());
+    for (const endpoint of open) {
+      const url = `${world.server.url}${endpoint.url}`;
+      const answers = new Set<string>();
+      for (const caller of [...world.strangers, memberAt(world, "Z")]) {
+        const response = await fetch(url, { headers: authorization(world, caller.credentials, "GET", url) });
+        const text = await response.text();
+        assert.equal(response.status, 200, `${caller.name}: ${endpoint.url}`);
+        answers.add(`${response.headers.get("content-type")}\n${text}`);
+        for (const secret of world.secrets) assert.ok(!text.includes(secret), `${endpoint.url} shows "${secret}"`);
+        assert.equal(await changes.sinceLast(), "");
+      }
+      assert.equal(answers.size, 1, `${endpoint.url} answers everyone the same`);
+    }
   });
 
   it("refuses every stranger and every too-low level, leaks nothing, changes nothing; the proper member succeeds", async (t) => {

@@ -31,6 +31,12 @@ export interface Operation {
   readonly shows?: (world: MatrixWorld) => string;
 }
 
+/**
+ * The endpoints open to anyone by design (registered with `public`): the health checks, which
+ * say only that the process serves and that the database answers.
+ */
+export const PUBLIC_ENDPOINTS: readonly string[] = ["/healthz", "/readyz"];
+
 const q = (query: string): Probe => ({ query });
 const feed = (inner: string): Probe => ({ body: `<feed ${CLIENT_NS}>${inner}</feed>` });
 const operation = (type: string) => `<cbl:operation type="${type}"/>`;

@@ -19,13 +19,17 @@ export function runKairan(
 
 /**
  * Runs a kairan command to completion without blocking this process: needed when the command
- * talks to a server running inside the test process (s3rver), which a blocked loop cannot serve.
+ * talks to a server running inside the test process (s3rver), which a blocked loop cannot serve,
+ * and when such a server's connections must not time out meanwhile.
  */
 export async function runKairanAsync(
   args: readonly string[],
   env: NodeJS.ProcessEnv = {},
+  input = "",
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [KAIRAN_BIN, ...args], { env: { ...cleanEnv(), ...env }, timeout: 60_000 });
+  // Its standard input: `input`, then closed (a command that reads it gets an end, never a wait).
+  child.stdin.end(input);
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

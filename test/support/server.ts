@@ -47,6 +47,8 @@ export async function startTestServer(
     readonly appStore?: (store: Store) => Store;
     /** Fills the new database before it is opened and migrated (see openTestStore). */
     readonly restore?: (config: StoreConfig) => Promise<void>;
+    /** Serves GET /metrics (`--metrics`), with KAIRAN_METRICS_TOKEN when `token` is given. */
+    readonly metrics?: { readonly token?: string };
   } = {},
 ): Promise<TestServer> {
   const { blobStore = { kind: "local" }, limits = {}, publicUrl, locale, appStore = (store: Store) => store } = options;
@@ -61,8 +63,10 @@ export async function startTestServer(
     publicUrl,
     locale,
     limits: { noRateLimit: true, ...limits },
+    metrics: options.metrics !== undefined,
   };
-  const config = { ...loadConfig(flags, {}), store: opened.storeConfig, blobStore };
+  const env = options.metrics?.token === undefined ? {} : { KAIRAN_METRICS_TOKEN: options.metrics.token };
+  const config = { ...loadConfig(flags, env), store: opened.storeConfig, blobStore };
   const clock = new TestClock();
   const blobs = await openBlobStore(blobStore, dataDir);
   const app = buildApp({ config, store: appStore(store), blobs, clock });

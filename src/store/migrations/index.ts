@@ -10,6 +10,7 @@ import { notificationLayout } from "./0008-notification-layout.js";
 import { changeVersions as postgresChangeVersions } from "./0009-change-versions.postgres.js";
 import { changeVersions as sqliteChangeVersions } from "./0009-change-versions.sqlite.js";
 import { loginBackoff } from "./0010-login-backoff.js";
+import { userDisabled } from "./0011-user-disabled.js";
 import { type Engine, columnTypes } from "./columns.js";
 
 /**
@@ -30,5 +31,6 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0008-notification-layout": notificationLayout(engine),
     "0009-change-versions": engine === "sqlite" ? sqliteChangeVersions : postgresChangeVersions,
     "0010-login-backoff": loginBackoff(t),
+    "0011-user-disabled": userDisabled(t),
   };
 }

@@ -1,5 +1,6 @@
 import { Kysely, Migrator, PostgresDialect, sql } from "kysely";
 import pg from "pg";
+import { commitChannel, timed } from "../events.js";
 import type { Database } from "../schema.js";
 import { repositories } from "../queries/index.js";
 import { sharingTemplatesOf } from "../queries/prepared.js";
@@ -25,7 +26,11 @@ export function openPostgresStore(options: PostgresOptions): Store {
   const root = repositories(db, "postgres");
   return {
     transaction: (work) =>
-      db.transaction().execute((trx) => work(repositories(sharingTemplatesOf(trx, db), "postgres"))),
+      timed(
+        commitChannel,
+        () => db.transaction().execute((trx) => work(repositories(sharingTemplatesOf(trx, db), "postgres"))),
+        (seconds, failed) => ({ engine: "postgres", transactions: 1, seconds, failed }),
+      ),
     read: (work) => work(root),
     async migrate() {
       // Kysely looks for its migration table in every schema unless told which one; several
@@ -46,8 +51,16 @@ export function openPostgresStore(options: PostgresOptions): Store {
       return row === undefined;
     },
     viewVersion: viewVersionReader(db, POSTGRES_NOW_MS),
+    pool: poolState(POOLS.get(db)),
     close: () => db.destroy(),
   };
+}
+
+/** Each handle's pool, for the store's pool figures (Kysely does not hand it back). */
+const POOLS = new WeakMap<Kysely<Database>, pg.Pool>();
+
+function poolState(pool: pg.Pool | undefined) {
+  return pool && (() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
 }
 
 /**
@@ -60,7 +73,9 @@ export function openPostgresDatabase(options: PostgresOptions): Kysely<Database>
   const types = new pg.TypeOverrides();
   types.setTypeParser(INT8_OID, Number);
   const pool = new pg.Pool({ connectionString: withSchemaOption(options.url), max: options.poolSize ?? 10, types });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  POOLS.set(db, pool);
+  return db;
 }
 
 /**

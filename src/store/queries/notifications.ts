@@ -8,6 +8,7 @@ import type {
 } from "../../domain/notification.js";
 import type { Database } from "../schema.js";
 import type { Engine } from "./index.js";
+import { fanOutChannel, timed } from "../events.js";
 import { fanOutNotifications, fanOutNotificationsInTwoSteps } from "./notification-fanout.js";
 import type { PageWindow } from "../page-window.js";
 
@@ -119,7 +120,11 @@ export function notificationRepo(db: Kysely<Database>, engine: Engine): Notifica
   };
   return {
     fanOut: (event) =>
-      engine === "sqlite" ? fanOutNotificationsInTwoSteps(db, event) : fanOutNotifications(db, event),
+      timed(
+        fanOutChannel,
+        () => (engine === "sqlite" ? fanOutNotificationsInTwoSteps(db, event) : fanOutNotifications(db, event)),
+        (seconds) => ({ seconds }),
+      ),
     async mutedGroupIds(userId) {
       const rows = await db
         .selectFrom("memberships")

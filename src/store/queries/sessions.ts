@@ -18,6 +18,8 @@ export interface SessionRepo {
   remove(tokenHash: string): Promise<void>;
   /** Deletes expired sessions; returns how many. */
   removeExpired(now: number): Promise<number>;
+  /** Ends every session of the user (new password, disabled account); returns how many. */
+  removeOfUser(userId: number): Promise<number>;
 }
 
 /** Session queries: looked up by the cookie token's SHA-256, never by the token itself. */
@@ -52,6 +54,8 @@ export function sessionRepo(db: Kysely<Database>): SessionRepo {
         ])
         .where("sessions.token_hash", "=", tokenHash)
         .where("sessions.expires_at", ">", now)
+        // Also ended when the account is disabled (the disabling removes them too).
+        .where("users.disabled_at", "is", null)
         .executeTakeFirst();
       return (
         row && {
@@ -68,6 +72,10 @@ export function sessionRepo(db: Kysely<Database>): SessionRepo {
     },
     async remove(tokenHash) {
       await db.deleteFrom("sessions").where("token_hash", "=", tokenHash).execute();
+    },
+    async removeOfUser(userId) {
+      const result = await db.deleteFrom("sessions").where("user_id", "=", userId).executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
     async removeExpired(now) {
       const result = await db.deleteFrom("sessions").where("expires_at", "<=", now).executeTakeFirst();

@@ -67,7 +67,9 @@ const findLiveToken = prepared(["tokenHash"], (db, values: { tokenHash: string }
       ...APPLICATION_COLUMNS,
     ])
     .where("tokens.token_hash", "=", values.tokenHash)
-    .where("tokens.revoked_at", "is", null),
+    .where("tokens.revoked_at", "is", null)
+    // A disabled account's tokens stop at once: every request looks its token up.
+    .where("users.disabled_at", "is", null),
 );
 
 /** Revokes the live tokens that match every field given; returns how many. */

@@ -6,10 +6,26 @@ import type { Database, UsersTable } from "../schema.js";
 export interface UserRepo {
   insert(user: Omit<User, "id"> & { passwordHash: string; createdAt: number }): Promise<User>;
   findById(id: number): Promise<User | undefined>;
-  /** With the password hash, for sign-in only. */
-  findCredentialsByEmail(email: string): Promise<(User & { passwordHash: string }) | undefined>;
+  /** With the password hash and whether the account is disabled, for sign-in only. */
+  findCredentialsByEmail(email: string): Promise<(User & { passwordHash: string; disabled: boolean }) | undefined>;
   findByEmail(email: string): Promise<User | undefined>;
   list(): Promise<User[]>;
+  /** Changes what is given of an account (an operator's command); false when no user has the id. */
+  update(id: number, changes: UserChanges): Promise<boolean>;
+  /** Whether the account is disabled; undefined when no user has the id. */
+  isDisabled(id: number): Promise<boolean | undefined>;
+  /** The ids of every disabled account, in id order. */
+  listDisabledIds(): Promise<number[]>;
+}
+
+/** What an operator may change of an account. */
+export interface UserChanges {
+  readonly name?: string;
+  readonly familyKana?: string;
+  readonly givenKana?: string;
+  readonly passwordHash?: string;
+  /** A time disables the account, null enables it. */
+  readonly disabledAt?: number | null;
 }
 
 /** Maps a users row to the domain type. */
@@ -21,6 +37,10 @@ export function toUser(
 
 /** Users queries. */
 export function userRepo(db: Kysely<Database>): UserRepo {
+  const isDisabled = async (id: number) => {
+    const row = await db.selectFrom("users").select("disabled_at").where("id", "=", id).executeTakeFirst();
+    return row && row.disabled_at !== null;
+  };
   return {
     async insert(user) {
       const row = await db
@@ -43,7 +63,7 @@ export function userRepo(db: Kysely<Database>): UserRepo {
     },
     async findCredentialsByEmail(email) {
       const row = await db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();
-      return row && { ...toUser(row), passwordHash: row.password_hash };
+      return row && { ...toUser(row), passwordHash: row.password_hash, disabled: row.disabled_at !== null };
     },
     async findByEmail(email) {
       const row = await db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();
@@ -52,6 +72,28 @@ export function userRepo(db: Kysely<Database>): UserRepo {
     async list() {
       const rows = await db.selectFrom("users").selectAll().orderBy("id").execute();
       return rows.map(toUser);
+    },
+    async update(id, changes) {
+      const set = {
+        ...(changes.name === undefined ? {} : { name: changes.name }),
+        ...(changes.familyKana === undefined ? {} : { family_kana: changes.familyKana }),
+        ...(changes.givenKana === undefined ? {} : { given_kana: changes.givenKana }),
+        ...(changes.passwordHash === undefined ? {} : { password_hash: changes.passwordHash }),
+        ...(changes.disabledAt === undefined ? {} : { disabled_at: changes.disabledAt }),
+      };
+      if (Object.keys(set).length === 0) return (await isDisabled(id)) !== undefined;
+      const result = await db.updateTable("users").set(set).where("id", "=", id).executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    isDisabled,
+    async listDisabledIds() {
+      const rows = await db
+        .selectFrom("users")
+        .select("id")
+        .where("disabled_at", "is not", null)
+        .orderBy("id")
+        .execute();
+      return rows.map((row) => row.id);
     },
   };
 }

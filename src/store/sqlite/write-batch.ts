@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { commitChannel, timed } from "../events.js";
 import type { Database } from "../schema.js";
 
 /** One caller's transaction waiting for its batch. */
@@ -74,9 +75,14 @@ export class WriteBatcher {
       const batch = this.#queue.splice(0, MAX_BATCH);
       let commitError: unknown;
       try {
-        await this.db.transaction().execute(async (trx) => {
-          for (const pending of batch) await pending.run(trx, batch.length === 1);
-        });
+        await timed(
+          commitChannel,
+          () =>
+            this.db.transaction().execute(async (trx) => {
+              for (const pending of batch) await pending.run(trx, batch.length === 1);
+            }),
+          (seconds, failed) => ({ engine: "sqlite", transactions: batch.length, seconds, failed }),
+        );
       } catch (error) {
         commitError = error;
       }
