@@ -1,9 +1,10 @@
+import pg from "pg";
 import { BlobStoreError } from "../blobs/blob-store.js";
 import { ConfigError } from "../config/config.js";
 import { DomainError } from "../domain/errors.js";
 import { SeedError } from "../seed/validate.js";
 import { CopyError } from "../store/copy.js";
-import { StoreUnavailableError } from "../store/unavailable.js";
+import { StoreUnavailableError, describePostgresFailure } from "../store/unavailable.js";
 import { CommandError } from "./options.js";
 
 /**
@@ -24,6 +25,8 @@ export function explainFailure(error: unknown): string | undefined {
   }
   // A refused operation (unknown group, last manager, bad title...): the rule's own message.
   if (error instanceof DomainError) return `${error.message} (${error.code})`;
+  // Met after the store's check at open (a migration without the right to create tables).
+  if (error instanceof pg.DatabaseError) return describePostgresFailure(error, "the --database server");
   return fileSystemFailure(error);
 }
 

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import pg from "pg";
+import { explainFailure } from "../../src/cli/failures.js";
 import { describePostgresFailure } from "../../src/store/unavailable.js";
 import { TEST_DATABASE_URL } from "../support/backends.js";
 import { runKairan, startServerProcess } from "../support/cli.js";
@@ -169,5 +170,8 @@ describe("kairan serve: start-up failures are one line, exit 2, and write nothin
       /refused the connection \(no pg_hba\.conf entry for host "10\.0\.0\.2"\); fix the user in --database or allow it in pg_hba\.conf$/,
     );
     assert.equal(describePostgresFailure(refusal("23505", "duplicate key"), "db:5432/kairan"), undefined);
+    // Met by a migration after the check at open: still one line; anything else stays a bug.
+    assert.match(explainFailure(refusal("42501", "permission denied for schema public")) ?? "", /grant the user/);
+    assert.equal(explainFailure(refusal("23505", "duplicate key")), undefined);
   });
 });
