@@ -116,11 +116,14 @@ describe("npm start", { skip: process.platform === "linux" ? false : "reads /pro
 
 describe("npx kairan", () => {
   it("runs the project's own command line after npm ci, without asking the registry", () => {
-    // An unreachable registry: npx must find `kairan` in this project, never download a namesake.
+    // An unreachable registry and an empty npm cache (as on a fresh machine): npx must find
+    // `kairan` in this project, never download a namesake.
+    const cache = mkdtempSync(join(tmpdir(), "kairan-npx-cache-"));
+    dirs.push(cache);
     const result = spawnSync("npx", ["kairan", "--help"], {
       cwd: ROOT,
       encoding: "utf8",
-      env: { ...process.env, npm_config_registry: "http://127.0.0.1:9/" },
+      env: { ...process.env, npm_config_registry: "http://127.0.0.1:9/", npm_config_cache: cache },
       timeout: 60_000,
     });
     assert.equal(result.status, 0, result.stderr);
