@@ -10,7 +10,12 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const dirs: string[] = [];
-after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const started: ChildProcess[] = [];
+after(() => {
+  // A failed assertion must not leave npm and its server running (nor the test run waiting for them).
+  for (const npm of started) for (const pid of [...descendantsOf(npm.pid!), npm.pid!]) stop(pid);
+  dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
+});
 
 interface NpmStart {
   readonly npm: ChildProcess;
@@ -31,6 +36,7 @@ async function npmStart(): Promise<NpmStart> {
     cwd: ROOT,
     env: { ...env, KAIRAN_PORT: "0", KAIRAN_DATA_DIR: data, KAIRAN_DEMO: "0", KAIRAN_LOG_LEVEL: "silent" },
   });
+  started.push(npm);
   let out = "";
   let err = "";
   npm.stdout?.on("data", (chunk: Buffer) => (out += chunk.toString()));
@@ -52,6 +58,19 @@ async function npmStart(): Promise<NpmStart> {
 function childrenOf(pid: number): number[] {
   const text = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
   return text === "" ? [] : text.split(/\s+/).map(Number);
+}
+
+function descendantsOf(pid: number): number[] {
+  const children = running(pid) ? childrenOf(pid) : [];
+  return children.flatMap((child) => [...descendantsOf(child), child]);
+}
+
+function stop(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // gone already
+  }
 }
 
 function commandLine(pid: number): string {
