@@ -69,6 +69,17 @@ describe("kairan serve: start-up failures are one line, exit 2, and write nothin
     }
   });
 
+  it("kairan seed leaves no temporary directory behind for the next start to sweep", async () => {
+    const data = join(tempDir(), "data");
+    assert.equal(runKairan(["seed", "seeds/demo.json", "--data", data]).status, 0);
+    const next = await startServerProcess(["--port", "0", "--data", data]);
+    try {
+      assert.doesNotMatch(next.stderr(), /temporary upload/);
+    } finally {
+      assert.equal(await next.stop(), 0);
+    }
+  });
+
   it("--host that is not an address of this machine, or no host at all", () => {
     const data = join(tempDir(), "data");
     assertOneLineFailure(
