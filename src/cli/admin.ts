@@ -49,22 +49,41 @@ Run 'kairan ${name} <subcommand> --help' for its options. Each prints what it di
       if (sub === undefined || sub === "--help" || sub === "-h") return void console.log(help);
       const command = subcommands[sub];
       if (!command) throw new UsageError(`unknown subcommand "${sub.slice(0, 40)}" of kairan ${name}`);
-      const usage = `Usage: kairan ${name} ${sub} ${command.usage}\n\n${command.summary}\n\n${SERVER_OPTIONS_HELP}`;
-      const { values, positionals } = parseCommand(rest, { ...SERVER_OPTIONS, ...command.options });
-      if (values.help) return void console.log(usage);
-      const config = loadConfig(configFlags(values));
-      const blobs = await openBlobStore(config.blobStore, config.dataDir);
-      const store = await openStore(config.store);
       try {
-        await store.migrate();
-        const result = await command.run(values, positionals, { store, blobs, clock: systemClock });
-        console.log(JSON.stringify(result));
-      } finally {
-        await store.close();
-        await blobs.close();
+        await runSubcommand(`${name} ${sub}`, command, rest);
+      } catch (error) {
+        // Point the usage line at the subcommand's own --help.
+        if (error instanceof UsageError && error.command === undefined)
+          throw new UsageError(error.message, `${name} ${sub}`);
+        throw error;
       }
     },
   };
+}
+
+async function runSubcommand(name: string, command: Subcommand, args: readonly string[]): Promise<void> {
+  const usage = `Usage: kairan ${name} ${command.usage}\n\n${command.summary}\n\n${SERVER_OPTIONS_HELP}`;
+  const { values, positionals } = parseCommand(args, { ...SERVER_OPTIONS, ...command.options });
+  if (values.help) return void console.log(usage);
+  // Every subcommand takes options only: a stray word is a mistake, never silently ignored.
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]?.slice(0, 40)}"`);
+  const config = loadConfig(configFlags(values));
+  const blobs = await openBlobStore(config.blobStore, config.dataDir);
+  try {
+    const store = await openStore(config.store);
+    try {
+      await store.migrate();
+      const result = await command.run(values, positionals, { store, blobs, clock: systemClock });
+      console.log(JSON.stringify(result));
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await blobs.close();
+    // Files committed or discarded, this process's temporary directory is empty: remove it, so
+    // that the next server start has nothing to sweep.
+    blobs.removeTemp();
+  }
 }
 
 /** A string option that must be given. @throws UsageError */

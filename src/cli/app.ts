@@ -34,6 +34,7 @@ export async function app(args: readonly string[]): Promise<void> {
       if (rest.length > 0) throw new UsageError("kairan app add takes no positional arguments");
       return addApp(values);
     case "list":
+      if (rest.length > 0) throw new UsageError(`kairan app list takes no positional arguments`);
       return withStore(values, async (store) => {
         const apps = await store.read((tx) => tx.apps.list());
         const rows = apps.map((a) => ({ id: a.id, key: a.consumerKey, level: a.accessLevel, name: a.name }));

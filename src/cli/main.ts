@@ -1,15 +1,11 @@
-import { BlobStoreError } from "../blobs/blob-store.js";
-import { ConfigError } from "../config/config.js";
-import { DomainError } from "../domain/errors.js";
-import { SeedError } from "../seed/validate.js";
-import { CopyError } from "../store/copy.js";
 import { APP_HELP, app } from "./app.js";
 import { BACKUP_HELP, backup } from "./backup.js";
 import { COPY_HELP, copy } from "./copy.js";
 import { GENERATE_HELP, generate } from "./generate.js";
 import { FILE_COMMAND } from "./file.js";
 import { MEMBER_COMMAND } from "./member.js";
-import { CommandError, UsageError } from "./options.js";
+import { explainFailure, oneLine } from "./failures.js";
+import { UsageError } from "./options.js";
 import { SEED_HELP, seed } from "./seed.js";
 import { SERVE_HELP, serve } from "./serve.js";
 import { TASK_COMMAND } from "./task.js";
@@ -46,32 +42,37 @@ ${Object.entries(COMMANDS)
 
 Run 'kairan <command> --help' for a command's options.`;
 
-/** The command line: dispatches to a command; bad input is one clear message and exit status 2. */
+/**
+ * The command line: dispatches to a command. Bad input, and every failure explainFailure knows,
+ * is one line on standard error and exit status 2; anything else is a bug, reported in one line
+ * with exit status 1.
+ */
 export async function main(argv: readonly string[]): Promise<void> {
   const [name, ...args] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") return void console.log(HELP);
   const command = COMMANDS[name];
-  if (!command) return fail(`unknown command "${name}"\n\n${HELP}`);
+  if (!command) return fail(`unknown command "${name.slice(0, 40)}"; run 'kairan --help' for the commands`);
   try {
     await command.run(args);
   } catch (error) {
-    if (error instanceof UsageError) return fail(`${error.message}\n\n${command.help}`);
-    if (
-      error instanceof ConfigError ||
-      error instanceof SeedError ||
-      error instanceof CommandError ||
-      error instanceof CopyError ||
-      error instanceof BlobStoreError
-    ) {
-      return fail(error.message);
+    if (error instanceof UsageError) {
+      const usage = error.command ?? name;
+      return fail(`${usage}: ${error.message}; run 'kairan ${usage} --help' for its options`);
     }
-    // A refused operation (unknown group, last manager, bad title...): the rule's own message.
-    if (error instanceof DomainError) return fail(`${error.message} (${error.code})`);
-    throw error;
+    const explained = explainFailure(error);
+    if (explained !== undefined) return fail(explained);
+    reportBug(error);
   }
 }
 
 function fail(message: string): void {
-  console.error(`kairan: ${message}`);
+  console.error(`kairan: ${oneLine(message)}`);
   process.exitCode = 2;
+}
+
+/** An error no rule foresaw: one line still, and a status that tells it from bad input. */
+export function reportBug(error: unknown): void {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  console.error(`kairan: unexpected error (a bug; please report it): ${oneLine(text)}`);
+  process.exitCode = 1;
 }

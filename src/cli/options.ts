@@ -86,7 +86,8 @@ export const SERVER_OPTIONS_HELP = `Options (each also read from its environment
   --data DIR          KAIRAN_DATA_DIR      SQLite database and stored files (default ./data)
   --database URL      KAIRAN_DATABASE_URL  postgres://... selects PostgreSQL instead of SQLite;
                                            ?search_path=SCHEMA picks the schema (default public)
-  --public-url URL    KAIRAN_PUBLIC_URL    {base_url} for links and OAuth behind a proxy
+  --public-url URL    KAIRAN_PUBLIC_URL    the address clients use (https://kairan.example.com): base
+                                           of links in feeds and of OAuth signatures behind a proxy
   --no-demo           KAIRAN_DEMO=0        do not load the demo workspace into an empty database
   --locale ja|en      KAIRAN_LOCALE        language of labels carried as data (default ja)
   --log-level LEVEL   KAIRAN_LOG_LEVEL     fatal, error, warn, info (default), debug, trace, silent
@@ -97,6 +98,13 @@ ${BLOB_STORE_OPTIONS_HELP}`;
 /** A command-line mistake: printed with the command's usage, exit status 2. */
 export class UsageError extends Error {
   override name = "UsageError";
+  /** The command whose --help to point at (`user add`), when not the top-level command given. */
+  constructor(
+    message: string,
+    readonly command?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** Input the command cannot act on (an unknown user, a taken key): one line, exit status 2. */
@@ -109,7 +117,8 @@ export function parseCommand<T extends NonNullable<ParseArgsConfig["options"]>>(
   try {
     return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    // Node's message goes on to explain `--` for positionals that start with "-": the first sentence is the news.
+    throw new UsageError((error as Error).message.replace(/^(.*?\.) To specify .*$/s, "$1"));
   }
 }
 

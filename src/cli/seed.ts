@@ -12,7 +12,9 @@ export const SEED_HELP = `Usage: kairan seed FILE [options]
 
 Loads a workspace description (JSON, see docs/operations.md) into the configured database in one
 transaction, and prints a JSON object mapping every ref to the identifier it got. An invalid
-file is reported with the path of each problem, and nothing is written.
+file is reported with the path of each problem, and nothing is written. A seed adds a new
+workspace, it never merges: when the database already holds one of its users (by e-mail) or
+applications (by consumer key), it names them and loads nothing.
 
 ${SERVER_OPTIONS_HELP}`;
 
@@ -25,13 +27,18 @@ export async function seed(args: readonly string[]): Promise<void> {
   const config = loadConfig(configFlags(values));
   const parsed = validateSeed(await readJson(file));
   const blobs = await openBlobStore(config.blobStore, config.dataDir);
-  const store = await openStore(config.store);
   try {
-    await store.migrate();
-    console.log(JSON.stringify(await loadSeed({ store, blobs, clock: systemClock }, parsed)));
+    const store = await openStore(config.store);
+    try {
+      await store.migrate();
+      console.log(JSON.stringify(await loadSeed({ store, blobs, clock: systemClock }, parsed)));
+    } finally {
+      await store.close();
+    }
   } finally {
-    await store.close();
     await blobs.close();
+    // Its files are committed or discarded: no temporary directory is left for the server to sweep.
+    blobs.removeTemp();
   }
 }
 

@@ -13,9 +13,12 @@ import {
   LIMIT_OPTIONS_HELP,
   SERVER_OPTIONS,
   SERVER_OPTIONS_HELP,
+  CommandError,
+  UsageError,
   configFlags,
   parseCommand,
 } from "./options.js";
+import { checkDataDir, checkListen, listenProblem } from "./preflight.js";
 
 /** Usage of `kairan serve`. */
 export const SERVE_HELP = `Usage: kairan serve [options]
@@ -31,27 +34,54 @@ const DEMO_FILE = new URL("../../seeds/demo.json", import.meta.url);
 
 /** `kairan serve`: runs until SIGTERM or SIGINT, then stops cleanly. */
 export async function serve(args: readonly string[]): Promise<void> {
-  const { values } = parseCommand(args, { ...SERVER_OPTIONS, ...LIMIT_OPTIONS });
+  const { values, positionals } = parseCommand(args, { ...SERVER_OPTIONS, ...LIMIT_OPTIONS });
   if (values.help) return void console.log(SERVE_HELP);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]?.slice(0, 40)}"`);
   const config = loadConfig(configFlags(values));
-  const blobs = await openBlobStore(config.blobStore, config.dataDir);
-  const store = await openStore(config.store);
-  await store.migrate();
-  await sweepTemporaryFiles(blobs);
-  const demoLoaded = config.demo && (await store.isEmpty()) ? await loadDemo(store, blobs) : false;
+  // Everything that can be checked without writing is checked first (preflight.ts): a start that
+  // cannot succeed leaves no data directory, database, migration or demo data behind.
+  checkDataDir(config);
+  await checkListen(config.host, config.port);
+  const { store, blobs, demoLoaded } = await prepare(config);
   const app = buildApp({ config, store, blobs, clock: systemClock });
-  // Handlers first: a signal that arrives right after the "listening" line still stops cleanly.
-  stopOnSignals(config.limits.timeouts.shutdownGraceMs, blobs, async () => {
+  const close = async () => {
     await app.close();
     await store.close();
     await blobs.close();
-  });
-  await app.listen({ port: config.port, host: config.host });
+  };
+  // Handlers first: a signal that arrives right after the "listening" line still stops cleanly.
+  stopOnSignals(config.limits.timeouts.shutdownGraceMs, blobs, close);
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // Another process took the port since checkListen: the same one line.
+    await close();
+    blobs.removeTemp();
+    throw new CommandError(listenProblem(error, config.host, config.port), { cause: error });
+  }
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   if (demoLoaded) printDemoHelp(config, `http://${config.host}:${port}`);
   // Last, so that whoever waits for this line has everything else already.
   console.log(`listening on http://${config.host}:${port}`);
+}
+
+/** Opens and migrates the store, sweeps old temporary files, loads the demo into an empty database. */
+async function prepare(config: Config): Promise<{ store: Store; blobs: BlobStore; demoLoaded: boolean }> {
+  const blobs = await openBlobStore(config.blobStore, config.dataDir);
+  let store: Store | undefined;
+  try {
+    store = await openStore(config.store);
+    await store.migrate();
+    await sweepTemporaryFiles(blobs);
+    const demoLoaded = config.demo && (await store.isEmpty()) ? await loadDemo(store, blobs) : false;
+    return { store, blobs, demoLoaded };
+  } catch (error) {
+    await store?.close();
+    await blobs.close();
+    blobs.removeTemp();
+    throw error;
+  }
 }
 
 async function loadDemo(store: Store, blobs: BlobStore): Promise<boolean> {

@@ -32,6 +32,7 @@ export async function token(args: readonly string[]): Promise<void> {
       if (rest.length > 0) throw new UsageError("kairan token add takes no positional arguments");
       return addToken(values);
     case "list":
+      if (rest.length > 0) throw new UsageError(`kairan token list takes no positional arguments`);
       return withStore(values, async (store) => {
         const tokens = await store.read((tx) => tx.tokens.list());
         const rows = tokens.map((t) => ({

@@ -5,6 +5,7 @@ import type { ServiceContext } from "../services/context.js";
 import type { Store, Tx } from "../store/store.js";
 import { type StoredVersions, discardSeedFiles, loadGroupware, storeSeedFiles } from "./load-groupware.js";
 import type { Seed } from "./schema.js";
+import { SeedError } from "./validate.js";
 
 /** What `kairan seed` prints: every ref and the identifier it got. */
 export interface SeedResult {
@@ -41,6 +42,7 @@ async function loadRows(
   now: number,
 ): Promise<SeedResult> {
   return store.transaction(async (tx) => {
+    await refuseExisting(tx, seed);
     const result: SeedResult = {
       users: {},
       apps: {},
@@ -79,6 +81,26 @@ async function loadRows(
     }
     return result;
   });
+}
+
+/**
+ * A seed adds a workspace; it never merges into one. Users and applications it names that the
+ * database already holds (a second `kairan seed` of the same file) stop it before any row.
+ * @throws SeedError naming each of them
+ */
+async function refuseExisting(tx: Tx, seed: Seed): Promise<void> {
+  const problems: string[] = [];
+  for (const [i, user] of seed.users.entries())
+    if (await tx.users.findByEmail(user.email))
+      problems.push(`users[${i}].email: ${user.email} is already a user here`);
+  for (const [i, app] of seed.apps.entries())
+    if (await tx.apps.findByConsumerKey(app.consumerKey))
+      problems.push(`apps[${i}].consumerKey: ${app.consumerKey} is already registered here`);
+  if (problems.length > 0)
+    throw new SeedError([
+      ...problems,
+      "nothing was loaded: a seed goes into a database without its users and applications",
+    ]);
 }
 
 async function loadGroup(

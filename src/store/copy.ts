@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { type Kysely, sql } from "kysely";
-import { openPostgresDatabase, openPostgresStore } from "./postgres/open.js";
-import { openSqliteDatabase, openSqliteStore } from "./sqlite/open.js";
+import { openStore } from "./open.js";
+import { openPostgresDatabase } from "./postgres/open.js";
+import { openSqliteDatabase } from "./sqlite/open.js";
 import { TABLES_IN_DEPENDENCY_ORDER } from "./tables.js";
 
 /** A copy that must not start (missing source, non-empty target): one message, exit status 2. */
@@ -31,7 +32,13 @@ export async function copySqliteToPostgres(
   options: { beforeRows?: () => Promise<void> } = {},
 ): Promise<CopyReport> {
   if (!existsSync(sqliteFile)) throw new CopyError(`no SQLite database at ${sqliteFile}`);
-  for (const store of [openSqliteStore(sqliteFile), openPostgresStore({ url: postgresUrl })]) {
+  // openStore first: an unreachable or missing database is one clear StoreUnavailableError.
+  const configs = [
+    { kind: "sqlite", file: sqliteFile },
+    { kind: "postgres", url: postgresUrl },
+  ] as const;
+  for (const config of configs) {
+    const store = await openStore(config);
     try {
       await store.migrate();
     } finally {

@@ -8,11 +8,14 @@ export const KAIRAN_BIN = fileURLToPath(new URL("../../bin/kairan.js", import.me
 export function runKairan(
   args: readonly string[],
   env: NodeJS.ProcessEnv = {},
+  options: { uid?: number } = {},
 ): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [KAIRAN_BIN, ...args], {
     encoding: "utf8",
     env: { ...cleanEnv(), ...env },
     timeout: 60_000,
+    // As another user (`uid`), in that user's group too.
+    ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid }),
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
