@@ -18,6 +18,8 @@ export interface Subcommand {
   readonly summary: string;
   readonly usage: string;
   readonly options: NonNullable<ParseArgsConfig["options"]>;
+  /** How many plain arguments it takes (`user disable EMAIL`: 1); none when absent. */
+  readonly positionals?: number;
   run(values: Values, positionals: readonly string[], context: AdminContext): Promise<unknown>;
 }
 
@@ -65,8 +67,9 @@ async function runSubcommand(name: string, command: Subcommand, args: readonly s
   const usage = `Usage: kairan ${name} ${command.usage}\n\n${command.summary}\n\n${SERVER_OPTIONS_HELP}`;
   const { values, positionals } = parseCommand(args, { ...SERVER_OPTIONS, ...command.options });
   if (values.help) return void console.log(usage);
-  // Every subcommand takes options only: a stray word is a mistake, never silently ignored.
-  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]?.slice(0, 40)}"`);
+  // A word beyond the arguments a subcommand takes is a mistake, never silently ignored.
+  const extra = positionals[command.positionals ?? 0];
+  if (extra !== undefined) throw new UsageError(`unexpected argument "${extra.slice(0, 40)}"`);
   const config = loadConfig(configFlags(values));
   const blobs = await openBlobStore(config.blobStore, config.dataDir);
   try {

@@ -44,6 +44,7 @@ export const ACCOUNT_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
     summary: "set a new password, read from standard input; ends the user's web sessions",
     usage:
       "EMAIL --password-stdin   (e.g. printf '%s' \"$PW\" | kairan user set-password ann@example.com --password-stdin)",
+    positionals: 1,
     options: { "password-stdin": { type: "boolean" } },
     async run(values, positionals, context) {
       const email = emailArgument(positionals);
@@ -58,6 +59,7 @@ export const ACCOUNT_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   rename: {
     summary: "change the user's name (and reading in kana)",
     usage: "EMAIL [--name NAME] [--family-kana K] [--given-kana K]",
+    positionals: 1,
     options: { name: { type: "string" }, "family-kana": { type: "string" }, "given-kana": { type: "string" } },
     async run(values, positionals, context) {
       const email = emailArgument(positionals);
@@ -75,6 +77,7 @@ export const ACCOUNT_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   disable: {
     summary: "disable the account: its tokens and web sessions stop working at once, sign-in is refused",
     usage: "EMAIL",
+    positionals: 1,
     options: {},
     async run(_values, positionals, context) {
       const result = await setUserDisabled(context, { email: emailArgument(positionals), disabled: true });
@@ -89,6 +92,7 @@ export const ACCOUNT_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   enable: {
     summary: "enable a disabled account again (its tokens work again; its sessions were ended)",
     usage: "EMAIL",
+    positionals: 1,
     options: {},
     async run(_values, positionals, context) {
       const result = await setUserDisabled(context, { email: emailArgument(positionals), disabled: false });
@@ -98,6 +102,7 @@ export const ACCOUNT_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   unlock: {
     summary: "forget the account's failed sign-ins, so that its owner may sign in at once",
     usage: "EMAIL",
+    positionals: 1,
     options: {},
     async run(_values, positionals, context) {
       return { unlocked: "user", ...account(await unlockUser(context, emailArgument(positionals))) };
