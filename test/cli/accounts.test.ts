@@ -128,40 +128,48 @@ describeEachBackend("kairan user account commands", (backend) => {
 
   it("refuses bad input with exit status 2 and one first line naming the cause, changing nothing", async () => {
     const cases: Array<[string[], string, RegExp]> = [
-      [["disable"], "", /^kairan: give exactly one e-mail address \(got 0 arguments\)$/],
+      [
+        ["disable"],
+        "",
+        /^kairan: (?:user [a-z-]+: )?give exactly one e-mail address \(got 0 arguments\); run 'kairan user disable --help' for its options$/,
+      ],
       [
         ["enable", "a@example.com", "b@example.com"],
         "",
-        /^kairan: give exactly one e-mail address \(got 2 arguments\)$/,
+        /^kairan: (?:user [a-z-]+: )?user enable: unexpected argument "b@example\.com"; run 'kairan user enable --help' for its options$/,
       ],
       [
         ["disable", "nobody@example.com"],
         "",
-        /^kairan: No user has the e-mail address nobody@example.com\. \(USER_NOT_FOUND\)$/,
+        /^kairan: (?:user [a-z-]+: )?No user has the e-mail address nobody@example.com\. \(USER_NOT_FOUND\)$/,
       ],
       [["unlock", "nobody@example.com"], "", /\(USER_NOT_FOUND\)$/],
       [
         ["set-password", ann.email],
         "pw\n",
-        /^kairan: --password-stdin is required: the password is read from standard input/,
+        /^kairan: (?:user [a-z-]+: )?--password-stdin is required: the password is read from standard input/,
       ],
-      [["set-password", ann.email, "--password", "pw"], "", /^kairan: Unknown option '--password'/],
+      [["set-password", ann.email, "--password", "pw"], "", /^kairan: (?:user [a-z-]+: )?Unknown option '--password'/],
       [
         ["set-password", ann.email, "--password-stdin"],
         "\n",
-        /^kairan: The password is empty\. \(PASSWORD_REQUIRED\)$/,
+        /^kairan: (?:user [a-z-]+: )?The password is empty\. \(PASSWORD_REQUIRED\)$/,
       ],
       [
         ["set-password", ann.email, "--password-stdin"],
         "one\ntwo\n",
-        /^kairan: the password on standard input must be a single line$/,
+        /^kairan: (?:user [a-z-]+: )?the password on standard input must be a single line$/,
       ],
       [
         ["set-password", ann.email, "--password-stdin"],
         "x".repeat(1025),
-        /^kairan: the password on standard input is over 1024 bytes$/,
+        /^kairan: (?:user [a-z-]+: )?the password on standard input is over 1024 bytes$/,
       ],
-      [["rename", ann.email], "", /^kairan: give --name, --family-kana or --given-kana$/],
+      [
+        ["rename", ann.email],
+        "",
+        /^kairan: user rename: give --name, --family-kana or --given-kana; run 'kairan user rename --help' for its options$/,
+      ],
       [["rename", ann.email, "--name", " "], "", /\(USER_NAME_REQUIRED\)$/],
     ];
     for (const [args, input, message] of cases) {
