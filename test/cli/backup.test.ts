@@ -140,8 +140,14 @@ describe("kairan backup", () => {
         ["backup", join(place, "no-such-dir", "b.sqlite"), "--data", data],
         /^kairan: the directory .*no-such-dir does not exist$/,
       ],
-      [["backup", "--data", data], /^kairan: give exactly one backup file \(got 0 arguments\)$/],
-      [["backup", "a", "b", "--data", data], /^kairan: give exactly one backup file \(got 2 arguments\)$/],
+      [
+        ["backup", "--data", data],
+        /^kairan: backup: give exactly one backup file \(got 0 arguments\); run 'kairan backup --help' for its options$/,
+      ],
+      [
+        ["backup", "a", "b", "--data", data],
+        /^kairan: backup: give exactly one backup file \(got 2 arguments\); run 'kairan backup --help' for its options$/,
+      ],
     ];
     for (const [args, message] of cases) {
       const run = runKairan(args);
