@@ -23,7 +23,12 @@ async function approve(address: string): Promise<string> {
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ ...fields, decision: "approve" }).toString(),
   });
-  const landing = new URL(answer.headers.get("location") ?? assert.fail(`no redirect: ${answer.status}`));
+  const landing = new URL(answer.headers.get("location") ?? assert.fail(`no redirect: ${answer.status}`), address);
+  if (landing.pathname === "/oauth/verify") {
+    // "Out of band: the page /oauth/verify shows the verifier (element id="oauth_verifier")."
+    const shown = await (await fetch(landing)).text();
+    return /id="oauth_verifier"[^>]*>([^<]+)</.exec(shown)?.[1]?.trim() ?? assert.fail(`no verifier on:\n${shown}`);
+  }
   // "Approved: the browser lands on https://client.example/done?oauth_token=...&oauth_verifier=..."
   assert.equal(`${landing.origin}${landing.pathname}`, "https://client.example/done");
   assert.equal(landing.searchParams.get("oauth_token"), temporary);
@@ -84,15 +89,20 @@ export function oauthSteps(blocks: readonly Block[]): Record<string, Step> {
         const lines = block.text.split("\n");
         const step3 = lines.findIndex((line) => line.startsWith("// 3."));
         assert.ok(step3 > 0, "the flow's step 3 is marked `// 3.`");
-        const flow = [...lines.slice(0, step3), readVerifier, ...lines.slice(step3), printToken];
-        let opened = false;
-        const printed = await runModule(assemble(scratch, "write", setup, flow), async (line) => {
-          if (!line.startsWith(`${scratch.server.url}/oauth/authorize?`)) return undefined;
-          opened = true;
-          return approve(line);
-        });
-        assert.ok(opened, "step 2 printed the sign-in address");
-        scratch.values.set("write token", JSON.stringify(assertToken(printed.token)));
+        const flow = [...lines.slice(0, step3), readVerifier, ...lines.slice(step3), printToken].join("\n");
+        // As it is, then as a desktop client ("oob"), as its first comment offers.
+        const callback = 'oauth_callback: "https://client.example/done"';
+        assert.ok(flow.includes(callback), `step 1 sends ${callback}`);
+        for (const variant of [flow, flow.replace(callback, 'oauth_callback: "oob"')]) {
+          let opened = false;
+          const printed = await runModule(assemble(scratch, "write", setup, [variant]), async (line) => {
+            if (!line.startsWith(`${scratch.server.url}/oauth/authorize?`)) return undefined;
+            opened = true;
+            return approve(line);
+          });
+          assert.ok(opened, "step 2 printed the sign-in address");
+          scratch.values.set("write token", JSON.stringify(assertToken(printed.token)));
+        }
       },
     },
     "oauth-xauth": {
