@@ -16,7 +16,7 @@ import { oauthSteps } from "./readme-oauth.js";
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
 const BLOCKS = readmeBlocks(README);
 
-/** How one block is run and checked; `notRun` says why a block is not run here. */
+/** How one block is run and checked; a block that only shows output or configuration gets `notRun`, saying so. */
 type Step =
   | { readonly run: (block: Block, scratch: Scratch) => Promise<void> | void; readonly sqliteOnly?: true }
   | { readonly notRun: string };
