@@ -3,6 +3,8 @@
 // latency histograms, the feed cache, the store's commits and the notification fan-outs, and it
 // answers loopback clients only, or whoever sends the configured bearer token.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { isLoopback } from "../../src/http/metrics.js";
 import { registeredEndpoints } from "../../src/http-kit/route.js";
@@ -12,6 +14,8 @@ import { type Family, assertHistogram, parsePrometheusText } from "../support/pr
 import { type TestServer, startTestServer } from "../support/server.js";
 
 type Families = Map<string, Family>;
+
+const PROBE = new URL("../support/prom-client-loaded.ts", import.meta.url);
 
 function family(families: Families, name: string): Family {
   const found = families.get(name);
@@ -182,5 +186,11 @@ describe("GET /metrics when not enabled", () => {
   it("does not exist", async () => {
     assert.equal((await request(`${server.url}/metrics`)).status, 404);
     assert.ok(!registeredEndpoints(server.app).some((endpoint) => endpoint.url === "/metrics"));
+  });
+
+  it("does not even load the Prometheus client (about 13 MB of resident memory)", () => {
+    const run = spawnSync(process.execPath, ["--import", "tsx", fileURLToPath(PROBE)], { encoding: "utf8" });
+    assert.equal(run.status, 0, run.stderr);
+    assert.deepEqual(JSON.parse(run.stdout.trim().split("\n").pop() ?? ""), { loaded: false });
   });
 });
