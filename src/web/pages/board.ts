@@ -8,14 +8,7 @@ import { readTopicPage } from "../../services/item-page.js";
 import type { Chrome } from "../chrome.js";
 import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";
 import { PAGE_SIZE, paged, readPageNumber, withQuery } from "../paging.js";
-import {
-  commentFeedHref,
-  itemComments,
-  itemFolderHref,
-  itemPath,
-  reactionsView,
-  requestedComments,
-} from "./item-view.js";
+import { commentFeedHref, itemFolderHref, itemPath, itemSections, requestedComments } from "./item-view.js";
 import { areaHead } from "./area-head.js";
 
 /** `/g/:group/board` and `/g/:group/board/:topic`. */
@@ -90,7 +83,6 @@ async function topicPage(web: WebContext, page: PageRequest) {
     editHref: view.mayEdit ? page.chrome.u(`${path}/edit`) : undefined,
     deleteAction: view.mayDelete ? page.chrome.u(`${path}/delete`) : undefined,
     folderHref: itemFolderHref(page.chrome, ref, view.topic.folderId),
-    reactions: reactionsView(ref, view.reactions),
-    comments: itemComments(page, ref, view, request),
+    ...itemSections(page, ref, view, request),
   });
 }

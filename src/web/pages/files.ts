@@ -14,10 +14,9 @@ import { filterKey, folderLinks } from "./board.js";
 import {
   commentFeedHref,
   downloadHref,
-  itemComments,
   itemFolderHref,
   itemPath,
-  reactionsView,
+  itemSections,
   requestedComments,
 } from "./item-view.js";
 import { areaHead } from "./area-head.js";
@@ -106,7 +105,6 @@ async function filePage(web: WebContext, page: PageRequest) {
       comment: version.comment,
       href: downloadHref(id, { version: version.number }),
     })),
-    reactions: reactionsView(ref, view.reactions),
-    comments: itemComments(page, ref, view, request),
+    ...itemSections(page, ref, view, request),
   });
 }

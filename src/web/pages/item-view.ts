@@ -124,21 +124,24 @@ function commentsView(
 }
 
 /**
- * The comments part of an item page as the signed-in caller sees it: `request` is the comment page
- * (`?cpage=`), and `?reply=N` names the comment being answered.
+ * The likes, favorite and comments of an item page as the signed-in caller sees them: `request` is
+ * the comment page (`?cpage=`), and `?reply=N` names the comment being answered.
  */
-export function itemComments(
+export function itemSections(
   page: PageRequest,
   ref: ContentRef,
-  view: { comments: CommentSection; membership: Membership },
+  view: { reactions: Reactions; comments: CommentSection; membership: Membership },
   request: RequestedPage,
-): CommentsView {
+): { reactions: ReactionsView; comments: CommentsView } {
   const reply = Number(queryValue(page.query, "reply"));
   const viewer = { userId: page.actor.user.id, membership: view.membership };
-  return commentsView(page.chrome, ref, view.comments, viewer, {
-    ...request,
-    reply: Number.isInteger(reply) && reply > 0 ? reply : undefined,
-  });
+  return {
+    reactions: reactionsView(ref, view.reactions),
+    comments: commentsView(page.chrome, ref, view.comments, viewer, {
+      ...request,
+      reply: Number.isInteger(reply) && reply > 0 ? reply : undefined,
+    }),
+  };
 }
 
 function attachmentView(parent: ContentRef, commentNumber: number, attachment: Attachment): AttachmentView {
@@ -160,7 +163,7 @@ export interface ReactionsView {
 }
 
 /** Builds the like and favorite part of an item page. */
-export function reactionsView(ref: ContentRef, reactions: Reactions): ReactionsView {
+function reactionsView(ref: ContentRef, reactions: Reactions): ReactionsView {
   return {
     action: itemPath(ref),
     liked: reactions.liked,

@@ -21,14 +21,7 @@ import { escapeHtml } from "../layout.js";
 import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";
 import { PAGE_SIZE, paged, readPageNumber, withQuery } from "../paging.js";
 import { filterKey, folderLinks } from "./board.js";
-import {
-  commentFeedHref,
-  itemComments,
-  itemFolderHref,
-  itemPath,
-  reactionsView,
-  requestedComments,
-} from "./item-view.js";
+import { commentFeedHref, itemFolderHref, itemPath, itemSections, requestedComments } from "./item-view.js";
 import { areaHead } from "./area-head.js";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -143,7 +136,6 @@ async function taskPage(web: WebContext, page: PageRequest) {
     feed: { title: view.task.title, href: commentFeedHref(web.baseUrl(), ref) },
     task: taskRow(page.chrome, view.task),
     folderHref: itemFolderHref(page.chrome, ref, view.task.folderId),
-    reactions: reactionsView(ref, view.reactions),
-    comments: itemComments(page, ref, view, request),
+    ...itemSections(page, ref, view, request),
   });
 }
