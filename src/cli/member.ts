@@ -1,7 +1,15 @@
 import { formatPair, parsePair } from "../domain/item-id.js";
 import type { Member } from "../domain/member.js";
 import { addMember, inviteMember, removeMember, setManager, setNotify } from "../services/member-admin.js";
-import { type CommandGroup, booleanOption, commandGroup, groupOption, optional, required } from "./admin.js";
+import {
+  type CommandGroup,
+  type Subcommand,
+  booleanOption,
+  commandGroup,
+  groupOption,
+  optional,
+  required,
+} from "./admin.js";
 import { UsageError } from "./options.js";
 
 function shown(action: string, member: Member) {
@@ -73,34 +81,23 @@ export const MEMBER_COMMAND: CommandGroup = commandGroup("member", "manage the m
       return shown("removed", await removeMember(context, { groupId: groupOption(values), email, memberId }));
     },
   },
-  "set-manager": {
-    summary: "make a member a manager (--value true) or not (--value false)",
-    usage: "--group ID --user EMAIL --value true|false",
-    options: { ...GROUP_USER, value: { type: "string" } },
-    async run(values, _p, context) {
-      return shown(
-        "updated",
-        await setManager(context, {
-          groupId: groupOption(values),
-          email: required(values, "user"),
-          value: booleanOption(values, "value"),
-        }),
-      );
-    },
-  },
-  "set-notify": {
-    summary: "turn a member's notifications for the group on or off",
-    usage: "--group ID --user EMAIL --value true|false",
-    options: { ...GROUP_USER, value: { type: "string" } },
-    async run(values, _p, context) {
-      return shown(
-        "updated",
-        await setNotify(context, {
-          groupId: groupOption(values),
-          email: required(values, "user"),
-          value: booleanOption(values, "value"),
-        }),
-      );
-    },
-  },
+  "set-manager": memberFlag("make a member a manager (--value true) or not (--value false)", setManager),
+  "set-notify": memberFlag("turn a member's notifications for the group on or off", setNotify),
 });
+
+/** `set-manager` and `set-notify`: one yes-or-no setting of one member, from `--value true|false`. */
+function memberFlag(summary: string, set: typeof setManager): Subcommand {
+  return {
+    summary,
+    usage: "--group ID --user EMAIL --value true|false",
+    options: { ...GROUP_USER, value: { type: "string" } },
+    async run(values, _p, context) {
+      const input = {
+        groupId: groupOption(values),
+        email: required(values, "user"),
+        value: booleanOption(values, "value"),
+      };
+      return shown("updated", await set(context, input));
+    },
+  };
+}

@@ -1,7 +1,7 @@
 import { ValidationError } from "./errors.js";
 import type { ContentRef } from "./item-id.js";
 import { LIMITS } from "./limits.js";
-import { characterCount } from "./text.js";
+import { checkMaxChars } from "./text.js";
 
 /** A comment on a topic, task or file; `number` counts up per parent and is never reused. */
 export interface Comment {
@@ -24,11 +24,6 @@ export function checkCommentText(text: string | undefined, attachmentCount: numb
   if (body.trim() === "" && attachmentCount === 0) {
     throw new ValidationError("COMMENT_TEXT_REQUIRED", "The comment text (entry/summary) is missing or empty.");
   }
-  if (characterCount(body) > LIMITS.commentMaxChars) {
-    throw new ValidationError(
-      "COMMENT_TEXT_TOO_LONG",
-      `The comment text (entry/summary) is longer than ${LIMITS.commentMaxChars} characters.`,
-    );
-  }
+  checkMaxChars(body, LIMITS.commentMaxChars, "COMMENT_TEXT_TOO_LONG", "The comment text (entry/summary)");
   return body;
 }

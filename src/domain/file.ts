@@ -2,7 +2,7 @@ import { ValidationError } from "./errors.js";
 import type { FolderFilter } from "./folder.js";
 import type { ContentRef } from "./item-id.js";
 import { LIMITS } from "./limits.js";
-import { characterCount } from "./text.js";
+import { checkMaxChars } from "./text.js";
 
 /** One stored version of a shared-folder file; versions count up from 1 and are never removed. */
 export interface FileVersion {
@@ -63,9 +63,7 @@ const FORBIDDEN_IN_NAME = /[/\\\x00-\x1f\x7f]/;
  */
 export function checkFileName(name: string): string {
   if (name.trim() === "") throw new ValidationError("FILE_NAME_REQUIRED", "The file name is missing or empty.");
-  if (characterCount(name) > FILE_NAME_MAX_CHARS) {
-    throw new ValidationError("FILE_NAME_TOO_LONG", `The file name is longer than ${FILE_NAME_MAX_CHARS} characters.`);
-  }
+  checkMaxChars(name, FILE_NAME_MAX_CHARS, "FILE_NAME_TOO_LONG", "The file name");
   if (FORBIDDEN_IN_NAME.test(name) || name === "." || name === "..") {
     throw new ValidationError(
       "FILE_NAME_INVALID",
@@ -80,18 +78,8 @@ export function checkFileName(name: string): string {
  * @throws ValidationError FILE_TITLE_TOO_LONG, FILE_MEMO_TOO_LONG
  */
 export function checkFileText(draft: { title: string; memo: string }): { title: string; memo: string } {
-  if (characterCount(draft.title) > LIMITS.topicTitleMaxChars) {
-    throw new ValidationError(
-      "FILE_TITLE_TOO_LONG",
-      `The file title is longer than ${LIMITS.topicTitleMaxChars} characters.`,
-    );
-  }
-  if (characterCount(draft.memo) > LIMITS.topicBodyMaxChars) {
-    throw new ValidationError(
-      "FILE_MEMO_TOO_LONG",
-      `The file memo is longer than ${LIMITS.topicBodyMaxChars} characters.`,
-    );
-  }
+  checkMaxChars(draft.title, LIMITS.topicTitleMaxChars, "FILE_TITLE_TOO_LONG", "The file title");
+  checkMaxChars(draft.memo, LIMITS.topicBodyMaxChars, "FILE_MEMO_TOO_LONG", "The file memo");
   return draft;
 }
 

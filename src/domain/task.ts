@@ -1,6 +1,6 @@
 import { ValidationError } from "./errors.js";
 import { LIMITS } from "./limits.js";
-import { characterCount } from "./text.js";
+import { checkMaxChars } from "./text.js";
 
 /** Priority codes as the original service's data shows them, highest first (docs/api.md "Tasks"). */
 export const TASK_PRIORITIES = ["S", "A", "B", "C"] as const;
@@ -139,18 +139,8 @@ export const ALL_DAY_MS = DAY_MS;
 export function checkTaskText(draft: { title: string; body: string }): { title: string; body: string } {
   if (draft.title.trim() === "")
     throw new ValidationError("TASK_TITLE_REQUIRED", "The task title is missing or empty.");
-  if (characterCount(draft.title) > LIMITS.topicTitleMaxChars) {
-    throw new ValidationError(
-      "TASK_TITLE_TOO_LONG",
-      `The task title is longer than ${LIMITS.topicTitleMaxChars} characters.`,
-    );
-  }
-  if (characterCount(draft.body) > LIMITS.topicBodyMaxChars) {
-    throw new ValidationError(
-      "TASK_BODY_TOO_LONG",
-      `The task summary is longer than ${LIMITS.topicBodyMaxChars} characters.`,
-    );
-  }
+  checkMaxChars(draft.title, LIMITS.topicTitleMaxChars, "TASK_TITLE_TOO_LONG", "The task title");
+  checkMaxChars(draft.body, LIMITS.topicBodyMaxChars, "TASK_BODY_TOO_LONG", "The task summary");
   return draft;
 }
 

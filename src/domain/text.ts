@@ -1,3 +1,5 @@
+import { ValidationError } from "./errors.js";
+
 /** Length in characters (Unicode code points), the unit the specification's limits use. */
 export function characterCount(text: string): number {
   let count = 0;
@@ -11,6 +13,14 @@ export function characterCount(text: string): number {
     count++;
   }
   return count;
+}
+
+/**
+ * Refuses a text of more than `max` characters; `what` names it in the message ("The task title").
+ * @throws ValidationError `code`
+ */
+export function checkMaxChars(text: string, max: number, code: string, what: string): void {
+  if (characterCount(text) > max) throw new ValidationError(code, `${what} is longer than ${max} characters.`);
 }
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point

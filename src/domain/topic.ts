@@ -1,7 +1,7 @@
 import { ConflictError, ForbiddenError, ValidationError } from "./errors.js";
 import type { Membership } from "./group.js";
 import { LIMITS } from "./limits.js";
-import { characterCount } from "./text.js";
+import { checkMaxChars } from "./text.js";
 
 /** A topic of a group's board. */
 export interface Topic {
@@ -44,20 +44,10 @@ export function checkTopicDraft(draft: TopicDraft): { title: string; body: strin
   if (title.trim() === "") {
     throw new ValidationError("TOPIC_TITLE_REQUIRED", "The topic title (entry/title) is missing or empty.");
   }
-  if (characterCount(title) > LIMITS.topicTitleMaxChars) {
-    throw new ValidationError(
-      "TOPIC_TITLE_TOO_LONG",
-      `The topic title is longer than ${LIMITS.topicTitleMaxChars} characters.`,
-    );
-  }
+  checkMaxChars(title, LIMITS.topicTitleMaxChars, "TOPIC_TITLE_TOO_LONG", "The topic title");
   // An omitted summary makes the body empty (docs/api.md "Board").
   const body = draft.body ?? "";
-  if (characterCount(body) > LIMITS.topicBodyMaxChars) {
-    throw new ValidationError(
-      "TOPIC_BODY_TOO_LONG",
-      `The topic body (entry/summary) is longer than ${LIMITS.topicBodyMaxChars} characters.`,
-    );
-  }
+  checkMaxChars(body, LIMITS.topicBodyMaxChars, "TOPIC_BODY_TOO_LONG", "The topic body (entry/summary)");
   return { title, body };
 }
 

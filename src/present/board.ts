@@ -15,10 +15,7 @@ export function boardFeed(baseUrl: string, viewer: Viewer, view: BoardView, now:
       id: formatGroupId(view.group.id),
       alternate: areaLinks(baseUrl, view.group.id, "BOARD").alternate,
       viewer,
-      updated: newestOf(
-        view.topics.map((topic) => topic.updatedAt),
-        now,
-      ),
+      updated: newestOf(view.topics, now),
     },
     entries,
   );

@@ -40,8 +40,61 @@ export function authorElement(name: string, userId: number): string {
   return `<author>${element("name", {}, name)}${element("uri", {}, formatPair(userId))}</author>`;
 }
 
+/** The author of an item that has none: Atom's schema still requires a `name`, and clients ignore it. */
+export const EMPTY_AUTHOR = "<author><name/></author>";
+
+/** An item entry's common fields, which every entry holds in the order of docs/api.md "Answers". */
+export interface EntryHead {
+  readonly id: string;
+  readonly title: string;
+  readonly links: WebLinks;
+  /** Category terms after the id's own kinds, such as `GOOD`. */
+  readonly terms?: readonly string[];
+  /** The serialised `<author>` elements: `authorElement`, or `EMPTY_AUTHOR`. */
+  readonly author: string;
+  readonly updated: number;
+  readonly summary: string;
+}
+
+/** An `<entry>`: the common fields, then `rest` (the item's own, already serialised). */
+export function itemEntry(head: EntryHead, rest: string): string {
+  return (
+    "<entry>" +
+    element("id", {}, head.id) +
+    titleElement(head.title) +
+    webLinkElements(head.links) +
+    categoryElements(head.id) +
+    (head.terms ?? []).map((term) => element("category", { term })).join("") +
+    head.author +
+    element("updated", {}, utcTimestamp(head.updated)) +
+    summaryElement(head.summary) +
+    rest +
+    "</entry>"
+  );
+}
+
+/** What an authored item (topic, task, file) gives its entry: its title, its author, its last update. */
+export interface Authored {
+  readonly title: string;
+  readonly authorName: string;
+  readonly authorId: number;
+  readonly updatedAt: number;
+}
+
+/** The entry head of an authored item. */
+export function authoredHead(id: string, links: WebLinks, item: Authored, summary: string): EntryHead {
+  const author = authorElement(item.authorName, item.authorId);
+  return { id, title: item.title, links, author, updated: item.updatedAt, summary };
+}
+
+/** An item's web page and its mobile page. */
+export interface WebLinks {
+  readonly alternate: string;
+  readonly mobile: string;
+}
+
 /** `<link rel="alternate">` then `<link rel="mobile">`, the order clients rely on. */
-export function webLinkElements(links: { alternate: string; mobile: string }): string {
+export function webLinkElements(links: WebLinks): string {
   return (
     element("link", { rel: "alternate", type: "text/html", href: links.alternate }) +
     element("link", { rel: "mobile", type: "text/html", href: links.mobile })
@@ -69,7 +122,7 @@ export function summaryElement(text: string): string {
   return `<summary type="text">${escapeText(text)}</summary>`;
 }
 
-/** The newest `updated` of the items, or `fallback` for an empty list. */
-export function newestOf(times: readonly number[], fallback: number): number {
-  return times.length === 0 ? fallback : Math.max(...times);
+/** The newest `updatedAt` of the items, or `fallback` for an empty list. */
+export function newestOf(items: readonly { readonly updatedAt: number }[], fallback: number): number {
+  return items.length === 0 ? fallback : Math.max(...items.map((item) => item.updatedAt));
 }

@@ -6,12 +6,12 @@ import type { CabinetView } from "../services/file.js";
 import {
   type Viewer,
   authorElement,
-  categoryElements,
   feedDocument,
   newestOf,
   summaryElement,
-  webLinkElements,
   titleElement,
+  authoredHead,
+  itemEntry,
 } from "./feed.js";
 import { areaLinks, contentLinks } from "./links.js";
 import { groupElement } from "./topic.js";
@@ -24,10 +24,7 @@ export function cabinetFeed(baseUrl: string, viewer: Viewer, view: CabinetView, 
       id: formatGroupId(view.group.id),
       alternate: areaLinks(baseUrl, view.group.id, "CABINET").alternate,
       viewer,
-      updated: newestOf(
-        view.files.map((file) => file.updatedAt),
-        now,
-      ),
+      updated: newestOf(view.files, now),
     },
     view.files.map((file) => fileEntry(baseUrl, view.group, file, view.histories?.get(file.id))),
   );
@@ -56,27 +53,19 @@ export function fileEntry(
     ? formatAttachmentId(file.attachment.parent, file.attachment.commentNumber, file.attachment.position)
     : formatContentId(ref);
   const version = file.current;
-  return (
-    "<entry>" +
-    element("id", {}, id) +
-    titleElement(fileTitle(file)) +
-    webLinkElements(contentLinks(baseUrl, ref)) +
-    categoryElements(id) +
-    authorElement(file.authorName, file.authorId) +
-    element("updated", {}, utcTimestamp(file.updatedAt)) +
-    summaryElement(file.memo) +
+  return itemEntry(
+    authoredHead(id, contentLinks(baseUrl, ref), { ...file, title: fileTitle(file) }, file.memo),
     element("cblCbnt:fileName", {}, version.fileName) +
-    element("cblCbnt:fileSize", {}, String(version.size)) +
-    (version.width === null ? "" : element("cblCbnt:imageFileWidth", {}, String(version.width))) +
-    (version.height === null ? "" : element("cblCbnt:imageFileHeight", {}, String(version.height))) +
-    element("cblCbnt:thumbnailExists", {}, String(version.thumbnailKey !== null)) +
-    (file.folderId === null
-      ? ""
-      : element("cblCbnt:folder", { valueString: file.folderName ?? "", id: formatPair(file.folderId) })) +
-    element("cblCbnt:versionNumber", {}, String(version.number)) +
-    groupElement(group) +
-    (history === undefined ? "" : historiesElement(baseUrl, id, file, history)) +
-    "</entry>"
+      element("cblCbnt:fileSize", {}, String(version.size)) +
+      (version.width === null ? "" : element("cblCbnt:imageFileWidth", {}, String(version.width))) +
+      (version.height === null ? "" : element("cblCbnt:imageFileHeight", {}, String(version.height))) +
+      element("cblCbnt:thumbnailExists", {}, String(version.thumbnailKey !== null)) +
+      (file.folderId === null
+        ? ""
+        : element("cblCbnt:folder", { valueString: file.folderName ?? "", id: formatPair(file.folderId) })) +
+      element("cblCbnt:versionNumber", {}, String(version.number)) +
+      groupElement(group) +
+      (history === undefined ? "" : historiesElement(baseUrl, id, file, history)),
   );
 }
 

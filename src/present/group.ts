@@ -5,12 +5,11 @@ import { formatGroupId, formatPair } from "../domain/item-id.js";
 import {
   type Viewer,
   authorElement,
-  categoryElements,
   feedDocument,
   newestOf,
-  summaryElement,
   webLinkElements,
   titleElement,
+  itemEntry,
 } from "./feed.js";
 import { areaLinks, groupLinks } from "./links.js";
 
@@ -18,17 +17,9 @@ import { areaLinks, groupLinks } from "./links.js";
 export function groupsFeed(baseUrl: string, viewer: Viewer, groups: readonly Group[], now: number): string {
   const entries = groups.map((group) => {
     const id = formatGroupId(group.id);
-    return (
-      "<entry>" +
-      element("id", {}, id) +
-      titleElement(group.name) +
-      webLinkElements(groupLinks(baseUrl, group.id)) +
-      categoryElements(id) +
-      authorElement(viewer.name, viewer.id) +
-      element("updated", {}, utcTimestamp(group.updatedAt)) +
-      summaryElement(group.summary) +
-      "</entry>"
-    );
+    const author = authorElement(viewer.name, viewer.id);
+    const links = groupLinks(baseUrl, group.id);
+    return itemEntry({ id, title: group.name, links, author, updated: group.updatedAt, summary: group.summary }, "");
   });
   return feedDocument(
     {
@@ -36,10 +27,7 @@ export function groupsFeed(baseUrl: string, viewer: Viewer, groups: readonly Gro
       id: `${baseUrl}/api/group/V2`,
       alternate: `${baseUrl}/`,
       viewer,
-      updated: newestOf(
-        groups.map((g) => g.updatedAt),
-        now,
-      ),
+      updated: newestOf(groups, now),
     },
     entries,
   );

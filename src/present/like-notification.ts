@@ -1,17 +1,8 @@
-import { element, utcTimestamp } from "../atom/build.js";
+import { element } from "../atom/build.js";
 import { formatCommentId, formatContentId, formatPair } from "../domain/item-id.js";
 import type { LikeNotification } from "../domain/notification.js";
 import type { LikeNotificationsView } from "../services/like-notification.js";
-import {
-  type Viewer,
-  authorElement,
-  categoryElements,
-  feedDocument,
-  newestOf,
-  summaryElement,
-  webLinkElements,
-  titleElement,
-} from "./feed.js";
+import { type Viewer, authorElement, feedDocument, newestOf, EMPTY_AUTHOR, itemEntry } from "./feed.js";
 import { commentLinks, contentLinks } from "./links.js";
 
 /**
@@ -21,23 +12,23 @@ import { commentLinks, contentLinks } from "./links.js";
 export function likeNotificationEntry(baseUrl: string, notification: LikeNotification): string {
   const { parent, commentNumber } = notification.item;
   const id = commentNumber === 0 ? formatContentId(parent) : formatCommentId(parent, commentNumber);
-  return (
-    "<entry>" +
-    element("id", {}, id) +
-    titleElement(notification.title) +
-    webLinkElements(
-      commentNumber === 0 ? contentLinks(baseUrl, parent) : commentLinks(baseUrl, parent, commentNumber),
-    ) +
-    categoryElements(id) +
-    element("category", { term: "GOOD" }) +
-    (notification.likers.length === 0
-      ? "<author><name/></author>"
-      : notification.likers.map((liker) => authorElement(liker.name, liker.id)).join("")) +
-    element("updated", {}, utcTimestamp(notification.updatedAt)) +
-    summaryElement(notification.body) +
+  const links = commentNumber === 0 ? contentLinks(baseUrl, parent) : commentLinks(baseUrl, parent, commentNumber);
+  const author =
+    notification.likers.length === 0
+      ? EMPTY_AUTHOR
+      : notification.likers.map((liker) => authorElement(liker.name, liker.id)).join("");
+  return itemEntry(
+    {
+      id,
+      title: notification.title,
+      links,
+      terms: ["GOOD"],
+      author,
+      updated: notification.updatedAt,
+      summary: notification.body,
+    },
     element("cbl:confirmed", {}, String(notification.confirmed)) +
-    element("cbl:group", { valueString: notification.groupName, id: formatPair(parent.groupId) }) +
-    "</entry>"
+      element("cbl:group", { valueString: notification.groupName, id: formatPair(parent.groupId) }),
   );
 }
 
@@ -48,10 +39,7 @@ export function likeNotificationsFeed(
   view: LikeNotificationsView,
   now: number,
 ): string {
-  const updated = newestOf(
-    view.notifications.map((notification) => notification.updatedAt),
-    now,
-  );
+  const updated = newestOf(view.notifications, now);
   return feedDocument(
     {
       title: "Like notifications",

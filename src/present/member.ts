@@ -20,10 +20,7 @@ export function memberListFeed(baseUrl: string, viewer: Viewer, view: MemberList
       id: formatGroupId(view.group.id),
       alternate: `${groupLinks(baseUrl, view.group.id).alternate}/members`,
       viewer,
-      updated: newestOf(
-        view.members.map((member) => member.updatedAt),
-        now,
-      ),
+      updated: newestOf(view.members, now),
       extra: element("cbl:totalCount", {}, String(view.totalCount)),
     },
     entries,

@@ -8,16 +8,7 @@ import {
 } from "../domain/notification.js";
 import type { Locale } from "../domain/task.js";
 import type { NotificationAttachment, NotificationsView } from "../services/notification.js";
-import {
-  type Viewer,
-  authorElement,
-  categoryElements,
-  feedDocument,
-  newestOf,
-  summaryElement,
-  webLinkElements,
-  titleElement,
-} from "./feed.js";
+import { type Viewer, authorElement, feedDocument, newestOf, type EntryHead, EMPTY_AUTHOR, itemEntry } from "./feed.js";
 import { attachmentElement } from "./comment.js";
 import { type ItemLinks, commentLinks, contentLinks, groupLinks } from "./links.js";
 
@@ -83,32 +74,32 @@ export function notificationEntry(
     notification.commentNumber === null || item.kind === "GROUP"
       ? undefined
       : formatCommentId(item, notification.commentNumber);
-  return (
-    "<entry>" +
-    element("id", {}, id) +
-    titleElement(notification.title) +
-    webLinkElements(linksOf(baseUrl, notification)) +
-    categoryElements(id) +
-    (actor === null ? "<author><name/></author>" : authorElement(actor.name, actor.id)) +
-    element("updated", {}, utcTimestamp(notification.updatedAt)) +
-    summaryElement(summaryOf(notification, locale)) +
+  const head: EntryHead = {
+    id,
+    title: notification.title,
+    links: linksOf(baseUrl, notification),
+    author: actor === null ? EMPTY_AUTHOR : authorElement(actor.name, actor.id),
+    updated: notification.updatedAt,
+    summary: summaryOf(notification, locale),
+  };
+  return itemEntry(
+    head,
     element("cbl:group", { valueString: notification.groupName, id: formatPair(item.groupId) }) +
-    element("cbl:confirmed", {}, String(notification.confirmed)) +
-    (notification.summaryUpdatedAt === null
-      ? ""
-      : element("cbl:summaryUpdated", {}, utcTimestamp(notification.summaryUpdatedAt))) +
-    (summaryUpdator === null
-      ? ""
-      : element("cbl:summaryUpdator", { valueString: summaryUpdator.name, id: formatPair(summaryUpdator.id) })) +
-    element("cbl:unconfirmedCommentCount", {}, String(notification.unconfirmedComments)) +
-    (files ?? []).map(notificationAttachmentElement).join("") +
-    (commentId === undefined
-      ? ""
-      : element("cblNtf:commentId", {}, commentId) +
-        element("cblNtf:commentDeleted", {}, String(notification.commentDeleted))) +
-    element("cblNtf:lastAccess", {}, utcTimestamp(notification.lastAccessAt ?? notification.createdAt)) +
-    element("cblNtf:icon", {}, categoryOfItemKind(item.kind)) +
-    "</entry>"
+      element("cbl:confirmed", {}, String(notification.confirmed)) +
+      (notification.summaryUpdatedAt === null
+        ? ""
+        : element("cbl:summaryUpdated", {}, utcTimestamp(notification.summaryUpdatedAt))) +
+      (summaryUpdator === null
+        ? ""
+        : element("cbl:summaryUpdator", { valueString: summaryUpdator.name, id: formatPair(summaryUpdator.id) })) +
+      element("cbl:unconfirmedCommentCount", {}, String(notification.unconfirmedComments)) +
+      (files ?? []).map(notificationAttachmentElement).join("") +
+      (commentId === undefined
+        ? ""
+        : element("cblNtf:commentId", {}, commentId) +
+          element("cblNtf:commentDeleted", {}, String(notification.commentDeleted))) +
+      element("cblNtf:lastAccess", {}, utcTimestamp(notification.lastAccessAt ?? notification.createdAt)) +
+      element("cblNtf:icon", {}, categoryOfItemKind(item.kind)),
   );
 }
 
@@ -120,10 +111,7 @@ export function notificationsFeed(
   locale: Locale,
   now: number,
 ): string {
-  const updated = newestOf(
-    view.notifications.map((notification) => notification.updatedAt),
-    now,
-  );
+  const updated = newestOf(view.notifications, now);
   return feedDocument(
     {
       title: "Notifications",

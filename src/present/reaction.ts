@@ -7,9 +7,11 @@ import {
   categoryElements,
   feedDocument,
   newestOf,
-  summaryElement,
   webLinkElements,
   titleElement,
+  type EntryHead,
+  EMPTY_AUTHOR,
+  itemEntry,
 } from "./feed.js";
 import { type ItemLinks, commentLinks, contentLinks } from "./links.js";
 import { groupElement } from "./topic.js";
@@ -31,20 +33,16 @@ function itemLinks(baseUrl: string, item: ItemView): ItemLinks {
  */
 export function reactionEntry(baseUrl: string, item: ItemView, term: "GOOD" | "STAR", extra = ""): string {
   const id = itemId(item);
-  return (
-    "<entry>" +
-    element("id", {}, id) +
-    titleElement(item.title) +
-    webLinkElements(itemLinks(baseUrl, item)) +
-    categoryElements(id) +
-    element("category", { term }) +
-    "<author><name/></author>" +
-    element("updated", {}, utcTimestamp(item.updatedAt)) +
-    summaryElement(item.summary) +
-    groupElement(item.group) +
-    extra +
-    "</entry>"
-  );
+  const head: EntryHead = {
+    id,
+    title: item.title,
+    links: itemLinks(baseUrl, item),
+    terms: [term],
+    author: EMPTY_AUTHOR,
+    updated: item.updatedAt,
+    summary: item.summary,
+  };
+  return itemEntry(head, groupElement(item.group) + extra);
 }
 
 /** `GET /api/star/V2`: the caller's favorites. */
@@ -55,10 +53,7 @@ export function favoritesFeed(baseUrl: string, viewer: Viewer, items: readonly I
       id: `${baseUrl}/api/star/V2`,
       alternate: `${baseUrl}/favorites`,
       viewer,
-      updated: newestOf(
-        items.map((item) => item.updatedAt),
-        now,
-      ),
+      updated: newestOf(items, now),
     },
     items.map((item) => reactionEntry(baseUrl, item, "STAR")),
   );

@@ -5,16 +5,7 @@ import { type Locale, type Task, taskStatusLabel } from "../domain/task.js";
 import type { TaskListView } from "../services/task.js";
 import type { CommentDetail } from "../services/comment-detail.js";
 import { embeddedCommentsElement } from "./embedded-comments.js";
-import {
-  type Viewer,
-  authorElement,
-  categoryElements,
-  feedDocument,
-  newestOf,
-  summaryElement,
-  webLinkElements,
-  titleElement,
-} from "./feed.js";
+import { type Viewer, feedDocument, newestOf, authoredHead, itemEntry } from "./feed.js";
 import { areaLinks, contentLinks } from "./links.js";
 import { groupElement } from "./topic.js";
 
@@ -33,10 +24,7 @@ export function taskFeed(baseUrl: string, viewer: Viewer, view: TaskListView, lo
       id: formatGroupId(view.group.id),
       alternate: areaLinks(baseUrl, view.group.id, "TASK").alternate,
       viewer,
-      updated: newestOf(
-        view.tasks.map((task) => task.updatedAt),
-        now,
-      ),
+      updated: newestOf(view.tasks, now),
     },
     entries,
   );
@@ -51,30 +39,22 @@ export function taskEntry(
 ): string {
   const ref: ContentRef = { kind: "TASK", groupId: task.groupId, id: task.id };
   const id = formatContentId(ref);
-  return (
-    "<entry>" +
-    element("id", {}, id) +
-    titleElement(task.title) +
-    webLinkElements(contentLinks(baseUrl, ref)) +
-    categoryElements(id) +
-    authorElement(task.authorName, task.authorId) +
-    element("updated", {}, utcTimestamp(task.updatedAt)) +
-    summaryElement(task.body) +
+  return itemEntry(
+    authoredHead(id, contentLinks(baseUrl, ref), task, task.body),
     element("cbl:task", { sequence: task.sequence, valueString: taskStatusLabel(task.status, options.locale) }) +
-    groupElement(group) +
-    (task.assigneeId === null
-      ? ""
-      : element("cbl:who", { valueString: task.assigneeName ?? "", id: formatPair(task.assigneeId) })) +
-    whenElement(task) +
-    (task.folderId === null
-      ? ""
-      : element("cblTsk:folder", { valueString: task.folderName ?? "", id: formatPair(task.folderId) })) +
-    element("cblTsk:priority", {}, task.priority) +
-    element("cbl:confirmed", {}, String(options.confirmed)) +
-    (options.comments === undefined
-      ? ""
-      : embeddedCommentsElement(baseUrl, { id, title: task.title, updatedAt: task.updatedAt }, options.comments)) +
-    "</entry>"
+      groupElement(group) +
+      (task.assigneeId === null
+        ? ""
+        : element("cbl:who", { valueString: task.assigneeName ?? "", id: formatPair(task.assigneeId) })) +
+      whenElement(task) +
+      (task.folderId === null
+        ? ""
+        : element("cblTsk:folder", { valueString: task.folderName ?? "", id: formatPair(task.folderId) })) +
+      element("cblTsk:priority", {}, task.priority) +
+      element("cbl:confirmed", {}, String(options.confirmed)) +
+      (options.comments === undefined
+        ? ""
+        : embeddedCommentsElement(baseUrl, { id, title: task.title, updatedAt: task.updatedAt }, options.comments)),
   );
 }
 

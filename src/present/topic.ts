@@ -4,7 +4,7 @@ import type { Group } from "../domain/group.js";
 import type { Topic } from "../domain/topic.js";
 import { embeddedCommentsElement } from "./embedded-comments.js";
 import type { CommentDetail } from "../services/comment-detail.js";
-import { authorElement, categoryElements, summaryElement, webLinkElements, titleElement } from "./feed.js";
+import { authoredHead, itemEntry } from "./feed.js";
 import { contentLinks } from "./links.js";
 
 /** `<cbl:group valueString=".." id=".."/>`: name first, then the bare `1:n` id. */
@@ -21,25 +21,17 @@ export function topicEntry(
 ): string {
   const ref: ContentRef = { kind: "BOARD", groupId: topic.groupId, id: topic.id };
   const id = formatContentId(ref);
-  return (
-    "<entry>" +
-    element("id", {}, id) +
-    titleElement(topic.title) +
-    webLinkElements(contentLinks(baseUrl, ref)) +
-    categoryElements(id) +
-    authorElement(topic.authorName, topic.authorId) +
-    element("updated", {}, utcTimestamp(topic.updatedAt)) +
-    summaryElement(topic.body) +
+  return itemEntry(
+    authoredHead(id, contentLinks(baseUrl, ref), topic, topic.body),
     groupElement(group) +
-    element("cbl:published", {}, utcTimestamp(topic.publishedAt)) +
-    (topic.allowEdit ? "<cblBrd:allowEdit/>" : "") +
-    (topic.fastNotify ? "<cblBrd:fastNotify/>" : "") +
-    (topic.folderId === null
-      ? ""
-      : element("cblBrd:folder", { valueString: topic.folderName ?? "", id: formatPair(topic.folderId) })) +
-    (comments === undefined
-      ? ""
-      : embeddedCommentsElement(baseUrl, { id, title: topic.title, updatedAt: topic.updatedAt }, comments)) +
-    "</entry>"
+      element("cbl:published", {}, utcTimestamp(topic.publishedAt)) +
+      (topic.allowEdit ? "<cblBrd:allowEdit/>" : "") +
+      (topic.fastNotify ? "<cblBrd:fastNotify/>" : "") +
+      (topic.folderId === null
+        ? ""
+        : element("cblBrd:folder", { valueString: topic.folderName ?? "", id: formatPair(topic.folderId) })) +
+      (comments === undefined
+        ? ""
+        : embeddedCommentsElement(baseUrl, { id, title: topic.title, updatedAt: topic.updatedAt }, comments)),
   );
 }

@@ -4,7 +4,7 @@ import { generateSecret, hashToken } from "../auth/token.js";
 import type { Actor, Application } from "../domain/access.js";
 import { NotFoundError, ValidationError } from "../domain/errors.js";
 import type { UserToken } from "../domain/session.js";
-import { characterCount } from "../domain/text.js";
+import { checkMaxChars } from "../domain/text.js";
 import type { IssuedCredentials } from "./oauth.js";
 import type { ServiceContext } from "./context.js";
 
@@ -74,12 +74,7 @@ export async function createPersonalToken(
   const label = input.label.trim();
   if (label === "")
     throw new ValidationError("TOKEN_LABEL_REQUIRED", "A personal token needs a label that says what it is for.");
-  if (characterCount(label) > TOKEN_LABEL_MAX_CHARS) {
-    throw new ValidationError(
-      "TOKEN_LABEL_TOO_LONG",
-      `The token's label is longer than ${TOKEN_LABEL_MAX_CHARS} characters.`,
-    );
-  }
+  checkMaxChars(label, TOKEN_LABEL_MAX_CHARS, "TOKEN_LABEL_TOO_LONG", "The token's label");
   const issued = { token: generateSecret(), secret: generateSecret() };
   await ctx.store.transaction(async (tx) => {
     const app = (await tx.apps.list()).find((candidate) => candidate.id === input.appId);

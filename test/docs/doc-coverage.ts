@@ -219,7 +219,7 @@ function valuesOfParameter(
   let calls = 0;
   let followed = true;
   const visit = (node: ts.Node) => {
-    if (ts.isCallExpression(node) && fnSymbol && checker.getSymbolAtLocation(node.expression) === fnSymbol) {
+    if (ts.isCallExpression(node) && fnSymbol && calledSymbol(node, checker) === fnSymbol) {
       calls += 1;
       const argument = node.arguments[index];
       const found = argument && literalValues(argument, checker);
@@ -230,6 +230,12 @@ function valuesOfParameter(
   };
   for (const file of program.getSourceFiles()) if (!file.isDeclarationFile) visit(file);
   return followed && calls > 0 ? values : undefined;
+}
+
+/** The function a call names, through an import's alias to its declaration in another module. */
+function calledSymbol(call: ts.CallExpression, checker: ts.TypeChecker): ts.Symbol | undefined {
+  const symbol = checker.getSymbolAtLocation(call.expression);
+  return symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
 }
 
 /** The names of `names` that `doc` does not write in backticks. */

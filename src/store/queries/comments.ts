@@ -3,6 +3,7 @@ import type { Comment } from "../../domain/comment.js";
 import type { ContentRef } from "../../domain/item-id.js";
 import type { Database } from "../schema.js";
 import type { PageWindow } from "../page-window.js";
+import type { RowOf } from "./rows.js";
 
 /** Which of a parent's comments a read keeps. */
 export interface CommentFilter {
@@ -43,9 +44,7 @@ function selectComments(db: Kysely<Database>) {
     .select("users.name as author_name");
 }
 
-type CommentRow = Awaited<ReturnType<ReturnType<typeof selectComments>["executeTakeFirstOrThrow"]>>;
-
-function toComment(row: CommentRow): Comment {
+function toComment(row: RowOf<typeof selectComments>): Comment {
   return {
     id: row.id,
     parent: { kind: row.parent_kind, groupId: row.group_id, id: row.parent_id },

@@ -4,6 +4,7 @@ import type { ContentKind } from "../../domain/item-id.js";
 import type { Database } from "../schema.js";
 import type { AttachmentsTable } from "../schema-content.js";
 import type { FileRepo, NewFileVersion } from "./files.repo.js";
+import type { RowOf } from "./rows.js";
 
 function selectVersions(db: Kysely<Database>) {
   return db
@@ -44,10 +45,7 @@ function selectFiles(db: Kysely<Database>) {
     ]);
 }
 
-type VersionRow = Awaited<ReturnType<ReturnType<typeof selectVersions>["executeTakeFirstOrThrow"]>>;
-type FileRow = Awaited<ReturnType<ReturnType<typeof selectFiles>["executeTakeFirstOrThrow"]>>;
-
-function toVersion(row: VersionRow): FileVersion {
+function toVersion(row: RowOf<typeof selectVersions>): FileVersion {
   return {
     fileId: row.file_id,
     number: row.version_number,
@@ -65,7 +63,7 @@ function toVersion(row: VersionRow): FileVersion {
   };
 }
 
-function toFile(row: FileRow): CabinetFile {
+function toFile(row: RowOf<typeof selectFiles>): CabinetFile {
   return {
     id: row.id,
     groupId: row.group_id,

@@ -4,6 +4,7 @@ import type { Member, MemberStatus } from "../../domain/member.js";
 import type { Database, GroupsTable, MembershipsTable } from "../schema.js";
 import { prepared } from "./prepared.js";
 import type { PageWindow } from "../page-window.js";
+import type { RowOf } from "./rows.js";
 
 /** Groups. */
 export interface GroupRepo {
@@ -176,9 +177,7 @@ function selectMembers(db: Kysely<Database>) {
     .select(["users.name as user_name", "users.family_kana", "users.given_kana"]);
 }
 
-type MemberRow = Awaited<ReturnType<ReturnType<typeof selectMembers>["executeTakeFirstOrThrow"]>>;
-
-function toMember(row: MemberRow): Member {
+function toMember(row: RowOf<typeof selectMembers>): Member {
   return {
     id: row.id,
     groupId: row.group_id,

@@ -6,6 +6,7 @@ import { joinedGroupIds } from "./notifications.js";
 import { selectLikers } from "./reactions.js";
 import type { PageWindow } from "../page-window.js";
 import type { ItemKey } from "../../domain/reaction.js";
+import type { RowOf } from "./rows.js";
 
 /** Like notifications: one per (owner, liked item). */
 export interface LikeNotificationRepo {
@@ -50,7 +51,7 @@ function selectDetails(db: Kysely<Database>) {
     ]);
 }
 
-type DetailRow = Awaited<ReturnType<ReturnType<typeof selectDetails>["executeTakeFirstOrThrow"]>>;
+type DetailRow = RowOf<typeof selectDetails>;
 
 function textOf(row: DetailRow): { title: string; body: string } {
   const own =

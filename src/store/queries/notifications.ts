@@ -11,6 +11,7 @@ import type { Engine } from "./index.js";
 import { fanOutChannel, timed } from "../events.js";
 import { fanOutNotifications, fanOutNotificationsInTwoSteps } from "./notification-fanout.js";
 import type { PageWindow } from "../page-window.js";
+import type { RowOf } from "./rows.js";
 
 /** Update notifications: one per (user, item). */
 export interface NotificationRepo {
@@ -64,7 +65,7 @@ function selectDetails(db: Kysely<Database>) {
     ]);
 }
 
-type DetailRow = Awaited<ReturnType<ReturnType<typeof selectDetails>["executeTakeFirstOrThrow"]>>;
+type DetailRow = RowOf<typeof selectDetails>;
 
 function itemOf(row: DetailRow): NotificationItem {
   return row.item_kind === "GROUP"

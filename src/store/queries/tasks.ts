@@ -4,6 +4,7 @@ import { ALL_DAY_MS, type Task, type TaskFilter, type TaskPriority, type TaskSta
 import type { Database } from "../schema.js";
 import type { TasksTable } from "../schema-content.js";
 import type { PageWindow } from "../page-window.js";
+import type { RowOf } from "./rows.js";
 
 /** Fields of a new task; the store numbers it within its group. */
 export interface NewTask {
@@ -45,9 +46,7 @@ function selectTasks(db: Kysely<Database>) {
     .select(["author.name as author_name", "assignee.name as assignee_name", "folders.name as folder_name"]);
 }
 
-type TaskRow = Awaited<ReturnType<ReturnType<typeof selectTasks>["executeTakeFirstOrThrow"]>>;
-
-function toTask(row: TaskRow): Task {
+function toTask(row: RowOf<typeof selectTasks>): Task {
   return {
     id: row.id,
     groupId: row.group_id,

@@ -4,6 +4,7 @@ import type { Topic } from "../../domain/topic.js";
 import type { Database } from "../schema.js";
 import { prepared } from "./prepared.js";
 import type { PageWindow } from "../page-window.js";
+import type { RowOf } from "./rows.js";
 
 /** Fields of a new topic. */
 export interface NewTopic {
@@ -38,9 +39,7 @@ function selectTopics(db: Kysely<Database>) {
     .select(["users.name as author_name", "folders.name as folder_name"]);
 }
 
-type TopicRow = Awaited<ReturnType<ReturnType<typeof selectTopics>["executeTakeFirstOrThrow"]>>;
-
-function toTopic(row: TopicRow): Topic {
+function toTopic(row: RowOf<typeof selectTopics>): Topic {
   return {
     id: row.id,
     groupId: row.group_id,

@@ -8,7 +8,8 @@ import { readTopicPage } from "../../services/item-page.js";
 import type { Chrome } from "../chrome.js";
 import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";
 import { PAGE_SIZE, paged, readPageNumber, withQuery } from "../paging.js";
-import { commentFeedHref, commentsView, itemPath, reactionsView } from "./item-view.js";
+import { commentFeedHref, itemFolderHref, itemPath, itemSections, requestedComments } from "./item-view.js";
+import { areaHead } from "./area-head.js";
 
 /** `/g/:group/board` and `/g/:group/board/:topic`. */
 export function registerBoardPages(app: FastifyInstance, web: WebContext): void {
@@ -27,13 +28,7 @@ async function boardPage(web: WebContext, page: PageRequest) {
   const feedQuery = new URLSearchParams({ group: formatPair(groupId) });
   if (folderKey !== "") feedQuery.set("board-folder", folderKey);
   return page.render("board", {
-    title: `${page.chrome.t("board.title")} · ${view.group.name}`,
-    group: view.group,
-    area: "board",
-    feed: {
-      title: `${view.group.name}: ${page.chrome.t("board.title")}`,
-      href: `${web.baseUrl()}/api/board/V2?${feedQuery.toString()}`,
-    },
+    ...areaHead(web, page, view.group, "board", feedQuery),
     folders: folderLinks(page.chrome, path, view.folders, folderKey),
     inTrash: filter.kind === "trash",
     newTopicHref: page.chrome.u(
@@ -75,9 +70,8 @@ export function folderLinks(
 
 async function topicPage(web: WebContext, page: PageRequest) {
   const ref: ContentRef = { kind: "BOARD", groupId: pathPair(page, "group"), id: pathPair(page, "topic") };
-  const request = readPageNumber(page.query, "cpage");
-  const view = await readTopicPage(web, page.actor, { ref, page: { offset: request.fetch.offset, limit: PAGE_SIZE } });
-  const reply = Number(queryValue(page.query, "reply"));
+  const { request, window } = requestedComments(page);
+  const view = await readTopicPage(web, page.actor, { ref, page: window });
   const path = itemPath(ref);
   return page.render("topic", {
     title: `${view.topic.title} · ${view.group.name}`,
@@ -88,20 +82,7 @@ async function topicPage(web: WebContext, page: PageRequest) {
     editedBy: view.editedBy,
     editHref: view.mayEdit ? page.chrome.u(`${path}/edit`) : undefined,
     deleteAction: view.mayDelete ? page.chrome.u(`${path}/delete`) : undefined,
-    folderHref:
-      view.topic.folderId === null
-        ? undefined
-        : page.chrome.u(withQuery(`/g/${formatPair(ref.groupId)}/board`, { folder: formatPair(view.topic.folderId) })),
-    reactions: reactionsView(ref, view.reactions),
-    comments: commentsView(
-      page.chrome,
-      ref,
-      view.comments,
-      { userId: page.actor.user.id, membership: view.membership },
-      {
-        ...request,
-        reply: Number.isInteger(reply) && reply > 0 ? reply : undefined,
-      },
-    ),
+    folderHref: itemFolderHref(page.chrome, ref, view.topic.folderId),
+    ...itemSections(page, ref, view, request),
   });
 }

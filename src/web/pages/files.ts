@@ -11,7 +11,15 @@ import type { Chrome } from "../chrome.js";
 import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";
 import { PAGE_SIZE, paged, readPageNumber, withQuery } from "../paging.js";
 import { filterKey, folderLinks } from "./board.js";
-import { commentFeedHref, commentsView, downloadHref, itemPath, reactionsView } from "./item-view.js";
+import {
+  commentFeedHref,
+  downloadHref,
+  itemFolderHref,
+  itemPath,
+  itemSections,
+  requestedComments,
+} from "./item-view.js";
+import { areaHead } from "./area-head.js";
 
 /** `/g/:group/files` and `/g/:group/files/:file`. */
 export function registerFilePages(app: FastifyInstance, web: WebContext): void {
@@ -30,13 +38,7 @@ async function fileListPage(web: WebContext, page: PageRequest) {
   const feedQuery = new URLSearchParams({ group: formatPair(groupId) });
   if (key !== "") feedQuery.set("cabinet-folder", key);
   return page.render("files", {
-    title: `${page.chrome.t("files.title")} · ${view.group.name}`,
-    group: view.group,
-    area: "files",
-    feed: {
-      title: `${view.group.name}: ${page.chrome.t("files.title")}`,
-      href: `${web.baseUrl()}/api/gwCabinet/V2?${feedQuery.toString()}`,
-    },
+    ...areaHead(web, page, view.group, "files", feedQuery),
     folders: folderLinks(page.chrome, path, view.folders, key, {
       all: page.chrome.t("files.allFolders"),
       extra: [
@@ -77,13 +79,9 @@ function fileRow(chrome: Chrome, file: CabinetFile) {
 
 async function filePage(web: WebContext, page: PageRequest) {
   const ref: ContentRef = { kind: "CABINET", groupId: pathPair(page, "group"), id: pathPair(page, "file") };
-  const request = readPageNumber(page.query, "cpage");
-  const view = await readFilePage(web, page.actor, {
-    ref,
-    page: { offset: request.fetch.offset, limit: PAGE_SIZE },
-  });
+  const { request, window } = requestedComments(page);
+  const view = await readFilePage(web, page.actor, { ref, page: window });
   const id = formatContentId(ref);
-  const reply = Number(queryValue(page.query, "reply"));
   return page.render("file", {
     title: `${fileTitle(view.file)} · ${view.group.name}`,
     group: view.group,
@@ -97,10 +95,7 @@ async function filePage(web: WebContext, page: PageRequest) {
       width: view.file.current.width,
       height: view.file.current.height,
     },
-    folderHref:
-      view.file.folderId === null
-        ? undefined
-        : page.chrome.u(withQuery(`/g/${formatPair(ref.groupId)}/files`, { folder: formatPair(view.file.folderId) })),
+    folderHref: itemFolderHref(page.chrome, ref, view.file.folderId),
     history: view.history.map((version) => ({
       number: version.number,
       fileName: version.fileName,
@@ -110,16 +105,6 @@ async function filePage(web: WebContext, page: PageRequest) {
       comment: version.comment,
       href: downloadHref(id, { version: version.number }),
     })),
-    reactions: reactionsView(ref, view.reactions),
-    comments: commentsView(
-      page.chrome,
-      ref,
-      view.comments,
-      { userId: page.actor.user.id, membership: view.membership },
-      {
-        ...request,
-        reply: Number.isInteger(reply) && reply > 0 ? reply : undefined,
-      },
-    ),
+    ...itemSections(page, ref, view, request),
   });
 }

@@ -1,12 +1,15 @@
 // What topic, task and file pages share: their comments, likes and favorite, as templates show them.
 import type { Attachment } from "../../domain/attachment.js";
 import type { Membership } from "../../domain/group.js";
-import { type ContentRef, formatAttachmentId, formatContentId } from "../../domain/item-id.js";
+import { type ContentRef, formatAttachmentId, formatContentId, formatPair } from "../../domain/item-id.js";
 import { LIMITS } from "../../domain/limits.js";
-import { contentLinks } from "../../present/links.js";
+import { areaLinks, contentLinks } from "../../present/links.js";
 import type { CommentSection, Reactions } from "../../services/item-page.js";
+import { queryValue } from "../../http-kit/query.js";
 import type { Chrome } from "../chrome.js";
-import { type RequestedPage, type Pager, withQuery } from "../paging.js";
+import type { PageRequest } from "../page.js";
+import type { PageWindow } from "../../store/page-window.js";
+import { type RequestedPage, type Pager, PAGE_SIZE, readPageNumber, withQuery } from "../paging.js";
 
 /** Image types a browser shows in place; anything else is only offered as a download. */
 const PREVIEWABLE = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
@@ -14,6 +17,18 @@ const PREVIEWABLE = new Set(["image/png", "image/jpeg", "image/gif", "image/webp
 /** The path of an item's page (the feeds' `alternate` link without the base URL). */
 export function itemPath(ref: ContentRef): string {
   return contentLinks("", ref).alternate;
+}
+
+/** The comment page an item page shows (`?cpage=`), and the window of comments its service reads for it. */
+export function requestedComments(page: PageRequest): { request: RequestedPage; window: PageWindow } {
+  const request = readPageNumber(page.query, "cpage");
+  return { request, window: { offset: request.fetch.offset, limit: PAGE_SIZE } };
+}
+
+/** The link to the folder an item is in, on its area's list page; none for an item in no folder. */
+export function itemFolderHref(chrome: Chrome, ref: ContentRef, folderId: number | null): string | undefined {
+  if (folderId === null) return undefined;
+  return chrome.u(withQuery(areaLinks("", ref.groupId, ref.kind).alternate, { folder: formatPair(folderId) }));
 }
 
 /** A download link of this site (signed-in people; the API's fileDownload needs a token). */
@@ -62,7 +77,7 @@ export interface CommentsView {
 }
 
 /** Builds the comments part; `userId` and `membership` decide which comments may be deleted. */
-export function commentsView(
+function commentsView(
   chrome: Chrome,
   ref: ContentRef,
   section: CommentSection,
@@ -108,6 +123,27 @@ export function commentsView(
   };
 }
 
+/**
+ * The likes, favorite and comments of an item page as the signed-in caller sees them: `request` is
+ * the comment page (`?cpage=`), and `?reply=N` names the comment being answered.
+ */
+export function itemSections(
+  page: PageRequest,
+  ref: ContentRef,
+  view: { reactions: Reactions; comments: CommentSection; membership: Membership },
+  request: RequestedPage,
+): { reactions: ReactionsView; comments: CommentsView } {
+  const reply = Number(queryValue(page.query, "reply"));
+  const viewer = { userId: page.actor.user.id, membership: view.membership };
+  return {
+    reactions: reactionsView(ref, view.reactions),
+    comments: commentsView(page.chrome, ref, view.comments, viewer, {
+      ...request,
+      reply: Number.isInteger(reply) && reply > 0 ? reply : undefined,
+    }),
+  };
+}
+
 function attachmentView(parent: ContentRef, commentNumber: number, attachment: Attachment): AttachmentView {
   const id = formatAttachmentId(parent, commentNumber, attachment.position);
   return {
@@ -127,7 +163,7 @@ export interface ReactionsView {
 }
 
 /** Builds the like and favorite part of an item page. */
-export function reactionsView(ref: ContentRef, reactions: Reactions): ReactionsView {
+function reactionsView(ref: ContentRef, reactions: Reactions): ReactionsView {
   return {
     action: itemPath(ref),
     liked: reactions.liked,

@@ -8,6 +8,7 @@ import { getMember } from "../../services/member.js";
 import type { Chrome } from "../chrome.js";
 import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";
 import { paged, readPageNumber, withQuery } from "../paging.js";
+import { areaHead } from "./area-head.js";
 
 /** `/g/:group/members` and `/g/:group/members/:member`. */
 export function registerMemberPages(app: FastifyInstance, web: WebContext): void {
@@ -33,13 +34,7 @@ async function memberListPage(web: WebContext, page: PageRequest) {
   const counts = view.counts;
   const feedQuery = new URLSearchParams({ group: formatPair(groupId), "member-status": status });
   return page.render("members", {
-    title: `${page.chrome.t("members.title")} · ${view.group.name}`,
-    group: view.group,
-    area: "members",
-    feed: {
-      title: `${view.group.name}: ${page.chrome.t("members.title")}`,
-      href: `${web.baseUrl()}/api/gwMemberList/V2?${feedQuery.toString()}`,
-    },
+    ...areaHead(web, page, view.group, "members", feedQuery),
     status,
     tabs: [
       {

@@ -21,7 +21,8 @@ import { escapeHtml } from "../layout.js";
 import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";
 import { PAGE_SIZE, paged, readPageNumber, withQuery } from "../paging.js";
 import { filterKey, folderLinks } from "./board.js";
-import { commentFeedHref, commentsView, itemPath, reactionsView } from "./item-view.js";
+import { commentFeedHref, itemFolderHref, itemPath, itemSections, requestedComments } from "./item-view.js";
+import { areaHead } from "./area-head.js";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -71,13 +72,7 @@ async function taskListPage(web: WebContext, page: PageRequest) {
   return page.render(
     "tasks",
     {
-      title: `${page.chrome.t("tasks.title")} · ${view.group.name}`,
-      group: view.group,
-      area: "tasks",
-      feed: {
-        title: `${view.group.name}: ${page.chrome.t("tasks.title")}`,
-        href: `${web.baseUrl()}/api/gwTask/V2?${feedQuery.toString()}`,
-      },
+      ...areaHead(web, page, view.group, "tasks", feedQuery),
       filters,
       error,
       states: [
@@ -132,32 +127,15 @@ function dueText(chrome: Chrome, task: Task): string | undefined {
 
 async function taskPage(web: WebContext, page: PageRequest) {
   const ref: ContentRef = { kind: "TASK", groupId: pathPair(page, "group"), id: pathPair(page, "task") };
-  const request = readPageNumber(page.query, "cpage");
-  const view = await readTaskPage(web, page.actor, {
-    ref,
-    page: { offset: request.fetch.offset, limit: PAGE_SIZE },
-  });
-  const reply = Number(queryValue(page.query, "reply"));
+  const { request, window } = requestedComments(page);
+  const view = await readTaskPage(web, page.actor, { ref, page: window });
   return page.render("task", {
     title: `${view.task.title} · ${view.group.name}`,
     group: view.group,
     area: "tasks",
     feed: { title: view.task.title, href: commentFeedHref(web.baseUrl(), ref) },
     task: taskRow(page.chrome, view.task),
-    folderHref:
-      view.task.folderId === null
-        ? undefined
-        : page.chrome.u(withQuery(`/g/${formatPair(ref.groupId)}/tasks`, { folder: formatPair(view.task.folderId) })),
-    reactions: reactionsView(ref, view.reactions),
-    comments: commentsView(
-      page.chrome,
-      ref,
-      view.comments,
-      { userId: page.actor.user.id, membership: view.membership },
-      {
-        ...request,
-        reply: Number.isInteger(reply) && reply > 0 ? reply : undefined,
-      },
-    ),
+    folderHref: itemFolderHref(page.chrome, ref, view.task.folderId),
+    ...itemSections(page, ref, view, request),
   });
 }
