@@ -2,19 +2,13 @@
 // silent success. The commands and subcommands are read from the help texts, so a command
 // added later is covered by the generic cases without touching this file.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { runKairanAsync } from "../support/cli.js";
+import { tempDirs } from "../support/temp-dirs.js";
 
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "kairan-bad-"));
-  dirs.push(dir);
-  return dir;
-}
-after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const tempDir = tempDirs("kairan-bad-");
 
 /** Runs `args` with a data directory and asserts the one-line failure. */
 async function assertRefused(args: readonly string[], data: string, message?: RegExp): Promise<void> {

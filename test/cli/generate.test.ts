@@ -1,19 +1,12 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { runKairan, startServerProcess } from "../support/cli.js";
 import { atomText, entriesOf, nsChild, request } from "../support/http.js";
+import { tempDirs } from "../support/temp-dirs.js";
 
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "kairan-gen-"));
-  dirs.push(dir);
-  return dir;
-}
-after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const tempDir = tempDirs("kairan-gen-");
 
 const SMALL = [
   "--users",

@@ -1,19 +1,13 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { openSqliteStore } from "../../src/store/sqlite/open.js";
 import { runKairan, startServerProcess } from "../support/cli.js";
 import { entriesOf, request } from "../support/http.js";
+import { tempDirs } from "../support/temp-dirs.js";
 
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "kairan-cli-"));
-  dirs.push(dir);
-  return dir;
-}
-after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const tempDir = tempDirs("kairan-cli-");
 
 describe("kairan serve", () => {
   it("loads the demo on first start and prints a curl line that reads the demo board; SIGTERM exits 0", async () => {

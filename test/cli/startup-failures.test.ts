@@ -1,22 +1,16 @@
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { type Server, createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import pg from "pg";
 import { explainFailure } from "../../src/cli/failures.js";
 import { describePostgresFailure } from "../../src/store/unavailable.js";
 import { TEST_DATABASE_URL } from "../support/backends.js";
 import { runKairan, startServerProcess } from "../support/cli.js";
+import { tempDirs } from "../support/temp-dirs.js";
 
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "kairan-start-"));
-  dirs.push(dir);
-  return dir;
-}
-after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const tempDir = tempDirs("kairan-start-");
 
 const pgSkip = TEST_DATABASE_URL ? false : "needs PostgreSQL: set KAIRAN_TEST_DATABASE_URL";
 

@@ -2,7 +2,6 @@
 // the web pages show them).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { DomainError } from "../../src/domain/errors.js";
 import {
   readContentId,
   readFolderParameter,
@@ -10,15 +9,7 @@ import {
   readItemId,
   requireKind,
 } from "../../src/http-kit/parameters.js";
-
-function assertRefusal(read: () => unknown, code: string, message: string): void {
-  assert.throws(read, (error: unknown) => {
-    assert.ok(error instanceof DomainError, String(error));
-    assert.equal(error.code, code);
-    assert.equal(error.message, message);
-    return true;
-  });
-}
+import { assertRefusal } from "../support/refusal.js";
 
 describe("shared parameter readers", () => {
   it("read a folder: absent, the area's words in any case, or a folder id", () => {

@@ -3,19 +3,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseXml } from "../../src/atom/parse.js";
-import { DomainError } from "../../src/domain/errors.js";
 import { readBoardQuery, readBoardWrite } from "../../src/http/endpoints/board/board.request.js";
 import { CLIENT_NS } from "../support/http.js";
-
-/** Asserts `read` refuses with exactly this code and message. */
-function assertRefusal(read: () => unknown, code: string, message: string): void {
-  assert.throws(read, (error: unknown) => {
-    assert.ok(error instanceof DomainError, String(error));
-    assert.equal(error.code, code);
-    assert.equal(error.message, message);
-    return true;
-  });
-}
+import { assertRefusal } from "../support/refusal.js";
 
 const feed = (inner: string) => parseXml(`<feed ${CLIENT_NS}>${inner}</feed>`);
 const long = "x".repeat(50);
