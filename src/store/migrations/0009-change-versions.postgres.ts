@@ -1,5 +1,7 @@
 import { type Kysely, type Migration, sql } from "kysely";
 import { CHANGE_TRACKING, DIRECTORY_ROW, ROW_EVENTS } from "../change-tracking.js";
+import { createChangeVersionTables } from "./0009-change-versions.tables.js";
+import { columnTypes } from "./columns.js";
 
 // PostgreSQL's own triggers for what 0009-change-versions.sqlite.ts does; store/change-tracking.ts
 // lists what moves which version, and why.
@@ -19,20 +21,7 @@ export const POSTGRES_NOW_MS = "CAST(floor(extract(epoch FROM clock_timestamp())
 /** Change versions per group and per user, moved by triggers (see the SQLite migration). */
 export const changeVersions: Migration = {
   async up(db: Kysely<unknown>) {
-    for (const [table, key] of [
-      ["group_changes", "group_id"],
-      ["member_changes", "user_id"],
-    ] as const) {
-      await db.schema
-        .createTable(table)
-        .addColumn(key, "bigint", (c) => c.primaryKey())
-        .addColumn("version", "bigint", (c) => c.notNull())
-        .addColumn("changed_at", "bigint", (c) => c.notNull())
-        .execute();
-    }
-    await sql`insert into group_changes (group_id, version, changed_at) values (${sql.lit(DIRECTORY_ROW)}, 1, ${sql.raw(POSTGRES_NOW_MS)})`.execute(
-      db,
-    );
+    await createChangeVersionTables(db, columnTypes("postgres"), POSTGRES_NOW_MS);
     await sql.raw(BUMP_FUNCTION).execute(db);
     const groupIds = (rows: string) => `SELECT group_id FROM ${rows}`;
     const userIds = (rows: string) => `SELECT user_id FROM ${rows}`;

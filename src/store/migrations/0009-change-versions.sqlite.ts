@@ -1,5 +1,7 @@
 import { type Kysely, type Migration, sql } from "kysely";
 import { CHANGE_TRACKING, DIRECTORY_ROW, ROW_EVENTS } from "../change-tracking.js";
+import { createChangeVersionTables } from "./0009-change-versions.tables.js";
+import { columnTypes } from "./columns.js";
 
 /** The current time in epoch milliseconds, the same for every row of one statement. */
 export const SQLITE_NOW_MS = "CAST(unixepoch('subsec') * 1000 AS INTEGER)";
@@ -17,20 +19,7 @@ type Event = (typeof ROW_EVENTS)[number];
  */
 export const changeVersions: Migration = {
   async up(db: Kysely<unknown>) {
-    for (const [table, key] of [
-      ["group_changes", "group_id"],
-      ["member_changes", "user_id"],
-    ] as const) {
-      await db.schema
-        .createTable(table)
-        .addColumn(key, "integer", (c) => c.primaryKey())
-        .addColumn("version", "integer", (c) => c.notNull())
-        .addColumn("changed_at", "integer", (c) => c.notNull())
-        .execute();
-    }
-    await sql`insert into group_changes (group_id, version, changed_at) values (${sql.lit(DIRECTORY_ROW)}, 1, ${sql.raw(SQLITE_NOW_MS)})`.execute(
-      db,
-    );
+    await createChangeVersionTables(db, columnTypes("sqlite"), SQLITE_NOW_MS);
     const groupOf = (column: string): Target => ({ table: "group_changes", key: (row) => `${row}.${column}` });
     const memberOf: Target = { table: "member_changes", key: (row) => `${row}.user_id` };
     for (const table of CHANGE_TRACKING.groupRows) await rowTriggers(db, table, [groupOf("group_id")]);
