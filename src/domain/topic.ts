@@ -104,3 +104,20 @@ export class TopicBeingEditedError extends ConflictError {
 export function requireNotLeasedByOther(lease: EditLease | undefined, userId: number, now: number): void {
   if (isLeaseLive(lease, now) && lease.userId !== userId) throw new TopicBeingEditedError(lease);
 }
+
+/**
+ * Asserts the topic is in the trash (the web deletes for good only from there).
+ * @throws ConflictError TOPIC_NOT_IN_TRASH
+ */
+export function requireTrashed(topic: Topic): void {
+  if (!topic.trashed)
+    throw new ConflictError("TOPIC_NOT_IN_TRASH", "The topic is not in the trash: move it to the trash first.");
+}
+
+/**
+ * Asserts the topic is not in the trash (filing or trashing it again).
+ * @throws ConflictError TOPIC_IN_TRASH
+ */
+export function requireNotTrashed(topic: Topic): void {
+  if (topic.trashed) throw new ConflictError("TOPIC_IN_TRASH", "The topic is in the trash: restore it first.");
+}

@@ -4,6 +4,7 @@
 import type { Actor } from "../domain/access.js";
 import type { Comment } from "../domain/comment.js";
 import type { CabinetFile, FileVersion } from "../domain/file.js";
+import type { Folder } from "../domain/folder.js";
 import type { GroupAccess } from "../domain/group.js";
 import type { ContentRef } from "../domain/item-id.js";
 import { LIMITS } from "../domain/limits.js";
@@ -61,6 +62,8 @@ export interface TopicPageView extends ItemPageView {
   readonly editedBy: EditLease | undefined;
   readonly mayEdit: boolean;
   readonly mayDelete: boolean;
+  /** The board's folders, to move the topic to one. */
+  readonly folders: readonly Folder[];
 }
 
 /** What a task's page shows. */
@@ -96,6 +99,7 @@ export async function readTopicPage(ctx: ServiceContext, actor: Actor, input: It
       editedBy,
       mayEdit: mayUpdateTopic(topic, actor.user.id, access.membership),
       mayDelete: topic.authorId === actor.user.id || access.membership.manager,
+      folders: await tx.folders.list(topic.groupId, "BOARD", { offset: 0, limit: LIMITS.pageSizeMax }),
     };
   });
 }

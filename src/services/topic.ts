@@ -11,6 +11,7 @@ import {
   requireMayDeleteTopic,
   requireMayUpdateTopic,
   requireNotLeasedByOther,
+  requireTrashed,
 } from "../domain/topic.js";
 
 import type { PageWindow } from "../store/page-window.js";
@@ -130,14 +131,20 @@ export async function updateTopic(
 
 /**
  * Deletes a topic with its comments, their attachments, and every like, favorite and notification of them all;
- * the attachment bytes go once the rows are gone for good.
- * @throws NotFoundError TOPIC_NOT_FOUND, ForbiddenError, ConflictError TOPIC_BEING_EDITED
+ * the attachment bytes go once the rows are gone for good. The API deletes at once; the web
+ * (`fromTrash`) only what is already in the trash.
+ * @throws NotFoundError TOPIC_NOT_FOUND, ForbiddenError, ConflictError TOPIC_BEING_EDITED, TOPIC_NOT_IN_TRASH
  */
-export async function deleteTopic(ctx: ServiceContext, actor: Actor, input: { ref: ContentRef }): Promise<Topic> {
+export async function deleteTopic(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: { ref: ContentRef; fromTrash?: boolean },
+): Promise<Topic> {
   const { topic, keys } = await ctx.store.transaction(async (tx) => {
     const { membership } = await requireGroupMember(tx, actor, input.ref.groupId);
     const found = await requireTopic(tx, input.ref);
     requireMayDeleteTopic(found, actor.user.id, membership);
+    if (input.fromTrash === true) requireTrashed(found);
     requireNotLeasedByOther(await tx.leases.find(found.id), actor.user.id, ctx.clock.now());
     const removedKeys = await removeCommentsOf(tx, input.ref);
     await removeItemRows(tx, "BOARD", [found.id]);
@@ -157,8 +164,8 @@ export interface LockedTopicView extends BoardView {
 /**
  * Takes or renews the edit lease (10 minutes) for a user who may update the topic, and returns the
  * topic as it is under that lease: one transaction, so nobody's write falls between the two. The
- * API's lock operation answers with it; the web's edit form opens with it (the web interface takes
- * a lease when an edit form opens) and keeps it while the form stays open.
+ * API's lock operation answers with it; in the web interface pressing Edit takes it (a POST, never
+ * the GET of the form) and the open form renews it while the person types.
  * @throws NotFoundError, ForbiddenError, ConflictError TOPIC_BEING_EDITED naming the holder
  */
 export async function lockTopic(

@@ -3,6 +3,7 @@
 import { formatPair } from "../domain/item-id.js";
 import type { MessageKey } from "./i18n/en.js";
 import { SafeHtml, escapeHtml, html } from "./layout.js";
+import { linkedText } from "./rich-text.js";
 import { type Lang, type Translate, formatDate, formatSize, formatTime, translator } from "./i18n/i18n.js";
 
 /** The part of every page that does not depend on the page. */
@@ -30,6 +31,8 @@ export interface Chrome {
   pair(id: number): string;
   /** `<time datetime>` with the UTC text (the script shows it in the reader's zone). */
   timeTag(ms: number): SafeHtml;
+  /** People's text as HTML: escaped, its http(s) addresses made links. For `<%~ %>`. */
+  richText(text: string): string;
   /**
    * A text as HTML: the text escaped, placeholders filled with escaped strings or with markup
    * built by this module (a `<time>`, a link). For `<%~ %>` in templates.
@@ -60,6 +63,7 @@ export function buildChrome(input: {
     size: (bytes) => formatSize(t, bytes),
     pair: formatPair,
     timeTag: (ms) => html`<time datetime="${isoTime(ms)}">${formatTime(ms)}</time>`,
+    richText: (text) => linkedText(text).value,
     th: (key, vars) => {
       const placeholders: Record<string, string> = {};
       const filled: Record<string, string> = {};

@@ -19,6 +19,7 @@ import { registerSettingsPages } from "./pages/settings.js";
 import { registerStatic } from "./pages/static.js";
 import { registerTaskPages } from "./pages/tasks.js";
 import { registerTopicEditPages } from "./pages/topic-edit.js";
+import { registerTopicPlacePages } from "./pages/topic-place.js";
 
 /** Registers the web interface on `app`; returns its context (the not-found page needs it). */
 export function registerWeb(app: FastifyInstance, context: Context): WebContext {
@@ -31,6 +32,7 @@ export function registerWeb(app: FastifyInstance, context: Context): WebContext 
     registerGroupPages(scope, web);
     registerBoardPages(scope, web);
     registerTopicEditPages(scope, web);
+    registerTopicPlacePages(scope, web);
     registerTaskPages(scope, web);
     registerFilePages(scope, web);
     registerMemberPages(scope, web);

@@ -87,6 +87,10 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
       [`${item}/release`, {}],
       [`${item}/lease`, {}],
       [`${item}/delete`, {}],
+      [`${item}/lock`, {}],
+      [`${item}/move`, { folder: "UNCLASSIFIED" }],
+      [`${item}/trash`, {}],
+      [`${item}/restore`, {}],
       [`${item}/like`, { on: "true" }],
       [`${item}/favorite`, { on: "true" }],
       [`${item}/comments`, { text: "hi" }],
@@ -108,6 +112,7 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
       likes: await tx.likes.likers({ kind: "BOARD", id: topic.id }),
       lease: await tx.leases.find(topic.id),
       topics: (await tx.topics.list(secret.id, { kind: "all" }, { offset: 0, limit: 10 })).length,
+      trashed: (await tx.topics.list(secret.id, { kind: "trash" }, { offset: 0, limit: 10 })).length,
       membership: await tx.memberships.findJoined(secret.id, alice.id),
     }));
     assert.equal(after.topic?.title, "Launch codes");
@@ -115,6 +120,7 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
     assert.deepEqual(after.likes, []);
     assert.equal(after.lease, undefined);
     assert.equal(after.topics, 1);
+    assert.equal(after.trashed, 0);
   });
 
   it("does not let an item be reached through another group's address", async () => {

@@ -108,23 +108,40 @@ describeEachBackend("web pages (writing)", (backend) => {
     assert.equal((await topics()).length, before);
   });
 
-  it("takes the edit lease when the form opens; someone else is refused with the holder's name until it is saved", async () => {
+  it("leaves the topic free on a GET of the edit page; pressing Edit (a POST) takes the lease", async () => {
     const topic = await server.factories.topic(group, alice, { title: "Agenda", body: "v1", allowEdit: true });
     const path = `${g}/board/1:${topic.id}`;
+    // Opening the edit page (a prefetch, a restored tab) offers the Edit button and takes nothing.
+    const opened = await aliceWeb.get(`${path}/edit`);
+    assert.equal(opened.status, 200);
+    assert.match(opened.html, new RegExp(`<form method="post" action="${path}/lock"`));
+    assert.doesNotMatch(opened.html, /id="topic-form"/, "no form to type into without the lease");
+    await assertValidHtml(opened.html, "edit page without the lease");
+    assert.equal(await server.store.read((tx) => tx.leases.find(topic.id)), undefined, "the GET took no lease");
+    assert.equal((await bobWeb.get(`${path}/edit`)).status, 200, "Bob may open it too");
+    assert.equal(await server.store.read((tx) => tx.leases.find(topic.id)), undefined);
+    // The topic page's Edit is a POST form, not a link.
+    const view = await aliceWeb.get(path);
+    assert.match(view.html, new RegExp(`<form method="post" action="${path}/lock" class="inline">`));
+    assert.doesNotMatch(view.html, new RegExp(`href="${path}/edit"`));
+    const pressed = await aliceWeb.post(`${path}/lock`);
+    assert.equal(pressed.status, 303);
+    assert.equal(pressed.location, `${path}/edit`);
+    assert.equal((await server.store.read((tx) => tx.leases.find(topic.id)))?.userId, alice.id);
     const form = await aliceWeb.get(`${path}/edit`);
     assert.equal(form.status, 200);
-    assert.match(
-      textOfId(form.html, "lease-note") ?? "",
-      /You are editing this topic; others cannot change it until 2026-04-01 09:10 UTC\./,
-    );
-    assert.equal((await server.store.read((tx) => tx.leases.find(topic.id)))?.userId, alice.id);
-    // Bob, who may edit too (shared editing), is told who is editing.
+    assert.match(text(form.html), /You are editing this topic; others cannot change it until 2026-04-01 09:10 UTC ?\./);
+    assert.match(form.html, /<time datetime="2026-04-01T09:10:00Z">/, "the end is a time the script can update");
+    await assertValidHtml(form.html, "edit form");
+    // Bob, who may edit too (shared editing), is told who is editing, on the page and on Edit.
     const refused = await bobWeb.get(`${path}/edit`);
     assert.equal(refused.status, 409);
     assert.match(text(refused.html), /Alice is editing this topic until 2026-04-01 09:10 UTC\./);
     await assertValidHtml(refused.html, "409 page");
-    const view = await bobWeb.get(path);
-    assert.equal(textOfId(view.html, "edited-by"), "Alice is editing this topic until 2026-04-01 09:10 UTC.");
+    await bobWeb.get(path);
+    assert.equal((await bobWeb.post(`${path}/lock`)).status, 409);
+    const bobView = await bobWeb.get(path);
+    assert.equal(textOfId(bobView.html, "edited-by"), "Alice is editing this topic until 2026-04-01 09:10 UTC.");
     const bobSave = await bobWeb.post(`${path}/edit`, { title: "Bob's", body: "v2" });
     assert.equal(bobSave.status, 409);
     assert.match(text(bobSave.html), /Alice is editing/);
@@ -137,15 +154,21 @@ describeEachBackend("web pages (writing)", (backend) => {
     const after = await server.store.read((tx) => tx.topics.findById(topic.id));
     assert.deepEqual([after?.title, after?.body], ["Agenda (final)", "v3"]);
     assert.equal(await server.store.read((tx) => tx.leases.find(topic.id)), undefined);
-    assert.equal((await bobWeb.get(`${path}/edit`)).status, 200, "free again");
+    await bobWeb.get(path);
+    assert.equal((await bobWeb.post(`${path}/lock`)).status, 303, "free again");
+    await bobWeb.get(`${path}/edit`);
+    await bobWeb.post(`${path}/release`);
   });
 
   it("gives the lease back on cancel, keeps it alive for the script, and lets it run out", async () => {
     const topic = await server.factories.topic(group, bob, { title: "Notes" });
     const path = `${g}/board/1:${topic.id}`;
+    await bobWeb.get(path);
+    await bobWeb.post(`${path}/lock`);
     await bobWeb.get(`${path}/edit`);
     const renewed = await bobWeb.post(`${path}/lease`);
     assert.equal(renewed.status, 204);
+    assert.equal(renewed.headers.get("x-lease-until"), "2026-04-01T09:10:00Z", "the new end, for the notice");
     server.clock.advance(5 * 60 * 1000);
     await bobWeb.get(path);
     assert.equal((await bobWeb.post(`${path}/lease`)).status, 204);
@@ -158,7 +181,8 @@ describeEachBackend("web pages (writing)", (backend) => {
     const cancelled = await bobWeb.post(`${path}/release`);
     assert.equal(cancelled.status, 303);
     assert.equal(await server.store.read((tx) => tx.leases.find(topic.id)), undefined);
-    await bobWeb.get(`${path}/edit`);
+    await bobWeb.get(path);
+    await bobWeb.post(`${path}/lock`);
     server.clock.advance(LIMITS.editLeaseMs + 1);
     assert.equal((await aliceWeb.get(`${path}/edit`)).status, 200, "an expired lease does not hold anyone up");
     await aliceWeb.post(`${path}/release`);
@@ -176,13 +200,95 @@ describeEachBackend("web pages (writing)", (backend) => {
     assert.equal((await server.store.read((tx) => tx.topics.findById(topic.id)))?.title, "Short");
   });
 
-  it("deletes a topic (its author or a manager) and returns to the board", async () => {
+  it("moves a topic to the trash and back, and deletes it for good only from the trash", async () => {
     const topic = await server.factories.topic(group, bob, { title: "Delete me" });
-    await bobWeb.get(`${g}/board/1:${topic.id}`);
-    const answer = await bobWeb.post(`${g}/board/1:${topic.id}/delete`);
-    assert.equal(answer.status, 303);
-    assert.equal(answer.location, `${g}/board`);
-    assert.equal(await server.store.read((tx) => tx.topics.findById(topic.id)), undefined);
+    await server.factories.comment(topic, alice, { body: "a comment" });
+    const path = `${g}/board/1:${topic.id}`;
+    const stored = () => server.store.read((tx) => tx.topics.findById(topic.id));
+    await bobWeb.get(path);
+    assert.equal((await bobWeb.post(`${path}/delete`)).status, 409, "not in the trash: not deleted");
+    assert.equal((await stored())?.trashed, false);
+    await bobWeb.get(path);
+    const trashed = await bobWeb.post(`${path}/trash`);
+    assert.equal(trashed.status, 303);
+    assert.equal(trashed.location, path);
+    assert.equal((await stored())?.trashed, true);
+    const inTrash = await bobWeb.get(path);
+    assert.match(inTrash.html, /This topic is in the trash\./);
+    assert.match(inTrash.html, new RegExp(`action="${path}/restore"`));
+    assert.match(inTrash.html, /<details class="confirm">\s*<summary class="button danger">Delete for good<\/summary>/);
+    assert.doesNotMatch(inTrash.html, new RegExp(`action="${path}/(lock|trash|move)"`), "no editing in the trash");
+    await assertValidHtml(inTrash.html, "topic in the trash");
+    assert.match((await bobWeb.get(`${g}/board?folder=TRASH`)).html, /Delete me/, "listed in the trash");
+    assert.doesNotMatch((await bobWeb.get(`${g}/board`)).html, /Delete me/, "gone from the board");
+    assert.equal((await bobWeb.post(`${path}/trash`)).status, 409, "already in the trash");
+    await bobWeb.get(path);
+    const restored = await bobWeb.post(`${path}/restore`);
+    assert.equal(restored.status, 303);
+    assert.equal((await stored())?.trashed, false);
+    assert.match((await bobWeb.get(`${g}/board`)).html, /Delete me/, "back on the board");
+    await bobWeb.post(`${path}/trash`);
+    await bobWeb.get(path);
+    const gone = await bobWeb.post(`${path}/delete`);
+    assert.equal(gone.status, 303);
+    assert.equal(gone.location, `${g}/board?folder=TRASH`);
+    assert.equal(await stored(), undefined);
+    assert.equal(
+      await server.store.read((tx) => tx.comments.count({ kind: "BOARD", groupId: group.id, id: topic.id }, {})),
+      0,
+      "its comments went with it",
+    );
+  });
+
+  it("files a topic in a folder or none; only those who may edit it", async () => {
+    const topic = await server.factories.topic(group, alice, { title: "File me" });
+    const path = `${g}/board/1:${topic.id}`;
+    const page = await aliceWeb.get(path);
+    assert.match(page.html, /<option value="UNCLASSIFIED" selected>Unfiled<\/option>/);
+    const moved = await aliceWeb.post(`${path}/move`, { folder: `1:${folderId}` });
+    assert.equal(moved.status, 303);
+    assert.equal((await server.store.read((tx) => tx.topics.findById(topic.id)))?.folderId, folderId);
+    assert.match((await aliceWeb.get(path)).html, new RegExp(`<option value="1:${folderId}" selected>News</option>`));
+    assert.equal((await aliceWeb.post(`${path}/move`, { folder: "1:999999" })).status, 404);
+    await aliceWeb.get(path);
+    assert.equal((await aliceWeb.post(`${path}/move`, { folder: "TRASH" })).status, 400, "the trash has its button");
+    await aliceWeb.get(path);
+    assert.equal((await aliceWeb.post(`${path}/move`, { folder: "UNCLASSIFIED" })).status, 303);
+    assert.equal((await server.store.read((tx) => tx.topics.findById(topic.id)))?.folderId, null);
+    // Bob may neither edit (shared editing is off) nor delete Alice's topic.
+    const bobPage = await bobWeb.get(path);
+    assert.doesNotMatch(bobPage.html, /action="[^"]*\/(move|trash|lock)"/);
+    for (const [action, fields] of [
+      ["move", { folder: `1:${folderId}` }],
+      ["trash", {}],
+      ["lock", {}],
+    ] as const) {
+      await bobWeb.get(path);
+      assert.equal((await bobWeb.post(`${path}/${action}`, fields)).status, 403, action);
+    }
+    const after = await server.store.read((tx) => tx.topics.findById(topic.id));
+    assert.deepEqual([after?.folderId, after?.trashed], [null, false]);
+  });
+
+  it("shows web addresses in topic bodies and comments as safe links, with line breaks kept", async () => {
+    const topic = await server.factories.topic(group, alice, {
+      title: "Links",
+      body: 'Agenda: https://example.com/plan?a=1&b=2.\nNot this: javascript:alert(1) <b>"bold"</b>',
+    });
+    await server.factories.comment(topic, bob, { body: "Minutes (https://example.org/m)\nthanks" });
+    const page = await aliceWeb.get(`${g}/board/1:${topic.id}`);
+    assert.ok(
+      page.html.includes(
+        '<div class="text body">Agenda: <a href="https://example.com/plan?a=1&amp;b=2" rel="noopener nofollow">https://example.com/plan?a=1&amp;b=2</a>.\nNot this: javascript:alert(1) &lt;b&gt;&quot;bold&quot;&lt;/b&gt;</div>',
+      ),
+      page.html,
+    );
+    assert.ok(
+      page.html.includes(
+        '<div class="text">Minutes (<a href="https://example.org/m" rel="noopener nofollow">https://example.org/m</a>)\nthanks</div>',
+      ),
+    );
+    await assertValidHtml(page.html, "topic with links");
   });
 
   it("posts comments with up to 10 files, replies, and refuses an 11th file without storing anything", async () => {

@@ -26,6 +26,8 @@ export interface TopicRepo {
   /** A page of a group's topics, newest first (updated, then id). */
   list(groupId: number, filter: FolderFilter, page: PageWindow): Promise<Topic[]>;
   update(id: number, change: { title: string; body: string; at: number }): Promise<void>;
+  /** Moves a topic between folders, into the trash or out of it (only the fields given). */
+  place(id: number, change: { folderId?: number | null; trashed?: boolean; at: number }): Promise<void>;
   remove(id: number): Promise<void>;
 }
 
@@ -135,6 +137,15 @@ export function topicRepo(db: Kysely<Database>): TopicRepo {
       await db
         .updateTable("topics")
         .set({ title: change.title, body: change.body, updated_at: change.at })
+        .where("id", "=", id)
+        .execute();
+    },
+    async place(id, change) {
+      const trashed = change.trashed === undefined ? {} : { trashed: change.trashed ? 1 : 0 };
+      const folder = change.folderId === undefined ? {} : { folder_id: change.folderId };
+      await db
+        .updateTable("topics")
+        .set({ ...trashed, ...folder, updated_at: change.at })
         .where("id", "=", id)
         .execute();
     },

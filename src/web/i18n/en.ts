@@ -48,8 +48,6 @@ export const en = {
 
   "topic.title": "Topic",
   "topic.edit": "Edit",
-  "topic.delete": "Delete topic",
-  "topic.deleteConfirm": "Delete this topic with all its comments? This cannot be undone.",
   "topic.folder": "Folder",
   "topic.noFolder": "(none)",
   "topic.sharedEditing": "Every member may edit (shared editing)",
@@ -224,6 +222,20 @@ export const en = {
   "size.bytes": "{n} bytes",
   "size.kb": "{n} KB",
   "size.mb": "{n} MB",
+
+  // Issue 17: topic editing, filing and trash; tasks written in the browser.
+  "edit.startNote":
+    "Pressing Edit holds the topic for you: nobody else can change it while you edit (10 minutes at a time, renewed while you type; Save or Cancel ends it).",
+  "edit.leaseLost":
+    "Your hold on this topic has ended and someone else may be editing it now: saving may be refused. Copy your text before you leave the page.",
+  "topic.moveTo": "Move to folder",
+  "topic.move": "Move",
+  "topic.trash": "Move to trash",
+  "topic.restore": "Restore",
+  "topic.purge": "Delete for good",
+  "topic.purgeConfirm": "Delete this topic with all its comments and their files for good? This cannot be undone.",
+  "topic.purgeYes": "Yes, delete for good",
+  "comments.deleteYes": "Yes, delete",
 } as const;
 
 /** A message key. */

@@ -9,6 +9,8 @@ export const ERRORS_JA: Readonly<Record<string, string>> = {
   TOPIC_NOT_FOUND: "トピックが見つかりません。",
   TOPIC_UPDATE_FORBIDDEN: "このトピックを編集できるのは投稿者と管理者だけです（共同編集が無効です）。",
   TOPIC_DELETE_FORBIDDEN: "このトピックを削除できるのは投稿者と管理者だけです。",
+  TOPIC_IN_TRASH: "このトピックはごみ箱にあります。先に元に戻してください。",
+  TOPIC_NOT_IN_TRASH: "ごみ箱にあるトピックだけを元に戻したり完全に削除したりできます。",
   COMMENT_TEXT_REQUIRED: "コメントを入力するか、ファイルを添付してください。",
   COMMENT_TEXT_TOO_LONG: "コメントは 20,000 文字までです。",
   COMMENT_NOT_FOUND: "コメントが見つかりません。",

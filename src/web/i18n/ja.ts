@@ -50,8 +50,6 @@ export const ja: Readonly<Record<MessageKey, string>> = {
 
   "topic.title": "トピック",
   "topic.edit": "編集",
-  "topic.delete": "トピックを削除",
-  "topic.deleteConfirm": "このトピックをコメントごと削除しますか？元に戻せません。",
   "topic.folder": "カテゴリ",
   "topic.noFolder": "（なし）",
   "topic.sharedEditing": "メンバー全員が編集できる（共同編集）",
@@ -227,4 +225,18 @@ export const ja: Readonly<Record<MessageKey, string>> = {
   "size.bytes": "{n} バイト",
   "size.kb": "{n} KB",
   "size.mb": "{n} MB",
+
+  // Issue 17: topic editing, filing and trash; tasks written in the browser.
+  "edit.startNote":
+    "「編集」を押すと、編集している間は他の人がこのトピックを変更できなくなります（10 分ずつ、入力している間は延長されます。保存かキャンセルで解除されます）。",
+  "edit.leaseLost":
+    "このトピックの編集の確保が切れ、他の人が編集している可能性があります。保存できないことがあるので、ページを離れる前に本文をコピーしてください。",
+  "topic.moveTo": "カテゴリを移動",
+  "topic.move": "移動",
+  "topic.trash": "ごみ箱に移動",
+  "topic.restore": "元に戻す",
+  "topic.purge": "完全に削除",
+  "topic.purgeConfirm": "このトピックをコメントと添付ファイルごと完全に削除しますか？元に戻せません。",
+  "topic.purgeYes": "完全に削除する",
+  "comments.deleteYes": "削除する",
 };

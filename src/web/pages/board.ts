@@ -4,7 +4,7 @@ import { type ContentRef, formatPair } from "../../domain/item-id.js";
 import { readFolderParameter } from "../../http-kit/parameters.js";
 import { queryValue } from "../../http-kit/query.js";
 import { readBoardPage } from "../../services/area-page.js";
-import { readTopicPage } from "../../services/item-page.js";
+import { type TopicPageView, readTopicPage } from "../../services/item-page.js";
 import type { Chrome } from "../chrome.js";
 import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";
 import { PAGE_SIZE, paged, readPageNumber, withQuery } from "../paging.js";
@@ -80,9 +80,31 @@ async function topicPage(web: WebContext, page: PageRequest) {
     feed: { title: view.topic.title, href: commentFeedHref(web.baseUrl(), ref) },
     topic: view.topic,
     editedBy: view.editedBy,
-    editHref: view.mayEdit ? page.chrome.u(`${path}/edit`) : undefined,
-    deleteAction: view.mayDelete ? page.chrome.u(`${path}/delete`) : undefined,
+    actions: topicActions(page.chrome, path, view),
     folderHref: itemFolderHref(page.chrome, ref, view.topic.folderId),
     ...itemSections(page, ref, view, request),
   });
+}
+
+/**
+ * The buttons a topic's page offers the viewer: Edit (takes the lease) and filing for those who
+ * may edit; the trash for the author and managers; in the trash, Restore and Delete for good.
+ */
+function topicActions(chrome: Chrome, path: string, view: TopicPageView) {
+  const { topic } = view;
+  const live = !topic.trashed;
+  const action = (name: string, allowed: boolean) => (allowed ? chrome.u(`${path}/${name}`) : undefined);
+  const current = topic.folderId === null ? "UNCLASSIFIED" : formatPair(topic.folderId);
+  const actions = {
+    lock: action("lock", live && view.mayEdit),
+    move: action("move", live && view.mayEdit),
+    trash: action("trash", live && view.mayDelete),
+    restore: action("restore", !live && view.mayDelete),
+    purge: action("delete", !live && view.mayDelete),
+    folders: [
+      { value: "UNCLASSIFIED", label: chrome.t("board.unclassified") },
+      ...view.folders.map((folder) => ({ value: formatPair(folder.id), label: folder.name })),
+    ].map((folder) => ({ ...folder, current: folder.value === current })),
+  };
+  return { ...actions, any: [actions.lock, actions.trash, actions.restore].some((href) => href !== undefined) };
 }

@@ -1,18 +1,13 @@
-// Writing topics: new (`/g/1:n/board/new`), edit under the edit lease (`.../1:m/edit`), give the
-// lease back (`/release`), keep it while the form stays open (`/lease`, from the script), delete.
+// Writing topics: new (`/g/1:n/board/new`), edit under the edit lease: pressing Edit takes it
+// (`.../1:m/lock`, a POST), the form (`.../1:m/edit`) is shown to its holder, the script keeps it
+// while the person types (`/lease`), Cancel gives it back (`/release`) and saving ends it.
 import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../domain/errors.js";
 import { type ContentRef, formatPair, parsePair } from "../../domain/item-id.js";
 import { queryValue } from "../../http-kit/query.js";
 import { listFolders } from "../../services/group.js";
-import {
-  type LockedTopicView,
-  createTopic,
-  deleteTopic,
-  lockTopic,
-  releaseEditLease,
-  updateTopic,
-} from "../../services/topic.js";
+import { type LockedTopicView, createTopic, lockTopic, releaseEditLease, updateTopic } from "../../services/topic.js";
+import { type TopicEditorView, readTopicEditor } from "../../services/topic-web.js";
 import { errorText } from "../i18n/i18n.js";
 import { type PageRequest, type WebContext, pageNotFound, pathPair, registerPage } from "../page.js";
 import { itemPath } from "./item-view.js";
@@ -30,11 +25,25 @@ export function registerTopicEditPages(app: FastifyInstance, web: WebContext): v
     POST: (page) => createFromForm(web, page),
   });
   registerPage(app, web, "/g/:group/board/:topic/edit", {
+    // A GET changes nothing: without the caller's own lease it offers the Edit button.
     async GET(page) {
-      const editor = await lockTopic(web, page.actor, { ref: topicRef(page) });
-      return editForm(page, editor, { title: editor.topic.title, body: editor.topic.body });
+      const ref = topicRef(page);
+      const editor = await readTopicEditor(web, page.actor, { ref });
+      if (editor.ownLease === undefined) return startPage(page, ref, editor);
+      return editForm(
+        page,
+        { ...editor, lease: editor.ownLease },
+        { title: editor.topic.title, body: editor.topic.body },
+      );
     },
     POST: (page) => saveFromForm(web, page),
+  });
+  registerPage(app, web, "/g/:group/board/:topic/lock", {
+    async POST(page) {
+      const ref = topicRef(page);
+      await lockTopic(web, page.actor, { ref });
+      return page.redirect(`${itemPath(ref)}/edit`);
+    },
   });
   registerPage(app, web, "/g/:group/board/:topic/release", {
     async POST(page) {
@@ -44,17 +53,32 @@ export function registerTopicEditPages(app: FastifyInstance, web: WebContext): v
     },
   });
   registerPage(app, web, "/g/:group/board/:topic/lease", {
+    // The script's renewal: the new end goes back in a header, for the notice to show it.
     async POST(page) {
-      await lockTopic(web, page.actor, { ref: topicRef(page) });
-      return page.reply.code(204).header("cache-control", "no-store").send();
+      const { lease } = await lockTopic(web, page.actor, { ref: topicRef(page) });
+      return page.reply
+        .code(204)
+        .header("cache-control", "no-store")
+        .header(LEASE_UNTIL_HEADER, page.chrome.iso(lease.until))
+        .send();
     },
   });
-  registerPage(app, web, "/g/:group/board/:topic/delete", {
-    async POST(page) {
-      const ref = topicRef(page);
-      await deleteTopic(web, page.actor, { ref });
-      return page.redirect(`/g/${formatPair(ref.groupId)}/board`);
-    },
+}
+
+/** The header of a lease renewal that carries the lease's new end (UTC, RFC 3339). */
+export const LEASE_UNTIL_HEADER = "x-lease-until";
+
+/** The edit page of someone who holds no lease: what Edit does, and the button. */
+function startPage(page: PageRequest, ref: ContentRef, editor: TopicEditorView) {
+  const path = itemPath(ref);
+  return page.render("topic-edit-start", {
+    title: `${page.chrome.t("edit.editTitle")} · ${editor.topic.title}`,
+    heading: page.chrome.t("edit.editTitle"),
+    group: editor.group,
+    area: "board",
+    topicTitle: editor.topic.title,
+    lockAction: page.chrome.u(`${path}/lock`),
+    topicHref: page.chrome.u(path),
   });
 }
 
@@ -120,7 +144,12 @@ async function createFromForm(web: WebContext, page: PageRequest) {
   }
 }
 
-function editForm(page: PageRequest, editor: LockedTopicView, values: { title: string; body: string }, error?: string) {
+function editForm(
+  page: PageRequest,
+  editor: Pick<LockedTopicView, "group" | "topic" | "lease">,
+  values: { title: string; body: string },
+  error?: string,
+) {
   const path = itemPath({ kind: "BOARD", groupId: editor.group.id, id: editor.topic.id });
   return page.render(
     "topic-form",

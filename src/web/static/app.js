@@ -1,6 +1,6 @@
 // Kairan web interface: small enhancements only. Every page works without this script; it adds
 // local times, delete confirmations, a check of the files chosen for a comment, and keeps the
-// edit lease of an open edit form alive.
+// edit lease of an open edit form while the person types.
 (function () {
   "use strict";
 
@@ -65,21 +65,31 @@
     });
   });
 
-  // The edit lease runs 10 minutes; renew it while the form stays open.
+  // The edit lease runs 10 minutes from the last renewal. Renew it while the person types (at most
+  // once a minute), show its new end, and say so when it was lost to someone else.
   var note = document.querySelector("[data-lease-action]");
   var editForm = document.getElementById("topic-form");
   if (note && editForm) {
     var csrf = editForm.querySelector("input[name=_csrf]");
-    window.setInterval(
-      function () {
-        if (!csrf) return;
-        var body = new URLSearchParams();
-        body.set("_csrf", csrf.value);
-        fetch(note.getAttribute("data-lease-action"), { method: "POST", body: body, credentials: "same-origin" }).catch(
-          function () {},
-        );
-      },
-      4 * 60 * 1000,
-    );
+    var lost = document.getElementById("lease-lost");
+    var until = note.querySelector("time");
+    var lastRenewal = Date.now();
+    var renew = function () {
+      if (!csrf || Date.now() - lastRenewal < 60 * 1000) return;
+      lastRenewal = Date.now();
+      var body = new URLSearchParams();
+      body.set("_csrf", csrf.value);
+      fetch(note.getAttribute("data-lease-action"), { method: "POST", body: body, credentials: "same-origin" })
+        .then(function (response) {
+          var end = response.headers.get("x-lease-until");
+          if (lost) lost.hidden = response.ok;
+          if (response.ok && end && until) {
+            until.setAttribute("datetime", end);
+            until.textContent = format ? format.format(new Date(end)) : end;
+          }
+        })
+        .catch(function () {});
+    };
+    editForm.addEventListener("input", renew);
   }
 })();
