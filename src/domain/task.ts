@@ -1,4 +1,5 @@
-import { ValidationError } from "./errors.js";
+import { ConflictError, ForbiddenError, ValidationError } from "./errors.js";
+import type { Membership } from "./group.js";
 import { LIMITS } from "./limits.js";
 import { checkMaxChars } from "./text.js";
 
@@ -160,4 +161,28 @@ export function parseDue(text: string): { dueAt: number; allDay: boolean } | und
   return Number.isNaN(at) || new Date(at).toISOString().slice(0, 19) !== text.slice(0, 19)
     ? undefined
     : { dueAt: Math.floor(at / 1000) * 1000, allDay: false };
+}
+
+/** The task's author and the group's managers may delete it (and move it to the trash and back). */
+export function mayDeleteTask(task: Task, userId: number, membership: Membership): boolean {
+  return task.authorId === userId || membership.manager;
+}
+
+/**
+ * Asserts the caller may delete the task.
+ * @throws ForbiddenError TASK_DELETE_FORBIDDEN
+ */
+export function requireMayDeleteTask(task: Task, userId: number, membership: Membership): void {
+  if (!mayDeleteTask(task, userId, membership))
+    throw new ForbiddenError("TASK_DELETE_FORBIDDEN", "Only the task's author and the group's managers may delete it.");
+}
+
+/**
+ * Asserts the task is where an action needs it: in the trash (restore, delete for good) or not (the rest).
+ * @throws ConflictError TASK_IN_TRASH, TASK_NOT_IN_TRASH
+ */
+export function requireTaskTrashed(task: Task, trashed: boolean): void {
+  if (task.trashed === trashed) return;
+  if (task.trashed) throw new ConflictError("TASK_IN_TRASH", "The task is in the trash: restore it first.");
+  throw new ConflictError("TASK_NOT_IN_TRASH", "The task is not in the trash: move it to the trash first.");
 }

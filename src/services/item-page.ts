@@ -9,7 +9,7 @@ import type { GroupAccess } from "../domain/group.js";
 import type { ContentRef } from "../domain/item-id.js";
 import { LIMITS } from "../domain/limits.js";
 import type { ItemKey, Liker } from "../domain/reaction.js";
-import type { Task } from "../domain/task.js";
+import { type Task, mayDeleteTask } from "../domain/task.js";
 import { type EditLease, type Topic, isLeaseLive, mayUpdateTopic } from "../domain/topic.js";
 import type { PageWindow } from "../store/page-window.js";
 import type { Tx } from "../store/store.js";
@@ -69,6 +69,8 @@ export interface TopicPageView extends ItemPageView {
 /** What a task's page shows. */
 export interface TaskPageView extends ItemPageView {
   readonly task: Task;
+  /** The author and managers move it to the trash and delete it. */
+  readonly mayDelete: boolean;
 }
 
 /** What a shared file's page shows, with the file's newest versions. */
@@ -109,7 +111,8 @@ export async function readTaskPage(ctx: ServiceContext, actor: Actor, input: Ite
   return ctx.store.read(async (tx) => {
     const access = await requireGroupMember(tx, actor, input.ref.groupId);
     const task = await requireTask(tx, input.ref);
-    return { ...(await aroundItem(tx, actor, access, input)), task };
+    const mayDelete = mayDeleteTask(task, actor.user.id, access.membership);
+    return { ...(await aroundItem(tx, actor, access, input)), task, mayDelete };
   });
 }
 

@@ -18,6 +18,7 @@ import { registerNotificationPages } from "./pages/notifications.js";
 import { registerSettingsPages } from "./pages/settings.js";
 import { registerStatic } from "./pages/static.js";
 import { registerTaskPages } from "./pages/tasks.js";
+import { registerTaskEditPages } from "./pages/task-edit.js";
 import { registerTopicEditPages } from "./pages/topic-edit.js";
 import { registerTopicPlacePages } from "./pages/topic-place.js";
 
@@ -34,6 +35,7 @@ export function registerWeb(app: FastifyInstance, context: Context): WebContext 
     registerTopicEditPages(scope, web);
     registerTopicPlacePages(scope, web);
     registerTaskPages(scope, web);
+    registerTaskEditPages(scope, web);
     registerFilePages(scope, web);
     registerMemberPages(scope, web);
     registerItemActions(scope, web);

@@ -104,6 +104,12 @@ describeEachBackend("web pages under odd input", (backend) => {
             "inline",
             "version",
             "thumbnail",
+            "assignee",
+            "dueDate",
+            "dueTime",
+            "zone",
+            "priority",
+            "back",
           );
           const input = fc.record({
             params: fc.array(fc.oneof(fc.constantFrom(...segments), oddValue), { minLength: 4, maxLength: 4 }),

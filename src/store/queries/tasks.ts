@@ -33,6 +33,8 @@ export interface TaskRepo {
   /** A page of a group's tasks, newest first (updated, then id). */
   list(groupId: number, folder: FolderFilter, filter: TaskFilter, page: PageWindow): Promise<Task[]>;
   update(id: number, change: TaskChange): Promise<void>;
+  /** Deletes the task row (its comments and reactions are the caller's to remove first). */
+  remove(id: number): Promise<void>;
 }
 
 /** Tasks with their author's, assignee's and folder's names, as every read needs them. */
@@ -136,6 +138,9 @@ export function taskRepo(db: Kysely<Database>): TaskRepo {
     },
     async update(id, change) {
       await db.updateTable("tasks").set(changedColumns(change)).where("id", "=", id).execute();
+    },
+    async remove(id) {
+      await db.deleteFrom("tasks").where("id", "=", id).execute();
     },
   };
 }

@@ -15,6 +15,7 @@ import { readFolderParameter } from "../../http-kit/parameters.js";
 import { queryValue } from "../../http-kit/query.js";
 import { readTaskListPage } from "../../services/area-page.js";
 import { readTaskPage } from "../../services/item-page.js";
+import { isOverdue } from "../../domain/task-due.js";
 import type { Chrome } from "../chrome.js";
 import { errorText } from "../i18n/i18n.js";
 import { escapeHtml } from "../layout.js";
@@ -84,8 +85,13 @@ async function taskListPage(web: WebContext, page: PageRequest) {
         all: page.chrome.t("tasks.anyFolder"),
       }).map((link) => ({ value: link.key, label: link.label })),
       action: page.chrome.u(path),
+      newTaskHref: page.chrome.u(
+        withQuery(`${path}/new`, { folder: folder.kind === "folder" ? filters.folder : undefined }),
+      ),
+      inTrash: folder.kind === "trash",
+      back: { ...filters, page: request.number === 1 ? "" : String(request.number) },
       tasks: paged(
-        view.tasks.map((task) => taskRow(page.chrome, task)),
+        view.tasks.map((task) => taskRow(page.chrome, task, web.clock.now())),
         request,
         (n) => page.chrome.u(withQuery(path, { ...filters, page: n })),
       ),
@@ -110,12 +116,18 @@ function dueTerm(filters: TaskFilters, now: number): Term | undefined {
   return resolveTerm(start, end === undefined ? undefined : end + DAY_MS - 1, now);
 }
 
-function taskRow(chrome: Chrome, task: Task) {
+function taskRow(chrome: Chrome, task: Task, now: number) {
+  const path = itemPath({ kind: "TASK", groupId: task.groupId, id: task.id });
+  const done = task.status === "COMPLETED";
   return {
     ...task,
-    href: chrome.u(itemPath({ kind: "TASK", groupId: task.groupId, id: task.id })),
+    href: chrome.u(path),
     statusLabel: taskStatusLabel(task.status, chrome.lang),
     due: dueText(chrome, task),
+    overdue: isOverdue(task, now),
+    // Done and reopen for tasks that are not in the trash (the trash has its own buttons).
+    stateAction: task.trashed ? undefined : chrome.u(`${path}/${done ? "reopen" : "complete"}`),
+    stateLabel: chrome.t(done ? "tasks.reopen" : "tasks.complete"),
   };
 }
 
@@ -129,12 +141,21 @@ async function taskPage(web: WebContext, page: PageRequest) {
   const ref: ContentRef = { kind: "TASK", groupId: pathPair(page, "group"), id: pathPair(page, "task") };
   const { request, window } = requestedComments(page);
   const view = await readTaskPage(web, page.actor, { ref, page: window });
+  const path = itemPath(ref);
+  const live = !view.task.trashed;
+  const action = (name: string, allowed: boolean) => (allowed ? page.chrome.u(`${path}/${name}`) : undefined);
   return page.render("task", {
     title: `${view.task.title} · ${view.group.name}`,
     group: view.group,
     area: "tasks",
     feed: { title: view.task.title, href: commentFeedHref(web.baseUrl(), ref) },
-    task: taskRow(page.chrome, view.task),
+    task: taskRow(page.chrome, view.task, web.clock.now()),
+    actions: {
+      edit: action("edit", live),
+      trash: action("trash", live && view.mayDelete),
+      restore: action("restore", !live && view.mayDelete),
+      purge: action("delete", !live && view.mayDelete),
+    },
     folderHref: itemFolderHref(page.chrome, ref, view.task.folderId),
     ...itemSections(page, ref, view, request),
   });

@@ -92,4 +92,29 @@
     };
     editForm.addEventListener("input", renew);
   }
+
+  // Task form: a due time is typed on the reader's own clock. Send the reader's zone with it, say
+  // which zone that is, and show a due time the server wrote in UTC on the reader's clock.
+  var taskForm = document.getElementById("task-form");
+  var zoneField = taskForm && taskForm.querySelector("input[name=zone]");
+  var readerZone;
+  try {
+    readerZone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+  } catch {
+    readerZone = "";
+  }
+  if (taskForm && zoneField && readerZone && zoneField.value === "UTC") {
+    zoneField.value = readerZone;
+    var zoneName = taskForm.querySelector(".zone-name");
+    if (zoneName) zoneName.textContent = zoneName.getAttribute("data-template").replace("{zone}", readerZone);
+    var due = new Date(taskForm.getAttribute("data-due-utc") || "");
+    if (!isNaN(due.getTime())) {
+      var pad = function (n) {
+        return String(n).padStart(2, "0");
+      };
+      taskForm.querySelector("input[name=dueDate]").value =
+        due.getFullYear() + "-" + pad(due.getMonth() + 1) + "-" + pad(due.getDate());
+      taskForm.querySelector("input[name=dueTime]").value = pad(due.getHours()) + ":" + pad(due.getMinutes());
+    }
+  }
 })();

@@ -1,0 +1,109 @@
+// A task's due date as a person types it: a calendar day, optionally a time of day on a wall clock
+// of a time zone. An all-day due date is kept as midnight UTC of that day (domain/task.ts); a due
+// time as the UTC moment that the wall-clock time in that zone is.
+import { ValidationError } from "./errors.js";
+import { ALL_DAY_MS } from "./task.js";
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME = /^(\d{2}):(\d{2})$/;
+const FIRST_DAY = Date.UTC(1900, 0, 1);
+const LAST_DAY = Date.UTC(2100, 11, 31);
+/** Longer than any IANA zone name; refused before Intl is asked. */
+const ZONE_MAX_CHARS = 64;
+
+/** A due date: null for none. */
+export type TaskDue = { readonly dueAt: number; readonly allDay: boolean } | null;
+
+/**
+ * The due date of a form: no date is no due date; a date alone is all day; a date and a time are
+ * that time in `zone`. Days between 1900-01-01 and 2100-12-31, like the task list's range.
+ * @throws ValidationError TASK_DUE_DATE_INVALID, TASK_DUE_TIME_INVALID, TASK_DUE_DATE_REQUIRED, TASK_DUE_OUT_OF_RANGE, INVALID_TIME_ZONE
+ */
+export function dueFromForm(input: { date: string; time: string; zone: string }): TaskDue {
+  const date = input.date.trim();
+  const time = input.time.trim();
+  if (date === "") {
+    if (time !== "") throw new ValidationError("TASK_DUE_DATE_REQUIRED", "A due time needs a due date.");
+    return null;
+  }
+  const day = calendarDay(date);
+  if (day < FIRST_DAY || day > LAST_DAY)
+    throw new ValidationError("TASK_DUE_OUT_OF_RANGE", "The due date must lie between 1900-01-01 and 2100-12-31.");
+  if (time === "") return { dueAt: day, allDay: true };
+  return { dueAt: wallClockToUtc(day + minutesOfDay(time) * 60_000, requireZone(input.zone)), allDay: false };
+}
+
+/** The form's fields for a due date shown in `zone`: the day, and the time unless all day. */
+export function dueToForm(due: TaskDue, zone: string): { date: string; time: string } {
+  if (due === null) return { date: "", time: "" };
+  const wall = due.allDay ? due.dueAt : due.dueAt + zoneOffsetMs(zone, due.dueAt);
+  const iso = new Date(wall).toISOString();
+  return { date: iso.slice(0, 10), time: due.allDay ? "" : iso.slice(11, 16) };
+}
+
+/**
+ * Whether a task that is not completed is past its due date at `now`: an all-day task once its
+ * whole day (UTC) is over, a timed one once its moment has passed.
+ */
+export function isOverdue(task: { dueAt: number | null; allDay: boolean; status: string }, now: number): boolean {
+  if (task.dueAt === null || task.status === "COMPLETED") return false;
+  return task.allDay ? task.dueAt + ALL_DAY_MS <= now : task.dueAt <= now;
+}
+
+function calendarDay(text: string): number {
+  const match = DATE.exec(text);
+  const day = match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : Number.NaN;
+  // Date.UTC rolls 2026-02-30 over into March; a real date formats back to itself.
+  if (Number.isNaN(day) || !new Date(day).toISOString().startsWith(text))
+    throw new ValidationError("TASK_DUE_DATE_INVALID", `The due date must be a date such as 2026-04-01.`);
+  return day;
+}
+
+function minutesOfDay(text: string): number {
+  const match = TIME.exec(text);
+  const hours = Number(match?.[1] ?? Number.NaN);
+  const minutes = Number(match?.[2] ?? Number.NaN);
+  if (!(hours < 24 && minutes < 60))
+    throw new ValidationError("TASK_DUE_TIME_INVALID", "The due time must be a time such as 09:30.");
+  return hours * 60 + minutes;
+}
+
+/** @throws ValidationError INVALID_TIME_ZONE */
+function requireZone(zone: string): string {
+  try {
+    if (zone.length > 0 && zone.length <= ZONE_MAX_CHARS) return formatterOf(zone).resolvedOptions().timeZone;
+  } catch {
+    // Intl refuses a zone it does not know with a RangeError; said below in the person's terms.
+  }
+  throw new ValidationError("INVALID_TIME_ZONE", "The time zone must be one such as Asia/Tokyo or UTC.");
+}
+
+function formatterOf(zone: string): Intl.DateTimeFormat {
+  return new Intl.DateTimeFormat("en-US", {
+    timeZone: zone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  });
+}
+
+/** How far the zone's wall clock is ahead of UTC at the moment `utcMs`. */
+function zoneOffsetMs(zone: string, utcMs: number): number {
+  const parts = formatterOf(zone).formatToParts(new Date(utcMs));
+  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  const wall = Date.UTC(part("year"), part("month") - 1, part("day"), part("hour"), part("minute"), part("second"));
+  return wall - Math.floor(utcMs / 1000) * 1000;
+}
+
+/**
+ * The UTC moment a wall-clock time of `zone` names. Two passes find the offset in force at that
+ * moment across a change of offset; a time skipped by a change comes out shifted by its length.
+ */
+function wallClockToUtc(wallMs: number, zone: string): number {
+  const guess = wallMs - zoneOffsetMs(zone, wallMs);
+  return wallMs - zoneOffsetMs(zone, guess);
+}
