@@ -506,4 +506,15 @@ describe("the OAuth sign-in pages", () => {
     }
     assert.match(pages[0]!, /Feed &lt;Reader&gt;/);
   });
+
+  it("shows the authorize page's error in the sign-in page's error box, with Approve as the main button", () => {
+    const withError = authorizePage({ appName: "R", level: "read", token: "t", csrf: "c", error: "Wrong password." });
+    assert.match(withError, /<p class="notice notice-error" role="alert" id="error">Wrong password\.<\/p>/);
+    assert.match(withError, /<input id="email"[^>]* aria-describedby="error">/);
+    for (const html of [withError, authorizePage({ appName: "R", level: "read", token: "t", csrf: "c" })]) {
+      assert.match(html, /<button type="submit" name="decision" value="approve" class="primary">Approve<\/button>/);
+      assert.match(html, /<button type="submit" name="decision" value="deny" formnovalidate>Deny<\/button>/);
+      assert.match(html, /<form method="post" action="\/oauth\/authorize" class="stack">/);
+    }
+  });
 });

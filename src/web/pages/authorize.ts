@@ -22,20 +22,23 @@ export interface AuthorizeForm {
 
 /** The sign-in form: e-mail, password, Approve and Deny, the application's name and access level. */
 export function authorizePage(form: AuthorizeForm): string {
-  const error = form.error === undefined ? "" : html`<p role="alert" id="error">${form.error}</p>`;
+  // The same error box as the sign-in page's, tied to the fields it is about.
+  const error =
+    form.error === undefined ? "" : html`<p class="notice notice-error" role="alert" id="error">${form.error}</p>`;
+  const describedBy = form.error === undefined ? "" : html` aria-describedby="error"`;
   return page(
     `Allow ${form.appName}?`,
     html`<h1>Allow <strong>${form.appName}</strong> to use your Kairan account?</h1>
 <p>Access level <strong id="access-level">${form.level}</strong>: it will be able to ${LEVEL_TEXT[form.level]}.</p>
 ${error}
-<form method="post" action="/oauth/authorize">
+<form method="post" action="/oauth/authorize" class="stack">
 <input type="hidden" name="oauth_token" value="${form.token}">
 <input type="hidden" name="csrf_token" value="${form.csrf}">
 <p><label for="email">E-mail address</label>
-<input id="email" name="email" type="email" autocomplete="username" value="${form.email ?? ""}"></p>
+<input id="email" name="email" type="email" autocomplete="username" value="${form.email ?? ""}"${describedBy}></p>
 <p><label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password"></p>
-<p><button type="submit" name="decision" value="approve">Approve</button>
+<p class="buttons"><button type="submit" name="decision" value="approve" class="primary">Approve</button>
 <button type="submit" name="decision" value="deny" formnovalidate>Deny</button></p>
 </form>`,
   );
