@@ -159,7 +159,7 @@ describe("the web interface in Chromium: two people", () => {
 
   it("refuses Alice's edit while Bob holds the lease, naming him; after his save she may edit", async () => {
     await b.goto(topicUrl.replace(server.url, `${server.url}/m`));
-    await b.getByRole("link", { name: "Edit" }).click();
+    await b.getByRole("button", { name: "Edit", exact: true }).click();
     await b.getByLabel("Title").waitFor();
     await a.goto(topicUrl);
     assert.match((await a.locator("#edited-by").textContent()) ?? "", /Bob Baba is editing this topic until/);
@@ -172,7 +172,7 @@ describe("the web interface in Chromium: two people", () => {
     await b.waitForURL(/\/m\/g\/1:1\/board\/1:\d+$/);
     assert.equal(await b.getByRole("heading", { level: 1 }).textContent(), "Launch party (Friday)");
     await a.goto(topicUrl);
-    await a.getByRole("link", { name: "Edit" }).click();
+    await a.getByRole("button", { name: "Edit", exact: true }).click();
     assert.equal(await a.getByLabel("Title").inputValue(), "Launch party (Friday)");
     await a.getByRole("button", { name: "Cancel" }).click();
     await a.waitForURL(topicUrl);

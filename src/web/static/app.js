@@ -65,15 +65,15 @@
     });
   });
 
-  // The edit lease runs 10 minutes from the last renewal. Renew it while the person types (at most
-  // once a minute), show its new end, and say so when it was lost to someone else.
+  // The edit lease runs 10 minutes from the last renewal. Renew it while the person types (on the
+  // first key, then at most once a minute), show its new end, and say so when it was lost.
   var note = document.querySelector("[data-lease-action]");
   var editForm = document.getElementById("topic-form");
   if (note && editForm) {
     var csrf = editForm.querySelector("input[name=_csrf]");
     var lost = document.getElementById("lease-lost");
     var until = note.querySelector("time");
-    var lastRenewal = Date.now();
+    var lastRenewal = 0;
     var renew = function () {
       if (!csrf || Date.now() - lastRenewal < 60 * 1000) return;
       lastRenewal = Date.now();
