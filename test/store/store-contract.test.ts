@@ -176,6 +176,15 @@ describeEachBackend("Store contract", (backend) => {
     assert.deepEqual(await list({ kind: "all" }), ["t0'", "t2", "t1"]);
     await store.transaction((tx) => tx.topics.remove(topics[0]!.id));
     assert.equal(await store.read((tx) => tx.topics.findById(topics[0]!.id)), undefined);
+    // Filing and the trash change only what is given (and the time).
+    await store.transaction((tx) => tx.topics.place(topics[2]!.id, { folderId: folders[1]!.id, at: T0 + 10 }));
+    await store.transaction((tx) => tx.topics.place(topics[1]!.id, { trashed: true, at: T0 + 11 }));
+    await store.transaction((tx) => tx.topics.place(topics[3]!.id, { trashed: false, at: T0 + 12 }));
+    assert.deepEqual(await list({ kind: "folder", folderId: folders[1]!.id }), ["t2"]);
+    assert.deepEqual(await list({ kind: "trash" }), ["t1"]);
+    assert.deepEqual(await list({ kind: "all" }), ["t3", "t2"]);
+    const placed = await store.read((tx) => tx.topics.findById(topics[1]!.id));
+    assert.deepEqual([placed?.folderId, placed?.trashed, placed?.updatedAt], [folders[0]!.id, true, T0 + 11]);
   });
 
   it("comments: numbers never reused, newest first, counters reset with the parent", async () => {

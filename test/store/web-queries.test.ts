@@ -204,5 +204,10 @@ describeEachBackend("Store: web interface queries", (backend) => {
       ).map((t) => t.title);
     assert.deepEqual(await titles("COMPLETED"), ["COMPLETED"]);
     assert.deepEqual(await titles("NOT_STARTED"), ["NOT_STARTED"]);
+    // A task deleted for good (the web's delete from the trash) is gone.
+    const done = await store.transaction(task("COMPLETED"));
+    await store.transaction((tx) => tx.tasks.remove(done.id));
+    assert.equal(await store.read((tx) => tx.tasks.findById(done.id)), undefined);
+    assert.deepEqual(await titles("COMPLETED"), ["COMPLETED"]);
   });
 });

@@ -27,7 +27,10 @@ export type TaskChange = Partial<Omit<NewTask, "groupId" | "authorId" | "at">> &
 
 /** Group tasks. */
 export interface TaskRepo {
-  /** Inserts with the group's next sequence number (unique per group, never reused). */
+  /**
+   * Inserts with the group's next sequence number: unique per group; one more than the highest in
+   * use, so the number of the group's last task is handed out again once that task is deleted for good.
+   */
   insert(task: NewTask): Promise<Task>;
   findById(id: number): Promise<Task | undefined>;
   /** A page of a group's tasks, newest first (updated, then id). */
