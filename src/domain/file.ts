@@ -1,5 +1,6 @@
-import { ValidationError } from "./errors.js";
+import { ConflictError, ForbiddenError, ValidationError } from "./errors.js";
 import type { FolderFilter } from "./folder.js";
+import type { Membership } from "./group.js";
 import type { ContentRef } from "./item-id.js";
 import { LIMITS } from "./limits.js";
 import { checkMaxChars } from "./text.js";
@@ -81,6 +82,50 @@ export function checkFileText(draft: { title: string; memo: string }): { title: 
   checkMaxChars(draft.title, LIMITS.topicTitleMaxChars, "FILE_TITLE_TOO_LONG", "The file title");
   checkMaxChars(draft.memo, LIMITS.topicBodyMaxChars, "FILE_MEMO_TOO_LONG", "The file memo");
   return draft;
+}
+
+/**
+ * Checks a version's change note (what the history shows beside it).
+ * @throws ValidationError FILE_COMMENT_TOO_LONG
+ */
+export function checkFileComment(comment: string): string {
+  checkMaxChars(comment, LIMITS.fileCommentMaxChars, "FILE_COMMENT_TOO_LONG", "The change note");
+  return comment;
+}
+
+/**
+ * A file in the trash is only restored or deleted: new versions and moves wait for its restore.
+ * @throws ConflictError FILE_IN_TRASH
+ */
+export function requireFileNotTrashed(file: CabinetFile): void {
+  if (file.trashed) throw new ConflictError("FILE_IN_TRASH", "The file is in the trash; restore it first.");
+}
+
+/**
+ * Deleting for good goes through the trash, so that no file disappears by one click.
+ * @throws ConflictError FILE_NOT_IN_TRASH
+ */
+export function requireFileTrashed(file: CabinetFile): void {
+  if (!file.trashed) throw new ConflictError("FILE_NOT_IN_TRASH", "Move the file to the trash before deleting it.");
+}
+
+/** Whether a member may delete the file for good (the page offers the button only then). */
+export function mayDeleteFile(file: CabinetFile, userId: number, membership: Membership): boolean {
+  return file.authorId === userId || membership.manager;
+}
+
+/**
+ * Every member shares the folder (uploads, versions, moves, trash); deleting for good, which
+ * takes every version with it, is for the file's author and the group's managers.
+ * @throws ForbiddenError FILE_DELETE_FORBIDDEN
+ */
+export function requireMayDeleteFile(file: CabinetFile, userId: number, membership: Membership): void {
+  if (!mayDeleteFile(file, userId, membership)) {
+    throw new ForbiddenError(
+      "FILE_DELETE_FORBIDDEN",
+      "Only the file's author and the group's managers may delete this file.",
+    );
+  }
 }
 
 /** Image types whose size and thumbnail we read, by their first bytes (not by a name a user chose). */

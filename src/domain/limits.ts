@@ -16,6 +16,8 @@ export const LIMITS = {
   pageSizeDefault: 20,
   pageSizeMax: 100,
   historyEntries: 5,
+  /** A shared file version's change note. */
+  fileCommentMaxChars: 1_000,
   termMaxDays: 365,
   /** XML bodies: far above the largest legal entry (20,000 characters of 4 bytes each). */
   xmlBodyMaxBytes: 1024 * 1024,

@@ -1,12 +1,9 @@
 import type { Readable } from "node:stream";
-import type { BlobStore } from "../blobs/blob-store.js";
-import { type CabinetFile, checkFileName, checkFileText } from "../domain/file.js";
+import { type CabinetFile, checkFileComment, checkFileName, checkFileText } from "../domain/file.js";
 import type { ContentRef } from "../domain/item-id.js";
-import type { NewFileVersion } from "../store/queries/files.repo.js";
-import type { Tx } from "../store/store.js";
 import { requireGroup, requireMemberByEmail } from "./admin-lookup.js";
-import { discardFileBytes, storeFileBytes } from "./file-content.js";
-import { requireFile } from "./file.js";
+import { recordOrDiscard, storeFileBytes } from "./file-content.js";
+import { notifyFileChange, requireFile } from "./file.js";
 import { requireFolderOf } from "./folder-access.js";
 import type { ServiceContext } from "./context.js";
 
@@ -24,12 +21,13 @@ export interface NewFileInput {
 
 /**
  * Adds a file (version 1) to a group's shared folder; the author must be a member.
- * @throws ValidationError FILE_NAME_*, FILE_TITLE_TOO_LONG, FILE_MEMO_TOO_LONG, USER_NOT_MEMBER
+ * @throws ValidationError FILE_NAME_*, FILE_TITLE_TOO_LONG, FILE_MEMO_TOO_LONG, FILE_COMMENT_TOO_LONG, USER_NOT_MEMBER
  * @throws NotFoundError GROUP_NOT_FOUND, USER_NOT_FOUND, FOLDER_NOT_FOUND
  */
 export async function addFile(ctx: ServiceContext, input: NewFileInput): Promise<CabinetFile> {
   const text = checkFileText(input);
   checkFileName(input.fileName);
+  checkFileComment(input.comment);
   const authorId = await ctx.store.read(async (tx) => {
     await requireGroup(tx, input.groupId);
     return (await requireMemberByEmail(tx, input.groupId, input.authorEmail)).user.id;
@@ -42,7 +40,7 @@ export async function addFile(ctx: ServiceContext, input: NewFileInput): Promise
         { groupId: input.groupId, ...text, authorId, folderId: input.folderId, trashed: false },
         version,
       );
-      await notifyChange(tx, file, authorId, "created", version.at);
+      await notifyFileChange(tx, file, authorId, "created", version.at);
       return file;
     }),
   );
@@ -50,7 +48,7 @@ export async function addFile(ctx: ServiceContext, input: NewFileInput): Promise
 
 /**
  * Adds the next version of a file; the name stays unless a new one is given.
- * @throws ValidationError FILE_NAME_*, USER_NOT_MEMBER; NotFoundError FILE_NOT_FOUND, USER_NOT_FOUND
+ * @throws ValidationError FILE_NAME_*, FILE_COMMENT_TOO_LONG, USER_NOT_MEMBER; NotFoundError FILE_NOT_FOUND, USER_NOT_FOUND
  */
 export async function addFileVersion(
   ctx: ServiceContext,
@@ -63,6 +61,7 @@ export async function addFileVersion(
   },
 ): Promise<CabinetFile> {
   if (input.fileName !== undefined) checkFileName(input.fileName);
+  checkFileComment(input.comment);
   const { file, authorId } = await ctx.store.read(async (tx) => ({
     file: await requireFile(tx, input.ref),
     authorId: (await requireMemberByEmail(tx, input.ref.groupId, input.authorEmail)).user.id,
@@ -77,7 +76,7 @@ export async function addFileVersion(
   return recordOrDiscard(ctx.blobs, version, () =>
     ctx.store.transaction(async (tx) => {
       const changed = await tx.files.addVersion(file.id, version);
-      await notifyChange(tx, changed, authorId, "updated", version.at);
+      await notifyFileChange(tx, changed, authorId, "updated", version.at);
       return changed;
     }),
   );
@@ -89,28 +88,7 @@ export async function trashFile(ctx: ServiceContext, input: { ref: ContentRef })
     const file = await requireFile(tx, input.ref);
     const at = ctx.clock.now();
     await tx.files.update(file.id, { trashed: true, at });
-    await notifyChange(tx, file, null, "updated", at);
+    await notifyFileChange(tx, file, null, "updated", at);
     return (await tx.files.findById(file.id)) ?? file;
   });
-}
-
-/** Notifies the group's members but the actor (every member for an operator's change, `actorId` null). */
-async function notifyChange(
-  tx: Tx,
-  file: CabinetFile,
-  actorId: number | null,
-  kind: "created" | "updated",
-  at: number,
-): Promise<void> {
-  const cause = kind === "created" ? ({ kind } as const) : ({ kind, bodyChanged: false } as const);
-  await tx.notifications.fanOut({ item: { kind: "CABINET", groupId: file.groupId, id: file.id }, actorId, cause, at });
-}
-
-async function recordOrDiscard<T>(blobs: BlobStore, version: NewFileVersion, record: () => Promise<T>): Promise<T> {
-  try {
-    return await record();
-  } catch (error) {
-    await discardFileBytes(blobs, version);
-    throw error;
-  }
 }

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { type BlobStore, newBlobKey } from "../blobs/blob-store.js";
+import { type BlobStore, type TempBlob, newBlobKey } from "../blobs/blob-store.js";
 import { readImage } from "../blobs/image.js";
 import { mimeTypeOf, sniffImageType } from "../domain/file.js";
 import type { NewFileVersion } from "../store/queries/files.repo.js";
@@ -21,6 +21,31 @@ export interface Upload {
 export async function storeFileBytes(blobs: BlobStore, upload: Upload, at: number): Promise<NewFileVersion> {
   const blobKey = newBlobKey();
   const size = await writeBlob(blobs, blobKey, upload.source);
+  return describeStoredBytes(blobs, blobKey, size, upload, at);
+}
+
+/**
+ * The same for bytes already received into the temporary area (a web upload): they are put in
+ * place under a new key, then read like {@link storeFileBytes} reads them.
+ */
+export async function storeStagedFileBytes(
+  blobs: BlobStore,
+  temp: TempBlob,
+  upload: Omit<Upload, "source"> & { readonly size: number },
+  at: number,
+): Promise<NewFileVersion> {
+  const blobKey = newBlobKey();
+  await blobs.commit(temp, blobKey);
+  return describeStoredBytes(blobs, blobKey, upload.size, upload, at);
+}
+
+async function describeStoredBytes(
+  blobs: BlobStore,
+  blobKey: string,
+  size: number,
+  upload: Omit<Upload, "source">,
+  at: number,
+): Promise<NewFileVersion> {
   try {
     const head = await readHead(blobs, blobKey);
     const facts = sniffImageType(head) ? await readImage(() => openBlob(blobs, blobKey)) : undefined;
@@ -40,6 +65,20 @@ export async function storeFileBytes(blobs: BlobStore, upload: Upload, at: numbe
     };
   } catch (error) {
     await blobs.remove(blobKey);
+    throw error;
+  }
+}
+
+/** Runs `record` (the transaction that records a version); when it fails, the version's stored bytes go. */
+export async function recordOrDiscard<T>(
+  blobs: BlobStore,
+  version: NewFileVersion,
+  record: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await record();
+  } catch (error) {
+    await discardFileBytes(blobs, version);
     throw error;
   }
 }

@@ -63,3 +63,15 @@ async function historiesOf(tx: Tx, files: readonly CabinetFile[]): Promise<Map<n
     byFile.get(version.fileId)?.push(version);
   return byFile;
 }
+
+/** Notifies the group's members but the actor (every member for an operator's change, `actorId` null). */
+export async function notifyFileChange(
+  tx: Tx,
+  file: CabinetFile,
+  actorId: number | null,
+  kind: "created" | "updated",
+  at: number,
+): Promise<void> {
+  const cause = kind === "created" ? ({ kind } as const) : ({ kind, bodyChanged: false } as const);
+  await tx.notifications.fanOut({ item: { kind: "CABINET", groupId: file.groupId, id: file.id }, actorId, cause, at });
+}

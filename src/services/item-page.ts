@@ -3,7 +3,7 @@
 // they reply to. The API's services answer one feed each; a page needs all of this at once.
 import type { Actor } from "../domain/access.js";
 import type { Comment } from "../domain/comment.js";
-import type { CabinetFile, FileVersion } from "../domain/file.js";
+import { type CabinetFile, type FileVersion, mayDeleteFile } from "../domain/file.js";
 import type { Folder } from "../domain/folder.js";
 import type { GroupAccess } from "../domain/group.js";
 import type { ContentRef } from "../domain/item-id.js";
@@ -77,6 +77,10 @@ export interface TaskPageView extends ItemPageView {
 export interface FilePageView extends ItemPageView {
   readonly file: CabinetFile;
   readonly history: readonly FileVersion[];
+  /** The group's shared-file folders (where the file can be moved). */
+  readonly folders: readonly Folder[];
+  /** Whether the viewer may delete the file for good (its author and the group's managers). */
+  readonly mayDelete: boolean;
 }
 
 /** Which item, and which page of its comments. */
@@ -122,7 +126,14 @@ export async function readFilePage(ctx: ServiceContext, actor: Actor, input: Ite
     const access = await requireGroupMember(tx, actor, input.ref.groupId);
     const file = await requireFile(tx, input.ref);
     const history = await tx.files.listHistories([file], LIMITS.historyEntries);
-    return { ...(await aroundItem(tx, actor, access, input)), file, history };
+    const folders = await tx.folders.list(access.group.id, "CABINET", { offset: 0, limit: LIMITS.pageSizeMax });
+    return {
+      ...(await aroundItem(tx, actor, access, input)),
+      file,
+      history,
+      folders,
+      mayDelete: mayDeleteFile(file, actor.user.id, access.membership),
+    };
   });
 }
 

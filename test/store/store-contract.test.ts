@@ -244,6 +244,35 @@ describeEachBackend("Store contract", (backend) => {
     await store.transaction((tx) => tx.leases.remove(parent.id));
     assert.equal(await store.read((tx) => tx.leases.find(parent.id)), undefined);
   });
+
+  it("files: remove takes the file with every version and gives back their blob keys", async () => {
+    const version = (n: number, thumbnail: boolean, authorId: number) => ({
+      fileName: `f${n}.png`,
+      size: n,
+      mimeType: "image/png",
+      blobKey: `blob${n}`,
+      width: null,
+      height: null,
+      thumbnailKey: thumbnail ? `blob${n}.thumbnail` : null,
+      authorId,
+      comment: "",
+      at: T0 + n,
+    });
+    const { kept, gone } = await store.transaction(async (tx) => {
+      const { user } = await seedUser(tx, "8");
+      const group = await tx.groups.insert({ name: "g8", summary: "", createdAt: T0 });
+      const file = { groupId: group.id, title: "", memo: "", authorId: user.id, folderId: null, trashed: true };
+      const gone = await tx.files.insert(file, version(1, true, user.id));
+      await tx.files.addVersion(gone.id, version(2, false, user.id));
+      const kept = await tx.files.insert(file, version(3, false, user.id));
+      return { kept, gone };
+    });
+    const keys = await store.transaction((tx) => tx.files.remove(gone.id));
+    assert.deepEqual(keys.sort(), ["blob1", "blob1.thumbnail", "blob2"]);
+    assert.equal(await store.read((tx) => tx.files.findById(gone.id)), undefined);
+    assert.equal(await store.read((tx) => tx.files.findVersion(gone.id, 1)), undefined);
+    assert.equal((await store.read((tx) => tx.files.findById(kept.id)))?.current.blobKey, "blob3", "others stay");
+  });
 });
 
 async function topicParent(store: Store, n: string): Promise<{ parent: ContentRef; userId: number }> {

@@ -99,6 +99,12 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
       [`${item}/comments/1/delete`, {}],
       [`${g}/tasks/1:${task.id}/like`, { on: "true" }],
       [`${g}/files/1:${file.id}/comments`, { text: "hi" }],
+      [`${g}/files`, { title: "Intruder" }],
+      [`${g}/files/1:${file.id}/versions`, { comment: "v2" }],
+      [`${g}/files/1:${file.id}/move`, { folder: "" }],
+      [`${g}/files/1:${file.id}/trash`, {}],
+      [`${g}/files/1:${file.id}/restore`, {}],
+      [`${g}/files/1:${file.id}/delete`, {}],
       ["/settings/notify", { group: `1:${secret.id}`, notify: "false" }],
     ];
     for (const [path, fields] of posts) {
@@ -114,7 +120,10 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
       topics: (await tx.topics.list(secret.id, { kind: "all" }, { offset: 0, limit: 10 })).length,
       trashed: (await tx.topics.list(secret.id, { kind: "trash" }, { offset: 0, limit: 10 })).length,
       membership: await tx.memberships.findJoined(secret.id, alice.id),
+      file: await tx.files.findById(file.id),
+      files: (await tx.files.list(secret.id, { kind: "all" }, { offset: 0, limit: 10 })).length,
     }));
+    assert.deepEqual([after.file?.trashed, after.file?.current.number, after.files], [false, 1, 1]);
     assert.equal(after.topic?.title, "Launch codes");
     assert.equal(after.comments, 1);
     assert.deepEqual(after.likes, []);
@@ -139,6 +148,10 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
     await web.get(`/g/1:${mine.id}/board`);
     const like = await web.post(`/g/1:${mine.id}/board/1:${topic.id}/like`, { on: "true" });
     assert.equal(like.status, 404);
+    await web.get(`/g/1:${mine.id}/board`);
+    const trash = await web.post(`/g/1:${mine.id}/files/1:${file.id}/trash`);
+    assert.equal(trash.status, 404);
+    assert.equal((await server.store.read((tx) => tx.files.findById(file.id)))?.trashed, false);
   });
 
   it("lets members in, and only authors and managers delete", async () => {

@@ -25,4 +25,6 @@ export interface FileRepo {
   /** The group's comment attachments (the ATTACH folder). */
   listAttachmentsOfGroup(groupId: number, page: PageWindow): Promise<CabinetFile[]>;
   update(id: number, change: { folderId?: number | null; trashed?: boolean; at: number }): Promise<void>;
+  /** Deletes a file and every version of it; returns the blob keys (bytes and thumbnails) they held. */
+  remove(id: number): Promise<string[]>;
 }

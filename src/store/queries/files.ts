@@ -254,5 +254,17 @@ export function fileRepo(db: Kysely<Database>): FileRepo {
       if (change.trashed !== undefined) set.trashed = change.trashed ? 1 : 0;
       await db.updateTable("files").set(set).where("id", "=", id).execute();
     },
+    async remove(id) {
+      const versions = await db
+        .selectFrom("file_versions")
+        .select(["blob_key", "thumbnail_key"])
+        .where("file_id", "=", id)
+        .execute();
+      await db.deleteFrom("file_versions").where("file_id", "=", id).execute();
+      await db.deleteFrom("files").where("id", "=", id).execute();
+      return versions.flatMap((version) =>
+        version.thumbnail_key === null ? [version.blob_key] : [version.blob_key, version.thumbnail_key],
+      );
+    },
   };
 }

@@ -1,6 +1,7 @@
 // Kairan web interface: small enhancements only. Every page works without this script; it adds
-// local times, delete confirmations, a check of the files chosen for a comment, and keeps the
-// edit lease of an open edit form while the person types.
+// local times, delete confirmations, a check of the files chosen for a comment, drag and drop
+// and progress for shared-file uploads, and keeps the edit lease of an open edit form while the
+// person types.
 (function () {
   "use strict";
 
@@ -62,6 +63,94 @@
         event.preventDefault();
         input.focus();
       }
+    });
+  });
+
+  // Shared files: a file dropped on a form's drop zone is taken as if chosen with its button and
+  // sent at once; every upload goes by XMLHttpRequest to show its progress. Without the script the
+  // same forms post and the server answers with the next page.
+  document.querySelectorAll("form[data-upload]").forEach(function (form) {
+    var input = form.querySelector("input[type=file]");
+    var zone = form.querySelector("[data-drop-zone]");
+    var message = form.querySelector(".file-error");
+    var progress = form.querySelector(".upload-progress");
+    var button = form.querySelector("button[type=submit]");
+    if (!input || !message || !progress || !button) return;
+    var bar = progress.querySelector("progress");
+    var status = progress.querySelector(".upload-status");
+    var maxBytes = Number(form.getAttribute("data-max-file-bytes"));
+    function say(text) {
+      message.textContent = text;
+      if (text !== "") message.focus();
+    }
+    function check() {
+      var file = input.files && input.files[0];
+      if (file && file.size > maxBytes) {
+        say(form.getAttribute("data-too-large").replace("{name}", file.name));
+        return false;
+      }
+      say("");
+      return true;
+    }
+    function showProgress(percent) {
+      bar.value = percent;
+      status.textContent = form.getAttribute("data-sending").replace("{percent}", String(percent));
+    }
+    function send() {
+      if (!input.files || input.files.length === 0 || !check()) return;
+      var request = new XMLHttpRequest();
+      request.open("POST", form.action);
+      request.upload.addEventListener("progress", function (event) {
+        if (event.lengthComputable) showProgress(Math.floor((event.loaded * 100) / event.total));
+      });
+      request.addEventListener("load", function () {
+        // Success is a redirect the request has followed: go where it led.
+        if (request.status < 400 && request.responseURL) return window.location.assign(request.responseURL);
+        // A refusal is a page saying what was wrong: show its message here and keep the form.
+        var page = new DOMParser().parseFromString(request.responseText, "text/html");
+        var alert = page.querySelector(".notice-error[role=alert]:not(:empty)");
+        done(alert ? alert.textContent : form.getAttribute("data-failed"));
+      });
+      request.addEventListener("error", function () {
+        done(form.getAttribute("data-failed"));
+      });
+      button.disabled = true;
+      progress.hidden = false;
+      showProgress(0);
+      request.send(new FormData(form));
+    }
+    function done(problem) {
+      button.disabled = false;
+      progress.hidden = true;
+      say(problem);
+    }
+    message.tabIndex = -1;
+    input.addEventListener("change", check);
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      if (check()) send();
+      else input.focus();
+    });
+    if (!zone) return;
+    ["dragenter", "dragover"].forEach(function (type) {
+      zone.addEventListener(type, function (event) {
+        event.preventDefault();
+        zone.classList.add("drag-over");
+      });
+    });
+    ["dragleave", "drop"].forEach(function (type) {
+      zone.addEventListener(type, function () {
+        zone.classList.remove("drag-over");
+      });
+    });
+    zone.addEventListener("drop", function (event) {
+      event.preventDefault();
+      var dropped = event.dataTransfer && event.dataTransfer.files;
+      if (!dropped || dropped.length === 0) return;
+      var chosen = new DataTransfer();
+      chosen.items.add(dropped[0]);
+      input.files = chosen.files;
+      if (check()) send();
     });
   });
 
