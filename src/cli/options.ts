@@ -79,6 +79,18 @@ Operations (GET /healthz: the process serves; GET /readyz: the database answers,
                                                            only) is set: then every scrape must send
                                                            Authorization: Bearer TOKEN, from any address`;
 
+/** Options only `kairan serve` has: who may make an account. */
+export const ACCOUNT_OPTIONS = {
+  "allow-signup": { type: "boolean" },
+} as const;
+
+/** Help text for the account options (docs/operations.md "Accounts"). */
+export const ACCOUNT_OPTIONS_HELP = `Accounts:
+  --allow-signup              KAIRAN_ALLOW_SIGNUP=1        let people make their own accounts: the sign-up
+                                                           page, and invitation links for addresses without
+                                                           an account (off by default: only the operator's
+                                                           kairan user add makes accounts)`;
+
 /** Help text for the shared options. */
 export const SERVER_OPTIONS_HELP = `Options (each also read from its environment variable):
   --port N            KAIRAN_PORT          TCP port, 0 picks a free one (default 8080)
@@ -137,6 +149,7 @@ export function configFlags(values: Record<string, string | boolean | undefined>
     logLevel: text("log-level"),
     sqliteSync: text("sqlite-sync"),
     metrics: values.metrics === true,
+    allowSignup: values["allow-signup"] === true,
     limits: {
       noRateLimit: values["no-rate-limit"] === true,
       rateLimitAddress: text("rate-limit-address"),

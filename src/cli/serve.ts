@@ -9,6 +9,8 @@ import { validateSeed } from "../seed/validate.js";
 import { openStore } from "../store/open.js";
 import type { Store } from "../store/store.js";
 import {
+  ACCOUNT_OPTIONS,
+  ACCOUNT_OPTIONS_HELP,
   LIMIT_OPTIONS,
   LIMIT_OPTIONS_HELP,
   SERVER_OPTIONS,
@@ -28,13 +30,15 @@ and prints a curl command that reads the demo board.
 
 ${SERVER_OPTIONS_HELP}
 
-${LIMIT_OPTIONS_HELP}`;
+${LIMIT_OPTIONS_HELP}
+
+${ACCOUNT_OPTIONS_HELP}`;
 
 const DEMO_FILE = new URL("../../seeds/demo.json", import.meta.url);
 
 /** `kairan serve`: runs until SIGTERM or SIGINT, then stops cleanly. */
 export async function serve(args: readonly string[]): Promise<void> {
-  const { values, positionals } = parseCommand(args, { ...SERVER_OPTIONS, ...LIMIT_OPTIONS });
+  const { values, positionals } = parseCommand(args, { ...SERVER_OPTIONS, ...LIMIT_OPTIONS, ...ACCOUNT_OPTIONS });
   if (values.help) return void console.log(SERVE_HELP);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]?.slice(0, 40)}"`);
   const config = loadConfig(configFlags(values));

@@ -61,6 +61,8 @@ export interface Config {
   readonly limits: LimitsConfig;
   /** `GET /metrics`: off unless enabled; loopback or bearer token only (config/metrics.ts). */
   readonly metrics: MetricsConfig;
+  /** Whether people may make their own accounts (the sign-up page, invitation links); off by default. */
+  readonly allowSignup: boolean;
 }
 
 /** Command-line values, as strings, before validation (undefined = not given). */
@@ -76,6 +78,8 @@ export interface ConfigFlags extends BlobStoreFlags, MetricsFlags {
   readonly sqliteSync?: string | undefined;
   /** Server limits (`kairan serve` only). */
   readonly limits?: LimitFlags | undefined;
+  /** `--allow-signup` (`kairan serve` only). */
+  readonly allowSignup?: boolean | undefined;
 }
 
 /** Every configuration problem at once, one line each. */
@@ -97,6 +101,7 @@ export const CONFIG_SOURCES = {
   locale: { flag: "--locale", env: "KAIRAN_LOCALE" },
   logLevel: { flag: "--log-level", env: "KAIRAN_LOG_LEVEL" },
   sqliteSync: { flag: "--sqlite-sync", env: "KAIRAN_SQLITE_SYNC" },
+  allowSignup: { flag: "--allow-signup", env: "KAIRAN_ALLOW_SIGNUP" },
   ...LIMIT_SOURCES,
   ...BLOB_STORE_SOURCES,
   ...METRICS_SOURCES,
@@ -126,6 +131,7 @@ const schema = z.object({
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { message: "must be a pino level" })
     .default("info"),
   sqliteSync: z.enum(["normal", "full"], { message: "must be normal or full" }).default("normal"),
+  allowSignup: z.enum(["0", "1", "true", "false"], { message: "must be 0 or 1" }).default("0"),
   ...limitsSchema,
   ...blobStoreFields,
   ...metricsFields,
@@ -147,6 +153,7 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
     locale: flags.locale ?? env.KAIRAN_LOCALE,
     logLevel: flags.logLevel ?? env.KAIRAN_LOG_LEVEL,
     sqliteSync: flags.sqliteSync ?? env.KAIRAN_SQLITE_SYNC,
+    allowSignup: flags.allowSignup ? "1" : env.KAIRAN_ALLOW_SIGNUP,
     ...rawLimits(flags.limits ?? {}, env),
     ...rawBlobStore(flags, env),
     ...rawMetrics(flags, env),
@@ -172,6 +179,7 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
     logLevel: value.logLevel,
     limits: toLimitsConfig(value),
     metrics: toMetricsConfig(value),
+    allowSignup: value.allowSignup === "1" || value.allowSignup === "true",
   } satisfies Config);
 }
 

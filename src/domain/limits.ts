@@ -29,4 +29,8 @@ export const LIMITS = {
   urlMaxBytes: 8 * 1024,
   /** OAuth temporary credentials and verifiers live this long, and are used once. */
   oauthTemporaryCredentialMs: 10 * 60 * 1000,
+  /** A group's name: an entry title wherever feeds show it (domain/group-rules.ts). */
+  groupNameMaxChars: 200,
+  /** A group's description: an entry summary, like a topic's text. */
+  groupSummaryMaxChars: 20_000,
 } as const;

@@ -1,9 +1,9 @@
 import { NotFoundError, ValidationError } from "../domain/errors.js";
 import { type Member, requireKeepsAManager } from "../domain/member.js";
-import { memberListItem } from "../domain/notification.js";
 import type { Tx } from "../store/store.js";
 import { requireGroup, requireMemberByEmail, requireUserByEmail } from "./admin-lookup.js";
 import type { ServiceContext } from "./context.js";
+import { announceJoined, endMembership } from "./membership-events.js";
 
 /**
  * Adds a user to a group as a joined member; the other members are notified.
@@ -27,12 +27,7 @@ export async function addMember(
       notify: true,
       createdAt: at,
     });
-    await tx.notifications.fanOut({
-      item: memberListItem(input.groupId),
-      actorId: user.id,
-      cause: { kind: "joined" },
-      at,
-    });
+    await announceJoined(tx, input.groupId, user.id, at);
     return requireMember(tx, created.id);
   });
 }
@@ -63,17 +58,9 @@ export async function removeMember(
   return ctx.store.transaction(async (tx) => {
     const member = await memberOf(tx, input);
     requireKeepsAManager(member, await tx.memberships.countManagers(input.groupId));
-    await tx.memberships.remove(member.id);
-    if (member.status === "JOIN" && member.userId !== null) {
-      // Their notifications of the group go (they can no longer read its items); the others hear they left.
-      await tx.notifications.removeOfMember(member.userId, input.groupId);
-      await tx.notifications.fanOut({
-        item: memberListItem(input.groupId),
-        actorId: member.userId,
-        cause: { kind: "left" },
-        at: ctx.clock.now(),
-      });
-    }
+    if (member.status === "JOIN" && member.userId !== null)
+      await endMembership(tx, { id: member.id, groupId: input.groupId, userId: member.userId }, ctx.clock.now());
+    else await tx.memberships.remove(member.id);
     return member;
   });
 }

@@ -2,6 +2,7 @@
 // so that every server process recognises every session.
 import { generateSecret, hashToken } from "../auth/token.js";
 import { SESSION_LIFETIME_MS, type Session, renewedExpiry } from "../domain/session.js";
+import type { User } from "../domain/user.js";
 import type { ServiceContext, SignInContext } from "./context.js";
 import { type SignInAttempt, signInThrottled } from "./sign-in.js";
 
@@ -20,6 +21,14 @@ export interface StartedSession {
 export async function startSession(ctx: SignInContext, attempt: SignInAttempt): Promise<StartedSession | undefined> {
   const user = await signInThrottled(ctx, attempt);
   if (!user) return undefined;
+  return openSession(ctx, user);
+}
+
+/**
+ * Opens a session for a person whose identity is already proven (signed in, or an account they
+ * just made). Expired sessions are swept on the way.
+ */
+export async function openSession(ctx: ServiceContext, user: User): Promise<StartedSession> {
   const token = generateSecret();
   const now = ctx.clock.now();
   const session: Omit<Session, "id"> = {

@@ -119,6 +119,8 @@ export interface MembershipsTable {
   invite_email: string | null;
   invite_label: string | null;
   invite_expires_at: number | null;
+  /** SHA-256 of the invitation link's secret (migration 0012); null without a link. */
+  invite_token_hash: string | null;
   created_at: number;
   updated_at: number;
 }

@@ -7,6 +7,7 @@ import type { DatasetRepo } from "./queries/dataset.js";
 import type { FileRepo } from "./queries/files.repo.js";
 import type { FolderRepo } from "./queries/folders.js";
 import type { GroupRepo, MembershipRepo } from "./queries/groups.js";
+import type { InvitationRepo } from "./queries/invitations.js";
 import type { LeaseRepo } from "./queries/leases.js";
 import type { LikeNotificationRepo } from "./queries/like-notifications.js";
 import type { LoginFailureRepo } from "./queries/login-failures.js";
@@ -56,6 +57,8 @@ export interface Tx {
   readonly sessions: SessionRepo;
   readonly groups: GroupRepo;
   readonly memberships: MembershipRepo;
+  /** Invitations with links, and their acceptance (the web interface). */
+  readonly invitations: InvitationRepo;
   readonly folders: FolderRepo;
   readonly topics: TopicRepo;
   readonly comments: CommentRepo;

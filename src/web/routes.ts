@@ -12,6 +12,9 @@ import { registerDownload } from "./pages/download.js";
 import { registerFavoritesPage } from "./pages/favorites.js";
 import { registerFilePages } from "./pages/files.js";
 import { registerGroupPages } from "./pages/groups.js";
+import { registerGroupManagePages } from "./pages/group-manage.js";
+import { registerMemberManagePages } from "./pages/member-manage.js";
+import { registerSignupPages } from "./pages/signup.js";
 import { registerItemActions } from "./pages/item-actions.js";
 import { registerMemberPages } from "./pages/members.js";
 import { registerNotificationPages } from "./pages/notifications.js";
@@ -37,7 +40,11 @@ export function registerWeb(app: FastifyInstance, context: Context): WebContext 
     registerTaskPages(scope, web);
     registerTaskEditPages(scope, web);
     registerFilePages(scope, web);
+    // Member actions before the member pages: `/members/invite` is not a member id.
+    registerMemberManagePages(scope, web);
     registerMemberPages(scope, web);
+    registerGroupManagePages(scope, web);
+    registerSignupPages(scope, web);
     registerItemActions(scope, web);
     registerFavoritesPage(scope, web);
     registerNotificationPages(scope, web);

@@ -275,4 +275,22 @@ describe("config", () => {
         error.problems.some((problem) => problem.startsWith("KAIRAN_METRICS_TOKEN: only applies with --metrics")),
     );
   });
+
+  it("keeps sign-up off by default; --allow-signup or KAIRAN_ALLOW_SIGNUP=1 turns it on, anything else is refused", () => {
+    assert.equal(loadConfig({}, {}).allowSignup, false);
+    assert.equal(loadConfig({ allowSignup: true }, {}).allowSignup, true);
+    assert.equal(loadConfig({}, { KAIRAN_ALLOW_SIGNUP: "1" }).allowSignup, true);
+    assert.equal(loadConfig({}, { KAIRAN_ALLOW_SIGNUP: "true" }).allowSignup, true);
+    assert.equal(loadConfig({}, { KAIRAN_ALLOW_SIGNUP: "0" }).allowSignup, false);
+    assert.equal(loadConfig({ allowSignup: true }, { KAIRAN_ALLOW_SIGNUP: "0" }).allowSignup, true, "the flag wins");
+    assert.throws(
+      () => loadConfig({}, { KAIRAN_ALLOW_SIGNUP: "yes", KAIRAN_PORT: "x" }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.problems.length === 2 &&
+        error.problems.some((problem) =>
+          problem.startsWith('--allow-signup / KAIRAN_ALLOW_SIGNUP: must be 0 or 1 (got "yes")'),
+        ),
+    );
+  });
 });

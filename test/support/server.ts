@@ -49,6 +49,8 @@ export async function startTestServer(
     readonly restore?: (config: StoreConfig) => Promise<void>;
     /** Serves GET /metrics (`--metrics`), with KAIRAN_METRICS_TOKEN when `token` is given. */
     readonly metrics?: { readonly token?: string };
+    /** Lets people make their own accounts (`--allow-signup`). */
+    readonly allowSignup?: boolean;
   } = {},
 ): Promise<TestServer> {
   const { blobStore = { kind: "local" }, limits = {}, publicUrl, locale, appStore = (store: Store) => store } = options;
@@ -64,6 +66,7 @@ export async function startTestServer(
     locale,
     limits: { noRateLimit: true, ...limits },
     metrics: options.metrics !== undefined,
+    allowSignup: options.allowSignup === true,
   };
   const env = options.metrics?.token === undefined ? {} : { KAIRAN_METRICS_TOKEN: options.metrics.token };
   const config = { ...loadConfig(flags, env), store: opened.storeConfig, blobStore };

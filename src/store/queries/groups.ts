@@ -10,6 +10,8 @@ import type { RowOf } from "./rows.js";
 export interface GroupRepo {
   insert(group: { name: string; summary: string; createdAt: number }): Promise<Group>;
   findById(id: number): Promise<Group | undefined>;
+  /** Renames and describes a group. */
+  update(id: number, change: { name: string; summary: string; at: number }): Promise<void>;
   /** Groups the user has joined, newest first. */
   listJoined(userId: number, page: PageWindow): Promise<Group[]>;
   /** Every group, oldest first (operators' listing). */
@@ -87,6 +89,13 @@ export function groupRepo(db: Kysely<Database>): GroupRepo {
     async findById(id) {
       const [row] = await findGroup(db, { id });
       return row && toGroup(row);
+    },
+    async update(id, change) {
+      await db
+        .updateTable("groups")
+        .set({ name: change.name, summary: change.summary, updated_at: change.at })
+        .where("id", "=", id)
+        .execute();
     },
     async listJoined(userId, page) {
       const rows = await db

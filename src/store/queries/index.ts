@@ -9,6 +9,7 @@ import { datasetRepo } from "./dataset.js";
 import { fileRepo } from "./files.js";
 import { folderRepo } from "./folders.js";
 import { groupRepo, membershipRepo } from "./groups.js";
+import { invitationRepo } from "./invitations.js";
 import { leaseRepo } from "./leases.js";
 import { notificationCountRepo } from "./notification-counts.js";
 import { loginFailureRepo } from "./login-failures.js";
@@ -34,6 +35,7 @@ const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>, engine: Engi
   notificationCounts: notificationCountRepo,
   groups: groupRepo,
   memberships: membershipRepo,
+  invitations: invitationRepo,
   folders: folderRepo,
   topics: topicRepo,
   comments: commentRepo,

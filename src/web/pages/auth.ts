@@ -20,8 +20,7 @@ export function registerAuthPages(app: FastifyInstance, web: WebContext): void {
       return showForm(web, page, { email: "", next: safeNext(queryValue(page.query, "next")), notice });
     },
     async POST(page) {
-      // Double submit: only a page we served set this cookie and put the same value in the form.
-      requireCsrf(page.form.get("_csrf") ?? undefined, page.request.cookies[SIGNIN_COOKIE] ?? "\u0000");
+      requireFormToken(page);
       const email = page.form.get("email") ?? "";
       const next = safeNext(page.form.get("next") ?? undefined);
       const attempt = { email, password: page.form.get("password") ?? "", address: web.clientAddress(page.request) };
@@ -60,9 +59,32 @@ function showForm(
   data: { email: string; next: string; error?: string; notice?: string | undefined },
   status = 200,
 ) {
+  const token = issueFormToken(web, page);
+  const signupHref = web.config.allowSignup ? page.chrome.u("/signup") : undefined;
+  return page.render(
+    "signin",
+    { title: page.chrome.t("signin.title"), signinCsrf: token, signupHref, ...data },
+    status,
+  );
+}
+
+/**
+ * The form token of a page shown before sign-in (sign-in, sign-up, an invitation's link): there
+ * is no session yet to keep one in, so it goes in a cookie and in the form (double submit).
+ */
+export function issueFormToken(web: WebContext, page: PublicPageRequest): string {
   const token = randomBytes(24).toString("base64url");
   page.reply.setCookie(SIGNIN_COOKIE, token, cookieOptions(web, SIGNIN_FORM_MS));
-  return page.render("signin", { title: page.chrome.t("signin.title"), signinCsrf: token, ...data }, status);
+  return token;
+}
+
+/**
+ * Asserts a form posted before sign-in carries the token of its cookie: only a page we served set
+ * the cookie and put the same value in the form.
+ * @throws ForbiddenError CSRF_TOKEN_INVALID
+ */
+export function requireFormToken(page: PublicPageRequest): void {
+  requireCsrf(page.form.get("_csrf") ?? undefined, page.request.cookies[SIGNIN_COOKIE] ?? "\u0000");
 }
 
 /**

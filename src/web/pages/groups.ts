@@ -2,6 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import { formatPair } from "../../domain/item-id.js";
 import { LIMITS } from "../../domain/limits.js";
+import { listMyInvitations } from "../../services/invitation.js";
 import { listMyGroupsWithCounts } from "../../services/my-groups.js";
 import { type WebContext, pathPair, registerPage } from "../page.js";
 
@@ -13,7 +14,11 @@ export function registerGroupPages(app: FastifyInstance, web: WebContext): void 
   registerPage(app, web, "/", {
     async GET(page) {
       const groups = await listMyGroupsWithCounts(web, page.actor, { offset: 0, limit: GROUPS_SHOWN });
+      const invitations = await listMyInvitations(web, page.actor);
       return page.render("groups", {
+        invitations,
+        left: page.query.left === "1",
+        newGroupHref: page.chrome.u("/groups/new"),
         title: page.chrome.t("groups.title"),
         section: "groups",
         feed: { title: page.chrome.t("groups.title"), href: `${web.baseUrl()}/api/group/V2` },

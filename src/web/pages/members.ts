@@ -25,7 +25,14 @@ function memberRow(chrome: Chrome, member: Member, viewerId: number) {
   };
 }
 
-async function memberListPage(web: WebContext, page: PageRequest) {
+/** What the invite form shows again after a refused address. */
+export interface InviteFormState {
+  readonly email: string;
+  readonly error: string;
+}
+
+/** The member list; `invite` fills the invite form after a refused address (400). */
+export async function memberListPage(web: WebContext, page: PageRequest, invite?: InviteFormState) {
   const groupId = pathPair(page, "group");
   const status: MemberStatus = queryValue(page.query, "status")?.toUpperCase() === "INVITE" ? "INVITE" : "JOIN";
   const request = readPageNumber(page.query);
@@ -33,27 +40,38 @@ async function memberListPage(web: WebContext, page: PageRequest) {
   const path = `/g/${formatPair(groupId)}/members`;
   const counts = view.counts;
   const feedQuery = new URLSearchParams({ group: formatPair(groupId), "member-status": status });
-  return page.render("members", {
-    ...areaHead(web, page, view.group, "members", feedQuery),
-    status,
-    tabs: [
-      {
-        href: page.chrome.u(path),
-        label: page.chrome.t("members.joined", { n: counts.JOIN }),
-        current: status === "JOIN",
-      },
-      {
-        href: page.chrome.u(withQuery(path, { status: "INVITE" })),
-        label: page.chrome.t("members.invited", { n: counts.INVITE }),
-        current: status === "INVITE",
-      },
-    ],
-    members: paged(
-      view.members.map((member) => memberRow(page.chrome, member, page.actor.user.id)),
-      request,
-      (n) => page.chrome.u(withQuery(path, { status: status === "INVITE" ? "INVITE" : undefined, page: n })),
-    ),
-  });
+  const groupPath = `/g/${formatPair(groupId)}`;
+  return page.render(
+    "members",
+    {
+      ...areaHead(web, page, view.group, "members", feedQuery),
+      status,
+      isManager: view.caller.manager,
+      saved: queryValue(page.query, "saved") === "1",
+      invite: invite ?? { email: "", error: undefined },
+      inviteAction: page.chrome.u(`${groupPath}/members/invite`),
+      editHref: page.chrome.u(`${groupPath}/edit`),
+      leaveAction: page.chrome.u(`${groupPath}/leave`),
+      tabs: [
+        {
+          href: page.chrome.u(path),
+          label: page.chrome.t("members.joined", { n: counts.JOIN }),
+          current: status === "JOIN",
+        },
+        {
+          href: page.chrome.u(withQuery(path, { status: "INVITE" })),
+          label: page.chrome.t("members.invited", { n: counts.INVITE }),
+          current: status === "INVITE",
+        },
+      ],
+      members: paged(
+        view.members.map((member) => memberRow(page.chrome, member, page.actor.user.id)),
+        request,
+        (n) => page.chrome.u(withQuery(path, { status: status === "INVITE" ? "INVITE" : undefined, page: n })),
+      ),
+    },
+    invite === undefined ? 200 : 400,
+  );
 }
 
 async function memberPage(web: WebContext, page: PageRequest) {
@@ -66,6 +84,9 @@ async function memberPage(web: WebContext, page: PageRequest) {
     group: view.group,
     area: "members",
     member: memberRow(page.chrome, member, page.actor.user.id),
+    isManager: view.caller.manager,
+    actionBase: page.chrome.u(`/g/${formatPair(groupId)}/members/${formatPair(member.id)}`),
+    leaveAction: page.chrome.u(`/g/${formatPair(groupId)}/leave`),
     backHref: page.chrome.u(
       withQuery(`/g/${formatPair(groupId)}/members`, { status: member.status === "INVITE" ? "INVITE" : undefined }),
     ),

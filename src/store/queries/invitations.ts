@@ -1,0 +1,130 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../schema.js";
+
+/** An invitation as its link and its invitee see it. */
+export interface InvitationRow {
+  readonly memberId: number;
+  readonly groupId: number;
+  readonly groupName: string;
+  readonly groupSummary: string;
+  readonly email: string;
+  readonly expiresAt: number | null;
+  /** The SHA-256 of the link's secret; null for an invitation made without a link. */
+  readonly tokenHash: string | null;
+}
+
+/** Invitations (membership rows of status INVITE) as the web interface takes and answers them. */
+export interface InvitationRepo {
+  /** A new invitation with a link; its member id. */
+  insert(invite: {
+    groupId: number;
+    email: string;
+    label: string;
+    expiresAt: number;
+    tokenHash: string;
+    createdAt: number;
+  }): Promise<number>;
+  /** The invitation of the group for this (normalised) address, if one waits. */
+  findForEmail(groupId: number, email: string): Promise<number | undefined>;
+  /** An invitation by member id, with its group. */
+  find(memberId: number): Promise<InvitationRow | undefined>;
+  /** Every invitation for this address whose end is after `now`, oldest first. */
+  listLiveForEmail(email: string, now: number): Promise<InvitationRow[]>;
+  /** A new secret and end (sending it again). */
+  renew(memberId: number, change: { tokenHash: string; expiresAt: number; at: number }): Promise<void>;
+  /** The invitation becomes the user's membership (an ordinary member, notified). */
+  accept(memberId: number, userId: number, at: number): Promise<void>;
+}
+
+function selectInvitations(db: Kysely<Database>) {
+  return db
+    .selectFrom("memberships")
+    .innerJoin("groups", "groups.id", "memberships.group_id")
+    .select([
+      "memberships.id as memberId",
+      "memberships.group_id as groupId",
+      "groups.name as groupName",
+      "groups.summary as groupSummary",
+      "memberships.invite_email as email",
+      "memberships.invite_expires_at as expiresAt",
+      "memberships.invite_token_hash as tokenHash",
+    ])
+    .where("memberships.status", "=", "INVITE");
+}
+
+/** Invitation queries. */
+export function invitationRepo(db: Kysely<Database>): InvitationRepo {
+  return {
+    async insert(invite) {
+      const row = await db
+        .insertInto("memberships")
+        .values({
+          group_id: invite.groupId,
+          user_id: null,
+          status: "INVITE",
+          manager: 0,
+          notify: 1,
+          invite_email: invite.email,
+          invite_label: invite.label,
+          invite_expires_at: invite.expiresAt,
+          invite_token_hash: invite.tokenHash,
+          created_at: invite.createdAt,
+          updated_at: invite.createdAt,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+    async findForEmail(groupId, email) {
+      const row = await db
+        .selectFrom("memberships")
+        .select("id")
+        .where("group_id", "=", groupId)
+        .where("status", "=", "INVITE")
+        .where("invite_email", "=", email)
+        .executeTakeFirst();
+      return row?.id;
+    },
+    async find(memberId) {
+      const row = await selectInvitations(db).where("memberships.id", "=", memberId).executeTakeFirst();
+      return row && { ...row, email: row.email ?? "" };
+    },
+    async listLiveForEmail(email, now) {
+      const rows = await selectInvitations(db)
+        .where("memberships.invite_email", "=", email)
+        .where((eb) =>
+          eb.or([eb("memberships.invite_expires_at", "is", null), eb("memberships.invite_expires_at", ">", now)]),
+        )
+        .orderBy("memberships.id")
+        .execute();
+      return rows.map((row) => ({ ...row, email: row.email ?? "" }));
+    },
+    async renew(memberId, change) {
+      await db
+        .updateTable("memberships")
+        .set({ invite_token_hash: change.tokenHash, invite_expires_at: change.expiresAt, updated_at: change.at })
+        .where("id", "=", memberId)
+        .where("status", "=", "INVITE")
+        .execute();
+    },
+    async accept(memberId, userId, at) {
+      await db
+        .updateTable("memberships")
+        .set({
+          status: "JOIN",
+          user_id: userId,
+          manager: 0,
+          notify: 1,
+          invite_email: null,
+          invite_label: null,
+          invite_expires_at: null,
+          invite_token_hash: null,
+          created_at: at,
+          updated_at: at,
+        })
+        .where("id", "=", memberId)
+        .where("status", "=", "INVITE")
+        .execute();
+    },
+  };
+}

@@ -1,0 +1,103 @@
+// Pages for people without an account: the sign-up page (`/signup`) and an invitation's link
+// (`/join/1:m/SECRET`), where the invited address's holder makes an account and joins at once.
+// Both make accounts only when the operator allows it (`--allow-signup`).
+import type { FastifyInstance } from "fastify";
+import type { User } from "../../domain/user.js";
+import { ValidationError } from "../../domain/errors.js";
+import { formatPair } from "../../domain/item-id.js";
+import { requireSignupOpen } from "../../domain/signup.js";
+import { joinWithNewAccount, readInvitationLink } from "../../services/invitation.js";
+import { openSession } from "../../services/session.js";
+import { signUp } from "../../services/signup.js";
+import { errorText } from "../i18n/i18n.js";
+import { type PublicPageRequest, type WebContext, pathPair, registerPublicPage } from "../page.js";
+import { setSessionCookie, signedInOf } from "../session.js";
+import { issueFormToken, requireFormToken } from "./auth.js";
+
+/** `/signup` and `/join/:member/:secret`. */
+export function registerSignupPages(app: FastifyInstance, web: WebContext): void {
+  registerPublicPage(app, web, "/signup", {
+    async GET(page) {
+      requireSignupOpen(web.config.allowSignup);
+      if (await signedInOf(web, page.request)) return page.redirect("/");
+      return signupForm(web, page, { name: "", email: "" });
+    },
+    async POST(page) {
+      requireFormToken(page);
+      const values = { name: page.form.get("name") ?? "", email: page.form.get("email") ?? "" };
+      try {
+        const user = await signUp(web, { ...values, password: page.form.get("password") ?? "" });
+        return signInAs(web, page, user, "/");
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        return signupForm(web, page, values, errorText(page.chrome.lang, error.code, error.message));
+      }
+    },
+  });
+  registerPublicPage(app, web, "/join/:member/:secret", {
+    GET: (page) => joinPage(web, page, { name: "" }),
+    async POST(page) {
+      requireFormToken(page);
+      const name = page.form.get("name") ?? "";
+      try {
+        const { user, invitation } = await joinWithNewAccount(web, {
+          ...linkOf(page),
+          name,
+          password: page.form.get("password") ?? "",
+        });
+        return signInAs(web, page, user, `/g/${formatPair(invitation.groupId)}/board`);
+      } catch (error) {
+        if (!(error instanceof ValidationError) || error.code === "INVITATION_EXPIRED") throw error;
+        return joinPage(web, page, { name }, errorText(page.chrome.lang, error.code, error.message));
+      }
+    },
+  });
+}
+
+function linkOf(page: PublicPageRequest): { memberId: number; secret: string } {
+  return { memberId: pathPair(page, "member"), secret: page.params.secret ?? "" };
+}
+
+/** The new account is signed in at once: it proved its password by choosing it. */
+async function signInAs(web: WebContext, page: PublicPageRequest, user: User, next: string) {
+  const started = await openSession(web, user);
+  setSessionCookie(web, page.reply, started.token);
+  return page.redirect(next);
+}
+
+function signupForm(web: WebContext, page: PublicPageRequest, values: { name: string; email: string }, error?: string) {
+  return page.render(
+    "signup",
+    {
+      title: page.chrome.t("signup.title"),
+      formCsrf: issueFormToken(web, page),
+      action: page.chrome.u("/signup"),
+      values,
+      error,
+    },
+    error === undefined ? 200 : 400,
+  );
+}
+
+async function joinPage(web: WebContext, page: PublicPageRequest, values: { name: string }, error?: string) {
+  const link = linkOf(page);
+  const view = await readInvitationLink(web, link);
+  const signedIn = await signedInOf(web, page.request);
+  return page.render(
+    "join",
+    {
+      title: `${page.chrome.t("join.title")} · ${view.invitation.groupName}`,
+      invitation: view.invitation,
+      accountExists: view.accountExists,
+      signupOpen: web.config.allowSignup,
+      signedInAs: signedIn?.session.user.email,
+      formCsrf: issueFormToken(web, page),
+      action: page.chrome.u(`/join/${formatPair(link.memberId)}/${encodeURIComponent(link.secret)}`),
+      signinHref: page.chrome.u("/signin?next=%2F"),
+      homeHref: page.chrome.u("/"),
+      values,
+      error,
+    },
+    error === undefined ? 200 : 400,
+  );
+}
