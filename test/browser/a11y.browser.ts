@@ -9,10 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { TestClock } from "../support/clock.js";
 import { type ServerProcess, startServerProcess } from "../support/cli.js";
 import { crawl } from "../support/crawl.js";
-import { oauth1a, parseForm } from "../support/oauth.js";
+import { temporaryToken } from "../support/oauth.js";
 import { seriousViolations } from "./axe.js";
 import { launchChromium } from "./chromium.js";
 import { DESKTOP, type Width, contextAt, itAtBothWidths, overflow } from "./widths.js";
@@ -68,19 +67,6 @@ describe("accessibility: axe-core finds no serious or critical violation on any 
     await page.waitForURL((url) => !url.pathname.endsWith("/signin"));
   }
 
-  /** A temporary OAuth credential of the demo application, as a client gets one. */
-  async function temporaryToken(): Promise<string> {
-    const url = `${server.url}/oauth/initiate`;
-    const client = oauth1a(DEMO_APP, new TestClock(Date.now()));
-    const answer = await fetch(url, {
-      method: "POST",
-      headers: { authorization: client.toHeader(client.authorize({ url, method: "POST" })).Authorization },
-    });
-    const text = await answer.text();
-    assert.equal(answer.status, 200, text);
-    return parseForm(text).oauth_token ?? "";
-  }
-
   async function crawlAs(width: Width, email: string): Promise<void> {
     const context = await contextAt(browser, width, { bypassCSP: true });
     const page = await context.newPage();
@@ -118,7 +104,7 @@ describe("accessibility: axe-core finds no serious or critical violation on any 
     await page.getByRole("alert").waitFor();
     assert.deepEqual(await seriousViolations(page), [], "the sign-in page with its error");
 
-    const authorize = `${server.url}/oauth/authorize?oauth_token=${encodeURIComponent(await temporaryToken())}`;
+    const authorize = `${server.url}/oauth/authorize?oauth_token=${encodeURIComponent(await temporaryToken(server.url, DEMO_APP))}`;
     await check(page, authorize);
     await page.getByLabel("E-mail address").fill(MEMBER);
     await page.getByLabel("Password").fill("not the password");
@@ -130,7 +116,9 @@ describe("accessibility: axe-core finds no serious or critical violation on any 
     await page.locator("#oauth_verifier").waitFor();
     assert.deepEqual(await seriousViolations(page), [], "the out-of-band verifier page");
 
-    await page.goto(`${server.url}/oauth/authorize?oauth_token=${encodeURIComponent(await temporaryToken())}`);
+    await page.goto(
+      `${server.url}/oauth/authorize?oauth_token=${encodeURIComponent(await temporaryToken(server.url, DEMO_APP))}`,
+    );
     await page.getByRole("button", { name: "Deny" }).click();
     await page.getByRole("heading", { name: "Access denied" }).waitFor();
     assert.deepEqual(await seriousViolations(page), [], "the denied page");
