@@ -125,6 +125,36 @@ describe("accessibility: axe-core finds no serious or critical violation on any 
     await context.close();
   });
 
+  itAtBothWidths("pages that answer a form: a refused topic, a refused comment, a token shown once", async (width) => {
+    const context = await contextAt(browser, width, { bypassCSP: true });
+    const page = await context.newPage();
+    await signIn(page, width, MANAGER);
+    const prefix = width.name === "phone" ? "/m" : "";
+    // The browser would not send an empty title; a script or an old browser does.
+    await page.goto(`${server.url}${prefix}/g/1:1/board/new`);
+    await page.locator("#topic-title").evaluate((input) => input.removeAttribute("required"));
+    await page.getByRole("button", { name: "Post topic" }).click();
+    await page.locator("#form-error").waitFor();
+    assert.deepEqual(await seriousViolations(page), [], "the topic form with its error");
+
+    await page.goto(`${server.url}${prefix}/g/1:1/board/1:1`);
+    const [refused] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      page.getByRole("button", { name: "Post comment" }).click(),
+    ]);
+    assert.equal(refused.status(), 400, "an empty comment is refused");
+    await page.waitForLoadState();
+    assert.deepEqual(await seriousViolations(page), [], "the refused comment");
+
+    await page.goto(`${server.url}${prefix}/settings`);
+    await page.getByLabel("Label").fill(`a11y ${width.name}`);
+    await page.getByRole("button", { name: "Create token" }).click();
+    await page.locator("#new-token").waitFor();
+    assert.deepEqual(await seriousViolations(page), [], "the new token, shown once");
+    assert.equal(await overflow(page), 0, "the token page does not scroll sideways");
+    await context.close();
+  });
+
   itAtBothWidths("signed in as a member: every page reached from the home page", (width) => crawlAs(width, MEMBER));
 
   itAtBothWidths("signed in as a manager: every page reached from the home page", (width) => crawlAs(width, MANAGER));
