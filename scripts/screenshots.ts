@@ -1,5 +1,6 @@
-// `npm run screenshots`: PNGs of the main pages at desktop (1280 px) and phone (390 px) widths,
-// in docs/screenshots/. A real `kairan serve` with the demo workspace, Debian's Chromium.
+// `npm run screenshots`: PNGs of every page at desktop (1280 px) and phone (390 px) widths, in
+// docs/screenshots/, at the widths the browser tests use. A real `kairan serve` with the demo
+// workspace, Debian's Chromium.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,30 +8,38 @@ import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import sharp from "sharp";
 import { launchChromium } from "../test/browser/chromium.js";
+import { WIDTHS, contextAt } from "../test/browser/widths.js";
 import { startServerProcess } from "../test/support/cli.js";
+import { temporaryToken } from "../test/support/oauth.js";
 
 const OUT = fileURLToPath(new URL("../docs/screenshots/", import.meta.url));
 
-/** The pages shot, by name; paths are the desktop ones (the phone ones are under /m). */
-const PAGES: readonly { name: string; path: string }[] = [
-  { name: "signin", path: "/signin" },
+/**
+ * The pages shot, by name; paths are the desktop ones (the phone ones are under /m). `status` is
+ * what the page must answer (200 unless said): a shot of an error page by mistake fails the run.
+ * The README's web section links every one at both widths (test/docs/screenshots.test.ts).
+ */
+const PAGES: readonly { name: string; path: string; status?: number }[] = [
   { name: "groups", path: "/" },
   { name: "board", path: "/g/1:1/board" },
+  { name: "trash", path: "/g/1:1/board?folder=TRASH" },
   { name: "topic", path: "/g/1:1/board/1:1" },
   { name: "new-topic", path: "/g/1:1/board/new" },
   { name: "tasks", path: "/g/1:1/tasks" },
+  { name: "task", path: "/g/1:1/tasks/1:2" },
   { name: "files", path: "/g/1:1/files" },
+  { name: "file", path: "/g/1:1/files/1:1" },
   { name: "members", path: "/g/1:1/members" },
+  { name: "member", path: "/g/1:1/members/1:2" },
   { name: "notifications", path: "/notifications?show=all" },
-  { name: "likes", path: "/notifications/likes" },
+  { name: "likes", path: "/notifications/likes?show=all" },
   { name: "favorites", path: "/favorites" },
   { name: "settings", path: "/settings" },
+  { name: "not-found", path: "/g/1:1/board/1:999", status: 404 },
 ];
 
-const VIEWPORTS = [
-  { name: "desktop", width: 1280, height: 800, prefix: "" },
-  { name: "phone", width: 390, height: 844, prefix: "/m" },
-] as const;
+/** The longest shot, in CSS pixels: a long page is cut there (the top says what the page is). */
+const MAX_HEIGHT = 2400;
 
 async function signIn(page: Page, base: string, email: string): Promise<void> {
   await page.goto(`${base}/signin`);
@@ -73,6 +82,27 @@ async function loadAllImages(page: Page): Promise<void> {
   }))`);
 }
 
+/** Shoots the page as it is (cut at MAX_HEIGHT) into OUT/`file`, as a small palette PNG. */
+async function shoot(page: Page, file: string): Promise<void> {
+  await loadAllImages(page);
+  const size = await page.evaluate<{ width: number; height: number }>(
+    "({ width: document.documentElement.clientWidth, height: document.documentElement.scrollHeight })",
+  );
+  const shot = await page.screenshot({
+    fullPage: true,
+    clip: { x: 0, y: 0, width: size.width, height: Math.min(size.height, MAX_HEIGHT) },
+  });
+  // A palette of 256 colours: the pages are flat colours and text, so this costs nothing visible.
+  await sharp(shot).png({ palette: true, colours: 256, compressionLevel: 9, effort: 10 }).toFile(join(OUT, file));
+  console.log(file);
+}
+
+/** Opens `url` and refuses to go on unless it answered `status`. */
+async function open(page: Page, url: string, status = 200): Promise<void> {
+  const answer = await page.goto(url);
+  if (answer?.status() !== status) throw new Error(`${url} answered ${answer?.status()}, not ${status}`);
+}
+
 async function main(): Promise<void> {
   const browser = await launchChromium();
   const dataDir = mkdtempSync(join(tmpdir(), "kairan-screenshots-"));
@@ -80,21 +110,19 @@ async function main(): Promise<void> {
   try {
     mkdirSync(OUT, { recursive: true });
     await addActivity(browser, server.url);
-    for (const viewport of VIEWPORTS) {
-      const context = await browser.newContext({
-        locale: "en-US",
-        timezoneId: "UTC",
-        viewport: { width: viewport.width, height: viewport.height },
-      });
+    for (const width of WIDTHS) {
+      const context = await contextAt(browser, width);
       const page = await context.newPage();
-      await page.goto(`${server.url}${viewport.prefix}/signin`);
-      await page.screenshot({ path: join(OUT, `${viewport.name}-signin.png`), fullPage: true });
+      const prefix = width.name === "phone" ? "/m" : "";
+      await open(page, `${server.url}${prefix}/signin`);
+      await shoot(page, `${width.name}-signin.png`);
+      const token = await temporaryToken(server.url, { key: "demo-key", secret: "demo-secret" });
+      await open(page, `${server.url}/oauth/authorize?oauth_token=${encodeURIComponent(token)}`);
+      await shoot(page, `${width.name}-authorize.png`);
       await signIn(page, server.url, "alice@example.com");
-      for (const { name, path } of PAGES.filter((p) => p.name !== "signin")) {
-        await page.goto(`${server.url}${viewport.prefix}${path === "/" && viewport.prefix ? "" : path}`);
-        await loadAllImages(page);
-        await page.screenshot({ path: join(OUT, `${viewport.name}-${name}.png`), fullPage: true });
-        console.log(`${viewport.name}-${name}.png`);
+      for (const { name, path, status } of PAGES) {
+        await open(page, `${server.url}${prefix}${path === "/" && prefix ? "" : path}`, status);
+        await shoot(page, `${width.name}-${name}.png`);
       }
       await context.close();
     }

@@ -42,3 +42,15 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
 export function replaceControlCharacters(text: string): string {
   return text.replace(CONTROL_CHARACTERS, "\uFFFD");
 }
+
+// eslint-disable-next-line no-control-regex -- matching what XML 1.0 cannot carry is the point
+const NOT_XML_CHARACTER = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/;
+
+/**
+ * True when `text` holds a character XML 1.0 cannot carry (a C0 control other than tab and line
+ * breaks, U+FFFE, U+FFFF). The API cannot receive such text and its feeds cannot send it; PostgreSQL
+ * cannot even store a NUL. Text that comes another way (a web form) is refused when it holds one.
+ */
+export function hasNonXmlCharacter(text: string): boolean {
+  return NOT_XML_CHARACTER.test(text);
+}

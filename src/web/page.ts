@@ -6,7 +6,7 @@ import { ForbiddenError, NotFoundError } from "../domain/errors.js";
 import { parsePair } from "../domain/item-id.js";
 import type { Session } from "../domain/session.js";
 import type { Context } from "../context.js";
-import { formFields, sameToken } from "../http-kit/form.js";
+import { formFields, refuseNonXmlCharacters, sameToken } from "../http-kit/form.js";
 import type { QueryValues } from "../http-kit/query.js";
 import { requestSlot } from "../http-kit/request-data.js";
 import { type EndpointHandlers, registerEndpoint } from "../http-kit/route.js";
@@ -104,7 +104,10 @@ export function registerPage(
       const chrome = buildChrome({ ...base, user: signedIn.session.user, csrf: signedIn.session.csrf });
       CHROME.set(request, chrome);
       const form = formFields(request);
-      if (method === "POST" && !options.multipart) requireCsrf(form.get("_csrf") ?? undefined, signedIn.session.csrf);
+      if (method === "POST" && !options.multipart) {
+        requireCsrf(form.get("_csrf") ?? undefined, signedIn.session.csrf);
+        refuseNonXmlCharacters(form);
+      }
       return handler({
         ...pageOf(request, reply, chrome, form),
         actor: signedIn.actor,

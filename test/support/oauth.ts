@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { createHash, createHmac } from "node:crypto";
 import { OAuth as NodeOAuth } from "oauth";
 import OAuth1a from "oauth-1.0a";
-import type { TestClock } from "./clock.js";
+import { TestClock } from "./clock.js";
 import type { Answer } from "./http.js";
 
 /** A consumer or token: key and secret. */
@@ -87,4 +87,25 @@ export function assertProblem(answer: Answer, problem: string): void {
   assert.match(answer.headers.get("www-authenticate") ?? "", /^OAuth realm="[^"]*"$/);
   assert.equal(answer.headers.get("content-type"), "application/x-www-form-urlencoded");
   assert.equal(parseForm(answer.text).oauth_problem, problem, answer.text);
+}
+
+/**
+ * A temporary credential of `consumer` from the server at `base` (a signed `/oauth/initiate`), as a
+ * client gets one before sending a person to the approval page. `clock` signs: a server process
+ * runs on the real clock, the test server on its fake one.
+ */
+export async function temporaryToken(
+  base: string,
+  consumer: KeyPair,
+  clock: TestClock = new TestClock(Date.now()),
+): Promise<string> {
+  const url = `${base}/oauth/initiate`;
+  const client = oauth1a(consumer, clock);
+  const answer = await fetch(url, {
+    method: "POST",
+    headers: { authorization: client.toHeader(client.authorize({ url, method: "POST" })).Authorization },
+  });
+  const text = await answer.text();
+  assert.equal(answer.status, 200, text);
+  return parseForm(text).oauth_token ?? "";
 }

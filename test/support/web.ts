@@ -54,6 +54,15 @@ export class WebClient {
     });
   }
 
+  /** POSTs exactly these urlencoded pairs, in order, duplicates kept, no token added. */
+  async postPairs(path: string, pairs: readonly (readonly [string, string])[]): Promise<WebAnswer> {
+    return this.send(path, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(pairs.map(([name, value]): [string, string] => [name, value])).toString(),
+    });
+  }
+
   /** POSTs multipart form data (fetch sets the boundary). */
   async postMultipart(path: string, form: FormData): Promise<WebAnswer> {
     return this.send(path, { method: "POST", headers: {}, body: form });

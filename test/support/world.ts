@@ -6,7 +6,7 @@ import { addTestFile } from "./files.js";
 import type { TestConsumer, TestUser } from "./factories.js";
 import { CLIENT_NS, request } from "./http.js";
 import { postMultipart } from "./multipart.js";
-import { oauth1a, parseForm } from "./oauth.js";
+import { temporaryToken } from "./oauth.js";
 import type { TestServer } from "./server.js";
 
 /** The wire ids of one group's items. */
@@ -92,14 +92,7 @@ export async function pendingSignIn(
   server: TestServer,
   consumer: TestConsumer,
 ): Promise<{ readonly token: string; readonly csrf: string }> {
-  const url = `${server.url}/oauth/initiate`;
-  const client = oauth1a(consumer, server.clock);
-  const answer = await request(url, {
-    method: "POST",
-    headers: { authorization: client.toHeader(client.authorize({ url, method: "POST" })).Authorization },
-  });
-  assert.equal(answer.status, 200, answer.text);
-  const token = parseForm(answer.text).oauth_token ?? "";
+  const token = await temporaryToken(server.url, consumer, server.clock);
   const page = await request(`${server.url}/oauth/authorize?oauth_token=${encodeURIComponent(token)}`);
   const csrf = /name="csrf_token" value="([^"]*)"/.exec(page.text)?.[1];
   assert.ok(csrf, page.text);

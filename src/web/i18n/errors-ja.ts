@@ -78,4 +78,6 @@ export const ERRORS_JA: Readonly<Record<string, string>> = {
   APP_NOT_FOUND: "アプリケーションが見つかりません。",
   SIGN_IN_THROTTLED: "ログインの失敗が多すぎます。しばらく待ってからやり直してください。",
   APP_NOT_AUTHORIZED: "このアプリケーションは許可されていません（取り消し済みです）。",
+  // Web forms: characters no text may hold.
+  INVALID_CHARACTER: "入力に制御文字が含まれています。使えるのはタブと改行だけです。",
 };

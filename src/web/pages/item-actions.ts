@@ -5,7 +5,7 @@ import { ValidationError } from "../../domain/errors.js";
 import type { ContentKind, ContentRef, ItemRef } from "../../domain/item-id.js";
 import { receiveMultipart } from "../../http/multipart.js";
 import { clip } from "../../http-kit/query.js";
-import { mediaType } from "../../http-kit/form.js";
+import { mediaType, refuseNonXmlCharacters } from "../../http-kit/form.js";
 import { addComment, deleteComment } from "../../services/comment.js";
 import { setFavorite, setLike } from "../../services/reaction.js";
 import { type PageRequest, type WebContext, pageNotFound, pathPair, registerPage, requireCsrf } from "../page.js";
@@ -94,6 +94,7 @@ async function postComment(web: WebContext, page: PageRequest, parent: ContentRe
       : { text: new Map([...page.form.entries()]), files: [], discard: async () => undefined };
   try {
     requireCsrf(received.text.get("_csrf"), csrf);
+    refuseNonXmlCharacters(received.text);
     const view = await addComment(web, page.actor, {
       parent,
       text: received.text.get("text"),

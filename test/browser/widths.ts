@@ -1,0 +1,44 @@
+// The two widths every browser flow is tried at: a desktop window and a 390 px phone (the width
+// of today's common phones). A flow that works on one and breaks on the other is a bug people meet.
+import { it } from "node:test";
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+
+/** One screen a flow runs on. */
+export interface Width {
+  readonly name: "desktop" | "phone";
+  /** The context options of this screen: viewport, and touch on the phone. */
+  readonly options: BrowserContextOptions;
+}
+
+/** A desktop window. */
+export const DESKTOP: Width = { name: "desktop", options: { viewport: { width: 1280, height: 800 } } };
+
+/** A phone 390 px wide, with touch. */
+export const PHONE: Width = {
+  name: "phone",
+  options: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+};
+
+/** The desktop window and the 390 px phone, in that order. */
+export const WIDTHS: readonly Width[] = [DESKTOP, PHONE];
+
+/** A fresh context at `width`, English and UTC unless `extra` says otherwise. */
+export function contextAt(browser: Browser, width: Width, extra: BrowserContextOptions = {}): Promise<BrowserContext> {
+  return browser.newContext({ locale: "en-US", timezoneId: "UTC", ...width.options, ...extra });
+}
+
+/**
+ * Declares the test `name` once per width, as two tests ("name (desktop)", "name (phone, 390 px)"),
+ * so a failure says at which width it happened. `body` gets the width to open its contexts at.
+ */
+export function itAtBothWidths(name: string, body: (width: Width) => Promise<void>): void {
+  for (const width of WIDTHS) {
+    const label = width.name === "phone" ? `phone, ${width.options.viewport?.width ?? 390} px` : width.name;
+    it(`${name} (${label})`, () => body(width));
+  }
+}
+
+/** How far the page reaches sideways beyond the window (0: the page never scrolls sideways). */
+export function overflow(page: Page): Promise<number> {
+  return page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth");
+}
