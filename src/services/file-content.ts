@@ -110,5 +110,5 @@ export async function readTextStart(blobs: BlobStore, key: string): Promise<stri
   return new TextDecoder("utf-8")
     .decode(bytes)
     .replace(/\uFFFD/g, "")
-    .replace(/\u0000/g, "");
+    .replaceAll("\u0000", ""); // PostgreSQL's text cannot hold NUL
 }
