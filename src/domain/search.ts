@@ -20,6 +20,21 @@ export interface SearchQuery {
   readonly mode: "index" | "scan";
 }
 
+/** `category`: one kind in any letter case, or null (every kind) when absent or empty. @throws ValidationError INVALID_CATEGORY */
+export function parseSearchKind(value: string | undefined): SearchKind | null {
+  const text = value?.trim().toUpperCase();
+  if (text === undefined || text === "") return null;
+  const kind = SEARCH_KINDS.find((known) => known === text);
+  if (kind === undefined) {
+    const shown = (value ?? "").length > 40 ? `${(value ?? "").slice(0, 40)}…` : value;
+    throw new ValidationError(
+      "INVALID_CATEGORY",
+      `category must be one of ${SEARCH_KINDS.join(", ")} (got "${shown}").`,
+    );
+  }
+  return kind;
+}
+
 /** Half-width and ideographic spaces separate terms (Japanese input methods type U+3000). */
 const SPACE = /[\s\u3000]/u;
 

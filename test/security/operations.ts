@@ -33,9 +33,10 @@ export interface Operation {
 
 /**
  * The endpoints open to anyone by design (registered with `public`): the health checks, which
- * say only that the process serves and that the database answers.
+ * say only that the process serves and that the database answers, and the OpenSearch
+ * description, which holds only the server's address (browsers fetch it without a session).
  */
-export const PUBLIC_ENDPOINTS: readonly string[] = ["/healthz", "/readyz"];
+export const PUBLIC_ENDPOINTS: readonly string[] = ["/healthz", "/readyz", "/opensearch.xml"];
 
 const q = (query: string): Probe => ({ query });
 const feed = (inner: string): Probe => ({ body: `<feed ${CLIENT_NS}>${inner}</feed>` });

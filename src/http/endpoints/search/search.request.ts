@@ -1,8 +1,8 @@
 import { ValidationError } from "../../../domain/errors.js";
-import { type SearchKind, SEARCH_KINDS, parseSearchQuery } from "../../../domain/search.js";
+import { parseSearchKind, parseSearchQuery } from "../../../domain/search.js";
 import type { SearchInput } from "../../../services/search.js";
 import { readGroupId, readPage } from "../../../http-kit/parameters.js";
-import { type QueryValues, clip, queryValue } from "../../../http-kit/query.js";
+import { type QueryValues, queryValue } from "../../../http-kit/query.js";
 
 /**
  * `GET /api/search/V2` (and the web's search page): `q` (required), `group`, `category` (one of
@@ -17,22 +17,8 @@ export function readSearchQuery(query: QueryValues): SearchInput & { readonly te
   return {
     text,
     query: parseSearchQuery(text),
-    kind: readSearchKind(queryValue(query, "category")),
+    kind: parseSearchKind(queryValue(query, "category")),
     groupId: group === undefined || group === "" ? null : readGroupId(group, "group"),
     page: readPage(query),
   };
-}
-
-/** `category`: one kind, or every kind when absent or empty. @throws ValidationError INVALID_CATEGORY */
-export function readSearchKind(value: string | undefined): SearchKind | null {
-  const text = value?.trim().toUpperCase();
-  if (text === undefined || text === "") return null;
-  const kind = SEARCH_KINDS.find((known) => known === text);
-  if (kind === undefined) {
-    throw new ValidationError(
-      "INVALID_CATEGORY",
-      `category must be one of ${SEARCH_KINDS.join(", ")} (got "${clip(value ?? "")}").`,
-    );
-  }
-  return kind;
 }
