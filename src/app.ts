@@ -25,6 +25,7 @@ import { registerFolderList, registerGroups } from "./http/endpoints/group/group
 import { registerGwCabinet } from "./http/endpoints/gw-cabinet/gw-cabinet.js";
 import { registerGwMemberList } from "./http/endpoints/gw-member-list/gw-member-list.js";
 import { registerGwTask } from "./http/endpoints/gw-task/gw-task.js";
+import { registerSearch } from "./http/endpoints/search/search.js";
 import { Admission } from "./http/admission.js";
 import { clientAddressResolver } from "./http/client-address.js";
 import { errorHandler } from "./http/errors.js";
@@ -131,6 +132,7 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     registerStar(api, context);
     registerNotification(api, context);
     registerGoodNotification(api, context);
+    registerSearch(api, context);
   });
   return app;
 }

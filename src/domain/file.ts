@@ -162,3 +162,8 @@ export function mimeTypeOf(fileName: string, head: Uint8Array): string {
   const extension = dot === -1 ? "" : fileName.slice(dot + 1).toLowerCase();
   return TYPES_BY_EXTENSION[extension] ?? "application/octet-stream";
 }
+
+/** Whether a file's bytes are text the search index reads (plain text and CSV; docs/api.md "Search"). */
+export function isIndexedText(mimeType: string): boolean {
+  return /^text\/(plain|csv)\b/.test(mimeType);
+}

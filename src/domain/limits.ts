@@ -34,3 +34,16 @@ export const LIMITS = {
   /** A group's description: an entry summary, like a topic's text. */
   groupSummaryMaxChars: 20_000,
 } as const;
+
+/** Search (docs/api.md "Search"): the query, the short-query scan and what is indexed of a file. */
+export const SEARCH_LIMITS = {
+  queryMaxChars: 200,
+  /** Terms shorter than this cannot use the trigram index: the query falls back to a bounded scan. */
+  indexedTermMinChars: 3,
+  /** A scan looks at this many of the newest items of each kind in the caller's groups. */
+  scanItemsPerKind: 2000,
+  /** The first bytes of a plain-text shared file that are indexed. */
+  fileTextBytes: 64 * 1024,
+  /** Characters of an excerpt on either side of the first hit. */
+  excerptContextChars: 40,
+} as const;

@@ -2,7 +2,8 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { type BlobStore, type TempBlob, newBlobKey } from "../blobs/blob-store.js";
 import { readImage } from "../blobs/image.js";
-import { mimeTypeOf, sniffImageType } from "../domain/file.js";
+import { isIndexedText, mimeTypeOf, sniffImageType } from "../domain/file.js";
+import { SEARCH_LIMITS } from "../domain/limits.js";
 import type { NewFileVersion } from "../store/queries/files.repo.js";
 
 /** The bytes of a new version and who uploaded them. */
@@ -51,10 +52,11 @@ async function describeStoredBytes(
     const facts = sniffImageType(head) ? await readImage(() => openBlob(blobs, blobKey)) : undefined;
     const thumbnailKey = facts ? `${blobKey}.thumbnail` : null;
     if (facts && thumbnailKey) await writeBlob(blobs, thumbnailKey, facts.thumbnail);
+    const mimeType = mimeTypeOf(upload.fileName, head);
     return {
       fileName: upload.fileName,
       size,
-      mimeType: mimeTypeOf(upload.fileName, head),
+      mimeType,
       blobKey,
       width: facts?.width ?? null,
       height: facts?.height ?? null,
@@ -62,6 +64,7 @@ async function describeStoredBytes(
       authorId: upload.authorId,
       comment: upload.comment,
       at,
+      ...(isIndexedText(mimeType) ? { searchText: await readTextStart(blobs, blobKey) } : {}),
     };
   } catch (error) {
     await blobs.remove(blobKey);
@@ -126,4 +129,25 @@ async function readHead(blobs: BlobStore, key: string): Promise<Buffer> {
   }
   stream.destroy();
   return Buffer.concat(chunks).subarray(0, 16);
+}
+
+/**
+ * The start of a plain-text blob (SEARCH_LIMITS.fileTextBytes), decoded as UTF-8, for the search
+ * index; a character cut at the end, or bytes that are not UTF-8, become nothing rather than noise.
+ */
+export async function readTextStart(blobs: BlobStore, key: string): Promise<string> {
+  const stream = await openBlob(blobs, key);
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of stream) {
+    chunks.push(chunk as Buffer);
+    length += (chunk as Buffer).length;
+    if (length >= SEARCH_LIMITS.fileTextBytes) break;
+  }
+  stream.destroy();
+  const bytes = Buffer.concat(chunks).subarray(0, SEARCH_LIMITS.fileTextBytes);
+  return new TextDecoder("utf-8")
+    .decode(bytes)
+    .replace(/\uFFFD/g, "")
+    .replaceAll("\u0000", ""); // PostgreSQL's text cannot hold NUL
 }

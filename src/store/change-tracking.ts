@@ -81,6 +81,8 @@ export const UNTRACKED_TABLES: Readonly<Record<string, string>> = {
   member_changes: "the versions themselves, written by the triggers",
   kysely_migration: "the migrator's bookkeeping",
   kysely_migration_lock: "the migrator's bookkeeping",
+  // Search (migration 0014).
+  file_search_texts: "written with its file and version, whose own triggers move the group's version",
 };
 
 /**

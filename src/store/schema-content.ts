@@ -106,3 +106,9 @@ export interface AttachmentsTable {
   blob_key: string;
   created_at: number;
 }
+
+/** The searchable text of a shared file (migration 0014): title, memo, current file name, start of a text file. */
+export interface FileSearchTextsTable {
+  file_id: number;
+  body: string;
+}

@@ -4,6 +4,7 @@ import type {
   CommentsTable,
   FilesTable,
   FileVersionsTable,
+  FileSearchTextsTable,
   TasksTable,
   TopicLeasesTable,
   TopicsTable,
@@ -38,6 +39,7 @@ export interface Database {
   tasks: TasksTable;
   files: FilesTable;
   file_versions: FileVersionsTable;
+  file_search_texts: FileSearchTextsTable;
   oauth_nonces: OAuthNoncesTable;
   oauth_temporary_credentials: OAuthTemporaryCredentialsTable;
   attachments: AttachmentsTable;

@@ -15,6 +15,7 @@ import type { NotificationCountRepo } from "./queries/notification-counts.js";
 import type { NotificationRepo } from "./queries/notifications.js";
 import type { NonceRepo, TemporaryCredentialRepo } from "./queries/oauth.js";
 import type { FavoriteRepo, LikeRepo } from "./queries/reactions.js";
+import type { SearchRepo } from "./queries/search.js";
 import type { SessionRepo } from "./queries/sessions.js";
 import type { TaskRepo } from "./queries/tasks.js";
 import type { TokenRepo } from "./queries/tokens.js";
@@ -76,4 +77,5 @@ export interface Tx {
   readonly notifications: NotificationRepo;
   readonly likeNotifications: LikeNotificationRepo;
   readonly notificationCounts: NotificationCountRepo;
+  readonly search: SearchRepo;
 }

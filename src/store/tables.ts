@@ -20,6 +20,7 @@ export const TABLES_IN_DEPENDENCY_ORDER = [
   "tasks",
   "files",
   "file_versions",
+  "file_search_texts",
   "attachments",
   "likes",
   "favorites",

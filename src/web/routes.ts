@@ -19,6 +19,7 @@ import { registerItemActions } from "./pages/item-actions.js";
 import { registerMemberPages } from "./pages/members.js";
 import { registerNotificationPages } from "./pages/notifications.js";
 import { registerSettingsPages } from "./pages/settings.js";
+import { registerSearchPages } from "./pages/search.js";
 import { registerStatic } from "./pages/static.js";
 import { registerTaskPages } from "./pages/tasks.js";
 import { registerTaskEditPages } from "./pages/task-edit.js";
@@ -50,6 +51,7 @@ export function registerWeb(app: FastifyInstance, context: Context): WebContext 
     registerNotificationPages(scope, web);
     registerSettingsPages(scope, web);
     registerDownload(scope, web);
+    registerSearchPages(scope, web);
   });
   return web;
 }

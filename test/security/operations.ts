@@ -33,9 +33,10 @@ export interface Operation {
 
 /**
  * The endpoints open to anyone by design (registered with `public`): the health checks, which
- * say only that the process serves and that the database answers.
+ * say only that the process serves and that the database answers, and the OpenSearch
+ * description, which holds only the server's address (browsers fetch it without a session).
  */
-export const PUBLIC_ENDPOINTS: readonly string[] = ["/healthz", "/readyz"];
+export const PUBLIC_ENDPOINTS: readonly string[] = ["/healthz", "/readyz", "/opensearch.xml"];
 
 const q = (query: string): Probe => ({ query });
 const feed = (inner: string): Probe => ({ body: `<feed ${CLIENT_NS}>${inner}</feed>` });
@@ -56,6 +57,9 @@ async function freshComment(world: MatrixWorld, proper: boolean): Promise<string
   const comment = await world.server.factories.comment(topic, world.member, { body: "matrix fresh comment" });
   return `${topicId},COMMENT,${comment.number}`;
 }
+
+/** The tag in every title of the secret group (its topic is "<tag> topic"). */
+const secretTag = (world: MatrixWorld): string => (world.secret.secrets[1] ?? "").replace(/ topic$/, "");
 
 const groupReads = (url: string): readonly [string, readonly Operation[]] => [
   url,
@@ -333,6 +337,36 @@ export const OPERATIONS: ReadonlyMap<string, readonly Operation[]> = new Map<str
         need: "read",
         scope: "group",
         probe: async (w) => q(`id=${w.secret.fileId}`),
+      },
+    ],
+  ],
+  // Search (docs/api.md "Search"): the tag is in every title of the secret group, so the member's
+  // search shows them and a stranger's must show and count nothing.
+  [
+    "/api/search/V2",
+    [
+      {
+        name: "search all my groups",
+        method: "GET",
+        need: "read",
+        scope: "own",
+        probe: async (w) => q(`q=${encodeURIComponent(secretTag(w))}`),
+        shows: (w) => w.secret.secrets[1] ?? "",
+      },
+      {
+        name: "search comments",
+        method: "GET",
+        need: "comments",
+        scope: "own",
+        probe: async (w) => q(`q=${encodeURIComponent(secretTag(w))}&category=COMMENT`),
+        shows: (w) => w.secret.secrets[2] ?? "",
+      },
+      {
+        name: "search the secret group",
+        method: "GET",
+        need: "read",
+        scope: "group",
+        probe: async (w) => q(`q=${encodeURIComponent(secretTag(w))}&group=${w.secret.groupPair}`),
       },
     ],
   ],

@@ -51,7 +51,15 @@ function coverageProblems(
 async function sqliteSchema(db: Kysely<Database>): Promise<LiveSchema> {
   const rows = await sql<{ type: string; name: string; tbl_name: string; sql: string | null }>`
     select type, name, tbl_name, sql from sqlite_master where type in ('table', 'trigger')`.execute(db);
-  const tables = rows.rows.filter((row) => row.type === "table" && !row.name.startsWith("sqlite_"));
+  // The full-text index (migration 0014): FTS5 tables and their shadow tables are the index of
+  // tracked tables, written by those tables' triggers; no feed reads them.
+  const fts = rows.rows.filter((row) => /^create virtual table/i.test(row.sql ?? "")).map((row) => row.name);
+  const tables = rows.rows.filter(
+    (row) =>
+      row.type === "table" &&
+      !row.name.startsWith("sqlite_") &&
+      !fts.some((name) => row.name === name || row.name.startsWith(`${name}_`)),
+  );
   const versionTriggers = rows.rows.flatMap((row) => {
     const event = /\bAFTER\s+(INSERT|UPDATE|DELETE)\b/i.exec(row.sql ?? "")?.[1];
     if (row.type !== "trigger" || event === undefined || !MOVES_A_VERSION.test(row.sql ?? "")) return [];

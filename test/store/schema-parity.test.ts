@@ -11,6 +11,7 @@ import SQLite from "better-sqlite3";
 import { CHANGE_TRACKING, ROW_EVENTS } from "../../src/store/change-tracking.js";
 import { openStore } from "../../src/store/open.js";
 import { DERIVED_TABLES, TABLES_IN_DEPENDENCY_ORDER } from "../../src/store/tables.js";
+import { INDEXED_TABLES, ftsTableOf, trigramIndexOf } from "../../src/store/search-index.js";
 import { TEST_DATABASE_URL, type TestSchema, createTestSchema } from "../support/backends.js";
 import { type SchemaShape, type TableShape, sqliteShape } from "../support/schema-shape.js";
 import { postgresShape } from "../support/schema-shape-postgres.js";
@@ -48,6 +49,11 @@ const ENGINE_ONLY: Readonly<Record<"sqlite" | "postgres", SchemaShape["engineOnl
     // Migration 0008: its constraints fail a statement instead of aborting it, which spares the
     // fan-out SQLite's statement journal. PostgreSQL has no such journal.
     onConflictTables: ["notifications"],
+    // Migration 0014: the full-text index is an FTS5 table per indexed table (with the trigram
+    // tokenizer), its shadow tables and the triggers that keep it in step.
+    searchIndex: INDEXED_TABLES.flatMap(({ table }) =>
+      ["", "_config", "_data", "_idx", "_insert", "_delete", "_update"].map((part) => ftsTableOf(table) + part),
+    ).sort(),
   },
   postgres: {
     // Migration 0009: a row trigger would run a function per row (`kairan generate` inserts a
@@ -68,6 +74,8 @@ const ENGINE_ONLY: Readonly<Record<"sqlite" | "postgres", SchemaShape["engineOnl
       "kairan_user_renamed",
     ],
     onConflictTables: [],
+    // Migration 0014: the full-text index is a GIN index of trigrams (pg_trgm) per indexed table.
+    searchIndex: INDEXED_TABLES.map(({ table }) => trigramIndexOf(table)).sort(),
   },
 };
 

@@ -35,8 +35,9 @@ const CONSTRAINTS = `select r.relname as table, c.contype as type, ${names("conk
 const INDEXES = `select r.relname as table, i.relname as name, x.indisunique as unique,
     array(select pg_get_indexdef(x.indexrelid, k, true) || case when x.indoption[k - 1] & 1 = 1 then ' desc' else '' end
       from generate_series(1, x.indnkeyatts) k order by k) as columns,
-    pg_get_expr(x.indpred, x.indrelid) as predicate
+    pg_get_expr(x.indpred, x.indrelid) as predicate, am.amname as method
   from pg_index x join pg_class i on i.oid = x.indexrelid join pg_class r on r.oid = x.indrelid
+  join pg_am am on am.oid = i.relam
   join pg_namespace n on n.oid = r.relnamespace
   where n.nspname = $1
     and not exists (select 1 from pg_constraint c where c.conindid = x.indexrelid and c.contype in ('p', 'u', 'x'))`;
@@ -81,6 +82,7 @@ interface IndexRow {
   unique: boolean;
   columns: string[];
   predicate: string | null;
+  method: string;
 }
 interface TriggerRow {
   name: string;
@@ -95,7 +97,9 @@ interface TriggerRow {
 async function readPostgresShape(query: CatalogQuery): Promise<SchemaShape> {
   const columns = await query<ColumnRow>(COLUMNS);
   const constraints = await query<ConstraintRow>(CONSTRAINTS);
-  const indexes = await query<IndexRow>(INDEXES);
+  const everyIndex = await query<IndexRow>(INDEXES);
+  // GIN indexes are the full-text index (migration 0014); SQLite has FTS5 tables instead.
+  const indexes = everyIndex.filter((i) => i.method !== "gin");
   const tables: Record<string, TableShape> = {};
   for (const table of [...new Set(columns.map((c) => c.table_name))].sort()) {
     const own = constraints.filter((c) => c.table === table);
@@ -135,6 +139,10 @@ async function readPostgresShape(query: CatalogQuery): Promise<SchemaShape> {
         .sort(),
       functions: functions.map((f) => f.name).sort(),
       onConflictTables: [],
+      searchIndex: everyIndex
+        .filter((i) => i.method === "gin")
+        .map((i) => i.name)
+        .sort(),
     },
   };
 }

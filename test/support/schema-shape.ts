@@ -38,6 +38,11 @@ export interface SchemaShape {
     readonly functions: readonly string[];
     /** Tables whose constraints name a conflict resolution (SQLite's `on conflict fail`). */
     readonly onConflictTables: readonly string[];
+    /**
+     * The full-text index (migration 0014), not in `tables` or `triggers`: SQLite's FTS5 tables,
+     * their shadow tables and the triggers that fill them; PostgreSQL's GIN indexes.
+     */
+    readonly searchIndex: readonly string[];
   };
 }
 
@@ -50,9 +55,12 @@ export function sqliteShape(file: string): SchemaShape {
   try {
     const all = <T>(text: string, ...values: unknown[]) => db.prepare(text).all(...values) as T[];
     const tables: Record<string, TableShape> = {};
-    const names = all<{ name: string; sql: string }>(
+    const everyTable = all<{ name: string; sql: string }>(
       "select name, sql from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name",
     );
+    const fts = everyTable.filter((t) => /^create virtual table/i.test(t.sql)).map((t) => t.name);
+    const ofIndex = (name: string) => fts.some((v) => name === v || name.startsWith(`${v}_`));
+    const names = everyTable.filter((t) => !ofIndex(t.name));
     for (const { name, sql } of names) {
       const info = all<{ name: string; type: string; notnull: number; dflt_value: string | null; pk: number }>(
         "select * from pragma_table_info(?) order by cid",
@@ -98,7 +106,11 @@ export function sqliteShape(file: string): SchemaShape {
         checks: [...sql.matchAll(/\bcheck\s*\((.*?)\)/gis)].map((m) => normalize(m[1] ?? "")).sort(),
       };
     }
-    const triggers = all<{ name: string; sql: string }>("select name, sql from sqlite_master where type = 'trigger'");
+    const everyTrigger = all<{ name: string; sql: string }>(
+      "select name, sql from sqlite_master where type = 'trigger'",
+    );
+    const fills = (t: { sql: string }) => fts.some((v) => new RegExp(`insert into ${v}\\b`, "i").test(t.sql));
+    const triggers = everyTrigger.filter((t) => !fills(t));
     return {
       tables,
       triggers: triggers.map((t) => sqliteTriggerLine(t.name, t.sql)).sort(),
@@ -107,6 +119,10 @@ export function sqliteShape(file: string): SchemaShape {
         statementTriggers: [],
         functions: [],
         onConflictTables: names.filter((t) => /\bon\s+conflict\b/i.test(t.sql)).map((t) => t.name),
+        searchIndex: [
+          ...everyTable.filter((t) => ofIndex(t.name)).map((t) => t.name),
+          ...everyTrigger.filter(fills).map((t) => t.name),
+        ].sort(),
       },
     };
   } finally {

@@ -12,6 +12,8 @@ import { changeVersions as sqliteChangeVersions } from "./0009-change-versions.s
 import { loginBackoff } from "./0010-login-backoff.js";
 import { userDisabled } from "./0011-user-disabled.js";
 import { invitationLinks } from "./0012-invitation-links.js";
+import { search as postgresSearch } from "./0014-search.postgres.js";
+import { search as sqliteSearch } from "./0014-search.sqlite.js";
 import { type Engine, columnTypes } from "./columns.js";
 
 /**
@@ -34,5 +36,6 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0010-login-backoff": loginBackoff(t),
     "0011-user-disabled": userDisabled(t),
     "0012-invitation-links": invitationLinks(),
+    "0014-search": engine === "sqlite" ? sqliteSearch : postgresSearch,
   };
 }

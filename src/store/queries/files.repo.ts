@@ -6,15 +6,18 @@ import type { PageWindow } from "../page-window.js";
 /** Fields of a new file version; the store numbers it and fills in the author's name. */
 export type NewFileVersion = Omit<FileVersion, "fileId" | "number" | "authorName" | "createdAt"> & {
   readonly at: number;
+  /** The start of a plain-text file's text, for the search index (absent for other files). */
+  readonly searchText?: string;
 };
 
 /** Shared-folder files and their versions. */
 export interface FileRepo {
+  /** Inserts the file and its first version, and writes its searchable text (title, memo, name, text). */
   insert(
     file: { groupId: number; title: string; memo: string; authorId: number; folderId: number | null; trashed: boolean },
     version: NewFileVersion,
   ): Promise<CabinetFile>;
-  /** Adds the next version and makes it current. */
+  /** Adds the next version and makes it current; the searchable text follows the new version. */
   addVersion(fileId: number, version: NewFileVersion): Promise<CabinetFile>;
   findById(id: number): Promise<CabinetFile | undefined>;
   findVersion(fileId: number, number: number): Promise<FileVersion | undefined>;

@@ -155,6 +155,15 @@ export function fileRepo(db: Kysely<Database>): FileRepo {
         created_at: version.at,
       })
       .execute();
+  // The index's text of the file (search-index.ts), replaced with each version in the same transaction.
+  const writeSearchText = (file: CabinetFile, text: string | undefined) => {
+    const body = [file.title, file.memo, file.current.fileName, text ?? ""].join("\n");
+    return db
+      .insertInto("file_search_texts")
+      .values({ file_id: file.id, body })
+      .onConflict((oc) => oc.column("file_id").doUpdateSet({ body }))
+      .execute();
+  };
   return {
     async insert(file, version) {
       const { id } = await db
@@ -173,7 +182,9 @@ export function fileRepo(db: Kysely<Database>): FileRepo {
         .returning("id")
         .executeTakeFirstOrThrow();
       await insertVersion(id, 1, version);
-      return (await find(id)) as CabinetFile;
+      const created = (await find(id)) as CabinetFile;
+      await writeSearchText(created, version.searchText);
+      return created;
     },
     async addVersion(fileId, version) {
       // Bumping the counter first takes the row's write lock, so concurrent uploads get distinct numbers.
@@ -184,7 +195,9 @@ export function fileRepo(db: Kysely<Database>): FileRepo {
         .returning("current_version")
         .executeTakeFirstOrThrow();
       await insertVersion(fileId, number, version);
-      return (await find(fileId)) as CabinetFile;
+      const changed = (await find(fileId)) as CabinetFile;
+      await writeSearchText(changed, version.searchText);
+      return changed;
     },
     findById: find,
     async findVersion(fileId, number) {

@@ -29,6 +29,7 @@ export const PARAMETER_NAMES = [
   "thumbnail",
   "oauth_token",
   "oauth_verifier",
+  "q",
 ] as const;
 
 const BAD_ESCAPES = [
@@ -120,7 +121,9 @@ export function validParameterValues(
     status: ["NOT_COMPLETED"],
     "member-status": ["JOIN", "INVITE"],
     user: all((g) => [g.memberId]),
-    category: ["BOARD", "TASK", "CABINET", "MEMBER_LIST", "M_SCHEDULE"],
+    category: ["BOARD", "TASK", "CABINET", "COMMENT", "MEMBER_LIST", "M_SCHEDULE"],
+    // Search: words, a phrase, an exclusion, a short (scanned) term, FTS and LIKE syntax, the limit.
+    q: ["home", "home topic", '"home topic"', "home -away", "ho", "検索テスト", 'a" OR "b', "%_\\", "あ".repeat(201)],
     version: ["1", "2"],
     oauth_token: [signInToken],
   };
@@ -149,6 +152,8 @@ export function queryString(
         ["id"],
         ["group", "user"],
         ["group", "cabinet-folder"],
+        ["q"],
+        ["q", "group"],
         [],
       ),
       fc.uniqueArray(fc.constantFrom(...PARAMETER_NAMES), { maxLength: 3 }),

@@ -1,0 +1,73 @@
+import { element } from "../atom/build.js";
+import type { Locale } from "../domain/task.js";
+import { excerptText } from "../domain/search.js";
+import type { FoundItem, SearchView } from "../services/search.js";
+import { commentEntry } from "./comment.js";
+import { type Viewer, feedDocument } from "./feed.js";
+import { fileEntry } from "./file.js";
+import { taskEntry } from "./task.js";
+import { topicEntry } from "./topic.js";
+
+/** The web page of a search, which is also the search feed's id and alternate link. */
+export function searchPageUrl(baseUrl: string, text: string): string {
+  return `${baseUrl}/search?q=${encodeURIComponent(text)}`;
+}
+
+/**
+ * `GET /api/search/V2`: the hits newest first, each entry as its own feed writes it plus
+ * `cbl:excerpt`; after the head `cbl:totalCount`, and `cbl:searchMode` `scan` when a short term
+ * made it scan instead of using the index.
+ */
+export function searchFeed(
+  baseUrl: string,
+  viewer: Viewer,
+  view: SearchView,
+  options: { text: string; locale: Locale; now: number },
+): string {
+  const extra =
+    element("cbl:totalCount", {}, String(view.total)) +
+    (view.query.mode === "scan" ? element("cbl:searchMode", {}, "scan") : "");
+  const url = searchPageUrl(baseUrl, options.text);
+  return feedDocument(
+    {
+      title: options.text,
+      id: url,
+      alternate: url,
+      viewer,
+      updated: view.items.reduce((newest, item) => Math.max(newest, updatedOf(item)), 0) || options.now,
+      extra,
+    },
+    view.items.map((item) => withExcerpt(itemEntryOf(baseUrl, item, options.locale), excerptText(item.excerpt))),
+  );
+}
+
+function itemEntryOf(baseUrl: string, item: FoundItem, locale: Locale): string {
+  switch (item.kind) {
+    case "BOARD":
+      return topicEntry(baseUrl, item.group, item.topic, undefined);
+    case "TASK":
+      return taskEntry(baseUrl, item.group, item.task, { locale, confirmed: item.confirmed, comments: undefined });
+    case "CABINET":
+      return fileEntry(baseUrl, item.group, item.file, undefined);
+    case "COMMENT":
+      return commentEntry(baseUrl, item.detail, { withContent: false });
+  }
+}
+
+function updatedOf(item: FoundItem): number {
+  switch (item.kind) {
+    case "BOARD":
+      return item.topic.updatedAt;
+    case "TASK":
+      return item.task.updatedAt;
+    case "CABINET":
+      return item.file.updatedAt;
+    case "COMMENT":
+      return item.detail.comment.createdAt;
+  }
+}
+
+/** The item's own entry with `cbl:excerpt` as its last child. */
+function withExcerpt(entry: string, excerpt: string): string {
+  return `${entry.slice(0, -"</entry>".length)}${element("cbl:excerpt", {}, excerpt)}</entry>`;
+}
