@@ -27,4 +27,12 @@ export const LIMITS = {
   urlMaxBytes: 8 * 1024,
   /** OAuth temporary credentials and verifiers live this long, and are used once. */
   oauthTemporaryCredentialMs: 10 * 60 * 1000,
+  /** Distinct @-mentions a text (topic or task body, comment) resolves; later ones are plain text. */
+  mentionsPerText: 20,
+  /** The characters between the quotes of `@"Full Name"`. */
+  mentionQuotedMaxChars: 100,
+  /** Members one mention suggestion answer lists. */
+  mentionSuggestions: 8,
+  /** What the suggestion list is asked with (the text after `@`). */
+  mentionQueryMaxChars: 100,
 } as const;

@@ -12,6 +12,7 @@ import type { LikeNotificationRepo } from "./queries/like-notifications.js";
 import type { LoginFailureRepo } from "./queries/login-failures.js";
 import type { NotificationCountRepo } from "./queries/notification-counts.js";
 import type { NotificationRepo } from "./queries/notifications.js";
+import type { MentionRepo } from "./queries/mentions.js";
 import type { NonceRepo, TemporaryCredentialRepo } from "./queries/oauth.js";
 import type { FavoriteRepo, LikeRepo } from "./queries/reactions.js";
 import type { SessionRepo } from "./queries/sessions.js";
@@ -73,4 +74,5 @@ export interface Tx {
   readonly notifications: NotificationRepo;
   readonly likeNotifications: LikeNotificationRepo;
   readonly notificationCounts: NotificationCountRepo;
+  readonly mentions: MentionRepo;
 }

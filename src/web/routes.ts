@@ -14,6 +14,7 @@ import { registerFilePages } from "./pages/files.js";
 import { registerGroupPages } from "./pages/groups.js";
 import { registerItemActions } from "./pages/item-actions.js";
 import { registerMemberPages } from "./pages/members.js";
+import { registerMentionSuggestions } from "./pages/mentions.js";
 import { registerNotificationPages } from "./pages/notifications.js";
 import { registerSettingsPages } from "./pages/settings.js";
 import { registerStatic } from "./pages/static.js";
@@ -34,6 +35,7 @@ export function registerWeb(app: FastifyInstance, context: Context): WebContext 
     registerTaskPages(scope, web);
     registerFilePages(scope, web);
     registerMemberPages(scope, web);
+    registerMentionSuggestions(scope, web);
     registerItemActions(scope, web);
     registerFavoritesPage(scope, web);
     registerNotificationPages(scope, web);

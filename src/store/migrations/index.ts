@@ -11,6 +11,8 @@ import { changeVersions as postgresChangeVersions } from "./0009-change-versions
 import { changeVersions as sqliteChangeVersions } from "./0009-change-versions.sqlite.js";
 import { loginBackoff } from "./0010-login-backoff.js";
 import { userDisabled } from "./0011-user-disabled.js";
+// s18-mentions
+import { mentions } from "./0015-mentions.js";
 import { type Engine, columnTypes } from "./columns.js";
 
 /**
@@ -32,5 +34,7 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0009-change-versions": engine === "sqlite" ? sqliteChangeVersions : postgresChangeVersions,
     "0010-login-backoff": loginBackoff(t),
     "0011-user-disabled": userDisabled(t),
+    // s18-mentions
+    "0015-mentions": mentions(engine),
   };
 }

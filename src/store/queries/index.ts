@@ -14,6 +14,7 @@ import { notificationCountRepo } from "./notification-counts.js";
 import { loginFailureRepo } from "./login-failures.js";
 import { likeNotificationRepo } from "./like-notifications.js";
 import { notificationRepo } from "./notifications.js";
+import { mentionRepo } from "./mentions.js";
 import { sessionRepo } from "./sessions.js";
 import { taskRepo } from "./tasks.js";
 import { nonceRepo, temporaryCredentialRepo } from "./oauth.js";
@@ -50,6 +51,7 @@ const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>, engine: Engi
   loginFailures: loginFailureRepo,
   notifications: notificationRepo,
   likeNotifications: likeNotificationRepo,
+  mentions: mentionRepo,
 };
 
 /** Repositories made on first use; the getters are defined once, on the prototype. */

@@ -224,6 +224,14 @@ export const en = {
   "size.bytes": "{n} bytes",
   "size.kb": "{n} KB",
   "size.mb": "{n} MB",
+
+  // s18-mentions
+  "notifications.mention": "{name} mentioned you",
+  "notifications.mentionTag": "Mention",
+  "mentions.hint": 'Type @ to mention a member of this group (a name with spaces in quotes: @"Full Name").',
+  "mentions.suggestions": "Members to mention",
+  "mentions.noMatch": "No member matches.",
+  "mentions.count": "{n} members found; use the up and down arrows, then Enter.",
 } as const;
 
 /** A message key. */

@@ -227,4 +227,13 @@ export const ja: Readonly<Record<MessageKey, string>> = {
   "size.bytes": "{n} バイト",
   "size.kb": "{n} KB",
   "size.mb": "{n} MB",
+
+  // s18-mentions
+  "notifications.mention": "{name} さんがあなたをメンションしました",
+  "notifications.mentionTag": "メンション",
+  "mentions.hint":
+    '@ に続けて入力するとグループのメンバーをメンションできます（空白を含む名前は @"山田 太郎" のように引用符で囲みます）。',
+  "mentions.suggestions": "メンションするメンバー",
+  "mentions.noMatch": "該当するメンバーはいません。",
+  "mentions.count": "{n} 人見つかりました。上下の矢印キーで選び、Enter で入力します。",
 };

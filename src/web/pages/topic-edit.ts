@@ -1,5 +1,6 @@
 // Writing topics: new (`/g/1:n/board/new`), edit under the edit lease (`.../1:m/edit`), give the
 // lease back (`/release`), keep it while the form stays open (`/lease`, from the script), delete.
+import { mentionSource } from "../mention-html.js";
 import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../domain/errors.js";
 import { type ContentRef, formatPair, parsePair } from "../../domain/item-id.js";
@@ -84,6 +85,7 @@ async function newTopicForm(web: WebContext, page: PageRequest, values: NewTopic
       area: "board",
       action: page.chrome.u(`/g/${formatPair(group.id)}/board/new`),
       cancelHref: page.chrome.u(`/g/${formatPair(group.id)}/board`),
+      mentionSource: mentionSource(page.chrome, group.id),
       values,
       folders: folders.map((folder) => ({ value: formatPair(folder.id), label: folder.name })),
       error,
@@ -133,6 +135,7 @@ function editForm(page: PageRequest, editor: LockedTopicView, values: { title: s
       releaseAction: page.chrome.u(`${path}/release`),
       leaseAction: page.chrome.u(`${path}/lease`),
       leaseUntil: editor.lease.until,
+      mentionSource: mentionSource(page.chrome, editor.group.id),
       values: { ...values, folder: "", allowEdit: false },
       folders: [],
       error,
