@@ -120,7 +120,7 @@ export function validParameterValues(
     status: ["NOT_COMPLETED"],
     "member-status": ["JOIN", "INVITE"],
     user: all((g) => [g.memberId]),
-    category: ["BOARD", "TASK", "CABINET", "MEMBER_LIST", "M_SCHEDULE"],
+    category: ["BOARD", "TASK", "CABINET", "MEMBER_LIST", "M_SCHEDULE", "MENTION"],
     version: ["1", "2"],
     oauth_token: [signInToken],
   };
