@@ -33,6 +33,14 @@ export const LIMITS = {
   groupNameMaxChars: 200,
   /** A group's description: an entry summary, like a topic's text. */
   groupSummaryMaxChars: 20_000,
+  /** Distinct @-mentions a text (topic or task body, comment) resolves; later ones are plain text. */
+  mentionsPerText: 20,
+  /** The characters between the quotes of `@"Full Name"`. */
+  mentionQuotedMaxChars: 100,
+  /** Members one mention suggestion answer lists. */
+  mentionSuggestions: 8,
+  /** What the suggestion list is asked with (the text after `@`). */
+  mentionQueryMaxChars: 100,
 } as const;
 
 /** Search (docs/api.md "Search"): the query, the short-query scan and what is indexed of a file. */

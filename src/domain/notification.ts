@@ -51,7 +51,8 @@ export interface Notification {
   readonly body: string;
   /** Who made the last change; null for an operator's change. */
   readonly actor: UserMention | null;
-  readonly event: NotificationEventName;
+  /** The last change's cause; "mention" for a mention notification (the actor named the user). */
+  readonly event: NotificationEventName | "mention";
   readonly confirmed: boolean;
   readonly unconfirmedComments: number;
   /** The comment of the last change, when a comment caused it. */
@@ -75,6 +76,7 @@ export const NOTIFICATION_CATEGORIES = [
   "BOARD",
   "CABINET",
   "MEMBER_LIST",
+  "MENTION",
 ] as const;
 
 /** One of {@link NOTIFICATION_CATEGORIES}. */
@@ -82,7 +84,8 @@ export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
 
 /**
  * The item kind a category selects; null for categories of areas this server does not hold
- * (personal schedule, group events, chat), which therefore list nothing.
+ * (personal schedule, group events, chat), which therefore list nothing, and for MENTION, which
+ * selects mention notifications of every kind.
  */
 export function itemKindOfCategory(category: NotificationCategory): NotificationItemKind | null {
   switch (category) {
@@ -118,6 +121,8 @@ export function parseCategory(text: string): NotificationCategory {
 /** Which of a user's notifications a list shows. */
 export interface NotificationFilter {
   readonly unconfirmedOnly: boolean;
+  /** Mention notifications: beside the others ("with"), alone (category MENTION) or not at all (another category). */
+  readonly mentions: "with" | "only" | "without";
   /** null: every kind; a kind: only that kind. */
   readonly itemKind: NotificationItemKind | null;
   readonly groupId: number | null;

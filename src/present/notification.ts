@@ -60,7 +60,7 @@ function notificationAttachmentElement(file: NotificationAttachment): string {
  * `cbl:confirmed`, the summary update, the unconfirmed comment count, files, the comment that
  * caused it, `cblNtf:lastAccess` (the last confirmation; before the first one, when the
  * notification began: the point since which changes are unseen) and `cblNtf:icon` (the area:
- * BOARD, TASK, CABINET or MEMBER_LIST).
+ * BOARD, TASK, CABINET or MEMBER_LIST; MENTION for a mention, which also has that category).
  */
 export function notificationEntry(
   baseUrl: string,
@@ -81,6 +81,7 @@ export function notificationEntry(
     author: actor === null ? EMPTY_AUTHOR : authorElement(actor.name, actor.id),
     updated: notification.updatedAt,
     summary: summaryOf(notification, locale),
+    ...(notification.event === "mention" ? { terms: ["MENTION"] } : {}),
   };
   return itemEntry(
     head,
@@ -99,7 +100,7 @@ export function notificationEntry(
         : element("cblNtf:commentId", {}, commentId) +
           element("cblNtf:commentDeleted", {}, String(notification.commentDeleted))) +
       element("cblNtf:lastAccess", {}, utcTimestamp(notification.lastAccessAt ?? notification.createdAt)) +
-      element("cblNtf:icon", {}, categoryOfItemKind(item.kind)),
+      element("cblNtf:icon", {}, notification.event === "mention" ? "MENTION" : categoryOfItemKind(item.kind)),
   );
 }
 

@@ -10,6 +10,7 @@ import type { Tx } from "../store/store.js";
 import { type CommentDetail, detailComments, removeBlobs, removeItemRows } from "./comment-detail.js";
 import { requireFile } from "./file.js";
 import { requireGroupMember } from "./group-access.js";
+import { notifyMentions } from "./mention.js";
 import { requireTask } from "./task.js";
 import { requireTopic } from "./topic.js";
 import type { ServiceContext } from "./context.js";
@@ -114,6 +115,7 @@ export async function addComment(
       cause: { kind: "comment", number },
       at,
     });
+    await notifyMentions(tx, { item: input.parent, commentNumber: number, text: body, actorId: actor.user.id, at });
     const attachments: Attachment[] = [];
     for (const [index, file] of files.entries()) {
       const blobKey = keys[index] ?? "";
@@ -174,6 +176,7 @@ export async function deleteComment(
 async function removeComment(tx: Tx, actor: Actor, comment: Comment, at: number): Promise<string[]> {
   const keys = await removeItemRows(tx, "COMMENT", [comment.id]);
   await tx.comments.remove(comment.id);
+  await tx.mentions.removeOfComment(comment.parent, comment.number);
   const cause = {
     kind: "commentDeleted",
     number: comment.number,

@@ -16,6 +16,7 @@ import type { Tx } from "../store/store.js";
 import { type CommentDetail, detailComments } from "./comment-detail.js";
 import { requireFile } from "./file.js";
 import { requireGroupMember } from "./group-access.js";
+import { mentionTargets } from "./mention.js";
 import { requireTask } from "./task.js";
 import { requireTopic } from "./topic.js";
 import type { ServiceContext } from "./context.js";
@@ -53,6 +54,8 @@ export interface CommentSection {
 export interface ItemPageView extends GroupAccess {
   readonly reactions: Reactions;
   readonly comments: CommentSection;
+  /** The member each handle of the body and the comments shown names (services/mention.ts). */
+  readonly mentions: ReadonlyMap<string, number>;
 }
 
 /** What a topic's page shows. */
@@ -100,7 +103,7 @@ export async function readTopicPage(ctx: ServiceContext, actor: Actor, input: It
     const lease = await tx.leases.find(topic.id);
     const editedBy = isLeaseLive(lease, ctx.clock.now()) && lease.userId !== actor.user.id ? lease : undefined;
     return {
-      ...(await aroundItem(tx, actor, access, input)),
+      ...(await aroundItem(tx, actor, access, input, topic.body)),
       topic,
       editedBy,
       mayEdit: mayUpdateTopic(topic, actor.user.id, access.membership),
@@ -116,7 +119,7 @@ export async function readTaskPage(ctx: ServiceContext, actor: Actor, input: Ite
     const access = await requireGroupMember(tx, actor, input.ref.groupId);
     const task = await requireTask(tx, input.ref);
     const mayDelete = mayDeleteTask(task, actor.user.id, access.membership);
-    return { ...(await aroundItem(tx, actor, access, input)), task, mayDelete };
+    return { ...(await aroundItem(tx, actor, access, input, task.body)), task, mayDelete };
   });
 }
 
@@ -128,7 +131,7 @@ export async function readFilePage(ctx: ServiceContext, actor: Actor, input: Ite
     const history = await tx.files.listHistories([file], LIMITS.historyEntries);
     const folders = await tx.folders.list(access.group.id, "CABINET", { offset: 0, limit: LIMITS.pageSizeMax });
     return {
-      ...(await aroundItem(tx, actor, access, input)),
+      ...(await aroundItem(tx, actor, access, input, "")),
       file,
       history,
       folders,
@@ -138,12 +141,21 @@ export async function readFilePage(ctx: ServiceContext, actor: Actor, input: Ite
 }
 
 /** The group, likes and comments of an item the caller may read (its existence already checked). */
-async function aroundItem(tx: Tx, actor: Actor, access: GroupAccess, input: ItemPageInput): Promise<ItemPageView> {
+async function aroundItem(
+  tx: Tx,
+  actor: Actor,
+  access: GroupAccess,
+  input: ItemPageInput,
+  body: string,
+): Promise<ItemPageView> {
+  const comments = await commentSection(tx, actor, input.ref, input.page);
+  const texts = [body, ...comments.comments.map((entry) => entry.comment.body)];
   return {
     group: access.group,
     membership: access.membership,
     reactions: await reactionsOf(tx, actor, { kind: input.ref.kind, id: input.ref.id }),
-    comments: await commentSection(tx, actor, input.ref, input.page),
+    comments,
+    mentions: await mentionTargets(tx, access.group.id, texts),
   };
 }
 

@@ -58,12 +58,14 @@ export async function listNotifications(
     const userId = actor.user.id;
     const itemKind = input.category === null ? null : itemKindOfCategory(input.category);
     // Categories of areas this server does not hold (schedules, chat) have no notifications.
-    if (input.category !== null && itemKind === null)
+    if (input.category !== null && input.category !== "MENTION" && itemKind === null)
       return { notifications: [], attachments: input.embedAttachments ? [] : undefined };
     const filter: NotificationFilter = {
       unconfirmedOnly: input.unconfirmedOnly,
+      mentions: input.category === null ? "with" : input.category === "MENTION" ? "only" : "without",
       itemKind,
       groupId: input.groupId,
+      // Muting hides a group's notifications, never a mention of the caller (listed apart).
       hiddenGroupIds: input.includeRuledOut ? [] : await tx.notifications.mutedGroupIds(userId),
     };
     const notifications = await tx.notifications.list(userId, filter, input.page);
@@ -80,17 +82,22 @@ export async function listNotifications(
  * `unconfirmed=true`. The answer holds one notification per requested id the caller has, whether
  * it was unconfirmed or already confirmed (a bot posts the same id every few seconds and expects
  * it back each time); unknown ids are left out.
+ * `mentionIds` name mention notifications to confirm the same way (the API's category MENTION; the
+ * web's list confirms both kinds at once); at most 100 ids in all.
  * @throws ValidationError TOO_MANY_ENTRIES (more than 100 ids: nothing is confirmed)
  */
 export async function confirmNotifications(
   ctx: ServiceContext,
   actor: Actor,
-  input: { ids: readonly (ItemRef | undefined)[] },
+  input: { ids: readonly (ItemRef | undefined)[]; mentionIds?: readonly (ItemRef | undefined)[] },
 ): Promise<NotificationsView> {
-  requireConfirmableCount(input.ids.length);
+  const mentionIds = input.mentionIds ?? [];
+  requireConfirmableCount(input.ids.length + mentionIds.length);
   const items = uniqueItems(input.ids);
+  const mentioned = uniqueItems(mentionIds).filter((item): item is ContentRef => item.kind !== "GROUP");
   return ctx.store.transaction(async (tx) => {
     const at = ctx.clock.now();
+    const mentions = await tx.mentions.confirm(actor.user.id, mentioned, at);
     const confirmed = await tx.notifications.confirm(actor.user.id, items, at);
     // Comments count as seen from the confirmation that changed the notification (its last access is
     // now); one confirmed before recorded them then, and a bot re-posting every few seconds writes nothing.
@@ -99,7 +106,7 @@ export async function confirmNotifications(
       .map((notification) => notification.item)
       .filter((item): item is ContentRef => item.kind !== "GROUP");
     await tx.commentReads.confirmMany(actor.user.id, parents, at);
-    return { notifications: confirmed, attachments: undefined };
+    return { notifications: [...mentions, ...confirmed], attachments: undefined };
   });
 }
 

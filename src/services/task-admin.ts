@@ -4,6 +4,7 @@ import type { TaskChange } from "../store/queries/tasks.js";
 import type { Tx } from "../store/store.js";
 import { requireGroup, requireMemberByEmail } from "./admin-lookup.js";
 import { requireFolderOf } from "./folder-access.js";
+import { notifyMentions } from "./mention.js";
 import { requireTask } from "./task.js";
 import type { ServiceContext } from "./context.js";
 
@@ -55,6 +56,7 @@ export async function addTask(
       at,
     });
     await tx.notifications.fanOut({ item: refOf(task), actorId: author.user.id, cause: { kind: "created" }, at });
+    await notifyMentions(tx, { item: refOf(task), commentNumber: null, text: task.body, actorId: author.user.id, at });
     return task;
   });
 }
@@ -92,6 +94,8 @@ export async function updateTask(
     };
     await tx.tasks.update(task.id, change);
     await notifyChange(tx, task, text.body !== task.body, change.at);
+    const written = { item: refOf(task), commentNumber: null, text: text.body, previousText: task.body };
+    await notifyMentions(tx, { ...written, actorId: null, at: change.at });
     return requireTask(tx, input.ref);
   });
 }

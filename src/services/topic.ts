@@ -20,6 +20,7 @@ import { commentsByItem } from "./embedded-comments.js";
 import { requireFolderOf } from "./folder-access.js";
 import { type CommentDetail, removeBlobs, removeCommentsOf, removeItemRows } from "./comment-detail.js";
 import { requireGroupMember } from "./group-access.js";
+import { notifyMentions } from "./mention.js";
 import type { ServiceContext } from "./context.js";
 
 /** What a board read returns: the group, its topics, and their comments when asked for. */
@@ -100,6 +101,7 @@ export async function createTopic(
       at,
     });
     await tx.notifications.fanOut({ item: refOf(topic), actorId: actor.user.id, cause: { kind: "created" }, at });
+    await notifyMentions(tx, { item: refOf(topic), commentNumber: null, text: topic.body, actorId: actor.user.id, at });
     return { group, topics: [topic], comments: undefined };
   });
 }
@@ -125,6 +127,17 @@ export async function updateTopic(
     await tx.leases.remove(topic.id);
     const cause = { kind: "updated", bodyChanged: draft.body !== topic.body } as const;
     await tx.notifications.fanOut({ item: refOf(topic), actorId: actor.user.id, cause, at: now });
+    if (cause.bodyChanged) {
+      const text = draft.body;
+      await notifyMentions(tx, {
+        item: refOf(topic),
+        commentNumber: null,
+        text,
+        previousText: topic.body,
+        actorId: actor.user.id,
+        at: now,
+      });
+    }
     return { group, topics: [await requireTopic(tx, input.ref)], comments: undefined };
   });
 }

@@ -42,6 +42,12 @@ export const CHANGE_TRACKING = {
   userColumns: ["name", "email", "family_kana", "given_kana"],
 } as const;
 
+/**
+ * Migration 0015: confirming a mention notification moves its user's row, as for notifications
+ * (writing one happens in the transaction of the item write, which moves the group already).
+ */
+export const MENTION_CONFIRMATION = { table: "mentions", column: "last_access_at" } as const;
+
 /** The group_changes row every caller's version counts: user names and e-mail addresses. */
 export const DIRECTORY_ROW = 0;
 
@@ -60,6 +66,7 @@ export const TRACKED_TABLES: ReadonlyMap<string, readonly TriggerEvent[]> = new 
     (table) => [table, ROW_EVENTS] as const,
   ),
   ...CHANGE_TRACKING.confirmations.map(({ table }) => [table, ["UPDATE"]] as const),
+  [MENTION_CONFIRMATION.table, ["UPDATE"]],
   ["users", ["UPDATE"]],
 ]);
 

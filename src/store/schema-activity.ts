@@ -56,6 +56,24 @@ export interface NotificationsTable {
 }
 
 /**
+ * One mention notification per (mentioned user, item) (migration 0015): the item's body or one of
+ * its comments (`comment_number`, the latest) named the user.
+ */
+export interface MentionsTable {
+  id: Generated<number>;
+  user_id: number;
+  group_id: number;
+  item_kind: "BOARD" | "TASK" | "CABINET";
+  item_id: number;
+  actor_id: number | null;
+  comment_number: number | null;
+  confirmed: number;
+  created_at: number;
+  updated_at: number;
+  last_access_at: number | null;
+}
+
+/**
  * One like notification per (owner, liked item): a topic, task or file (comment_number 0) or one
  * of their comments (its number, and comment_id = its row, which keys its likes).
  */

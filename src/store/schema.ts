@@ -16,6 +16,7 @@ import type {
   LikeNotificationsTable,
   LikesTable,
   MemberChangesTable,
+  MentionsTable,
   NotificationsTable,
 } from "./schema-activity.js";
 import type { ColumnType, Generated } from "kysely";
@@ -49,6 +50,7 @@ export interface Database {
   login_failures: LoginFailuresTable;
   notifications: NotificationsTable;
   like_notifications: LikeNotificationsTable;
+  mentions: MentionsTable;
   group_changes: GroupChangesTable;
   member_changes: MemberChangesTable;
 }

@@ -13,6 +13,7 @@ import type { LikeNotificationRepo } from "./queries/like-notifications.js";
 import type { LoginFailureRepo } from "./queries/login-failures.js";
 import type { NotificationCountRepo } from "./queries/notification-counts.js";
 import type { NotificationRepo } from "./queries/notifications.js";
+import type { MentionRepo } from "./queries/mentions.js";
 import type { NonceRepo, TemporaryCredentialRepo } from "./queries/oauth.js";
 import type { FavoriteRepo, LikeRepo } from "./queries/reactions.js";
 import type { SearchRepo } from "./queries/search.js";
@@ -78,4 +79,5 @@ export interface Tx {
   readonly likeNotifications: LikeNotificationRepo;
   readonly notificationCounts: NotificationCountRepo;
   readonly search: SearchRepo;
+  readonly mentions: MentionRepo;
 }

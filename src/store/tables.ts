@@ -27,6 +27,7 @@ export const TABLES_IN_DEPENDENCY_ORDER = [
   "comment_reads",
   "notifications",
   "like_notifications",
+  "mentions",
   "oauth_nonces",
   "oauth_temporary_credentials",
   "login_failures",

@@ -15,20 +15,23 @@ const ADDRESS = /(?<![A-Za-z0-9+.-])https?:\/\/[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;
 const TRAILING = new Set([".", ",", ";", ":", "!", "?", "'", "*"]);
 const CLOSING: Readonly<Record<string, string>> = { ")": "(", "]": "[", "}": "{" };
 
-/** `text` as HTML: escaped, each http(s) address a link with `rel="noopener nofollow"`. */
-export function linkedText(text: string): SafeHtml {
+/**
+ * `text` as HTML: escaped, each http(s) address a link with `rel="noopener nofollow"`. The text
+ * between addresses goes through `plain` (escaping by default; item pages also link mentions there).
+ */
+export function linkedText(text: string, plain: (segment: string) => string = escapeHtml): SafeHtml {
   let out = "";
   let from = 0;
   for (const match of text.matchAll(ADDRESS)) {
     const start = match.index;
     const address = withoutTrailing(match[0]);
     if (!isWebAddress(address)) continue;
-    out += escapeHtml(text.slice(from, start));
+    out += plain(text.slice(from, start));
     const escaped = escapeHtml(address);
     out += `<a href="${escaped}" rel="noopener nofollow">${escaped}</a>`;
     from = start + address.length;
   }
-  return new SafeHtml(out + escapeHtml(text.slice(from)));
+  return new SafeHtml(out + plain(text.slice(from)));
 }
 
 /** Drops sentence punctuation and closing brackets that have no opening one inside the address. */

@@ -17,6 +17,7 @@ import { registerMemberManagePages } from "./pages/member-manage.js";
 import { registerSignupPages } from "./pages/signup.js";
 import { registerItemActions } from "./pages/item-actions.js";
 import { registerMemberPages } from "./pages/members.js";
+import { registerMentionSuggestions } from "./pages/mentions.js";
 import { registerNotificationPages } from "./pages/notifications.js";
 import { registerSettingsPages } from "./pages/settings.js";
 import { registerSearchPages } from "./pages/search.js";
@@ -46,6 +47,7 @@ export function registerWeb(app: FastifyInstance, context: Context): WebContext 
     registerMemberPages(scope, web);
     registerGroupManagePages(scope, web);
     registerSignupPages(scope, web);
+    registerMentionSuggestions(scope, web);
     registerItemActions(scope, web);
     registerFavoritesPage(scope, web);
     registerNotificationPages(scope, web);

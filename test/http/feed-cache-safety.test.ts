@@ -235,7 +235,13 @@ describeEachBackend("the feed cache never answers what a fresh build would not",
     server.store.read(async (tx) => {
       const page = { offset: 0, limit: 50 };
       if (op === "confirm") {
-        const filter = { unconfirmedOnly: true, itemKind: null, groupId: null, hiddenGroupIds: [] };
+        const filter = {
+          unconfirmedOnly: true,
+          mentions: "without" as const,
+          itemKind: null,
+          groupId: null,
+          hiddenGroupIds: [],
+        };
         return (await tx.notifications.list(user.id, filter, page)).map((notification) =>
           notificationItemId(notification.item),
         );

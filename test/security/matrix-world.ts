@@ -108,6 +108,11 @@ export async function seedMatrixWorld(server: TestServer, tag: string): Promise<
     const answer = await request(`${server.url}/api/${path}/V2`, { token, body });
     if (answer.status !== 200) throw new Error(`seeding a ${path}: ${answer.text}`);
   }
+  // A topic naming the member, the former member (still joined now) and every outsider: only the
+  // member may ever see it in their mention notifications.
+  const mention = `<feed ${CLIENT_NS}><cbl:operation type="insert"/><entry><cbl:group id="${secret.groupPair}"/><title>${tag} mention</title><summary type="text">@"${tag} Member" @"Former Member" @Outsider @Invitee</summary></entry></feed>`;
+  const mentioned = await request(`${server.url}/api/board/V2`, { token: owner.token, body: mention });
+  if (mentioned.status !== 200) throw new Error(`seeding a mention: ${mentioned.text}`);
   const formerMembership = await server.store.read((tx) => tx.memberships.findJoined(secret.group.id, former.id));
   await server.store.transaction((tx) => tx.memberships.remove(formerMembership?.id ?? 0));
 
@@ -168,6 +173,7 @@ export async function seedMatrixWorld(server: TestServer, tag: string): Promise<
       ...secret.secrets,
       `${tag} Owner`,
       `${tag} Member`,
+      `${tag} mention`,
       `${tag.toLowerCase()}-owner@example.com`,
       `${tag.toLowerCase()}-member@example.com`,
     ],

@@ -60,6 +60,27 @@ async function freshComment(world: MatrixWorld, proper: boolean): Promise<string
 
 /** The tag in every title of the secret group (its topic is "<tag> topic"). */
 const secretTag = (world: MatrixWorld): string => (world.secret.secrets[1] ?? "").replace(/ topic$/, "");
+/**
+ * Mention notifications (docs/api.md "Mentions"): the secret group has a topic naming its member and
+ * every outsider (matrix-world.ts); only the member may see it, listed or confirmed.
+ */
+const MENTION_OPERATIONS: readonly Operation[] = [
+  {
+    name: "my mention notifications",
+    method: "GET",
+    need: "read",
+    scope: "own",
+    probe: async () => q("category=MENTION"),
+    shows: (w) => w.secrets.find((secret) => secret.endsWith(" mention")) ?? "(no mention seeded)",
+  },
+  {
+    name: "confirm mentions of the secret group's items",
+    method: "POST",
+    need: "read",
+    scope: "own",
+    probe: async (w) => ({ ...q("category=MENTION"), ...feed(`<entry><id>${w.secret.topicId}</id></entry>`) }),
+  },
+];
 
 const groupReads = (url: string): readonly [string, readonly Operation[]] => [
   url,
@@ -385,6 +406,7 @@ export const OPERATIONS: ReadonlyMap<string, readonly Operation[]> = new Map<str
           probe: async (w) =>
             feed(`<entry><id>${w.secret.topicId}</id></entry><entry><id>${w.secret.commentId}</id></entry>`),
         },
+        ...(url === "/api/notification/V2" ? MENTION_OPERATIONS : []),
       ],
     ],
   ),

@@ -63,10 +63,11 @@ export class NotificationClient {
     return request(`${this.server.url}/api/${this.path}/V2${query === "" ? "" : `?${query}`}`, { token: user.token });
   }
 
-  /** POSTs a confirmation of `ids` (or a raw body). */
-  post(user: TestUser, body: string | readonly string[], contentType?: string): Promise<Answer> {
+  /** POSTs a confirmation of `ids` (or a raw body), with a query (such as `category=MENTION`) when given. */
+  post(user: TestUser, body: string | readonly string[], contentType?: string, query = ""): Promise<Answer> {
     const text = typeof body === "string" ? body : confirmBody(body);
-    return request(`${this.server.url}/api/${this.path}/V2`, { token: user.token, body: text, contentType });
+    const url = `${this.server.url}/api/${this.path}/V2${query === "" ? "" : `?${query}`}`;
+    return request(url, { token: user.token, body: text, contentType });
   }
 
   /** Confirms `ids`; asserts 200 and a valid feed; returns the entries that became confirmed. */

@@ -43,7 +43,7 @@ export const changeVersions: Migration = {
 };
 
 /** A version row a trigger moves: its table, and the key as an expression over NEW or OLD. */
-interface Target {
+export interface Target {
   readonly table: "group_changes" | "member_changes";
   readonly key: (row: Row) => string;
 }
@@ -75,7 +75,7 @@ function rowOf(event: Exclude<Event, "UPDATE">): Row {
  * `unless`, and moves its change time to now unless it is later already (the clock stepped back).
  * A second bump of one row in one transaction is harmless: versions only need to grow.
  */
-function bump(table: Target["table"], key: string, unless?: string): string {
+export function bump(table: Target["table"], key: string, unless?: string): string {
   const column = table === "group_changes" ? "group_id" : "user_id";
   const skip = unless === undefined ? "" : ` AND k IS NOT ${unless}`;
   // The WHERE is also what SQLite's parser needs between INSERT ... SELECT and ON CONFLICT.

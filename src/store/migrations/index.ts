@@ -14,6 +14,7 @@ import { userDisabled } from "./0011-user-disabled.js";
 import { invitationLinks } from "./0012-invitation-links.js";
 import { search as postgresSearch } from "./0014-search.postgres.js";
 import { search as sqliteSearch } from "./0014-search.sqlite.js";
+import { mentions } from "./0015-mentions.js";
 import { type Engine, columnTypes } from "./columns.js";
 
 /**
@@ -37,5 +38,6 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0011-user-disabled": userDisabled(t),
     "0012-invitation-links": invitationLinks(),
     "0014-search": engine === "sqlite" ? sqliteSearch : postgresSearch,
+    "0015-mentions": mentions(engine),
   };
 }

@@ -16,6 +16,7 @@ import { loginFailureRepo } from "./login-failures.js";
 import { likeNotificationRepo } from "./like-notifications.js";
 import { notificationRepo } from "./notifications.js";
 import { searchRepo } from "./search.js";
+import { mentionRepo } from "./mentions.js";
 import { sessionRepo } from "./sessions.js";
 import { taskRepo } from "./tasks.js";
 import { nonceRepo, temporaryCredentialRepo } from "./oauth.js";
@@ -54,6 +55,7 @@ const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>, engine: Engi
   notifications: notificationRepo,
   likeNotifications: likeNotificationRepo,
   search: searchRepo,
+  mentions: mentionRepo,
 };
 
 /** Repositories made on first use; the getters are defined once, on the prototype. */

@@ -12,6 +12,10 @@ import { fanOutChannel, timed } from "../events.js";
 import { fanOutNotifications, fanOutNotificationsInTwoSteps } from "./notification-fanout.js";
 import type { PageWindow } from "../page-window.js";
 import type { RowOf } from "./rows.js";
+import { type ListedRow, mentionRepo } from "./mentions.js";
+import { joinedGroupIds, textOf } from "./notification-items.js";
+
+export { joinedGroupIds };
 
 /** Update notifications: one per (user, item). */
 export interface NotificationRepo {
@@ -31,9 +35,9 @@ export interface NotificationRepo {
   confirm(userId: number, items: readonly NotificationItem[], at: number): Promise<Notification[]>;
   /** Of these items of one kind, the ids whose notification for the user is unconfirmed. */
   unconfirmedOf(userId: number, kind: NotificationItemKind, ids: readonly number[]): Promise<Set<number>>;
-  /** Removes every notification of these items (they are being deleted). */
+  /** Removes every notification of these items, mention notifications included (they are being deleted). */
   removeItems(kind: NotificationItemKind, ids: readonly number[]): Promise<void>;
-  /** Removes a user's notifications and like notifications of a group (they left it). */
+  /** Removes a user's notifications, like notifications and mention notifications of a group (they left it). */
   removeOfMember(userId: number, groupId: number): Promise<void>;
 }
 
@@ -73,20 +77,6 @@ function itemOf(row: DetailRow): NotificationItem {
     : { kind: row.item_kind, groupId: row.group_id, id: row.item_id };
 }
 
-/** Title and body of the item; a file without a title shows its file name (docs/api.md "Shared files"). */
-function textOf(row: DetailRow): { title: string; body: string } {
-  switch (row.item_kind) {
-    case "BOARD":
-      return { title: row.topic_title ?? "", body: row.topic_body ?? "" };
-    case "TASK":
-      return { title: row.task_title ?? "", body: row.task_body ?? "" };
-    case "CABINET":
-      return { title: row.file_title?.trim() ? row.file_title : (row.file_name ?? ""), body: row.file_memo ?? "" };
-    case "GROUP":
-      return { title: row.group_name, body: "" };
-  }
-}
-
 function toNotification(row: DetailRow): Notification {
   return {
     item: itemOf(row),
@@ -119,6 +109,27 @@ export function notificationRepo(db: Kysely<Database>, engine: Engine): Notifica
       .execute();
     return rows.map(toNotification);
   };
+  let mentionQueries: ReturnType<typeof mentionRepo> | undefined;
+  const mentions = () => (mentionQueries ??= mentionRepo(db));
+  /** Ids first, off the (user, updated, id, confirmed) index; the joins run for the page alone. */
+  const ordinaryRows = async (userId: number, filter: NotificationFilter, page: PageWindow): Promise<ListedRow[]> => {
+    let query = db
+      .selectFrom("notifications")
+      .select(["id", "updated_at"])
+      .where("user_id", "=", userId)
+      .where("group_id", "in", joinedGroupIds(db, userId));
+    if (filter.unconfirmedOnly) query = query.where("confirmed", "=", 0);
+    if (filter.itemKind !== null) query = query.where("item_kind", "=", filter.itemKind);
+    if (filter.groupId !== null) query = query.where("group_id", "=", filter.groupId);
+    if (filter.hiddenGroupIds.length > 0) query = query.where("group_id", "not in", filter.hiddenGroupIds);
+    const rows = await query
+      .orderBy("updated_at", "desc")
+      .orderBy("id", "desc")
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    return rows.map((row) => ({ id: row.id, updatedAt: row.updated_at }));
+  };
   return {
     fanOut: (event) =>
       timed(
@@ -137,23 +148,27 @@ export function notificationRepo(db: Kysely<Database>, engine: Engine): Notifica
       return rows.map((row) => row.group_id);
     },
     async list(userId, filter, page) {
-      // Ids first, off the (user, updated, id, confirmed) index; the joins run for the page alone.
-      let query = db
-        .selectFrom("notifications")
-        .select("id")
-        .where("user_id", "=", userId)
-        .where("group_id", "in", joinedGroupIds(db, userId));
-      if (filter.unconfirmedOnly) query = query.where("confirmed", "=", 0);
-      if (filter.itemKind !== null) query = query.where("item_kind", "=", filter.itemKind);
-      if (filter.groupId !== null) query = query.where("group_id", "=", filter.groupId);
-      if (filter.hiddenGroupIds.length > 0) query = query.where("group_id", "not in", filter.hiddenGroupIds);
-      const rows = await query
-        .orderBy("updated_at", "desc")
-        .orderBy("id", "desc")
-        .limit(page.limit)
-        .offset(page.offset)
-        .execute();
-      return details(rows.map((row) => row.id));
+      if (filter.mentions === "without")
+        return details((await ordinaryRows(userId, filter, page)).map((row) => row.id));
+      if (filter.mentions === "only") {
+        const rows = await mentions().listRows(userId, filter, page.offset + page.limit);
+        return mentions().details(rows.slice(page.offset).map((row) => row.id));
+      }
+      // Both lists from their start up to the page's end, merged newest first (mentions first on a tie).
+      const window = { offset: 0, limit: page.offset + page.limit };
+      const merged = [
+        ...(await mentions().listRows(userId, filter, window.limit)).map((row) => ({ ...row, mention: true })),
+        ...(await ordinaryRows(userId, filter, window)).map((row) => ({ ...row, mention: false })),
+      ]
+        .sort((a, b) => b.updatedAt - a.updatedAt || Number(b.mention) - Number(a.mention) || b.id - a.id)
+        .slice(page.offset, page.offset + page.limit);
+      const found = [
+        ...(await mentions().details(merged.filter((row) => row.mention).map((row) => row.id))),
+        ...(await details(merged.filter((row) => !row.mention).map((row) => row.id))),
+      ];
+      return found.sort(
+        (a, b) => b.updatedAt - a.updatedAt || Number(b.event === "mention") - Number(a.event === "mention"),
+      );
     },
     async confirm(userId, items, at) {
       if (items.length === 0) return [];
@@ -190,20 +205,14 @@ export function notificationRepo(db: Kysely<Database>, engine: Engine): Notifica
       return new Set(rows.map((row) => row.item_id));
     },
     async removeItems(kind, ids) {
-      if (ids.length > 0)
-        await db.deleteFrom("notifications").where("item_kind", "=", kind).where("item_id", "in", ids).execute();
+      if (ids.length === 0) return;
+      await db.deleteFrom("notifications").where("item_kind", "=", kind).where("item_id", "in", ids).execute();
+      if (kind !== "GROUP") await mentions().removeItems(kind, ids);
     },
     async removeOfMember(userId, groupId) {
       await db.deleteFrom("notifications").where("user_id", "=", userId).where("group_id", "=", groupId).execute();
       await db.deleteFrom("like_notifications").where("user_id", "=", userId).where("group_id", "=", groupId).execute();
+      await mentions().removeOfMember(userId, groupId);
     },
   };
-}
-
-/**
- * The groups the user has joined, as a subquery. Leaving a group takes its notifications away
- * (member-admin.ts), but a feed of titles must not rely on that alone: every read checks membership.
- */
-export function joinedGroupIds(db: Kysely<Database>, userId: number) {
-  return db.selectFrom("memberships").select("group_id").where("user_id", "=", userId).where("status", "=", "JOIN");
 }

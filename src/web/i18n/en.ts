@@ -358,6 +358,13 @@ export const en = {
   "tasks.purgeConfirm": "Delete this task with all its comments and their files for good? This cannot be undone.",
   "tasks.inTrash": "This task is in the trash.",
   "tasks.trashNote": "Tasks moved to the trash.",
+  // Mentions (#18).
+  "notifications.mention": "{name} mentioned you",
+  "notifications.mentionTag": "Mention",
+  "mentions.hint": 'Type @ to mention a member of this group (a name with spaces in quotes: @"Full Name").',
+  "mentions.suggestions": "Members to mention",
+  "mentions.noMatch": "No member matches.",
+  "mentions.count": "{n} members found; use the up and down arrows, then Enter.",
 } as const;
 
 /** A message key. */

@@ -362,4 +362,12 @@ export const ja: Readonly<Record<MessageKey, string>> = {
   "tasks.purgeConfirm": "この ToDo をコメントと添付ファイルごと完全に削除しますか？元に戻せません。",
   "tasks.inTrash": "この ToDo はごみ箱にあります。",
   "tasks.trashNote": "ごみ箱に移動した ToDo です。",
+  // Mentions (#18).
+  "notifications.mention": "{name} さんがあなたをメンションしました",
+  "notifications.mentionTag": "メンション",
+  "mentions.hint":
+    '@ に続けて入力するとグループのメンバーをメンションできます（空白を含む名前は @"山田 太郎" のように引用符で囲みます）。',
+  "mentions.suggestions": "メンションするメンバー",
+  "mentions.noMatch": "該当するメンバーはいません。",
+  "mentions.count": "{n} 人見つかりました。上下の矢印キーで選び、Enter で入力します。",
 };

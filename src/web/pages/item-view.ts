@@ -7,6 +7,7 @@ import { areaLinks, contentLinks } from "../../present/links.js";
 import type { CommentSection, Reactions } from "../../services/item-page.js";
 import { queryValue } from "../../http-kit/query.js";
 import type { Chrome } from "../chrome.js";
+import { mentionLinker, mentionSource } from "../mention-html.js";
 import type { PageRequest } from "../page.js";
 import type { PageWindow } from "../../store/page-window.js";
 import { type RequestedPage, type Pager, PAGE_SIZE, readPageNumber, withQuery } from "../paging.js";
@@ -74,6 +75,8 @@ export interface CommentsView {
   readonly maxFiles: number;
   readonly maxFileBytes: number;
   readonly maxTotalBytes: number;
+  /** The members' suggestion list of the text field (`@`). */
+  readonly mentionSource: string;
 }
 
 /** Builds the comments part; `userId` and `membership` decide which comments may be deleted. */
@@ -120,19 +123,26 @@ function commentsView(
     maxFiles: LIMITS.filesPerComment,
     maxFileBytes: LIMITS.fileMaxBytes,
     maxTotalBytes: LIMITS.multipartMaxBytes,
+    mentionSource: mentionSource(chrome, ref.groupId),
   };
 }
 
 /**
  * The likes, favorite and comments of an item page as the signed-in caller sees them: `request` is
- * the comment page (`?cpage=`), and `?reply=N` names the comment being answered.
+ * the comment page (`?cpage=`), and `?reply=N` names the comment being answered. `linkMentions`
+ * turns the body or a comment into HTML with its mentions as links.
  */
 export function itemSections(
   page: PageRequest,
   ref: ContentRef,
-  view: { reactions: Reactions; comments: CommentSection; membership: Membership },
+  view: {
+    reactions: Reactions;
+    comments: CommentSection;
+    membership: Membership;
+    mentions: ReadonlyMap<string, number>;
+  },
   request: RequestedPage,
-): { reactions: ReactionsView; comments: CommentsView } {
+): { reactions: ReactionsView; comments: CommentsView; linkMentions: (text: string) => string } {
   const reply = Number(queryValue(page.query, "reply"));
   const viewer = { userId: page.actor.user.id, membership: view.membership };
   return {
@@ -141,6 +151,7 @@ export function itemSections(
       ...request,
       reply: Number.isInteger(reply) && reply > 0 ? reply : undefined,
     }),
+    linkMentions: mentionLinker(page.chrome, ref.groupId, view.mentions),
   };
 }
 

@@ -28,6 +28,7 @@ const EVENT_TEXT: Readonly<Record<Notification["event"], MessageKey>> = {
   commentDeleted: "notifications.commentDeleted",
   joined: "notifications.joined",
   left: "notifications.left",
+  mention: "notifications.mention",
 };
 
 const AREA_TEXT: Readonly<Record<Notification["item"]["kind"], MessageKey>> = {
@@ -42,7 +43,7 @@ export function registerNotificationPages(app: FastifyInstance, web: WebContext)
   registerPage(app, web, "/notifications", { GET: (page) => notificationsPage(web, page) });
   registerPage(app, web, "/notifications/confirm", {
     async POST(page) {
-      await confirmNotifications(web, page.actor, { ids: idsOf(page) });
+      await confirmNotifications(web, page.actor, { ids: idsOf(page), mentionIds: idsOf(page, "mention") });
       return page.redirect(returnTo(page, "/notifications"));
     },
   });
@@ -91,7 +92,8 @@ async function notificationsPage(web: WebContext, page: PageRequest) {
     items,
     confirmAction: page.chrome.u("/notifications/confirm"),
     returnPath: withQuery("/notifications", { show: all ? "all" : undefined, group }),
-    unconfirmedIds: items.items.filter((item) => !item.confirmed).map((item) => item.id),
+    unconfirmedIds: items.items.filter((item) => !item.confirmed && !item.mention).map((item) => item.id),
+    unconfirmedMentionIds: items.items.filter((item) => !item.confirmed && item.mention).map((item) => item.id),
   });
 }
 
@@ -113,6 +115,7 @@ function notificationRow(chrome: Chrome, notification: Notification) {
         : itemPath(item);
   return {
     id,
+    mention: notification.event === "mention",
     title: notification.title,
     href: chrome.u(path),
     groupName: notification.groupName,
@@ -164,11 +167,11 @@ function likeRow(chrome: Chrome, notification: LikeNotification) {
 }
 
 /**
- * The ids of a confirm form (`id` for one, `id[]` for every one shown), as the services take
- * them; unparseable ids are ignored, as the API does.
+ * The ids of a confirm form (`id` for one, `id[]` for every one shown; `mention`, `mention[]` for
+ * mention notifications), as the services take them; unparseable ids are ignored, as the API does.
  */
-function idsOf(page: PageRequest): (ItemRef | undefined)[] {
-  return [...page.form.getAll("id"), ...page.form.getAll("id[]")].map((id) => parseItemId(id));
+function idsOf(page: PageRequest, name: "id" | "mention" = "id"): (ItemRef | undefined)[] {
+  return [...page.form.getAll(name), ...page.form.getAll(`${name}[]`)].map((id) => parseItemId(id));
 }
 
 /** Back to the list the form was on: a path of this site only. */

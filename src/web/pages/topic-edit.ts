@@ -1,6 +1,7 @@
 // Writing topics: new (`/g/1:n/board/new`), edit under the edit lease: pressing Edit takes it
 // (`.../1:m/lock`, a POST), the form (`.../1:m/edit`) is shown to its holder, the script keeps it
 // while the person types (`/lease`), Cancel gives it back (`/release`) and saving ends it.
+import { mentionSource } from "../mention-html.js";
 import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../domain/errors.js";
 import { type ContentRef, formatPair, parsePair } from "../../domain/item-id.js";
@@ -108,6 +109,7 @@ async function newTopicForm(web: WebContext, page: PageRequest, values: NewTopic
       area: "board",
       action: page.chrome.u(`/g/${formatPair(group.id)}/board/new`),
       cancelHref: page.chrome.u(`/g/${formatPair(group.id)}/board`),
+      mentionSource: mentionSource(page.chrome, group.id),
       values,
       folders: folders.map((folder) => ({ value: formatPair(folder.id), label: folder.name })),
       error,
@@ -162,6 +164,7 @@ function editForm(
       releaseAction: page.chrome.u(`${path}/release`),
       leaseAction: page.chrome.u(`${path}/lease`),
       leaseUntil: editor.lease.until,
+      mentionSource: mentionSource(page.chrome, editor.group.id),
       values: { ...values, folder: "", allowEdit: false },
       folders: [],
       error,

@@ -1,7 +1,7 @@
 // Kairan web interface: small enhancements only. Every page works without this script; it adds
 // local times, delete confirmations, a check of the files chosen for a comment, drag and drop
-// and progress for shared-file uploads, and keeps the edit lease of an open edit form while the
-// person types.
+// and progress for shared-file uploads, keeps the edit lease of an open edit form while the
+// person types, and suggests members as one types `@`.
 (function () {
   "use strict";
 
@@ -206,4 +206,136 @@
       taskForm.querySelector("input[name=dueTime]").value = pad(due.getHours()) + ":" + pad(due.getMinutes());
     }
   }
+
+  // Mentions: typing @ in a text field of a group lists its members in a listbox under the field
+  // (the field points at it with aria-controls and aria-activedescendant, so focus stays in the
+  // text); the arrows move, Enter or Tab picks, Escape closes. Picking inserts the member's
+  // handle as the server reads it (@Name, @"Full Name" or @local-part).
+  var MENTION_BEFORE_CARET = /(^|[^\p{L}\p{N}\p{M}_.+@-])@("[^"\n\r]*|[\p{L}\p{N}\p{M}_.+-]*)$/u;
+  document.querySelectorAll("textarea[data-mention-source]").forEach(function (field, fieldIndex) {
+    var source = field.getAttribute("data-mention-source");
+    var listId = (field.id || "text-" + fieldIndex) + "-mentions";
+    var list = document.createElement("ul");
+    list.id = listId;
+    list.className = "mention-list";
+    list.setAttribute("role", "listbox");
+    list.setAttribute("aria-label", field.getAttribute("data-mention-label") || "");
+    list.hidden = true;
+    var status = document.createElement("p");
+    status.className = "visually-hidden";
+    status.setAttribute("role", "status");
+    field.insertAdjacentElement("afterend", list);
+    list.insertAdjacentElement("afterend", status);
+    field.setAttribute("aria-autocomplete", "list");
+    field.setAttribute("aria-controls", listId);
+    field.setAttribute("aria-expanded", "false");
+    var members = [];
+    var active = -1;
+    var start = -1;
+    var asked = 0;
+    var timer = 0;
+
+    // The text typed after an @ that starts a mention, up to the caret; null when there is none.
+    function typed() {
+      var caret = field.selectionStart;
+      if (caret !== field.selectionEnd) return null;
+      var match = MENTION_BEFORE_CARET.exec(field.value.slice(0, caret));
+      if (!match) return null;
+      start = caret - match[2].length - 1;
+      return match[2].replace(/^"/, "");
+    }
+    function close() {
+      members = [];
+      active = -1;
+      list.hidden = true;
+      list.textContent = "";
+      field.setAttribute("aria-expanded", "false");
+      field.removeAttribute("aria-activedescendant");
+    }
+    function highlight(index) {
+      active = index;
+      Array.prototype.forEach.call(list.children, function (option, i) {
+        option.setAttribute("aria-selected", String(i === index));
+      });
+      var option = list.children[index];
+      if (!option) return;
+      field.setAttribute("aria-activedescendant", option.id);
+      option.scrollIntoView({ block: "nearest" });
+    }
+    function show(found) {
+      close();
+      members = found;
+      status.textContent = found.length
+        ? (field.getAttribute("data-mention-count") || "").replace("{n}", String(found.length))
+        : field.getAttribute("data-mention-none") || "";
+      if (found.length === 0) return;
+      found.forEach(function (member, i) {
+        var option = document.createElement("li");
+        option.id = listId + "-" + i;
+        option.setAttribute("role", "option");
+        option.textContent = member.name + " ";
+        var handle = document.createElement("span");
+        handle.className = "mention-handle";
+        handle.textContent = member.insert;
+        option.appendChild(handle);
+        // mousedown, not click: the field keeps its focus and caret.
+        option.addEventListener("mousedown", function (event) {
+          event.preventDefault();
+          pick(i);
+        });
+        list.appendChild(option);
+      });
+      list.hidden = false;
+      field.setAttribute("aria-expanded", "true");
+      highlight(0);
+    }
+    function pick(index) {
+      var member = members[index];
+      if (!member) return;
+      var caret = field.selectionStart;
+      var text = member.insert + " ";
+      field.value = field.value.slice(0, start) + text + field.value.slice(caret);
+      field.setSelectionRange(start + text.length, start + text.length);
+      close();
+      status.textContent = "";
+      field.focus();
+    }
+    function update() {
+      var query = typed();
+      window.clearTimeout(timer);
+      if (query === null) {
+        close();
+        return;
+      }
+      var ask = ++asked;
+      timer = window.setTimeout(function () {
+        fetch(source + "?q=" + encodeURIComponent(query), { credentials: "same-origin" })
+          .then(function (answer) {
+            return answer.ok ? answer.json() : { members: [] };
+          })
+          .then(function (data) {
+            if (ask === asked) show(data.members || []);
+          })
+          .catch(function () {});
+      }, 120);
+    }
+    field.addEventListener("input", update);
+    field.addEventListener("keydown", function (event) {
+      if (list.hidden || members.length === 0) return;
+      if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+        event.preventDefault();
+        var step = event.key === "ArrowDown" ? 1 : members.length - 1;
+        highlight((active + step) % members.length);
+      } else if ((event.key === "Enter" || event.key === "Tab") && active >= 0) {
+        event.preventDefault();
+        pick(active);
+      } else if (event.key === "Escape") {
+        event.preventDefault();
+        close();
+      }
+    });
+    field.addEventListener("blur", function () {
+      window.setTimeout(close, 150);
+    });
+  });
 })();

@@ -121,7 +121,7 @@ export function validParameterValues(
     status: ["NOT_COMPLETED"],
     "member-status": ["JOIN", "INVITE"],
     user: all((g) => [g.memberId]),
-    category: ["BOARD", "TASK", "CABINET", "COMMENT", "MEMBER_LIST", "M_SCHEDULE"],
+    category: ["BOARD", "TASK", "CABINET", "COMMENT", "MEMBER_LIST", "M_SCHEDULE", "MENTION"],
     // Search: words, a phrase, an exclusion, a short (scanned) term, FTS and LIKE syntax, the limit.
     q: ["home", "home topic", '"home topic"', "home -away", "ho", "検索テスト", 'a" OR "b', "%_\\", "あ".repeat(201)],
     version: ["1", "2"],

@@ -2,7 +2,7 @@ import { NS } from "../../../atom/namespaces.js";
 import { type XmlElement, childText, children } from "../../../atom/parse.js";
 import { ValidationError } from "../../../domain/errors.js";
 import { type ItemRef, parseItemId } from "../../../domain/item-id.js";
-import { parseCategory } from "../../../domain/notification.js";
+import { type NotificationCategory, parseCategory } from "../../../domain/notification.js";
 import type { NotificationQuery } from "../../../services/notification.js";
 import { readGroupId, readPage } from "../../../http-kit/parameters.js";
 import { type QueryValues, queryFlag, queryValue } from "../../../http-kit/query.js";
@@ -23,6 +23,15 @@ export function readNotificationQuery(query: QueryValues): NotificationQuery {
     groupId: group === undefined || group === "" ? null : readGroupId(group, "group"),
     page: readPage(query),
   };
+}
+
+/**
+ * The `category` of a confirming POST: MENTION confirms mention notifications; none (or another
+ * category) the others. @throws ValidationError INVALID_CATEGORY
+ */
+export function readConfirmCategory(query: QueryValues): NotificationCategory | null {
+  const category = queryValue(query, "category")?.trim();
+  return category === undefined || category === "" ? null : parseCategory(category);
 }
 
 /**

@@ -8,7 +8,7 @@ import { sendFeed } from "../../../http-kit/send.js";
 import type { QueryValues } from "../../../http-kit/query.js";
 import { registerEndpoint } from "../../../http-kit/route.js";
 import { readXmlBody } from "../../xml-body.js";
-import { readConfirmation, readNotificationQuery } from "./notification.request.js";
+import { readConfirmCategory, readConfirmation, readNotificationQuery } from "./notification.request.js";
 
 /**
  * `GET|POST /api/notification/V2`: the caller's update notifications; confirming up to 100 of
@@ -30,8 +30,9 @@ export function registerNotification(app: FastifyInstance, context: Context): vo
     async POST(request, reply) {
       const actor = await authenticateRequest(context, request);
       const input = readConfirmation(readXmlBody(request));
+      const mentions = readConfirmCategory(request.query as QueryValues) === "MENTION";
       requireAccess(actor, "read");
-      const view = await confirmNotifications(context, actor, input);
+      const view = await confirmNotifications(context, actor, mentions ? { ids: [], mentionIds: input.ids } : input);
       return sendFeed(
         reply,
         notificationsFeed(context.baseUrl(), viewerOf(actor), view, context.config.locale, clock.now()),
