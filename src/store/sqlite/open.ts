@@ -6,7 +6,7 @@ import type { SqliteSynchronous } from "../../config/config.js";
 import type { Database } from "../schema.js";
 import { repositories } from "../queries/index.js";
 import { sharingTemplatesOf } from "../queries/prepared.js";
-import { viewVersionReader } from "../queries/view-version.js";
+import { callerViewReader, viewVersionReader } from "../queries/view-version.js";
 import type { Store } from "../store.js";
 import { migrationsFor } from "../migrations/index.js";
 import { WriteBatcher } from "./write-batch.js";
@@ -42,6 +42,7 @@ export function openSqliteStore(file: string, synchronous: SqliteSynchronous = "
       return row === undefined;
     },
     viewVersion: viewVersionReader(db, SQLITE_NOW_MS),
+    callerView: callerViewReader(db, SQLITE_NOW_MS),
     close: () => db.destroy(),
   };
 }
