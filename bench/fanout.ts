@@ -1,4 +1,4 @@
-// Notification benchmark (`npm run bench:fanout [-- --quick] [-- --postgres URL]`):
+// Notification benchmark (`npm run bench:fanout [-- --quick] [-- --postgres URL] [-- --commit-checkpoints]`):
 //  1. fan-out: creating a topic in a group of 5,000 members through the real service, which
 //     writes 4,999 notifications in the same transaction (target: median under 50 ms on SQLite),
 //     on a new group and on one whose members already hold 100 notifications each, next to the
@@ -248,7 +248,8 @@ async function benchListing(
 
 async function runOn(label: string, config: StoreConfig, raw: () => Kysely<Database>, dataDir: string): Promise<void> {
   console.log(`\n== ${label} ==`);
-  const store = await openStore(config);
+  // As the server runs it (kairan serve); --commit-checkpoints: at the commit that crosses the threshold, as commands do.
+  const store = await openStore(config, { backgroundCheckpoints: !process.argv.includes("--commit-checkpoints") });
   try {
     await store.migrate();
     await benchFanOut(store, dataDir, raw);

@@ -9,6 +9,7 @@ import { type GenerateSummary, discover } from "./inputs.js";
 import { build, kairan, memoryMb, sampleRss, startBaseline, startKairan, uploadMemory, waitIdle } from "./processes.js";
 import { scenarios } from "./scenarios.js";
 import { scaleCheck } from "./scale.js";
+import { type WritersRow, postgresWriters } from "./pg-writers.js";
 
 const SEED = 1;
 const DATASETS = {
@@ -73,6 +74,17 @@ async function main(): Promise<void> {
       `kairan server memory: peak RSS sampled during the run ${rows.peakRss} MB, VmHWM after the run ${rows.hwm} MB`,
     );
     console.log(`upload: ${await timed("upload", uploadMemory)}`);
+    const postgres = process.env.KAIRAN_BENCH_DATABASE_URL ?? process.env.KAIRAN_TEST_DATABASE_URL;
+    if (postgres === undefined) console.log("PostgreSQL writers: skipped (set KAIRAN_BENCH_DATABASE_URL)");
+    else {
+      const { one, two } = await timed("postgres writers", () => postgresWriters(postgres, work, seconds));
+      const line = (row: WritersRow) =>
+        `${row.requestsPerSecond} req/s, p99 ${row.p99} ms, ${row.failures} failures, peak RSS ${row.rssMb} MB`;
+      console.log(`PostgreSQL, create topic in one ordinary group, 1 process: ${line(one)}`);
+      console.log(
+        `PostgreSQL, create topic in one ordinary group, 2 processes: ${line(two)} (${(two.requestsPerSecond / Math.max(1, one.requestsPerSecond)).toFixed(2)}x)`,
+      );
+    }
     await timed("scale check", () => scaleCheck(work, quick ? 1 : seconds));
     console.log(`\nbench phases: ${phases.join(", ")}`);
   } finally {

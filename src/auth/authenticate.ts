@@ -1,6 +1,7 @@
 import type { Clock } from "../clock.js";
 import type { Actor } from "../domain/access.js";
 import { AuthenticationError } from "../domain/errors.js";
+import type { TokenGrant } from "../store/queries/tokens.js";
 import type { Store } from "../store/store.js";
 import { OAuthProblem } from "./oauth1.js";
 import { createOAuthVerifier } from "./oauth-verify.js";
@@ -51,6 +52,17 @@ export function createAuthenticator(schemes: readonly CredentialScheme[]): Authe
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+/** The token of an `Authorization: Bearer <token>` header; undefined for any other header (or none). */
+export function bearerTokenOf(authorization: string | undefined): string | undefined {
+  return BEARER.exec(authorization ?? "")?.[1];
+}
+
+/** The caller a live Bearer token stands for. */
+export function bearerActor(grant: TokenGrant): Actor {
+  const { consumerSecret: _secret, ...app } = grant.app;
+  return { user: grant.user, app, tokenId: grant.tokenId };
+}
+
 /**
  * Personal tokens: `Authorization: Bearer <token>`, carrying the issuing application's level.
  * @throws AuthenticationError TOKEN_REJECTED for an unknown or revoked token
@@ -59,10 +71,10 @@ export function bearerScheme(store: Store): CredentialScheme {
   return {
     matches: (credentials) => BEARER.test(credentials.authorization ?? ""),
     async authenticate(credentials) {
-      const token = BEARER.exec(credentials.authorization ?? "")?.[1] ?? "";
+      const token = bearerTokenOf(credentials.authorization) ?? "";
       const grant = await store.read((tx) => tx.tokens.findLive(hashToken(token)));
       if (!grant) throw new AuthenticationError("TOKEN_REJECTED", "The Bearer token is unknown or has been revoked.");
-      return { user: grant.user, app: grant.app, tokenId: grant.tokenId };
+      return bearerActor(grant);
     },
   };
 }

@@ -75,7 +75,8 @@ async function prepare(config: Config): Promise<{ store: Store; blobs: BlobStore
   const blobs = await openBlobStore(config.blobStore, config.dataDir);
   let store: Store | undefined;
   try {
-    store = await openStore(config.store);
+    // The server runs for long: checkpoints from a thread of their own (store/sqlite/checkpointer.ts).
+    store = await openStore(config.store, { backgroundCheckpoints: true });
     await store.migrate();
     await sweepTemporaryFiles(blobs);
     const demoLoaded = config.demo && (await store.isEmpty()) ? await loadDemo(store, blobs) : false;

@@ -1,8 +1,18 @@
 import { createHash } from "node:crypto";
-import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from "fastify";
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  onSendHookHandler,
+  preHandlerHookHandler,
+} from "fastify";
+import { bearerActor, bearerTokenOf } from "../auth/authenticate.js";
+import { hashToken } from "../auth/token.js";
+import type { Actor } from "../domain/access.js";
 import type { ViewVersion } from "../store/change-tracking.js";
 import type { Context } from "../context.js";
-import { authenticateRequest } from "./caller.js";
+import { adoptCaller, authenticateRequest } from "./caller.js";
 import { COMPRESS_THRESHOLD_BYTES, type CachedFeed, FeedCache, negotiateEncoding } from "./feed-cache.js";
 import type { QueryValues } from "../http-kit/query.js";
 import { requestSlot } from "../http-kit/request-data.js";
@@ -12,6 +22,8 @@ const FEED_TYPE = "application/atom+xml";
 const IDENTITY_TAG = requestSlot<string>("identityEtag");
 /** The reply was sent from the cache: its headers are set (on the reply). */
 const SERVED = requestSlot<true>("servedFromCache");
+/** The caller is known and the cache was consulted (or the feed is not cacheable): on the request. */
+const CHECKED = requestSlot<true>("feedChecked");
 /** The request's cache key and Last-Modified, once looked up. */
 const LOOKUP = requestSlot<FeedLookup>("feedLookup");
 
@@ -49,19 +61,14 @@ const COMMIT_SETTLE_MS = 1000;
 export function registerFeedCaching(app: FastifyInstance, context: Context): FeedCache {
   const cache = new FeedCache(context.config.limits.feedCacheBytes);
 
-  const lookUp: preHandlerHookHandler = async (request, reply) => {
-    if (!isFeedRoute(request)) return;
-    const actor = await authenticateRequest(context, request);
-    const cacheable = request.routeOptions.config.feedCacheable;
-    // A feed that depends on the clock (a task term counted from now) has no lasting validators but its tag.
-    if (cacheable !== undefined && !cacheable(request.query as QueryValues)) return;
-    const version = await context.store.viewVersion(actor.user.id);
+  /** Looks the feed up at the caller's version: a hit is answered here, a miss goes on to the handler. */
+  const serveKept = (request: FastifyRequest, reply: FastifyReply, actor: Actor, version: ViewVersion) => {
     const target = `${actor.user.id}\n${actor.app.accessLevel}\n${request.method}\n${normalisedTarget(request.raw.url ?? "/")}`;
     const key = `${target}\n${version.memberVersion}\n${version.groupVersions}`;
     const lookup = { target, key, lastModified: lastModifiedOf(version) };
     LOOKUP.set(request, lookup);
     const entry = cache.get(key);
-    if (entry === undefined) return;
+    if (entry === undefined) return undefined;
     SERVED.set(reply, true);
     setValidators(reply, entry.etag, lookup.lastModified);
     if (isNotModified(request, entry.etag, lookup.lastModified)) return reply.code(304).send();
@@ -69,6 +76,30 @@ export function registerFeedCaching(app: FastifyInstance, context: Context): Fee
       .code(200)
       .header("content-type", `${FEED_TYPE}; charset=utf-8`)
       .send(encoded(request, reply, key, entry));
+  };
+
+  // The fast path of a poll with a Bearer token (docs/architecture.md "The fast path of a poll"):
+  // before the rest of the request's hooks, the token and the view version in one query.
+  const fastLookUp: onRequestHookHandler = async (request, reply) => {
+    if (!isFeedRoute(request)) return;
+    const token = bearerTokenOf(request.headers.authorization);
+    if (token === undefined) return;
+    const found = await context.store.callerView(hashToken(token));
+    // Not live: the handler's authentication gives the refusal every other request gets.
+    if (found === undefined) return;
+    const actor = bearerActor(found.grant);
+    await adoptCaller(context, request, actor);
+    CHECKED.set(request, true);
+    if (!isCacheable(request)) return;
+    return serveKept(request, reply, actor, found.version);
+  };
+
+  // Every other feed request (OAuth signatures): authenticate, then read the version.
+  const lookUp: preHandlerHookHandler = async (request, reply) => {
+    if (!isFeedRoute(request) || CHECKED.get(request) === true) return;
+    const actor = await authenticateRequest(context, request);
+    if (!isCacheable(request)) return;
+    return serveKept(request, reply, actor, await context.store.viewVersion(actor.user.id));
   };
 
   const keep: onSendHookHandler = async (request, reply, payload) => {
@@ -87,6 +118,7 @@ export function registerFeedCaching(app: FastifyInstance, context: Context): Fee
     return lookup && entry ? encoded(request, reply, lookup.key, entry) : payload;
   };
 
+  app.addHook("onRequest", fastLookUp);
   app.addHook("preHandler", lookUp);
   app.addHook("onSend", keep);
   app.addHook("onRoute", (route) => {
@@ -128,6 +160,12 @@ const tagEncodedVariant: onSendHookHandler = async (_request, reply, payload) =>
   }
   return payload;
 };
+
+/** A feed that depends on the clock (a task term counted from now) has no lasting validators but its tag. */
+function isCacheable(request: FastifyRequest): boolean {
+  const cacheable = request.routeOptions.config.feedCacheable;
+  return cacheable === undefined || cacheable(request.query as QueryValues);
+}
 
 /** GET (and HEAD) of an API endpoint: every one of them answers a feed, or an error. */
 function isFeedRoute(request: FastifyRequest): boolean {

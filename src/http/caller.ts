@@ -41,9 +41,18 @@ export async function authenticateRequest(context: Context, request: FastifyRequ
   const known = ACTOR.get(request);
   if (known !== undefined) return known;
   const actor = await context.authenticate(credentialsOf(request, context.config.publicUrl));
+  await adoptCaller(context, request, actor);
+  return actor;
+}
+
+/**
+ * Makes `actor`, authenticated by other means (the feed cache's one query), the request's caller,
+ * counted against the token's rate limit as {@link authenticateRequest} counts it.
+ * @throws TooManyRequestsError RATE_LIMITED
+ */
+export async function adoptCaller(context: Context, request: FastifyRequest, actor: Actor): Promise<void> {
   await context.limitToken(request, actor);
   ACTOR.set(request, actor);
-  return actor;
 }
 
 /** The caller as feeds name it. */

@@ -1,7 +1,7 @@
 import pg from "pg";
 import type { StoreConfig } from "../config/config.js";
 import { openPostgresStore, withSchemaOption } from "./postgres/open.js";
-import { openSqliteStore } from "./sqlite/open.js";
+import { type SqliteStoreOptions, openSqliteStore } from "./sqlite/open.js";
 import type { Store } from "./store.js";
 import {
   StoreUnavailableError,
@@ -13,13 +13,13 @@ import {
 /**
  * Opens the store the configuration names, after making sure it can be used: a database that
  * cannot be reached or opened is one StoreUnavailableError naming the cause and the fix, before
- * anything is written. @throws StoreUnavailableError
+ * anything is written. `options` apply to SQLite only. @throws StoreUnavailableError
  */
-export async function openStore(config: StoreConfig): Promise<Store> {
+export async function openStore(config: StoreConfig, options: SqliteStoreOptions = {}): Promise<Store> {
   switch (config.kind) {
     case "sqlite":
       try {
-        return openSqliteStore(config.file, config.synchronous);
+        return openSqliteStore(config.file, config.synchronous, options);
       } catch (error) {
         throw explained(error, describeSqliteFailure(error, config.file));
       }

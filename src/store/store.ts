@@ -1,4 +1,5 @@
 import type { ViewVersion } from "./change-tracking.js";
+import type { CallerView } from "./queries/view-version.js";
 import type { AppRepo } from "./queries/apps.js";
 import type { AttachmentRepo } from "./queries/attachments.js";
 import type { CommentReadRepo } from "./queries/comment-reads.js";
@@ -39,6 +40,12 @@ export interface Store {
   isEmpty(): Promise<boolean>;
   /** The change versions of what the user can see, in one query (store/change-tracking.ts). */
   viewVersion(userId: number): Promise<ViewVersion>;
+  /**
+   * A live Bearer token (by its hash) with its user and application, and that user's view
+   * version, in one query: the conditional GET's fast path (http/fast-feed.ts). Undefined when
+   * the token is unknown, revoked or its account disabled.
+   */
+  callerView(tokenHash: string): Promise<CallerView | undefined>;
   /** The connection pool's state now, for the metrics (PostgreSQL; SQLite has one connection, no pool). */
   readonly pool?: () => PoolState;
   close(): Promise<void>;

@@ -23,6 +23,16 @@ export function assertAnswerShape(request: FuzzRequest, answer: FuzzAnswer): voi
   assert.ok(status < 500, `a server fault: ${said}`);
   assert.ok(status >= 200, `no such status: ${said}`);
   const page = !request.target.startsWith("/api/");
+  if (status === 304) {
+    // Only a poll that sent a validator, answered without a body and with the tag it matched.
+    const conditional =
+      request.headers["if-none-match"] !== undefined || request.headers["if-modified-since"] !== undefined;
+    assert.ok(request.method === "GET" || request.method === "HEAD", `304 to a ${request.method}: ${said}`);
+    assert.ok(conditional, `304 to a request without a validator: ${said}`);
+    assert.equal(answer.body.length, 0, `304 with a body: ${said}`);
+    assert.match(header(answer, "etag"), /^"[^"]+"$/, `304 without its tag: ${said}`);
+    return;
+  }
   if (status >= 300 && status < 400) {
     assert.ok(page, `only pages for people redirect: ${said}`);
     // The OAuth pages return to the client's callback; the web interface never leaves the site.

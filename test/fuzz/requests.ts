@@ -21,6 +21,35 @@ export interface FuzzSpec {
   readonly body: { readonly contentType: string | undefined; readonly bytes: Buffer } | undefined;
   readonly chunked: boolean;
   readonly auth: FuzzAuth;
+  /** Validators a polling client sends: what the feed cache's fast path answers (or not). */
+  readonly conditional: Readonly<Record<string, string>>;
+}
+
+/**
+ * If-None-Match and If-Modified-Since: absent mostly; "*" (which matches whatever the cache keeps
+ * for the caller, so a repeated URL is answered 304 by the fast path), well-formed tags that match
+ * nothing, dates, and garbage.
+ */
+function conditionalHeaders(): fc.Arbitrary<Readonly<Record<string, string>>> {
+  const tag = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom("*", '"x"', 'W/"x"', '"x", *', '"x.gzip"', "") },
+    { weight: 1, arbitrary: absurdValue() },
+  );
+  const date = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom("Thu, 01 Jan 2026 00:00:00 GMT", "Sun, 06 Nov 1994 08:49:37 GMT", "0") },
+    { weight: 1, arbitrary: absurdValue() },
+  );
+  return fc.oneof(
+    { weight: 6, arbitrary: fc.constant({}) },
+    { weight: 3, arbitrary: tag.map((value) => ({ "if-none-match": headerSafe(value) })) },
+    { weight: 1, arbitrary: date.map((value) => ({ "if-modified-since": headerSafe(value) })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(tag, date)
+        .map(([t, d]) => ({ "if-none-match": headerSafe(t), "if-modified-since": headerSafe(d) })),
+    },
+  );
 }
 
 const XML_TYPES = [
@@ -130,8 +159,9 @@ export function fuzzSpec(
       withBody: fc.nat({ max: 9 }),
       chunked: fc.boolean(),
       auth: fuzzAuth(material),
+      conditional: conditionalHeaders(),
     })
-    .map(({ method, path, query, body: b, withBody, chunked, auth }) => ({
+    .map(({ method, path, query, body: b, withBody, chunked, auth, conditional }) => ({
       method,
       path,
       query,
@@ -139,6 +169,7 @@ export function fuzzSpec(
       body: (method === "GET" || method === "HEAD" ? withBody === 0 : withBody !== 0) ? b : undefined,
       chunked,
       auth,
+      conditional,
     }));
 }
 
@@ -153,7 +184,7 @@ function pathSafe(value: string, method: string): string {
 
 /** Turns a spec into the request sent to `server` as `owner` (whose token the valid credentials use). */
 export function buildRequest(spec: FuzzSpec, endpoint: Endpoint, server: TestServer, owner: TestUser): FuzzRequest {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...spec.conditional };
   if (spec.body?.contentType !== undefined) headers["content-type"] = headerSafe(spec.body.contentType);
   let query = spec.query;
   switch (spec.auth.kind) {

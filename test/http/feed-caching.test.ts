@@ -32,12 +32,17 @@ function rawGet(
   });
 }
 
-/** Counts the app's reads outside authentication: a feed answered from the cache reads nothing but the caller and the version. */
-function countingReads(store: Store, counter: { reads: number }): Store {
+/**
+ * Counts the app's reads: a feed answered from the cache reads nothing but the caller and the
+ * version (for a Bearer token, both in one query: `callerView`).
+ */
+function countingReads(store: Store, counter: { reads: number; callerViews: number; viewVersions: number }): Store {
   return {
     ...store,
     read: (work) => ((counter.reads += 1), store.read(work)),
     transaction: (work) => store.transaction(work),
+    callerView: (hash) => ((counter.callerViews += 1), store.callerView(hash)),
+    viewVersion: (userId) => ((counter.viewVersions += 1), store.viewVersion(userId)),
   };
 }
 
@@ -48,11 +53,11 @@ describeEachBackend("HTTP caching and compression of GET feeds", (backend) => {
   let group: Group;
   let topic: Topic;
   let boardUrl: string;
-  const counter = { reads: 0 };
+  const counter = { reads: 0, callerViews: 0, viewVersions: 0 };
   const get = (token: string, headers: Record<string, string> = {}, url = boardUrl) =>
     request(url, { token, headers: { "accept-encoding": "identity", ...headers } });
-  /** Reads besides authentication's (the token; for OAuth also the consumer) that answering took. */
-  const readsOf = async (send: () => Promise<unknown>, authenticationReads = 1) => {
+  /** Reads besides authentication's (none for a Bearer token: see callerView; for OAuth the token and the consumer) that answering took. */
+  const readsOf = async (send: () => Promise<unknown>, authenticationReads = 0) => {
     const before = counter.reads;
     await send();
     return counter.reads - before - authenticationReads;
@@ -107,7 +112,16 @@ describeEachBackend("HTTP caching and compression of GET feeds", (backend) => {
       "a hit reads nothing but the caller and the version",
     );
     const first = await get(alice.token);
+    const queries = { callerViews: counter.callerViews, viewVersions: counter.viewVersions };
     assert.equal(await readsOf(() => get(alice.token, { "if-none-match": first.headers.get("etag") ?? "" })), 0);
+    assert.deepEqual(
+      {
+        callerViews: counter.callerViews - queries.callerViews,
+        viewVersions: counter.viewVersions - queries.viewVersions,
+      },
+      { callerViews: 1, viewVersions: 0 },
+      "a Bearer poll's 304 is one query: the token and the version together",
+    );
     assert.ok(
       (await readsOf(() => get(alice.token, {}, `${boardUrl}&max-results=5`))) > 0,
       "another query is another feed",

@@ -51,7 +51,7 @@ export interface MatrixWorld {
 }
 
 /** A token of `user` through a new application of `level`; returns the token and its secret. */
-async function issueToken(
+export async function issueToken(
   server: TestServer,
   user: User,
   level: AccessLevel,

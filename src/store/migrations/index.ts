@@ -15,6 +15,7 @@ import { invitationLinks } from "./0012-invitation-links.js";
 import { search as postgresSearch } from "./0014-search.postgres.js";
 import { search as sqliteSearch } from "./0014-search.sqlite.js";
 import { mentions } from "./0015-mentions.js";
+import { versionsAtCommit } from "./0016-versions-at-commit.js";
 import { type Engine, columnTypes } from "./columns.js";
 
 /**
@@ -39,5 +40,6 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0012-invitation-links": invitationLinks(),
     "0014-search": engine === "sqlite" ? sqliteSearch : postgresSearch,
     "0015-mentions": mentions(engine),
+    "0016-versions-at-commit": versionsAtCommit(engine),
   };
 }

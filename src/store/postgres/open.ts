@@ -4,7 +4,7 @@ import { commitChannel, timed } from "../events.js";
 import type { Database } from "../schema.js";
 import { repositories } from "../queries/index.js";
 import { sharingTemplatesOf } from "../queries/prepared.js";
-import { viewVersionReader } from "../queries/view-version.js";
+import { callerViewReader, viewVersionReader } from "../queries/view-version.js";
 import type { Store } from "../store.js";
 import { migrationsFor } from "../migrations/index.js";
 // The triggers' clock: versions are compared with the time they were stamped with.
@@ -51,6 +51,7 @@ export function openPostgresStore(options: PostgresOptions): Store {
       return row === undefined;
     },
     viewVersion: viewVersionReader(db, POSTGRES_NOW_MS),
+    callerView: callerViewReader(db, POSTGRES_NOW_MS),
     pool: poolState(POOLS.get(db)),
     close: () => db.destroy(),
   };

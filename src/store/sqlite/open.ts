@@ -1,14 +1,15 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, SqliteDialect, type SqliteDatabase } from "kysely";
+import { Kysely, Migrator, SqliteDialect, type SqliteDatabase, sql } from "kysely";
 import type { SqliteSynchronous } from "../../config/config.js";
 import type { Database } from "../schema.js";
 import { repositories } from "../queries/index.js";
 import { sharingTemplatesOf } from "../queries/prepared.js";
-import { viewVersionReader } from "../queries/view-version.js";
+import { callerViewReader, viewVersionReader } from "../queries/view-version.js";
 import type { Store } from "../store.js";
 import { migrationsFor } from "../migrations/index.js";
+import { startCheckpointer } from "./checkpointer.js";
 import { WriteBatcher } from "./write-batch.js";
 // The triggers' clock: versions are compared with the time they were stamped with.
 import { SQLITE_NOW_MS } from "../migrations/0009-change-versions.sqlite.js";
@@ -24,8 +25,17 @@ import { SQLITE_NOW_MS } from "../migrations/0009-change-versions.sqlite.js";
  * at about 2-3 ms per commit on the machines measured (docs/operations.md "Durability"). busy_timeout lets the CLI and the
  * server share the file.
  */
-export function openSqliteStore(file: string, synchronous: SqliteSynchronous = "normal"): Store {
-  const db = openSqliteDatabase(file, synchronous);
+export function openSqliteStore(
+  file: string,
+  synchronous: SqliteSynchronous = "normal",
+  options: SqliteStoreOptions = {},
+): Store {
+  const background = options.backgroundCheckpoints === true;
+  const db = openSqliteDatabase(file, synchronous, background ? BACKSTOP_WAL_BYTES : CHECKPOINT_WAL_BYTES);
+  // The thread failed: commits checkpoint again at the usual threshold.
+  const checkpointer = background
+    ? startCheckpointer(file, () => void sql.raw(`pragma wal_autocheckpoint = ${walPages(db)}`).execute(db))
+    : undefined;
   const root = repositories(db, "sqlite");
   const writes = new WriteBatcher(db);
   return {
@@ -42,12 +52,42 @@ export function openSqliteStore(file: string, synchronous: SqliteSynchronous = "
       return row === undefined;
     },
     viewVersion: viewVersionReader(db, SQLITE_NOW_MS),
-    close: () => db.destroy(),
+    callerView: callerViewReader(db, SQLITE_NOW_MS),
+    async close() {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
   };
 }
 
+/** How the server's store runs besides the defaults the CLI commands use. */
+export interface SqliteStoreOptions {
+  /**
+   * Checkpoint from a background thread instead of at the commit that crosses the threshold
+   * (checkpointer.ts). For the long-running server only: a thread is not worth it for a command.
+   */
+  readonly backgroundCheckpoints?: boolean;
+}
+
+/**
+ * With the background checkpointer, the serving connection checkpoints only past this much WAL:
+ * a backstop, should the thread fall behind (it copies the WAL every 100 ms) or fail.
+ */
+const BACKSTOP_WAL_BYTES = 160 * 1024 * 1024;
+
+const PAGE_SIZES = new WeakMap<Kysely<Database>, number>();
+
+/** The usual automatic checkpoint threshold of this handle's file, in pages. */
+function walPages(db: Kysely<Database>): number {
+  return Math.ceil(CHECKPOINT_WAL_BYTES / (PAGE_SIZES.get(db) ?? NEW_DATABASE_PAGE_SIZE));
+}
+
 /** The Kysely handle over the file with Kairan's pragmas (the store and `kairan copy` use it). */
-export function openSqliteDatabase(file: string, synchronous: SqliteSynchronous = "normal"): Kysely<Database> {
+export function openSqliteDatabase(
+  file: string,
+  synchronous: SqliteSynchronous = "normal",
+  checkpointWalBytes: number = CHECKPOINT_WAL_BYTES,
+): Kysely<Database> {
   mkdirSync(dirname(file), { recursive: true });
   const database = new SQLite(file);
   // Before WAL mode: a new file takes it only until it turns to WAL; an existing file keeps its own.
@@ -69,9 +109,11 @@ export function openSqliteDatabase(file: string, synchronous: SqliteSynchronous 
   const pageSize = Number(database.pragma("page_size", { simple: true }));
   database.pragma("cache_size = -32768");
   database.pragma("temp_store = MEMORY");
-  database.pragma(`wal_autocheckpoint = ${Math.ceil(CHECKPOINT_WAL_BYTES / pageSize)}`);
+  database.pragma(`wal_autocheckpoint = ${Math.ceil(checkpointWalBytes / pageSize)}`);
   database.pragma("journal_size_limit = 67108864");
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  PAGE_SIZES.set(db, pageSize);
+  return db;
 }
 
 /**
