@@ -1,6 +1,13 @@
 import { formatPair, parsePair } from "../domain/item-id.js";
 import type { Member } from "../domain/member.js";
-import { addMember, inviteMember, removeMember, setManager, setNotify } from "../services/member-admin.js";
+import {
+  addMember,
+  inviteMember,
+  listInvitations,
+  removeMember,
+  setManager,
+  setNotify,
+} from "../services/member-admin.js";
 import {
   type CommandGroup,
   type Subcommand,
@@ -26,7 +33,7 @@ function shown(action: string, member: Member) {
 
 const GROUP_USER = { group: { type: "string" }, user: { type: "string" } } as const;
 
-/** `kairan member add|invite|remove|set-manager|set-notify`. */
+/** `kairan member add|invite|invitations|remove|set-manager|set-notify`. */
 export const MEMBER_COMMAND: CommandGroup = commandGroup("member", "manage the members and invitations of a group", {
   add: {
     summary: "add a user (by e-mail) to a group",
@@ -64,6 +71,21 @@ export const MEMBER_COMMAND: CommandGroup = commandGroup("member", "manage the m
         expiresAt,
       };
       return shown("invited", await inviteMember(context, input));
+    },
+  },
+  invitations: {
+    summary: "list a group's invitations: address, end, and whether a manager was shown a link",
+    usage: "--group ID",
+    options: { group: { type: "string" } },
+    async run(values, _p, context) {
+      return (await listInvitations(context, { groupId: groupOption(values) })).map((invitation) => ({
+        invitation: formatPair(invitation.memberId),
+        group: formatPair(invitation.groupId),
+        email: invitation.email,
+        expires: invitation.expiresAt === null ? null : new Date(invitation.expiresAt).toISOString(),
+        // Only the link's hash is kept: the link itself was shown once, to the manager who made it.
+        link: invitation.tokenHash !== null,
+      }));
     },
   },
   remove: {

@@ -1,5 +1,6 @@
 import { NotFoundError, ValidationError } from "../domain/errors.js";
 import { type Member, requireKeepsAManager } from "../domain/member.js";
+import type { InvitationRow } from "../store/queries/invitations.js";
 import type { Tx } from "../store/store.js";
 import { requireGroup, requireMemberByEmail, requireUserByEmail } from "./admin-lookup.js";
 import type { ServiceContext } from "./context.js";
@@ -43,6 +44,18 @@ export async function inviteMember(
     await requireGroup(tx, input.groupId);
     const id = await tx.memberships.insertInvite({ ...input, createdAt: ctx.clock.now() });
     return requireMember(tx, id);
+  });
+}
+
+/**
+ * Every invitation of a group, for an operator: whether each has a link (only its hash is kept, so
+ * the link itself cannot be shown again) and when it ends.
+ * @throws NotFoundError GROUP_NOT_FOUND
+ */
+export async function listInvitations(ctx: ServiceContext, input: { groupId: number }): Promise<InvitationRow[]> {
+  return ctx.store.read(async (tx) => {
+    await requireGroup(tx, input.groupId);
+    return tx.invitations.listOfGroup(input.groupId);
   });
 }
 

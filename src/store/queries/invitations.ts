@@ -28,6 +28,8 @@ export interface InvitationRepo {
   findForEmail(groupId: number, email: string): Promise<number | undefined>;
   /** An invitation by member id, with its group. */
   find(memberId: number): Promise<InvitationRow | undefined>;
+  /** Every invitation of the group, oldest first (an operator's listing). */
+  listOfGroup(groupId: number): Promise<InvitationRow[]>;
   /** Every invitation for this address whose end is after `now`, oldest first. */
   listLiveForEmail(email: string, now: number): Promise<InvitationRow[]>;
   /** A new secret and end (sending it again). */
@@ -88,6 +90,13 @@ export function invitationRepo(db: Kysely<Database>): InvitationRepo {
     async find(memberId) {
       const row = await selectInvitations(db).where("memberships.id", "=", memberId).executeTakeFirst();
       return row && { ...row, email: row.email ?? "" };
+    },
+    async listOfGroup(groupId) {
+      const rows = await selectInvitations(db)
+        .where("memberships.group_id", "=", groupId)
+        .orderBy("memberships.id")
+        .execute();
+      return rows.map((row) => ({ ...row, email: row.email ?? "" }));
     },
     async listLiveForEmail(email, now) {
       const rows = await selectInvitations(db)
