@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import sharp from "sharp";
 import { launchChromium } from "../test/browser/chromium.js";
-import { WIDTHS, contextAt } from "../test/browser/widths.js";
+import { WIDTHS, contextAt, pagesFor } from "../test/browser/widths.js";
 import { startServerProcess } from "../test/support/cli.js";
 import { temporaryToken } from "../test/support/oauth.js";
 
@@ -113,7 +113,7 @@ async function main(): Promise<void> {
     for (const width of WIDTHS) {
       const context = await contextAt(browser, width);
       const page = await context.newPage();
-      const prefix = width.name === "phone" ? "/m" : "";
+      const prefix = pagesFor(width);
       await open(page, `${server.url}${prefix}/signin`);
       await shoot(page, `${width.name}-signin.png`);
       const token = await temporaryToken(server.url, { key: "demo-key", secret: "demo-secret" });

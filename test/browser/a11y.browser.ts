@@ -14,7 +14,7 @@ import { crawl } from "../support/crawl.js";
 import { temporaryToken } from "../support/oauth.js";
 import { seriousViolations } from "./axe.js";
 import { launchChromium } from "./chromium.js";
-import { DESKTOP, type Width, contextAt, itAtBothWidths, overflow } from "./widths.js";
+import { DESKTOP, type Width, contextAt, itAtBothWidths, overflow, pagesFor } from "./widths.js";
 
 /** The demo workspace's people: Alice manages the group, Bob is a member. */
 const MANAGER = "alice@example.com";
@@ -60,7 +60,7 @@ describe("accessibility: axe-core finds no serious or critical violation on any 
   }
 
   async function signIn(page: Page, width: Width, email: string): Promise<void> {
-    await page.goto(`${server.url}${width.name === "phone" ? "/m" : ""}/signin`);
+    await page.goto(`${server.url}${pagesFor(width)}/signin`);
     await page.getByLabel("E-mail address").fill(email);
     await page.getByLabel("Password").fill(DEMO_PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
@@ -71,7 +71,7 @@ describe("accessibility: axe-core finds no serious or critical violation on any 
     const context = await contextAt(browser, width, { bypassCSP: true });
     const page = await context.newPage();
     await signIn(page, width, email);
-    const start = `${server.url}${width.name === "phone" ? "/m" : "/"}`;
+    const start = `${server.url}${pagesFor(width) || "/"}`;
     const visited = await crawl(start, (url) => check(page, url), LIMITS);
     // The demo workspace has a board, topics, tasks, files, members, notifications and settings:
     // a crawl that found few pages lost its way (signed out, or the links went missing).
@@ -129,7 +129,7 @@ describe("accessibility: axe-core finds no serious or critical violation on any 
     const context = await contextAt(browser, width, { bypassCSP: true });
     const page = await context.newPage();
     await signIn(page, width, MANAGER);
-    const prefix = width.name === "phone" ? "/m" : "";
+    const prefix = pagesFor(width);
     // The browser would not send an empty title; a script or an old browser does.
     await page.goto(`${server.url}${prefix}/g/1:1/board/new`);
     await page.locator("#topic-title").evaluate((input) => input.removeAttribute("required"));

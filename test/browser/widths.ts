@@ -22,6 +22,11 @@ export const PHONE: Width = {
 /** The desktop window and the 390 px phone, in that order. */
 export const WIDTHS: readonly Width[] = [DESKTOP, PHONE];
 
+/** Where the pages laid out for this width live: "/m" for the phone, "" for the desktop. */
+export function pagesFor(width: Width): "" | "/m" {
+  return width.name === "phone" ? "/m" : "";
+}
+
 /** A fresh context at `width`, English and UTC unless `extra` says otherwise. */
 export function contextAt(browser: Browser, width: Width, extra: BrowserContextOptions = {}): Promise<BrowserContext> {
   return browser.newContext({ locale: "en-US", timezoneId: "UTC", ...width.options, ...extra });
