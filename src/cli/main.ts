@@ -6,6 +6,7 @@ import { FILE_COMMAND } from "./file.js";
 import { MEMBER_COMMAND } from "./member.js";
 import { explainFailure, oneLine } from "./failures.js";
 import { UsageError } from "./options.js";
+import { REINDEX_HELP, reindex } from "./reindex.js";
 import { SEED_HELP, seed } from "./seed.js";
 import { SERVE_HELP, serve } from "./serve.js";
 import { TASK_COMMAND } from "./task.js";
@@ -31,6 +32,7 @@ const COMMANDS: Readonly<
     help: GENERATE_HELP,
     summary: "fill an empty database with a synthetic dataset (benchmarks)",
   },
+  reindex: { run: reindex, help: REINDEX_HELP, summary: "rebuild the full-text search index" },
 };
 
 const HELP = `Usage: kairan <command> [options]

@@ -167,3 +167,8 @@ export function mimeTypeOf(fileName: string, head: Uint8Array): string {
 export function isIndexedText(mimeType: string): boolean {
   return /^text\/(plain|csv)\b/.test(mimeType);
 }
+
+/** What the search index holds of a shared file: title, memo, current file name, start of its text. */
+export function fileSearchText(file: { title: string; memo: string }, fileName: string, text: string): string {
+  return [file.title, file.memo, fileName, text].join("\n");
+}

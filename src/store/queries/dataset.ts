@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { Database } from "../schema.js";
+import { CORPUS, CORPUS_CHARS } from "./dataset-corpus.js";
 
 /** The shape of a synthetic dataset (`kairan generate`): every number, and the seed. */
 export interface DatasetPlan {
@@ -131,12 +132,14 @@ export function datasetRepo(db: Kysely<Database>): DatasetRepo {
         FROM n ORDER BY i`.execute(db);
     },
     async insertComments(plan, from, to) {
+      // Text: a window of the fixed mixed-language text (dataset-corpus.ts), so searches are selective.
       // Comment i belongs to topic ((i-1) % topics) + 1 with number ((i-1) / topics) + 1: every
       // topic gets an even share, numbered 1, 2, ... without gaps.
       await sql`${numbers(from, to)}
         INSERT INTO comments (group_id, parent_kind, parent_id, number, author_id, body, reply_to, created_at)
         SELECT t.group_id, 'BOARD', t.id, (i - 1) / ${lit(plan.topics)} + 1, t.author_id,
-          substr(${LOREM}, 1, 20 + CAST(${mix(plan, 4)} % 120 AS INTEGER)), NULL, t.updated_at + (i - 1) / ${lit(plan.topics)} + 1
+          substr(${CORPUS}, 1 + CAST(${mix(plan, 5)} % ${lit(CORPUS_CHARS - 160)} AS INTEGER), 20 + CAST(${mix(plan, 4)} % 120 AS INTEGER)),
+          NULL, t.updated_at + (i - 1) / ${lit(plan.topics)} + 1
         FROM n INNER JOIN topics t ON t.id = (i - 1) % ${lit(plan.topics)} + 1 ORDER BY i`.execute(db);
     },
     async insertTasks(plan, from, to) {

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
-import type { CabinetFile, FileVersion } from "../../domain/file.js";
+import { type CabinetFile, type FileVersion, fileSearchText } from "../../domain/file.js";
 import type { ContentKind } from "../../domain/item-id.js";
 import type { Database } from "../schema.js";
 import type { AttachmentsTable } from "../schema-content.js";
@@ -157,7 +157,7 @@ export function fileRepo(db: Kysely<Database>): FileRepo {
       .execute();
   // The index's text of the file (search-index.ts), replaced with each version in the same transaction.
   const writeSearchText = (file: CabinetFile, text: string | undefined) => {
-    const body = [file.title, file.memo, file.current.fileName, text ?? ""].join("\n");
+    const body = fileSearchText(file, file.current.fileName, text ?? "");
     return db
       .insertInto("file_search_texts")
       .values({ file_id: file.id, body })

@@ -39,6 +39,8 @@ export interface SearchRepo {
   setFileText(fileId: number, body: string): Promise<void>;
   /** Rebuilds the engine's index structures from the rows (SQLite: FTS5 'rebuild'; PostgreSQL: REINDEX). */
   rebuild(): Promise<void>;
+  /** Bytes the database takes (SQLite: its pages; PostgreSQL: the schema's tables with their indexes). */
+  databaseBytes(): Promise<number>;
 }
 
 /** Where each kind's rows are, how to tell a live one and what time sorts it. */
@@ -193,6 +195,16 @@ export function searchRepo(db: Kysely<Database>, engine: Engine): SearchRepo {
         .values({ file_id: fileId, body })
         .onConflict((oc) => oc.column("file_id").doUpdateSet({ body }))
         .execute();
+    },
+    async databaseBytes() {
+      const query =
+        engine === "sqlite"
+          ? sql<{
+              n: number | string;
+            }>`SELECT (SELECT page_count FROM pragma_page_count()) * (SELECT page_size FROM pragma_page_size()) AS n`
+          : sql<{ n: number | string }>`SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) AS n FROM pg_class c
+              INNER JOIN pg_namespace ns ON ns.oid = c.relnamespace WHERE ns.nspname = current_schema() AND c.relkind = 'r'`;
+      return Number((await query.execute(db)).rows[0]?.n ?? 0);
     },
     async rebuild() {
       for (const { table } of INDEXED_TABLES) {
