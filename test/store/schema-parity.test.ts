@@ -64,8 +64,6 @@ const ENGINE_ONLY: Readonly<Record<"sqlite" | "postgres", SchemaShape["engineOnl
       ROW_EVENTS.map((event) => `${table}_changes_${event.toLowerCase()}`),
     ).sort(),
     functions: [
-      // Migration 0016: the versions move at commit (a deferred trigger on a temporary table).
-      "kairan_apply_changes",
       "kairan_bump",
       "kairan_confirmed",
       "kairan_file_versions_changed",

@@ -17,29 +17,12 @@ import { POSTGRES_NOW_MS } from "./0009-change-versions.postgres.js";
 
 const PENDING = "kairan_pending_changes";
 
-/** Notes the ids in the session's pending table (made on first use), with the commit marker (kind 0). */
-const BUMP_AT_COMMIT = `CREATE OR REPLACE FUNCTION kairan_bump(group_ids bigint[], user_ids bigint[]) RETURNS void LANGUAGE plpgsql AS $$
-BEGIN
-  IF to_regclass('pg_temp.${PENDING}') IS NULL THEN
-    CREATE TEMPORARY TABLE ${PENDING} (kind smallint NOT NULL, id bigint NOT NULL, PRIMARY KEY (kind, id))
-      ON COMMIT DELETE ROWS;
-    CREATE CONSTRAINT TRIGGER ${PENDING}_apply AFTER INSERT ON pg_temp.${PENDING}
-      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.kind = 0) EXECUTE FUNCTION kairan_apply_changes();
-  END IF;
-  INSERT INTO pg_temp.${PENDING} (kind, id)
-    SELECT 0, 0
-    UNION ALL SELECT 1, g FROM unnest(group_ids) AS g WHERE g IS NOT NULL
-    UNION ALL SELECT 2, u FROM unnest(user_ids) AS u WHERE u IS NOT NULL
-    ON CONFLICT DO NOTHING;
-END $$`;
-
 /**
  * At commit (the marker's deferred trigger, once per transaction): adds 1 to the version of each
  * noted group and user (creating rows), groups first, each in id order, and moves their change
  * time to now unless it is later already (the clock stepped back), as 0009's bump did.
  */
-const APPLY = `CREATE FUNCTION kairan_apply_changes() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
+const APPLY_BODY = `DECLARE
   now_ms bigint := ${POSTGRES_NOW_MS};
 BEGIN
   INSERT INTO group_changes AS c (group_id, version, changed_at)
@@ -49,14 +32,36 @@ BEGIN
     SELECT id, 1, now_ms FROM pg_temp.${PENDING} WHERE kind = 2 ORDER BY id
     ON CONFLICT (user_id) DO UPDATE SET version = c.version + 1, changed_at = greatest(c.changed_at, excluded.changed_at);
   RETURN NULL;
-END $$`;
+END`;
+
+/**
+ * Notes the ids in the session's pending table, with the commit marker (kind 0). The table, the
+ * function that applies it and its deferred trigger are made on the session's first bump, all
+ * three temporary: nothing of the schema depends on them, nor they on the schema, so a session
+ * ending (its temporary objects dropped) never contends with DDL on the schema (a DROP SCHEMA
+ * CASCADE deadlocked against exiting sessions while the trigger called a function of the schema).
+ */
+const BUMP_AT_COMMIT = `CREATE OR REPLACE FUNCTION kairan_bump(group_ids bigint[], user_ids bigint[]) RETURNS void LANGUAGE plpgsql AS $bump$
+BEGIN
+  IF to_regclass('pg_temp.${PENDING}') IS NULL THEN
+    CREATE TEMPORARY TABLE ${PENDING} (kind smallint NOT NULL, id bigint NOT NULL, PRIMARY KEY (kind, id))
+      ON COMMIT DELETE ROWS;
+    CREATE OR REPLACE FUNCTION pg_temp.kairan_apply_changes() RETURNS trigger LANGUAGE plpgsql AS $apply$ ${APPLY_BODY} $apply$;
+    CREATE CONSTRAINT TRIGGER ${PENDING}_apply AFTER INSERT ON pg_temp.${PENDING}
+      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.kind = 0) EXECUTE FUNCTION pg_temp.kairan_apply_changes();
+  END IF;
+  INSERT INTO pg_temp.${PENDING} (kind, id)
+    SELECT 0, 0
+    UNION ALL SELECT 1, g FROM unnest(group_ids) AS g WHERE g IS NOT NULL
+    UNION ALL SELECT 2, u FROM unnest(user_ids) AS u WHERE u IS NOT NULL
+    ON CONFLICT DO NOTHING;
+END $bump$`;
 
 /** 0016: change versions bumped at commit on PostgreSQL; nothing on SQLite. */
 export function versionsAtCommit(engine: Engine): Migration {
   return {
     async up(db: Kysely<unknown>) {
       if (engine === "sqlite") return;
-      await sql.raw(APPLY).execute(db);
       await sql.raw(BUMP_AT_COMMIT).execute(db);
     },
   };
