@@ -52,6 +52,8 @@ export interface CommentSection {
 export interface ItemPageView extends GroupAccess {
   readonly reactions: Reactions;
   readonly comments: CommentSection;
+  /** The picture version of each author on the page who has a picture and is still a member. */
+  readonly pictures: ReadonlyMap<number, string>;
 }
 
 /** What a topic's page shows. */
@@ -91,7 +93,7 @@ export async function readTopicPage(ctx: ServiceContext, actor: Actor, input: It
     const lease = await tx.leases.find(topic.id);
     const editedBy = isLeaseLive(lease, ctx.clock.now()) && lease.userId !== actor.user.id ? lease : undefined;
     return {
-      ...(await aroundItem(tx, actor, access, input)),
+      ...(await aroundItem(tx, actor, access, input, [topic.authorId])),
       topic,
       editedBy,
       mayEdit: mayUpdateTopic(topic, actor.user.id, access.membership),
@@ -105,7 +107,7 @@ export async function readTaskPage(ctx: ServiceContext, actor: Actor, input: Ite
   return ctx.store.read(async (tx) => {
     const access = await requireGroupMember(tx, actor, input.ref.groupId);
     const task = await requireTask(tx, input.ref);
-    return { ...(await aroundItem(tx, actor, access, input)), task };
+    return { ...(await aroundItem(tx, actor, access, input, [])), task };
   });
 }
 
@@ -115,17 +117,29 @@ export async function readFilePage(ctx: ServiceContext, actor: Actor, input: Ite
     const access = await requireGroupMember(tx, actor, input.ref.groupId);
     const file = await requireFile(tx, input.ref);
     const history = await tx.files.listHistories([file], LIMITS.historyEntries);
-    return { ...(await aroundItem(tx, actor, access, input)), file, history };
+    return { ...(await aroundItem(tx, actor, access, input, [])), file, history };
   });
 }
 
-/** The group, likes and comments of an item the caller may read (its existence already checked). */
-async function aroundItem(tx: Tx, actor: Actor, access: GroupAccess, input: ItemPageInput): Promise<ItemPageView> {
+/**
+ * The group, likes and comments of an item the caller may read (its existence already checked),
+ * and the pictures of the comments' authors and of `authorIds`.
+ */
+async function aroundItem(
+  tx: Tx,
+  actor: Actor,
+  access: GroupAccess,
+  input: ItemPageInput,
+  authorIds: readonly number[],
+): Promise<ItemPageView> {
+  const comments = await commentSection(tx, actor, input.ref, input.page);
+  const authors = [...authorIds, ...comments.comments.map((entry) => entry.comment.authorId)];
   return {
     group: access.group,
     membership: access.membership,
     reactions: await reactionsOf(tx, actor, { kind: input.ref.kind, id: input.ref.id }),
-    comments: await commentSection(tx, actor, input.ref, input.page),
+    comments,
+    pictures: await tx.userPictures.etagsInGroup(access.group.id, authors),
   };
 }
 

@@ -22,7 +22,7 @@ export async function startSession(ctx: SignInContext, attempt: SignInAttempt): 
   if (!user) return undefined;
   const token = generateSecret();
   const now = ctx.clock.now();
-  const session: Omit<Session, "id"> = {
+  const session: Omit<Session, "id" | "preferences"> = {
     user,
     csrf: generateSecret(),
     createdAt: now,

@@ -104,6 +104,15 @@ describeEachBackend("web pages under odd input", (backend) => {
             "inline",
             "version",
             "thumbnail",
+            // The account page's forms.
+            "name",
+            "familyKana",
+            "givenKana",
+            "lang",
+            "timeZone",
+            "current",
+            "password",
+            "repeat",
           );
           const input = fc.record({
             params: fc.array(fc.oneof(fc.constantFrom(...segments), oddValue), { minLength: 4, maxLength: 4 }),

@@ -115,16 +115,16 @@ describeEachBackend("web pages (writing)", (backend) => {
     assert.equal(form.status, 200);
     assert.match(
       textOfId(form.html, "lease-note") ?? "",
-      /You are editing this topic; others cannot change it until 2026-04-01 09:10 UTC\./,
+      /You are editing this topic; others cannot change it until Apr 1, 2026, 9:10 AM\./,
     );
     assert.equal((await server.store.read((tx) => tx.leases.find(topic.id)))?.userId, alice.id);
     // Bob, who may edit too (shared editing), is told who is editing.
     const refused = await bobWeb.get(`${path}/edit`);
     assert.equal(refused.status, 409);
-    assert.match(text(refused.html), /Alice is editing this topic until 2026-04-01 09:10 UTC\./);
+    assert.match(text(refused.html), /Alice is editing this topic until Apr 1, 2026, 9:10 AM\./);
     await assertValidHtml(refused.html, "409 page");
     const view = await bobWeb.get(path);
-    assert.equal(textOfId(view.html, "edited-by"), "Alice is editing this topic until 2026-04-01 09:10 UTC.");
+    assert.equal(textOfId(view.html, "edited-by"), "Alice is editing this topic until Apr 1, 2026, 9:10 AM.");
     const bobSave = await bobWeb.post(`${path}/edit`, { title: "Bob's", body: "v2" });
     assert.equal(bobSave.status, 409);
     assert.match(text(bobSave.html), /Alice is editing/);

@@ -11,6 +11,7 @@ import { changeVersions as postgresChangeVersions } from "./0009-change-versions
 import { changeVersions as sqliteChangeVersions } from "./0009-change-versions.sqlite.js";
 import { loginBackoff } from "./0010-login-backoff.js";
 import { userDisabled } from "./0011-user-disabled.js";
+import { account } from "./0013-account.js";
 import { type Engine, columnTypes } from "./columns.js";
 
 /**
@@ -32,5 +33,6 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0009-change-versions": engine === "sqlite" ? sqliteChangeVersions : postgresChangeVersions,
     "0010-login-backoff": loginBackoff(t),
     "0011-user-disabled": userDisabled(t),
+    "0013-account": account(t),
   };
 }

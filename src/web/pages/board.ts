@@ -79,6 +79,11 @@ async function topicPage(web: WebContext, page: PageRequest) {
     area: "board",
     feed: { title: view.topic.title, href: commentFeedHref(web.baseUrl(), ref) },
     topic: view.topic,
+    authorAvatar: page.chrome.avatar(
+      view.topic.authorId,
+      view.topic.authorName,
+      view.pictures.get(view.topic.authorId),
+    ),
     editedBy: view.editedBy,
     editHref: view.mayEdit ? page.chrome.u(`${path}/edit`) : undefined,
     deleteAction: view.mayDelete ? page.chrome.u(`${path}/delete`) : undefined,

@@ -1,28 +1,8 @@
 // Kairan web interface: small enhancements only. Every page works without this script; it adds
-// local times, delete confirmations, a check of the files chosen for a comment, and keeps the
-// edit lease of an open edit form alive.
+// delete confirmations, a check of the files chosen for a comment, and keeps the edit lease of an
+// open edit form alive. Times are printed by the server in the reader's language and time zone.
 (function () {
   "use strict";
-
-  // Times are printed in UTC by the server; show them in the reader's own zone and language.
-  var lang = document.documentElement.lang || undefined;
-  var format;
-  try {
-    format = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
-  } catch {
-    format = null;
-  }
-  if (format) {
-    document.querySelectorAll("time[datetime]").forEach(function (element) {
-      var value = element.getAttribute("datetime");
-      if (!value || value.length <= 10) return;
-      var date = new Date(value);
-      if (!isNaN(date.getTime())) {
-        element.title = element.textContent;
-        element.textContent = format.format(date);
-      }
-    });
-  }
 
   // Destructive forms ask first.
   document.querySelectorAll("form[data-confirm]").forEach(function (form) {
