@@ -31,6 +31,7 @@ export const SERVER_OPTIONS = {
   "public-url": { type: "string" },
   "no-demo": { type: "boolean" },
   locale: { type: "string" },
+  "time-zone": { type: "string" },
   "log-level": { type: "string" },
   "sqlite-sync": { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -102,6 +103,7 @@ export const SERVER_OPTIONS_HELP = `Options (each also read from its environment
                                            of links in feeds and of OAuth signatures behind a proxy
   --no-demo           KAIRAN_DEMO=0        do not load the demo workspace into an empty database
   --locale ja|en      KAIRAN_LOCALE        language of labels carried as data (default ja)
+  --time-zone ZONE    KAIRAN_TIME_ZONE     time zone of pages whose reader chose none (default UTC)
   --log-level LEVEL   KAIRAN_LOG_LEVEL     fatal, error, warn, info (default), debug, trace, silent
   --sqlite-sync MODE  KAIRAN_SQLITE_SYNC   normal (default: survives a killed process) or full
                                            (also survives a power cut; slower writes)
@@ -146,6 +148,7 @@ export function configFlags(values: Record<string, string | boolean | undefined>
     publicUrl: text("public-url"),
     noDemo: values["no-demo"] === true,
     locale: text("locale"),
+    timeZone: text("time-zone"),
     logLevel: text("log-level"),
     sqliteSync: text("sqlite-sync"),
     metrics: values.metrics === true,

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { z } from "zod";
+import { parseTimeZone } from "../domain/user.js";
 import {
   BLOB_STORE_SOURCES,
   type BlobStoreConfig,
@@ -56,6 +57,8 @@ export interface Config {
   readonly publicUrl: string | undefined;
   readonly demo: boolean;
   readonly locale: "ja" | "en";
+  /** The IANA time zone of pages whose reader chose none (and of signed-out pages). */
+  readonly timeZone: string;
   readonly logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   /** Rate limits, sign-in throttling, uploads, timeouts (config/limits.ts). */
   readonly limits: LimitsConfig;
@@ -74,6 +77,7 @@ export interface ConfigFlags extends BlobStoreFlags, MetricsFlags {
   readonly publicUrl?: string | undefined;
   readonly noDemo?: boolean | undefined;
   readonly locale?: string | undefined;
+  readonly timeZone?: string | undefined;
   readonly logLevel?: string | undefined;
   readonly sqliteSync?: string | undefined;
   /** Server limits (`kairan serve` only). */
@@ -99,6 +103,7 @@ export const CONFIG_SOURCES = {
   publicUrl: { flag: "--public-url", env: "KAIRAN_PUBLIC_URL" },
   demo: { flag: "--no-demo", env: "KAIRAN_DEMO" },
   locale: { flag: "--locale", env: "KAIRAN_LOCALE" },
+  timeZone: { flag: "--time-zone", env: "KAIRAN_TIME_ZONE" },
   logLevel: { flag: "--log-level", env: "KAIRAN_LOG_LEVEL" },
   sqliteSync: { flag: "--sqlite-sync", env: "KAIRAN_SQLITE_SYNC" },
   allowSignup: { flag: "--allow-signup", env: "KAIRAN_ALLOW_SIGNUP" },
@@ -127,6 +132,11 @@ const schema = z.object({
   publicUrl: httpUrl.optional(),
   demo: z.enum(["0", "1", "true", "false"], { message: "must be 0 or 1" }).default("1"),
   locale: z.enum(["ja", "en"], { message: "must be ja or en" }).default("ja"),
+  timeZone: z
+    .string()
+    .refine(isTimeZone, "must be an IANA time zone such as Asia/Tokyo or UTC")
+    .transform((value) => parseTimeZone(value) ?? "UTC")
+    .default("UTC"),
   logLevel: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], { message: "must be a pino level" })
     .default("info"),
@@ -136,6 +146,14 @@ const schema = z.object({
   ...blobStoreFields,
   ...metricsFields,
 });
+
+function isTimeZone(value: string): boolean {
+  try {
+    return parseTimeZone(value) !== null;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Reads flags over environment over defaults, validates everything, and returns a frozen Config.
@@ -151,6 +169,7 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
     publicUrl: flags.publicUrl ?? env.KAIRAN_PUBLIC_URL,
     demo: flags.noDemo ? "0" : env.KAIRAN_DEMO,
     locale: flags.locale ?? env.KAIRAN_LOCALE,
+    timeZone: flags.timeZone ?? env.KAIRAN_TIME_ZONE,
     logLevel: flags.logLevel ?? env.KAIRAN_LOG_LEVEL,
     sqliteSync: flags.sqliteSync ?? env.KAIRAN_SQLITE_SYNC,
     allowSignup: flags.allowSignup ? "1" : env.KAIRAN_ALLOW_SIGNUP,
@@ -176,6 +195,7 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
     publicUrl: value.publicUrl,
     demo: value.demo === "1" || value.demo === "true",
     locale: value.locale,
+    timeZone: value.timeZone,
     logLevel: value.logLevel,
     limits: toLimitsConfig(value),
     metrics: toMetricsConfig(value),

@@ -27,6 +27,17 @@ export const LIMITS = {
   headerMaxBytes: 16 * 1024,
   /** The request target (path and query): beyond it, 414. Below headerMaxBytes, so 414 is what a long URL gets. */
   urlMaxBytes: 8 * 1024,
+  /** A person's name, and each half of its reading (kana). */
+  userNameMaxChars: 100,
+  userReadingMaxChars: 100,
+  /** A password chosen on the account page (the operator's command line only refuses an empty one). */
+  passwordMinChars: 8,
+  passwordMaxChars: 1024,
+  /** A picture as uploaded, and its pixels (decoding costs memory by pixels, not by bytes). */
+  pictureMaxBytes: 10 * 1024 * 1024,
+  pictureMaxPixels: 50_000_000,
+  /** The side of the square a picture is stored as, in pixels. */
+  pictureSidePx: 192,
   /** OAuth temporary credentials and verifiers live this long, and are used once. */
   oauthTemporaryCredentialMs: 10 * 60 * 1000,
   /** A group's name: an entry title wherever feeds show it (domain/group-rules.ts). */

@@ -1,9 +1,11 @@
-import type { User } from "./user.js";
+import type { Preferences, User } from "./user.js";
 
 /** A signed-in browser: who, the token its forms carry, and until when. */
 export interface Session {
   readonly id: number;
   readonly user: User;
+  /** The language and time zone its pages are shown in, as the person chose them. */
+  readonly preferences: Preferences;
   /** The CSRF token of this session's forms (synchronizer token pattern). */
   readonly csrf: string;
   readonly createdAt: number;

@@ -14,6 +14,7 @@ import { TooLargeError, ValidationError } from "../domain/errors.js";
 import { LIMITS } from "../domain/limits.js";
 import type { StagedFile } from "../services/comment.js";
 import { attachmentDraft } from "./endpoints/comment/file-part.js";
+import { clip } from "../http-kit/query.js";
 import { receivedBytes } from "./received-bytes.js";
 
 /** How one form's parts are read. */
@@ -82,7 +83,7 @@ export async function receiveMultipart(
     return { text, files, discard };
   } catch (error) {
     await discard();
-    throw refuse(translate(error));
+    throw refuse(translateMultipartError(error));
   } finally {
     request.raw.off("close", onClose);
     slot.signal.removeEventListener("abort", onAbort);
@@ -194,6 +195,80 @@ function textTooLarge(name: string): TooLargeError {
     : new TooLargeError("FIELD_TOO_LARGE", `The form field ${name} is larger than ${LIMITS.xmlBodyMaxBytes} bytes.`);
 }
 
+/** How a form of a few text fields and at most one small file is read (the account picture). */
+export interface SmallFileRules {
+  /** The file part's name; any other file part is refused. */
+  readonly fileField: string;
+  readonly maxBytes: number;
+  /** The error of a file beyond `maxBytes`. */
+  tooLarge(): Error;
+  /** Runs before the file's bytes are read, with the fields so far (a form's CSRF token comes first). */
+  beforeFile(textSoFar: ReadonlyMap<string, string>): void;
+}
+
+/** Room for the text fields and the part headers around a small file. */
+const SMALL_FORM_ENVELOPE_BYTES = 16 * 1024;
+
+/**
+ * Reads a multipart form whose one file is small enough to hold in memory: an upload slot is
+ * taken all the same, every byte counted, and a refused body is not read to its end.
+ * @throws ValidationError INVALID_FILE_PART, MULTIPART_MALFORMED, and what `rules` throw
+ * @throws UnavailableError TOO_MANY_UPLOADS, SHUTTING_DOWN
+ */
+export async function receiveSmallFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  admission: Admission,
+  rules: SmallFileRules,
+): Promise<{ text: ReadonlyMap<string, string>; file: Uint8Array | undefined }> {
+  const refuse = (error: unknown) => {
+    reply.header("connection", "close");
+    return error;
+  };
+  if (Number(request.headers["content-length"] ?? "0") > rules.maxBytes + SMALL_FORM_ENVELOPE_BYTES)
+    throw refuse(rules.tooLarge());
+  const slot = admission.enterUpload();
+  try {
+    const text = new Map<string, string>();
+    let file: Uint8Array | undefined;
+    // One file more than allowed reaches the loop, which names the problem.
+    const limits = { fileSize: rules.maxBytes, files: 2, fields: 8, fieldSize: 4096, parts: 10 };
+    for await (const part of request.parts({ limits })) {
+      if (part.type === "field") {
+        text.set(part.fieldname, fieldText(part));
+        continue;
+      }
+      rules.beforeFile(text);
+      if (part.fieldname !== rules.fileField || file !== undefined)
+        throw new ValidationError(
+          "INVALID_FILE_PART",
+          `The form sends one file, named ${rules.fileField}; "${clip(part.fieldname)}" is not it.`,
+        );
+      file = await readSmallPart(part, rules);
+    }
+    return { text, file };
+  } catch (error) {
+    throw refuse(translateMultipartError(error));
+  } finally {
+    slot.leave();
+  }
+}
+
+async function readSmallPart(part: MultipartFile, rules: SmallFileRules): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const received = receivedBytes();
+  for await (const chunk of part.file as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    received.add(chunk.length);
+    if (size > rules.maxBytes) throw rules.tooLarge();
+    chunks.push(chunk);
+  }
+  // busboy's limit truncates silently: a cut-off file must never pass as a whole one.
+  if (part.file.truncated) throw rules.tooLarge();
+  return Buffer.concat(chunks);
+}
+
 /** Refuses at once a body that announces more than files and envelope may need. */
 function checkDeclaredLength(header: string | undefined): void {
   const declared = header === undefined ? undefined : Number(header);
@@ -206,7 +281,7 @@ function checkDeclaredLength(header: string | undefined): void {
 }
 
 /** Parser limits and malformed bodies become our errors; faults of the machine (disk, I/O) stay faults. */
-function translate(error: unknown): unknown {
+export function translateMultipartError(error: unknown): unknown {
   if (!(error instanceof Error) || "syscall" in error) return error;
   const code = (error as { code?: unknown }).code;
   if (code === "FST_FILES_LIMIT") return tooManyFiles();

@@ -2,7 +2,7 @@
 // password, a new name, disabling and enabling it, forgetting its failed sign-ins.
 import { hashPassword } from "../auth/password.js";
 import { ValidationError } from "../domain/errors.js";
-import type { User } from "../domain/user.js";
+import { type User, checkUserNames } from "../domain/user.js";
 import { requireUserByEmail } from "./admin-lookup.js";
 import type { ServiceContext } from "./context.js";
 import { accountKey } from "./sign-in.js";
@@ -34,7 +34,8 @@ export async function setPassword(
 
 /**
  * Renames the user (what every feed and page shows as author, assignee, member).
- * @throws ValidationError USER_NAME_REQUIRED; NotFoundError USER_NOT_FOUND
+ * @throws ValidationError USER_NAME_REQUIRED, USER_NAME_TOO_LONG, USER_READING_TOO_LONG, USER_NAME_INVALID;
+ *   NotFoundError USER_NOT_FOUND
  */
 export async function renameUser(
   ctx: ServiceContext,
@@ -43,8 +44,7 @@ export async function renameUser(
     ...names
   }: { email: string; name?: string | undefined; familyKana?: string | undefined; givenKana?: string | undefined },
 ): Promise<User> {
-  if (names.name !== undefined && names.name.trim() === "")
-    throw new ValidationError("USER_NAME_REQUIRED", "The user's name is missing or empty.");
+  checkUserNames(names);
   return ctx.store.transaction(async (tx) => {
     const user = await requireUserByEmail(tx, email);
     const changes = {

@@ -56,6 +56,8 @@ export interface ItemPageView extends GroupAccess {
   readonly comments: CommentSection;
   /** The member each handle of the body and the comments shown names (services/mention.ts). */
   readonly mentions: ReadonlyMap<string, number>;
+  /** The picture version of each author on the page who has a picture and is still a member. */
+  readonly pictures: ReadonlyMap<number, string>;
 }
 
 /** What a topic's page shows. */
@@ -103,7 +105,7 @@ export async function readTopicPage(ctx: ServiceContext, actor: Actor, input: It
     const lease = await tx.leases.find(topic.id);
     const editedBy = isLeaseLive(lease, ctx.clock.now()) && lease.userId !== actor.user.id ? lease : undefined;
     return {
-      ...(await aroundItem(tx, actor, access, input, topic.body)),
+      ...(await aroundItem(tx, actor, access, input, topic.body, [topic.authorId])),
       topic,
       editedBy,
       mayEdit: mayUpdateTopic(topic, actor.user.id, access.membership),
@@ -119,7 +121,7 @@ export async function readTaskPage(ctx: ServiceContext, actor: Actor, input: Ite
     const access = await requireGroupMember(tx, actor, input.ref.groupId);
     const task = await requireTask(tx, input.ref);
     const mayDelete = mayDeleteTask(task, actor.user.id, access.membership);
-    return { ...(await aroundItem(tx, actor, access, input, task.body)), task, mayDelete };
+    return { ...(await aroundItem(tx, actor, access, input, task.body, [])), task, mayDelete };
   });
 }
 
@@ -131,7 +133,7 @@ export async function readFilePage(ctx: ServiceContext, actor: Actor, input: Ite
     const history = await tx.files.listHistories([file], LIMITS.historyEntries);
     const folders = await tx.folders.list(access.group.id, "CABINET", { offset: 0, limit: LIMITS.pageSizeMax });
     return {
-      ...(await aroundItem(tx, actor, access, input, "")),
+      ...(await aroundItem(tx, actor, access, input, "", [])),
       file,
       history,
       folders,
@@ -140,22 +142,28 @@ export async function readFilePage(ctx: ServiceContext, actor: Actor, input: Ite
   });
 }
 
-/** The group, likes and comments of an item the caller may read (its existence already checked). */
+/**
+ * The group, likes and comments of an item the caller may read (its existence already checked),
+ * and the pictures of the comments' authors and of `authorIds`.
+ */
 async function aroundItem(
   tx: Tx,
   actor: Actor,
   access: GroupAccess,
   input: ItemPageInput,
   body: string,
+  authorIds: readonly number[],
 ): Promise<ItemPageView> {
   const comments = await commentSection(tx, actor, input.ref, input.page);
   const texts = [body, ...comments.comments.map((entry) => entry.comment.body)];
+  const authors = [...authorIds, ...comments.comments.map((entry) => entry.comment.authorId)];
   return {
     group: access.group,
     membership: access.membership,
     reactions: await reactionsOf(tx, actor, { kind: input.ref.kind, id: input.ref.id }),
     comments,
     mentions: await mentionTargets(tx, access.group.id, texts),
+    pictures: await tx.userPictures.etagsInGroup(access.group.id, authors),
   };
 }
 

@@ -31,7 +31,7 @@ export async function startSession(ctx: SignInContext, attempt: SignInAttempt): 
 export async function openSession(ctx: ServiceContext, user: User): Promise<StartedSession> {
   const token = generateSecret();
   const now = ctx.clock.now();
-  const session: Omit<Session, "id"> = {
+  const session: Omit<Session, "id" | "preferences"> = {
     user,
     csrf: generateSecret(),
     createdAt: now,

@@ -1,7 +1,7 @@
 import { hashPassword } from "../auth/password.js";
 import { ValidationError } from "../domain/errors.js";
 import type { Group } from "../domain/group.js";
-import type { User } from "../domain/user.js";
+import { type User, checkUserNames } from "../domain/user.js";
 import { requireUserByEmail } from "./admin-lookup.js";
 import type { ServiceContext } from "./context.js";
 
@@ -9,13 +9,14 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
  * Registers a user who signs in with e-mail address and password.
- * @throws ValidationError USER_NAME_REQUIRED, INVALID_EMAIL, PASSWORD_REQUIRED, EMAIL_TAKEN
+ * @throws ValidationError USER_NAME_REQUIRED, USER_NAME_TOO_LONG, USER_READING_TOO_LONG, USER_NAME_INVALID,
+ *   INVALID_EMAIL, PASSWORD_REQUIRED, EMAIL_TAKEN
  */
 export async function addUser(
   ctx: ServiceContext,
   input: { name: string; email: string; password: string; familyKana: string; givenKana: string },
 ): Promise<User> {
-  if (input.name.trim() === "") throw new ValidationError("USER_NAME_REQUIRED", "The user's name is missing or empty.");
+  checkUserNames(input);
   if (!EMAIL.test(input.email))
     throw new ValidationError("INVALID_EMAIL", `"${input.email.slice(0, 40)}" is not an e-mail address.`);
   if (input.password === "") throw new ValidationError("PASSWORD_REQUIRED", "The password is empty.");

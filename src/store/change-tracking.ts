@@ -87,6 +87,7 @@ export const UNTRACKED_TABLES: Readonly<Record<string, string>> = {
   group_changes: "the versions themselves, written by the triggers",
   member_changes: "the versions themselves, written by the triggers",
   kysely_migration: "the migrator's bookkeeping",
+  user_pictures: "no feed shows a picture; its own answers carry an ETag that changes with it",
   kysely_migration_lock: "the migrator's bookkeeping",
   // Search (migration 0014).
   file_search_texts: "written with its file and version, whose own triggers move the group's version",

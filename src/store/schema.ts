@@ -53,6 +53,7 @@ export interface Database {
   mentions: MentionsTable;
   group_changes: GroupChangesTable;
   member_changes: MemberChangesTable;
+  user_pictures: UserPicturesTable;
 }
 
 /** Registered users. */
@@ -66,6 +67,20 @@ export interface UsersTable {
   created_at: number;
   /** When an operator disabled the account; null while it is in use (migration 0011). */
   disabled_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The language the person chose for their pages; null: the browser's (migration 0013). */
+  lang: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The IANA time zone the person chose; null: the server's (migration 0013). */
+  time_zone: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A user's picture, normalised on upload (migration 0013). */
+export interface UserPicturesTable {
+  user_id: number;
+  media_type: string;
+  bytes: Uint8Array;
+  /** Changes with every new picture: the icon's ETag. */
+  etag: string;
+  updated_at: number;
 }
 
 /** Client applications and their access levels. */

@@ -23,6 +23,7 @@ import type { TaskRepo } from "./queries/tasks.js";
 import type { TokenRepo } from "./queries/tokens.js";
 import type { TopicRepo } from "./queries/topics.js";
 import type { UserRepo } from "./queries/users.js";
+import type { UserPictureRepo } from "./queries/user-pictures.js";
 
 /**
  * The persistence boundary. Services see only these interfaces and domain types; each engine
@@ -61,6 +62,7 @@ export interface PoolState {
 /** The repositories available inside a transaction (or a plain read). */
 export interface Tx {
   readonly users: UserRepo;
+  readonly userPictures: UserPictureRepo;
   readonly apps: AppRepo;
   readonly tokens: TokenRepo;
   readonly sessions: SessionRepo;

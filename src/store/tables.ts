@@ -7,6 +7,7 @@ import type { Database } from "./schema.js";
  */
 export const TABLES_IN_DEPENDENCY_ORDER = [
   "users",
+  "user_pictures",
   "applications",
   "tokens",
   "sessions",

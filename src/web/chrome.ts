@@ -4,11 +4,14 @@ import { formatPair } from "../domain/item-id.js";
 import type { MessageKey } from "./i18n/en.js";
 import { SafeHtml, escapeHtml, html } from "./layout.js";
 import { linkedText } from "./rich-text.js";
-import { type Lang, type Translate, formatDate, formatSize, formatTime, translator } from "./i18n/i18n.js";
+import { dateFormat, isoDay, isoMoment } from "./i18n/dates.js";
+import { type Lang, type Translate, formatSize, translator } from "./i18n/i18n.js";
 
 /** The part of every page that does not depend on the page. */
 export interface Chrome {
   readonly lang: Lang;
+  /** The IANA time zone every time on the page is printed in. */
+  readonly timeZone: string;
   readonly t: Translate;
   /** "" for the desktop pages, "/m" for the phone pages (the feeds' `mobile` links). */
   readonly base: "" | "/m";
@@ -24,15 +27,23 @@ export interface Chrome {
   readonly otherVariant: string;
   /** `base` + path: a link that stays in the same variant. */
   u(path: string): string;
+  /** A moment in the reader's language and time zone. */
   time(ms: number): string;
-  date(ms: number): string;
-  iso(ms: number): string;
+  /** A calendar date kept as midnight UTC (all-day due dates), in the reader's language. */
+  day(ms: number): string;
   size(bytes: number): string;
   pair(id: number): string;
-  /** `<time datetime>` with the UTC text (the script shows it in the reader's zone). */
+  /** {@link Chrome.time} inside `<time datetime>` (machines read the UTC moment). */
   timeTag(ms: number): SafeHtml;
   /** People's text as HTML: escaped, its http(s) addresses made links. For `<%~ %>`. */
   richText(text: string): string;
+  /** {@link Chrome.day} inside `<time datetime="YYYY-MM-DD">`. */
+  dayTag(ms: number): SafeHtml;
+  /**
+   * A person's picture beside their name (decorative: the name is written next to it), or their
+   * initial when they have no picture this page may show; `version` changes with the picture.
+   */
+  avatar(userId: number, name: string, version: string | undefined): SafeHtml;
   /**
    * A text as HTML: the text escaped, placeholders filled with escaped strings or with markup
    * built by this module (a `<time>`, a link). For `<%~ %>` in templates.
@@ -43,6 +54,7 @@ export interface Chrome {
 /** Builds the chrome of one request. */
 export function buildChrome(input: {
   lang: Lang;
+  timeZone: string;
   mobile: boolean;
   path: string;
   user: { name: string } | undefined;
@@ -50,6 +62,7 @@ export function buildChrome(input: {
   assetVersion: string;
 }): Chrome {
   const t = translator(input.lang);
+  const dates = dateFormat(input.lang, input.timeZone);
   const base = input.mobile ? "/m" : "";
   return {
     ...input,
@@ -57,12 +70,16 @@ export function buildChrome(input: {
     base,
     otherVariant: input.mobile ? input.path : input.path === "/" ? "/m" : `/m${input.path}`,
     u: (path) => (path === "/" && base === "/m" ? "/m" : `${base}${path}`),
-    time: formatTime,
-    date: formatDate,
-    iso: isoTime,
+    time: dates.moment,
+    day: dates.day,
     size: (bytes) => formatSize(t, bytes),
     pair: formatPair,
-    timeTag: (ms) => html`<time datetime="${isoTime(ms)}">${formatTime(ms)}</time>`,
+    timeTag: (ms) => html`<time datetime="${isoMoment(ms)}">${dates.moment(ms)}</time>`,
+    dayTag: (ms) => html`<time datetime="${isoDay(ms)}">${dates.day(ms)}</time>`,
+    avatar: (userId, name, version) =>
+      version === undefined
+        ? html`<span class="avatar avatar-initial" aria-hidden="true">${initial(name)}</span>`
+        : html`<img class="avatar" src="${pictureHref(userId, version)}" alt="" width="32" height="32">`,
     richText: (text) => linkedText(text).value,
     th: (key, vars) => {
       const placeholders: Record<string, string> = {};
@@ -80,6 +97,12 @@ export function buildChrome(input: {
   };
 }
 
-function isoTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+/** Where a person's picture is served; the version makes a new picture a new address. */
+export function pictureHref(userId: number, version: string): string {
+  return `/users/${formatPair(userId)}/picture?v=${encodeURIComponent(version)}`;
+}
+
+/** The first character of a name (a whole emoji or kanji), upper-cased. */
+function initial(name: string): string {
+  return (Array.from(name.trim())[0] ?? "?").toUpperCase();
 }

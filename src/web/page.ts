@@ -65,6 +65,7 @@ export function anonymousChrome(web: WebContext, request: FastifyRequest): Chrom
   const { mobile, path } = splitVariant(request.url);
   return buildChrome({
     lang: negotiateLang(request.headers["accept-language"], web.config.locale),
+    timeZone: web.config.timeZone,
     mobile,
     path,
     user: undefined,
@@ -101,7 +102,15 @@ export function registerPage(
         // 403, not 401: a cookie session has no WWW-Authenticate challenge to offer (RFC 9110 §15.5.2).
         throw new ForbiddenError("SIGNED_OUT", "Your session has ended. Sign in again.");
       }
-      const chrome = buildChrome({ ...base, user: signedIn.session.user, csrf: signedIn.session.csrf });
+      // What the person chose on their account page wins over the browser's language and the server's zone.
+      const { lang, timeZone } = signedIn.session.preferences;
+      const chrome = buildChrome({
+        ...base,
+        lang: lang ?? base.lang,
+        timeZone: timeZone ?? base.timeZone,
+        user: signedIn.session.user,
+        csrf: signedIn.session.csrf,
+      });
       CHROME.set(request, chrome);
       const form = formFields(request);
       if (method === "POST" && !options.multipart) {

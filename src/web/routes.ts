@@ -4,6 +4,7 @@ import fastifyCookie from "@fastify/cookie";
 import type { FastifyInstance } from "fastify";
 import type { Context } from "../context.js";
 import { loadAssets } from "./assets.js";
+import { registerAccountPages } from "./pages/account.js";
 import { webErrorHandler } from "./errors.js";
 import type { WebContext } from "./page.js";
 import { registerAuthPages } from "./pages/auth.js";
@@ -52,6 +53,7 @@ export function registerWeb(app: FastifyInstance, context: Context): WebContext 
     registerFavoritesPage(scope, web);
     registerNotificationPages(scope, web);
     registerSettingsPages(scope, web);
+    registerAccountPages(scope, web);
     registerDownload(scope, web);
     registerSearchPages(scope, web);
   });

@@ -3,6 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import SQLite from "better-sqlite3";
+import pg from "pg";
 import { TEST_DATABASE_URL, type TestSchema, createTestSchema } from "../support/backends.js";
 import { type ServerProcess, runKairan, runKairanAsync, startServerProcess } from "../support/cli.js";
 import { CLIENT_NS, atomText, entriesOf, request } from "../support/http.js";
@@ -15,6 +17,23 @@ const skip = TEST_DATABASE_URL ? false : "needs PostgreSQL: set KAIRAN_TEST_DATA
 const pgIt = (name: string, fn: () => Promise<void> | void) => it(name, { skip }, fn);
 const DEMO = new URL("../../seeds/demo.json", import.meta.url).pathname;
 const TOKEN = "alice-demo-token";
+/** Every byte value, twice: a picture must arrive byte for byte. */
+const PICTURE = Buffer.from([...Array(256).keys(), ...Array(256).keys()]);
+
+/** The first user's picture row and preferences in the copied PostgreSQL schema. */
+async function accountRows(url: string): Promise<Record<string, unknown>> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const picture = await client.query(
+      "select user_id::int, media_type, bytes, etag, updated_at::int from user_pictures",
+    );
+    const preferences = await client.query("select lang, time_zone from users where id = 1");
+    return { picture: picture.rows[0], preferences: preferences.rows[0] };
+  } finally {
+    await client.end();
+  }
+}
 
 describe("kairan copy --from DIR --to postgres://", () => {
   const dirs: string[] = [];
@@ -33,6 +52,11 @@ describe("kairan copy --from DIR --to postgres://", () => {
     topics = Object.values((JSON.parse(seeded.stdout) as { topics: Record<string, string> }).topics);
     mkdirSync(join(from, "blobs", "ab"), { recursive: true });
     writeFileSync(join(from, "blobs", "ab", "abcdef"), "file bytes");
+    // A picture (bytes: SQLite's blob into PostgreSQL's bytea) and a person's language and zone.
+    const db = new SQLite(join(from, "kairan.sqlite"));
+    db.prepare("insert into user_pictures values (1, 'image/png', ?, 'etag-1', 5)").run(PICTURE);
+    db.prepare("update users set lang = 'en', time_zone = 'Asia/Tokyo' where id = 1").run();
+    db.close();
     schema = await createTestSchema();
   });
   after(async () => {
@@ -79,6 +103,10 @@ describe("kairan copy --from DIR --to postgres://", () => {
         assert.equal(b, a, path);
       }
       assert.equal(await newTopicId(postgres), await newTopicId(sqlite), "ids continue after the copied ones");
+      assert.deepEqual(await accountRows(schema.url), {
+        picture: { user_id: 1, media_type: "image/png", bytes: PICTURE, etag: "etag-1", updated_at: 5 },
+        preferences: { lang: "en", time_zone: "Asia/Tokyo" },
+      });
     } finally {
       await Promise.all([sqlite.stop(), postgres.stop()]);
     }

@@ -45,6 +45,22 @@ describe("config", () => {
     assert.equal(loadConfig({ port: "0" }, {}).port, 0);
   });
 
+  it("takes the pages' time zone as an IANA name, in its canonical spelling, UTC by default", () => {
+    assert.equal(loadConfig({}, {}).timeZone, "UTC");
+    assert.equal(loadConfig({ timeZone: "asia/tokyo" }, {}).timeZone, "Asia/Tokyo");
+    assert.equal(loadConfig({}, { KAIRAN_TIME_ZONE: "America/New_York" }).timeZone, "America/New_York");
+    for (const bad of ["Mars/Olympus", "+09:00", "Tokyo time"]) {
+      assert.throws(
+        () => loadConfig({ timeZone: bad }, {}),
+        (error: unknown) => {
+          assert.ok(error instanceof ConfigError);
+          assert.match(error.message, /--time-zone \/ KAIRAN_TIME_ZONE: must be an IANA time zone such as Asia\/Tokyo/);
+          return true;
+        },
+      );
+    }
+  });
+
   it("selects an S3-compatible bucket with its endpoint, region, path style and keys", () => {
     const config = loadConfig(
       { blobStore: "s3://kairan-files/team/a/", s3Endpoint: "http://minio:9000/", s3ForcePathStyle: true },

@@ -26,6 +26,7 @@ const skip = TEST_DATABASE_URL ? false : "needs PostgreSQL: set KAIRAN_TEST_DATA
 const TYPES: Readonly<Record<string, readonly string[]>> = {
   integer: ["bigint", "integer"],
   text: ["text"],
+  blob: ["bytea"],
   // Kysely's own tables (kysely_migration, kysely_migration_lock).
   "varchar(255)": ["varchar(255)"],
 };

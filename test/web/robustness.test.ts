@@ -110,6 +110,15 @@ describeEachBackend("web pages under odd input", (backend) => {
             "zone",
             "priority",
             "back",
+            // The account page's forms.
+            "name",
+            "familyKana",
+            "givenKana",
+            "lang",
+            "timeZone",
+            "current",
+            "password",
+            "repeat",
           );
           const input = fc.record({
             params: fc.array(fc.oneof(fc.constantFrom(...segments), oddValue), { minLength: 4, maxLength: 4 }),

@@ -130,18 +130,21 @@ describeEachBackend("web pages (writing)", (backend) => {
     assert.equal((await server.store.read((tx) => tx.leases.find(topic.id)))?.userId, alice.id);
     const form = await aliceWeb.get(`${path}/edit`);
     assert.equal(form.status, 200);
-    assert.match(text(form.html), /You are editing this topic; others cannot change it until 2026-04-01 09:10 UTC ?\./);
+    assert.match(
+      textOfId(form.html, "lease-note") ?? "",
+      /You are editing this topic; others cannot change it until Apr 1, 2026, 9:10 AM\./,
+    );
     assert.match(form.html, /<time datetime="2026-04-01T09:10:00Z">/, "the end is a time the script can update");
     await assertValidHtml(form.html, "edit form");
     // Bob, who may edit too (shared editing), is told who is editing, on the page and on Edit.
     const refused = await bobWeb.get(`${path}/edit`);
     assert.equal(refused.status, 409);
-    assert.match(text(refused.html), /Alice is editing this topic until 2026-04-01 09:10 UTC\./);
+    assert.match(text(refused.html), /Alice is editing this topic until Apr 1, 2026, 9:10 AM\./);
     await assertValidHtml(refused.html, "409 page");
     await bobWeb.get(path);
     assert.equal((await bobWeb.post(`${path}/lock`)).status, 409);
     const bobView = await bobWeb.get(path);
-    assert.equal(textOfId(bobView.html, "edited-by"), "Alice is editing this topic until 2026-04-01 09:10 UTC.");
+    assert.equal(textOfId(bobView.html, "edited-by"), "Alice is editing this topic until Apr 1, 2026, 9:10 AM.");
     const bobSave = await bobWeb.post(`${path}/edit`, { title: "Bob's", body: "v2" });
     assert.equal(bobSave.status, 409);
     assert.match(text(bobSave.html), /Alice is editing/);

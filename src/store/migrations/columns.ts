@@ -16,6 +16,8 @@ export interface ColumnTypes {
   readonly int64: "integer" | "bigint";
   /** Flags (0/1), counts, per-group and per-item numbers, pixel sizes: `integer` on both engines. */
   readonly int32: "integer";
+  /** Small binary values read whole (a user's picture): SQLite's `blob`, PostgreSQL's `bytea`. */
+  readonly bytes: "blob" | "bytea";
   /**
    * The table's own id: a primary key that never hands out a number twice, not even that of a
    * deleted last row (SQLite's AUTOINCREMENT; a PostgreSQL identity column, whose sequence never
@@ -27,6 +29,11 @@ export interface ColumnTypes {
 /** The column types of one engine. */
 export function columnTypes(engine: Engine): ColumnTypes {
   return engine === "sqlite"
-    ? { int64: "integer", int32: "integer", id: (column) => column.primaryKey().autoIncrement() }
-    : { int64: "bigint", int32: "integer", id: (column) => column.primaryKey().generatedByDefaultAsIdentity() };
+    ? { int64: "integer", int32: "integer", bytes: "blob", id: (column) => column.primaryKey().autoIncrement() }
+    : {
+        int64: "bigint",
+        int32: "integer",
+        bytes: "bytea",
+        id: (column) => column.primaryKey().generatedByDefaultAsIdentity(),
+      };
 }

@@ -16,6 +16,7 @@ import { search as postgresSearch } from "./0014-search.postgres.js";
 import { search as sqliteSearch } from "./0014-search.sqlite.js";
 import { mentions } from "./0015-mentions.js";
 import { versionsAtCommit } from "./0016-versions-at-commit.js";
+import { account } from "./0013-account.js";
 import { type Engine, columnTypes } from "./columns.js";
 
 /**
@@ -41,5 +42,6 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0014-search": engine === "sqlite" ? sqliteSearch : postgresSearch,
     "0015-mentions": mentions(engine),
     "0016-versions-at-commit": versionsAtCommit(engine),
+    "0013-account": account(t),
   };
 }

@@ -24,6 +24,7 @@ import { favoriteRepo, likeRepo } from "./reactions.js";
 import { tokenRepo } from "./tokens.js";
 import { topicRepo } from "./topics.js";
 import { userRepo } from "./users.js";
+import { userPictureRepo } from "./user-pictures.js";
 
 /** The database engine under the queries: the same SQL on each but for the notification fan-out. */
 export type Engine = "sqlite" | "postgres";
@@ -31,6 +32,7 @@ export type Engine = "sqlite" | "postgres";
 /** How each repository is made over a connection or transaction. */
 const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>, engine: Engine) => Tx[K] } = {
   users: userRepo,
+  userPictures: userPictureRepo,
   apps: appRepo,
   tokens: tokenRepo,
   sessions: sessionRepo,

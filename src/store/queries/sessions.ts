@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
-import { toUser } from "./users.js";
+import { toPreferences, toUser } from "./users.js";
 import type { Session } from "../../domain/session.js";
 
 /** Web sign-in sessions, shared by every server process through the database. */
@@ -20,6 +20,8 @@ export interface SessionRepo {
   removeExpired(now: number): Promise<number>;
   /** Ends every session of the user (new password, disabled account); returns how many. */
   removeOfUser(userId: number): Promise<number>;
+  /** Ends every session of the user but one (the one that changed the password); returns how many. */
+  removeOthersOfUser(userId: number, keepId: number): Promise<number>;
 }
 
 /** Session queries: looked up by the cookie token's SHA-256, never by the token itself. */
@@ -51,6 +53,8 @@ export function sessionRepo(db: Kysely<Database>): SessionRepo {
           "users.email",
           "users.family_kana",
           "users.given_kana",
+          "users.lang",
+          "users.time_zone",
         ])
         .where("sessions.token_hash", "=", tokenHash)
         .where("sessions.expires_at", ">", now)
@@ -61,6 +65,7 @@ export function sessionRepo(db: Kysely<Database>): SessionRepo {
         row && {
           id: row.session_id,
           user: toUser(row),
+          preferences: toPreferences(row),
           csrf: row.csrf,
           createdAt: row.created_at,
           expiresAt: row.expires_at,
@@ -75,6 +80,14 @@ export function sessionRepo(db: Kysely<Database>): SessionRepo {
     },
     async removeOfUser(userId) {
       const result = await db.deleteFrom("sessions").where("user_id", "=", userId).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+    async removeOthersOfUser(userId, keepId) {
+      const result = await db
+        .deleteFrom("sessions")
+        .where("user_id", "=", userId)
+        .where("id", "<>", keepId)
+        .executeTakeFirst();
       return Number(result.numDeletedRows);
     },
     async removeExpired(now) {

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
-import type { User } from "../../domain/user.js";
+import { LANGUAGES, type Preferences, type User } from "../../domain/user.js";
 import type { Database, UsersTable } from "../schema.js";
 
 /** Users. */
@@ -16,6 +16,8 @@ export interface UserRepo {
   isDisabled(id: number): Promise<boolean | undefined>;
   /** The ids of every disabled account, in id order. */
   listDisabledIds(): Promise<number[]>;
+  /** The language and time zone the user chose; undefined when no user has the id. */
+  findPreferences(id: number): Promise<Preferences | undefined>;
 }
 
 /** What an operator may change of an account. */
@@ -26,6 +28,14 @@ export interface UserChanges {
   readonly passwordHash?: string;
   /** A time disables the account, null enables it. */
   readonly disabledAt?: number | null;
+  /** The person's own choices (null: the browser's language, the server's time zone). */
+  readonly lang?: string | null;
+  readonly timeZone?: string | null;
+}
+
+/** Maps the preference columns of a users row (a value no version wrote reads as no choice). */
+export function toPreferences(row: Pick<Selectable<UsersTable>, "lang" | "time_zone">): Preferences {
+  return { lang: LANGUAGES.find((lang) => lang === row.lang) ?? null, timeZone: row.time_zone };
 }
 
 /** Maps a users row to the domain type. */
@@ -80,6 +90,8 @@ export function userRepo(db: Kysely<Database>): UserRepo {
         ...(changes.givenKana === undefined ? {} : { given_kana: changes.givenKana }),
         ...(changes.passwordHash === undefined ? {} : { password_hash: changes.passwordHash }),
         ...(changes.disabledAt === undefined ? {} : { disabled_at: changes.disabledAt }),
+        ...(changes.lang === undefined ? {} : { lang: changes.lang }),
+        ...(changes.timeZone === undefined ? {} : { time_zone: changes.timeZone }),
       };
       if (Object.keys(set).length === 0) return (await isDisabled(id)) !== undefined;
       const result = await db.updateTable("users").set(set).where("id", "=", id).executeTakeFirst();
@@ -94,6 +106,10 @@ export function userRepo(db: Kysely<Database>): UserRepo {
         .orderBy("id")
         .execute();
       return rows.map((row) => row.id);
+    },
+    async findPreferences(id) {
+      const row = await db.selectFrom("users").select(["lang", "time_zone"]).where("id", "=", id).executeTakeFirst();
+      return row && toPreferences(row);
     },
   };
 }

@@ -80,4 +80,20 @@ export const ERRORS_JA: Readonly<Record<string, string>> = {
   APP_NOT_AUTHORIZED: "このアプリケーションは許可されていません（取り消し済みです）。",
   // Web forms: characters no text may hold.
   INVALID_CHARACTER: "入力に制御文字が含まれています。使えるのはタブと改行だけです。",
+  // The account page.
+  USER_NAME_REQUIRED: "名前を入力してください。",
+  USER_NAME_TOO_LONG: "名前は 100 文字までです。",
+  USER_READING_TOO_LONG: "よみがなは 100 文字までです。",
+  USER_NAME_INVALID: "名前とよみがなに改行や制御文字は使えません。",
+  PASSWORD_REQUIRED: "パスワードを入力してください。",
+  PASSWORD_TOO_SHORT: "新しいパスワードは 8 文字以上にしてください。",
+  PASSWORD_TOO_LONG: "新しいパスワードは 1,024 文字までです。",
+  PASSWORD_MISMATCH: "新しいパスワードと確認用の入力が一致しません。",
+  CURRENT_PASSWORD_WRONG: "現在のパスワードが正しくありません。",
+  LANGUAGE_INVALID: "言語は日本語か英語を選んでください。",
+  TIME_ZONE_INVALID: "タイムゾーンが正しくありません。",
+  PICTURE_REQUIRED: "アップロードする画像を選んでください。",
+  PICTURE_TOO_LARGE: "画像は 10 MB までです。",
+  PICTURE_NOT_IMAGE: "画像は PNG・JPEG・GIF・WebP のいずれかにしてください。",
+  PICTURE_TOO_MANY_PIXELS: "画像の画素数が多すぎます（5,000 万画素まで）。",
 };

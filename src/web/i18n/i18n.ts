@@ -49,22 +49,6 @@ export function errorText(lang: Lang, code: string, message: string): string {
   return lang === "ja" ? (ERRORS_JA[code] ?? message) : message;
 }
 
-const pad = (n: number) => String(n).padStart(2, "0");
-
-/**
- * A moment as the page prints it before the script shows it in the reader's own time zone: UTC,
- * said so, in a form both languages read.
- */
-export function formatTime(ms: number): string {
-  const d = new Date(ms);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
-}
-
-/** A calendar date (all-day due dates): `YYYY-MM-DD`. */
-export function formatDate(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
 /** A byte count for people: bytes, KB or MB (1024-based, one decimal under 10). */
 export function formatSize(t: Translate, bytes: number): string {
   if (bytes < 1024) return t("size.bytes", { n: bytes });

@@ -79,6 +79,11 @@ async function topicPage(web: WebContext, page: PageRequest) {
     area: "board",
     feed: { title: view.topic.title, href: commentFeedHref(web.baseUrl(), ref) },
     topic: view.topic,
+    authorAvatar: page.chrome.avatar(
+      view.topic.authorId,
+      view.topic.authorName,
+      view.pictures.get(view.topic.authorId),
+    ),
     editedBy: view.editedBy,
     actions: topicActions(page.chrome, path, view),
     folderHref: itemFolderHref(page.chrome, ref, view.topic.folderId),

@@ -8,6 +8,7 @@ import type { CommentSection, Reactions } from "../../services/item-page.js";
 import { queryValue } from "../../http-kit/query.js";
 import type { Chrome } from "../chrome.js";
 import { mentionLinker, mentionSource } from "../mention-html.js";
+import type { SafeHtml } from "../layout.js";
 import type { PageRequest } from "../page.js";
 import type { PageWindow } from "../../store/page-window.js";
 import { type RequestedPage, type Pager, PAGE_SIZE, readPageNumber, withQuery } from "../paging.js";
@@ -50,6 +51,8 @@ export interface CommentView {
   readonly number: number;
   readonly anchor: string;
   readonly authorName: string;
+  /** The author's picture or initial. */
+  readonly avatar: SafeHtml;
   readonly createdAt: number;
   readonly body: string;
   readonly replyTo:
@@ -84,6 +87,7 @@ function commentsView(
   chrome: Chrome,
   ref: ContentRef,
   section: CommentSection,
+  pictures: ReadonlyMap<number, string>,
   viewer: { userId: number; membership: Membership },
   request: RequestedPage & { reply: number | undefined },
 ): CommentsView {
@@ -95,6 +99,7 @@ function commentsView(
       number: comment.number,
       anchor: `comment-${comment.number}`,
       authorName: comment.authorName,
+      avatar: chrome.avatar(comment.authorId, comment.authorName, pictures.get(comment.authorId)),
       createdAt: comment.createdAt,
       body: comment.body,
       replyTo:
@@ -140,6 +145,7 @@ export function itemSections(
     comments: CommentSection;
     membership: Membership;
     mentions: ReadonlyMap<string, number>;
+    pictures: ReadonlyMap<number, string>;
   },
   request: RequestedPage,
 ): { reactions: ReactionsView; comments: CommentsView; linkMentions: (text: string) => string } {
@@ -147,7 +153,7 @@ export function itemSections(
   const viewer = { userId: page.actor.user.id, membership: view.membership };
   return {
     reactions: reactionsView(ref, view.reactions),
-    comments: commentsView(page.chrome, ref, view.comments, viewer, {
+    comments: commentsView(page.chrome, ref, view.comments, view.pictures, viewer, {
       ...request,
       reply: Number.isInteger(reply) && reply > 0 ? reply : undefined,
     }),

@@ -1,6 +1,6 @@
 // Writing tasks: new (`/g/1:n/tasks/new`), edit (`.../1:m/edit`), done and reopened (`/complete`,
 // `/reopen`, which return to the list with its filters), the trash (`/trash`, `/restore`) and
-// deleting for good from it (`/delete`). Plain forms; a due time is read in the form's time zone.
+// deleting for good from it (`/delete`). Plain forms; a due time is read in the person's time zone.
 import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../domain/errors.js";
 import { type ContentRef, formatPair, parsePair } from "../../domain/item-id.js";
@@ -34,9 +34,6 @@ interface TaskFormValues {
   readonly folder: string;
 }
 
-/** The zone of a due time when the page has not said another (the script puts the browser's in). */
-const DEFAULT_ZONE = "UTC";
-
 /** The filters of the task list a done/reopen button returns to. */
 const LIST_FILTERS = ["state", "folder", "from", "to", "page"] as const;
 
@@ -45,7 +42,10 @@ export function registerTaskEditPages(app: FastifyInstance, web: WebContext): vo
   registerPage(app, web, "/g/:group/tasks/new", {
     GET: async (page) => {
       const view = await readTaskForm(web, page.actor, { groupId: pathPair(page, "group") });
-      return taskForm(page, view, { ...EMPTY, folder: queryValue(page.query, "folder") ?? "" });
+      return taskForm(page, view, {
+        ...emptyValues(page.chrome.timeZone),
+        folder: queryValue(page.query, "folder") ?? "",
+      });
     },
     POST: (page) => saveTask(web, page, undefined),
   });
@@ -53,7 +53,8 @@ export function registerTaskEditPages(app: FastifyInstance, web: WebContext): vo
     GET: async (page) => {
       const ref = taskRef(page);
       const view = await readTaskForm(web, page.actor, { groupId: ref.groupId, ref });
-      return taskForm(page, view, view.task ? valuesOf(view.task) : EMPTY);
+      const zone = page.chrome.timeZone;
+      return taskForm(page, view, view.task ? valuesOf(view.task, zone) : emptyValues(zone));
     },
     POST: (page) => saveTask(web, page, taskRef(page)),
   });
@@ -90,17 +91,18 @@ export function registerTaskEditPages(app: FastifyInstance, web: WebContext): vo
   });
 }
 
-const EMPTY: TaskFormValues = {
+/** A new task's form; due times are read in the person's time zone (the account page's, else the server's). */
+const emptyValues = (zone: string): TaskFormValues => ({
   title: "",
   body: "",
   assignee: "",
   dueDate: "",
   dueTime: "",
-  zone: DEFAULT_ZONE,
+  zone,
   priority: "B",
   status: "NOT_STARTED",
   folder: "",
-};
+});
 
 function taskRef(page: PageRequest): ContentRef {
   return { kind: "TASK", groupId: pathPair(page, "group"), id: pathPair(page, "task") };
@@ -113,22 +115,22 @@ function returnPath(page: PageRequest, ref: ContentRef): string {
   return withQuery(`/g/${formatPair(ref.groupId)}/tasks`, filters);
 }
 
-function valuesOf(task: NonNullable<TaskFormView["task"]>): TaskFormValues {
-  const due = dueToForm(task.dueAt === null ? null : { dueAt: task.dueAt, allDay: task.allDay }, DEFAULT_ZONE);
+function valuesOf(task: NonNullable<TaskFormView["task"]>, zone: string): TaskFormValues {
+  const due = dueToForm(task.dueAt === null ? null : { dueAt: task.dueAt, allDay: task.allDay }, zone);
   return {
     title: task.title,
     body: task.body,
     assignee: task.assigneeId === null ? "" : formatPair(task.assigneeId),
     dueDate: due.date,
     dueTime: due.time,
-    zone: DEFAULT_ZONE,
+    zone,
     priority: task.priority,
     status: task.status,
     folder: task.folderId === null ? "" : formatPair(task.folderId),
   };
 }
 
-function readValues(form: URLSearchParams): TaskFormValues {
+function readValues(form: URLSearchParams, zone: string): TaskFormValues {
   const field = (name: keyof TaskFormValues) => form.get(name) ?? "";
   return {
     title: field("title"),
@@ -136,7 +138,7 @@ function readValues(form: URLSearchParams): TaskFormValues {
     assignee: field("assignee"),
     dueDate: field("dueDate"),
     dueTime: field("dueTime"),
-    zone: field("zone") || DEFAULT_ZONE,
+    zone: field("zone") || zone,
     priority: field("priority"),
     status: field("status"),
     folder: field("folder"),
@@ -164,7 +166,7 @@ function draftOf(values: TaskFormValues): TaskDraft {
 
 async function saveTask(web: WebContext, page: PageRequest, ref: ContentRef | undefined) {
   const groupId = pathPair(page, "group");
-  const values = readValues(page.form);
+  const values = readValues(page.form, page.chrome.timeZone);
   try {
     const draft = draftOf(values);
     const task =

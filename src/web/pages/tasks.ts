@@ -18,7 +18,6 @@ import { readTaskPage } from "../../services/item-page.js";
 import { isOverdue } from "../../domain/task-due.js";
 import type { Chrome } from "../chrome.js";
 import { errorText } from "../i18n/i18n.js";
-import { escapeHtml } from "../layout.js";
 import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";
 import { PAGE_SIZE, paged, readPageNumber, withQuery } from "../paging.js";
 import { filterKey, folderLinks } from "./board.js";
@@ -131,10 +130,10 @@ function taskRow(chrome: Chrome, task: Task, now: number) {
   };
 }
 
-/** An all-day due date as a date; a due time as a `<time>` the script shows in the reader's zone. */
+/** An all-day due date as that day; a due time as a moment in the reader's zone. */
 function dueText(chrome: Chrome, task: Task): string | undefined {
   if (task.dueAt === null) return undefined;
-  return task.allDay ? escapeHtml(chrome.date(task.dueAt)) : chrome.timeTag(task.dueAt).value;
+  return (task.allDay ? chrome.dayTag(task.dueAt) : chrome.timeTag(task.dueAt)).value;
 }
 
 async function taskPage(web: WebContext, page: PageRequest) {

@@ -1,29 +1,10 @@
 // Kairan web interface: small enhancements only. Every page works without this script; it adds
-// local times, delete confirmations, a check of the files chosen for a comment, drag and drop
-// and progress for shared-file uploads, keeps the edit lease of an open edit form while the
-// person types, and suggests members as one types `@`.
+// delete confirmations, a check of the files chosen for a comment, drag and drop and progress for
+// shared-file uploads, keeps the edit lease of an open edit form while the person types, and
+// suggests members as one types `@`. Times are printed by the server in the reader's language and
+// time zone.
 (function () {
   "use strict";
-
-  // Times are printed in UTC by the server; show them in the reader's own zone and language.
-  var lang = document.documentElement.lang || undefined;
-  var format;
-  try {
-    format = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
-  } catch {
-    format = null;
-  }
-  if (format) {
-    document.querySelectorAll("time[datetime]").forEach(function (element) {
-      var value = element.getAttribute("datetime");
-      if (!value || value.length <= 10) return;
-      var date = new Date(value);
-      if (!isNaN(date.getTime())) {
-        element.title = element.textContent;
-        element.textContent = format.format(date);
-      }
-    });
-  }
 
   // Destructive forms ask first.
   document.querySelectorAll("form[data-confirm]").forEach(function (form) {
@@ -163,6 +144,17 @@
     var lost = document.getElementById("lease-lost");
     var until = note.querySelector("time");
     var lastRenewal = 0;
+    // The new end, printed as the server prints times (i18n/dates.ts): the person's language and zone.
+    var format;
+    try {
+      format = new Intl.DateTimeFormat(note.getAttribute("data-locale") || undefined, {
+        dateStyle: "medium",
+        timeStyle: "short",
+        timeZone: note.getAttribute("data-time-zone") || undefined,
+      });
+    } catch {
+      format = undefined;
+    }
     var renew = function () {
       if (!csrf || Date.now() - lastRenewal < 60 * 1000) return;
       lastRenewal = Date.now();
@@ -174,37 +166,12 @@
           if (lost) lost.hidden = response.ok;
           if (response.ok && end && until) {
             until.setAttribute("datetime", end);
-            until.textContent = format ? format.format(new Date(end)) : end;
+            until.textContent = format ? format.format(new Date(end)).replace(/\u202f/g, " ") : end;
           }
         })
         .catch(function () {});
     };
     editForm.addEventListener("input", renew);
-  }
-
-  // Task form: a due time is typed on the reader's own clock. Send the reader's zone with it, say
-  // which zone that is, and show a due time the server wrote in UTC on the reader's clock.
-  var taskForm = document.getElementById("task-form");
-  var zoneField = taskForm && taskForm.querySelector("input[name=zone]");
-  var readerZone;
-  try {
-    readerZone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
-  } catch {
-    readerZone = "";
-  }
-  if (taskForm && zoneField && readerZone && zoneField.value === "UTC") {
-    zoneField.value = readerZone;
-    var zoneName = taskForm.querySelector(".zone-name");
-    if (zoneName) zoneName.textContent = zoneName.getAttribute("data-template").replace("{zone}", readerZone);
-    var due = new Date(taskForm.getAttribute("data-due-utc") || "");
-    if (!isNaN(due.getTime())) {
-      var pad = function (n) {
-        return String(n).padStart(2, "0");
-      };
-      taskForm.querySelector("input[name=dueDate]").value =
-        due.getFullYear() + "-" + pad(due.getMonth() + 1) + "-" + pad(due.getDate());
-      taskForm.querySelector("input[name=dueTime]").value = pad(due.getHours()) + ":" + pad(due.getMinutes());
-    }
   }
 
   // Mentions: typing @ in a text field of a group lists its members in a listbox under the field
