@@ -2,14 +2,14 @@
 // allows it. Operators' accounts (`kairan user add`) keep their own, looser rules.
 import { ForbiddenError, ValidationError } from "./errors.js";
 import { normalizeEmail } from "./invitation.js";
+import { LIMITS } from "./limits.js";
 import { characterCount, checkMaxChars } from "./text.js";
 
-/** A self-made account's password: long enough to resist guessing, short enough to hash at once. */
-export const PASSWORD_MIN_CHARS = 8;
-/** scrypt reads the whole password: a bound keeps a form post from making it hash megabytes. */
-export const PASSWORD_MAX_CHARS = 256;
-/** A person's name as every page and feed shows it beside their posts. */
-export const USER_NAME_MAX_CHARS = 100;
+// A self-made account's name and password follow the account page's rules (LIMITS): a password
+// long enough to resist guessing, short enough to hash at once (scrypt reads all of it).
+const PASSWORD_MIN_CHARS = LIMITS.passwordMinChars;
+const PASSWORD_MAX_CHARS = LIMITS.passwordMaxChars;
+const USER_NAME_MAX_CHARS = LIMITS.userNameMaxChars;
 
 /** What a person types to make an account. */
 export interface AccountDraft {

@@ -4,6 +4,7 @@
 // comment `<!-- readme-test: NAME -->` (invisible when rendered); NAME is its row in STEPS below.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { request } from "node:http";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import Database from "better-sqlite3";
@@ -23,9 +24,23 @@ type Step =
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-async function get(scratch: Scratch, path: string, token: string): Promise<{ status: number; text: string }> {
-  const response = await fetch(`${scratch.server.url}${path}`, { headers: bearer(token) });
-  return { status: response.status, text: await response.text() };
+/**
+ * A GET on a connection of its own: the blocks between two requests run `npx kairan` for seconds,
+ * and a kept-alive connection the server closes after its idle timeout (10 s) would be reused as
+ * it closes on a busy machine ("other side closed").
+ */
+function get(scratch: Scratch, path: string, token: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const sent = request(`${scratch.server.url}${path}`, { headers: bearer(token), agent: false }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (text += chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
+      response.on("error", reject);
+    });
+    sent.on("error", reject);
+    sent.end();
+  });
 }
 
 const entries = (feed: string) => feed.match(/<entry>/g)?.length ?? 0;

@@ -59,7 +59,7 @@ describeEachBackend("web: sign-up allowed", (backend) => {
     await web.get("/signup");
     const tries: [Record<string, string>, RegExp][] = [
       [{ name: "Ken", email: "ken@example.com", password: "1234567" }, /at least 8 characters/],
-      [{ name: "Ken", email: "ken@example.com", password: "x".repeat(257) }, /password is longer than 256/],
+      [{ name: "Ken", email: "ken@example.com", password: "x".repeat(1025) }, /password is longer than 1024/],
       [{ name: "K".repeat(101), email: "ken@example.com", password: "12345678" }, /name is longer than 100/],
       [{ name: " ", email: "ken@example.com", password: "12345678" }, /name is missing/],
       [{ name: "Ken", email: "ken@", password: "12345678" }, /is not an e-mail address/],
@@ -75,7 +75,7 @@ describeEachBackend("web: sign-up allowed", (backend) => {
     // Exactly at the limits: accepted.
     const ok = await web.post(
       "/signup",
-      { name: "K".repeat(100), email: "ken@example.com", password: "x".repeat(256) },
+      { name: "K".repeat(100), email: "ken@example.com", password: "x".repeat(1024) },
       { csrf: web.csrf() },
     );
     assert.equal(ok.status, 303);

@@ -1,6 +1,7 @@
 // Writing topics: new (`/g/1:n/board/new`), edit under the edit lease: pressing Edit takes it
 // (`.../1:m/lock`, a POST), the form (`.../1:m/edit`) is shown to its holder, the script keeps it
 // while the person types (`/lease`), Cancel gives it back (`/release`) and saving ends it.
+import { isoMoment } from "../i18n/dates.js";
 import { mentionSource } from "../mention-html.js";
 import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../domain/errors.js";
@@ -60,7 +61,7 @@ export function registerTopicEditPages(app: FastifyInstance, web: WebContext): v
       return page.reply
         .code(204)
         .header("cache-control", "no-store")
-        .header(LEASE_UNTIL_HEADER, page.chrome.iso(lease.until))
+        .header(LEASE_UNTIL_HEADER, isoMoment(lease.until))
         .send();
     },
   });
