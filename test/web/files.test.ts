@@ -240,7 +240,10 @@ describeEachBackend("web pages: shared files (upload, versions, move, trash)", (
     assert.doesNotMatch(page.html, /Delete for good/, "Carol is neither the author nor a manager");
     assert.doesNotMatch(page.html, /id="version-form"/);
     await assertValidHtml(page.html, "a trashed file's page");
-    assert.match((await carolWeb.get(`${g}/files?folder=TRASH`)).html, /old\.txt/);
+    const trash = await carolWeb.get(`${g}/files?folder=TRASH`);
+    assert.match(trash.html, /old\.txt/);
+    assert.match(trash.html, new RegExp(`action="${path}/restore"`), "the trash's list offers Restore");
+    await assertValidHtml(trash.html, "the trash's list");
     assert.doesNotMatch((await carolWeb.get(`${g}/files`)).html, /old\.txt/);
     await carolWeb.get(path);
     assert.equal((await carolWeb.post(`${path}/move`, { folder: "" })).status, 409);

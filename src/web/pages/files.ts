@@ -108,6 +108,8 @@ function fileRow(chrome: Chrome, file: CabinetFile) {
     updatedAt: file.updatedAt,
     authorName: file.authorName,
     href: chrome.u(page),
+    // A file in the trash is restored from the trash's list too, without opening it first.
+    restoreAction: file.trashed && !attachment ? chrome.u(`${page}/restore`) : undefined,
     downloadHref: downloadHref(id),
     thumbnailHref: file.current.thumbnailKey === null ? undefined : withQuery("/download", { id, thumbnail: "true" }),
   };
