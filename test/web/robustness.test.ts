@@ -104,6 +104,11 @@ describeEachBackend("web pages under odd input", (backend) => {
             "inline",
             "version",
             "thumbnail",
+            "name",
+            "summary",
+            "email",
+            "password",
+            "manager",
           );
           const input = fc.record({
             params: fc.array(fc.oneof(fc.constantFrom(...segments), oddValue), { minLength: 4, maxLength: 4 }),
