@@ -2,9 +2,9 @@
 // its manager; managers rename and describe it; a member leaves it.
 import type { Actor } from "../domain/access.js";
 import type { Group } from "../domain/group.js";
-import { checkGroupDraft, requireManager, requireMayLeave } from "../domain/group-rules.js";
+import { checkGroupDraft, requireMayLeave } from "../domain/group-rules.js";
 import type { ServiceContext } from "./context.js";
-import { requireGroupMember } from "./group-access.js";
+import { requireGroupManager, requireGroupMember } from "./group-access.js";
 import { endMembership } from "./membership-events.js";
 
 /**
@@ -40,11 +40,7 @@ export async function readGroupForManager(
   actor: Actor,
   input: { groupId: number },
 ): Promise<Group> {
-  return ctx.store.read(async (tx) => {
-    const { group, membership } = await requireGroupMember(tx, actor, input.groupId);
-    requireManager(membership);
-    return group;
-  });
+  return ctx.store.read((tx) => requireGroupManager(tx, actor, input.groupId));
 }
 
 /**
@@ -58,8 +54,7 @@ export async function updateGroup(
 ): Promise<Group> {
   const draft = checkGroupDraft(input);
   return ctx.store.transaction(async (tx) => {
-    const { group, membership } = await requireGroupMember(tx, actor, input.groupId);
-    requireManager(membership);
+    const group = await requireGroupManager(tx, actor, input.groupId);
     const at = ctx.clock.now();
     await tx.groups.update(group.id, { ...draft, at });
     return { ...group, ...draft, updatedAt: at };

@@ -6,12 +6,12 @@ import type { Actor } from "../domain/access.js";
 import { generateSecret, hashToken } from "../auth/token.js";
 import { NotFoundError, ValidationError } from "../domain/errors.js";
 import type { Group } from "../domain/group.js";
-import { requireManager, requireMayLeave } from "../domain/group-rules.js";
+import { requireMayLeave } from "../domain/group-rules.js";
 import { INVITATION_LIFETIME_MS, normalizeEmail } from "../domain/invitation.js";
 import { type Member, requireKeepsAManager } from "../domain/member.js";
 import type { Tx } from "../store/store.js";
 import type { ServiceContext } from "./context.js";
-import { requireGroupMember } from "./group-access.js";
+import { requireGroupManager } from "./group-access.js";
 import { endMembership } from "./membership-events.js";
 
 /** A new or renewed invitation: the link's secret exists only in this answer. */
@@ -36,7 +36,7 @@ export async function inviteByEmail(
   input: { groupId: number; email: string },
 ): Promise<IssuedInvitation> {
   return ctx.store.transaction(async (tx) => {
-    const group = await requireManagerOf(tx, actor, input.groupId);
+    const group = await requireGroupManager(tx, actor, input.groupId);
     const email = normalizeEmail(input.email);
     const user = await tx.users.findByEmail(email);
     if (user && (await tx.memberships.findJoined(group.id, user.id)))
@@ -49,7 +49,7 @@ export async function inviteByEmail(
     const secret = generateSecret();
     const at = ctx.clock.now();
     const expiresAt = at + INVITATION_LIFETIME_MS;
-    const memberId = await tx.invitations.insert({
+    const memberId = await tx.memberships.insertInvite({
       groupId: group.id,
       email,
       label: email,
@@ -71,7 +71,7 @@ export async function renewInvitation(
   input: { groupId: number; memberId: number },
 ): Promise<IssuedInvitation> {
   return ctx.store.transaction(async (tx) => {
-    const group = await requireManagerOf(tx, actor, input.groupId);
+    const group = await requireGroupManager(tx, actor, input.groupId);
     const member = await memberOfGroup(tx, group.id, input.memberId);
     if (member.status !== "INVITE" || member.inviteEmail === null) throw memberNotFound();
     const secret = generateSecret();
@@ -94,7 +94,7 @@ export async function removeGroupMember(
   input: { groupId: number; memberId: number },
 ): Promise<Member> {
   return ctx.store.transaction(async (tx) => {
-    const group = await requireManagerOf(tx, actor, input.groupId);
+    const group = await requireGroupManager(tx, actor, input.groupId);
     const member = await memberOfGroup(tx, group.id, input.memberId);
     if (member.status === "INVITE" || member.userId === null) {
       await tx.memberships.remove(member.id);
@@ -119,19 +119,13 @@ export async function setMemberManager(
   input: { groupId: number; memberId: number; manager: boolean },
 ): Promise<Member> {
   return ctx.store.transaction(async (tx) => {
-    const group = await requireManagerOf(tx, actor, input.groupId);
+    const group = await requireGroupManager(tx, actor, input.groupId);
     const member = await memberOfGroup(tx, group.id, input.memberId);
     if (member.status !== "JOIN") throw memberNotFound();
     if (!input.manager) requireKeepsAManager(member, await tx.memberships.countManagers(group.id));
     await tx.memberships.update(member.id, { manager: input.manager, at: ctx.clock.now() });
     return { ...member, manager: input.manager };
   });
-}
-
-async function requireManagerOf(tx: Tx, actor: Actor, groupId: number): Promise<Group> {
-  const { group, membership } = await requireGroupMember(tx, actor, groupId);
-  requireManager(membership);
-  return group;
 }
 
 async function memberOfGroup(tx: Tx, groupId: number, memberId: number): Promise<Member> {

@@ -36,7 +36,7 @@ describe("kairan member invitations", () => {
     const store = openSqliteStore(join(data, "kairan.sqlite"));
     try {
       await store.transaction((tx) =>
-        tx.invitations.insert({
+        tx.memberships.insertInvite({
           groupId: 1,
           email: "dee@example.com",
           label: "dee@example.com",

@@ -250,4 +250,18 @@ describeEachBackend("web: groups, members and invitations", (backend) => {
     }
     assert.equal((await groups()).filter((x) => x.name === "x").length, 0);
   });
+
+  it("speaks Japanese to a Japanese browser, refusals included", async () => {
+    const ja = new WebClient(server.url, "ja");
+    await ja.signIn(alice.email);
+    const form = await ja.get("/groups/new");
+    assert.match(form.html, /グループを作成/);
+    await assertValidHtml(form.html, "new group form in Japanese");
+    const refused = await ja.post("/groups/new", { name: "", summary: "" });
+    assert.equal(refused.status, 400);
+    assert.match(refused.html, /グループ名を入力してください。/);
+    const members = await ja.get(`${g}/members`);
+    assert.match(members.html, /メンバーを招待/);
+    await assertValidHtml(members.html, "members page in Japanese");
+  });
 });

@@ -119,6 +119,10 @@ describeEachBackend("web pages under odd input", (backend) => {
             "current",
             "password",
             "repeat",
+            // The group and member forms.
+            "summary",
+            "email",
+            "manager",
           );
           const input = fc.record({
             params: fc.array(fc.oneof(fc.constantFrom(...segments), oddValue), { minLength: 4, maxLength: 4 }),

@@ -32,6 +32,8 @@ export interface MembershipRepo {
     email: string;
     label: string;
     expiresAt: number | null;
+    /** The SHA-256 of the invitation link's secret (the web interface); none from the command line and seeds. */
+    tokenHash?: string;
     createdAt: number;
   }): Promise<number>;
   findJoined(groupId: number, userId: number): Promise<Membership | undefined>;
@@ -152,6 +154,7 @@ export function membershipRepo(db: Kysely<Database>): MembershipRepo {
           invite_email: invite.email.toLowerCase(),
           invite_label: invite.label,
           invite_expires_at: invite.expiresAt,
+          invite_token_hash: invite.tokenHash ?? null,
           created_at: invite.createdAt,
           updated_at: invite.createdAt,
         })

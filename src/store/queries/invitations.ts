@@ -15,15 +15,6 @@ export interface InvitationRow {
 
 /** Invitations (membership rows of status INVITE) as the web interface takes and answers them. */
 export interface InvitationRepo {
-  /** A new invitation with a link; its member id. */
-  insert(invite: {
-    groupId: number;
-    email: string;
-    label: string;
-    expiresAt: number;
-    tokenHash: string;
-    createdAt: number;
-  }): Promise<number>;
   /** The invitation of the group for this (normalised) address, if one waits. */
   findForEmail(groupId: number, email: string): Promise<number | undefined>;
   /** An invitation by member id, with its group. */
@@ -57,26 +48,6 @@ function selectInvitations(db: Kysely<Database>) {
 /** Invitation queries. */
 export function invitationRepo(db: Kysely<Database>): InvitationRepo {
   return {
-    async insert(invite) {
-      const row = await db
-        .insertInto("memberships")
-        .values({
-          group_id: invite.groupId,
-          user_id: null,
-          status: "INVITE",
-          manager: 0,
-          notify: 1,
-          invite_email: invite.email,
-          invite_label: invite.label,
-          invite_expires_at: invite.expiresAt,
-          invite_token_hash: invite.tokenHash,
-          created_at: invite.createdAt,
-          updated_at: invite.createdAt,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      return row.id;
-    },
     async findForEmail(groupId, email) {
       const row = await db
         .selectFrom("memberships")
