@@ -13,7 +13,7 @@ export interface Measured {
 let sequence = 0;
 
 /**
- * Fires `request` at the server from 32 connections for `seconds`; with `cycles`, connection k
+ * Fires `request` at the server from 32 connections (or `connections`) for `seconds`; with `cycles`, connection k
  * loops over `cycles[k % cycles.length]` instead; with `uniqueQuery`, every request's URL is new.
  */
 export async function measure(
@@ -24,12 +24,13 @@ export async function measure(
     readonly uniqueQuery?: boolean;
   },
   seconds: number,
+  connections = 32,
 ): Promise<Measured> {
   const { cycles } = request;
   let connection = 0;
   const result = await autocannon({
     url: baseUrl + request.path,
-    connections: 32,
+    connections,
     duration: seconds,
     // Not the default 10 s: 32 queued writes that each notify 5,000 members can take longer, and a
     // slow answer is a latency to report, not a failure.

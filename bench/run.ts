@@ -9,6 +9,7 @@ import { type GenerateSummary, discover } from "./inputs.js";
 import { build, kairan, memoryMb, sampleRss, startBaseline, startKairan, uploadMemory, waitIdle } from "./processes.js";
 import { scenarios } from "./scenarios.js";
 import { scaleCheck } from "./scale.js";
+import { searchBench } from "./search.js";
 
 const SEED = 1;
 const DATASETS = {
@@ -74,6 +75,7 @@ async function main(): Promise<void> {
     );
     console.log(`upload: ${await timed("upload", uploadMemory)}`);
     await timed("scale check", () => scaleCheck(work, quick ? 1 : seconds));
+    await timed("search", () => searchBench(work, seconds, full ? 1_000_000 : quick ? 50_000 : 200_000));
     console.log(`\nbench phases: ${phases.join(", ")}`);
   } finally {
     rmSync(work, { recursive: true, force: true });
