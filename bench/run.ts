@@ -10,6 +10,7 @@ import { build, kairan, memoryMb, sampleRss, startBaseline, startKairan, uploadM
 import { scenarios } from "./scenarios.js";
 import { scaleCheck } from "./scale.js";
 import { type WritersRow, postgresWriters } from "./pg-writers.js";
+import { searchBench } from "./search.js";
 
 const SEED = 1;
 const DATASETS = {
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
       );
     }
     await timed("scale check", () => scaleCheck(work, quick ? 1 : seconds));
+    await timed("search", () => searchBench(work, seconds, full ? 1_000_000 : quick ? 50_000 : 200_000));
     console.log(`\nbench phases: ${phases.join(", ")}`);
   } finally {
     rmSync(work, { recursive: true, force: true });
