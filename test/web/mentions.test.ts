@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import type { Group } from "../../src/domain/group.js";
+import { LIMITS } from "../../src/domain/limits.js";
 import { setNotify } from "../../src/services/member-admin.js";
 import { describeEachBackend } from "../support/backends.js";
 import type { TestUser } from "../support/factories.js";
@@ -109,6 +110,17 @@ describeEachBackend("web mentions: links, the notifications page and member sugg
     const none = JSON.parse((await aliceWeb.get(`/g/1:${team.id}/mentions?q=olga`)).html) as { members: unknown[] };
     assert.deepEqual(none.members, [], "not a member of this group");
     assert.equal((await aliceWeb.get(`/g/1:${other.id}/mentions?q=o`)).status, 403, "not the caller's group");
+    const long = await aliceWeb.get(`/g/1:${team.id}/mentions?q=${"c".repeat(LIMITS.mentionQueryMaxChars + 1)}`);
+    assert.equal(long.status, 200, "a longer query is cut to the limit, not refused");
+    assert.deepEqual(JSON.parse(long.html), { members: [] });
+    const many = await Promise.all(
+      Array.from({ length: LIMITS.mentionSuggestions + 1 }, (_, i) =>
+        server.factories.user({ name: `Zed ${i + 1}`, email: `zed${i + 1}@example.com` }),
+      ),
+    );
+    const crowd = await server.factories.group([alice, ...many], { name: "Crowd" });
+    const zeds = JSON.parse((await aliceWeb.get(`/g/1:${crowd.id}/mentions?q=zed`)).html) as { members: unknown[] };
+    assert.equal(zeds.members.length, LIMITS.mentionSuggestions, "at most the limit");
     const form = await aliceWeb.get(`/g/1:${team.id}/board/new`);
     assert.match(form.html, new RegExp(`data-mention-source="/g/1:${team.id}/mentions"`));
   });
