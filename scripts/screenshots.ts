@@ -35,6 +35,12 @@ const PAGES: readonly { name: string; path: string; status?: number }[] = [
   { name: "likes", path: "/notifications/likes?show=all" },
   { name: "favorites", path: "/favorites" },
   { name: "settings", path: "/settings" },
+  { name: "new-task", path: "/g/1:1/tasks/new" },
+  { name: "edit-task", path: "/g/1:1/tasks/1:2/edit" },
+  { name: "new-group", path: "/groups/new" },
+  { name: "edit-group", path: "/g/1:1/edit" },
+  { name: "account", path: "/account" },
+  { name: "search", path: "/search?q=welcome" },
   { name: "not-found", path: "/g/1:1/board/1:999", status: 404 },
 ];
 
