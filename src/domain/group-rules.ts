@@ -46,3 +46,8 @@ export function requireMayLeave(
     );
   }
 }
+
+/** Whether a joined member may leave: not the last manager while other members remain. */
+export function mayLeave(member: { readonly manager: boolean }, managerCount: number, memberCount: number): boolean {
+  return !(member.manager && managerCount <= 1 && memberCount > 1);
+}

@@ -1,4 +1,5 @@
 import { ValidationError } from "./errors.js";
+import { mayLeave } from "./group-rules.js";
 
 /** Member statuses of the member list (docs/api.md "Members": JOIN and INVITE). */
 export type MemberStatus = "JOIN" | "INVITE";
@@ -34,7 +35,7 @@ export interface MemberAbilities {
   readonly invitable: MemberAction;
   /** Removing from the group (or cancelling an invitation): applies to everyone but oneself. */
   readonly deletable: MemberAction;
-  /** Leaving by oneself: every joined member but the group's last manager. */
+  /** Leaving by oneself: every joined member but the group's last manager while others remain. */
   readonly leavable: boolean;
 }
 
@@ -43,13 +44,14 @@ export function memberAbilities(
   member: Member,
   caller: { userId: number; manager: boolean },
   managerCount: number,
+  joinedCount: number,
 ): MemberAbilities {
   const joined = member.status === "JOIN";
   const self = joined && member.userId === caller.userId;
   return {
     invitable: { applies: !joined, authority: caller.manager },
     deletable: { applies: !self, authority: caller.manager },
-    leavable: joined && !(member.manager && managerCount <= 1),
+    leavable: joined && mayLeave(member, managerCount, joinedCount),
   };
 }
 

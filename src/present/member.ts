@@ -11,7 +11,7 @@ import { groupElement } from "./topic.js";
 export function memberListFeed(baseUrl: string, viewer: Viewer, view: MemberListView, now: number): string {
   const caller = { userId: view.caller.userId, manager: view.caller.manager };
   const entries = view.members.map((member) => {
-    const abilities = memberAbilities(member, caller, view.managerCount);
+    const abilities = memberAbilities(member, caller, view.managerCount, view.joinedCount);
     return memberEntry(baseUrl, view.group, member, { ...abilities, self: isCallerEntry(member, caller.userId) });
   });
   return feedDocument(

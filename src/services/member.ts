@@ -13,6 +13,8 @@ export interface MemberListView {
   readonly totalCount: number;
   readonly caller: Membership;
   readonly managerCount: number;
+  /** How many joined members the group has (whether its last manager may leave). */
+  readonly joinedCount: number;
 }
 
 /** A page of a group's members (or invitations). @throws NotFoundError GROUP_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
@@ -23,12 +25,14 @@ export async function listMembers(
 ): Promise<MemberListView> {
   return ctx.store.read(async (tx) => {
     const { group, membership } = await requireGroupMember(tx, actor, input.groupId);
+    const totalCount = await tx.memberships.countMembers(group.id, input.status);
     return {
       group,
       members: await tx.memberships.listMembers(group.id, input.status, input.page),
-      totalCount: await tx.memberships.countMembers(group.id, input.status),
+      totalCount,
       caller: membership,
       managerCount: await tx.memberships.countManagers(group.id),
+      joinedCount: input.status === "JOIN" ? totalCount : await tx.memberships.countMembers(group.id, "JOIN"),
     };
   });
 }
@@ -50,6 +54,7 @@ export async function getMember(
       totalCount: 1,
       caller: membership,
       managerCount: await tx.memberships.countManagers(group.id),
+      joinedCount: await tx.memberships.countMembers(group.id, "JOIN"),
     };
   });
 }

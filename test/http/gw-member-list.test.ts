@@ -81,6 +81,15 @@ describeEachBackend("GET /api/gwMemberList/V2", (backend) => {
     assert.equal(nsChild(other, "cbl", "when"), undefined);
   });
 
+  it("lets the only member, a manager, leave (the web's leave follows the same rule)", async () => {
+    const solo = await server.factories.group([alice], { name: "Solo" });
+    const [self] = entriesOf((await members(`group=1:${solo.id}`)).xml);
+    assert.equal(nsChild(self!, "cblGrp", "manager")?.text, "true");
+    assert.equal(nsChild(self!, "cblGrp", "leavable")?.text, "true");
+    const one = await members(`group=1:${solo.id}&user=${atomText(self!, "id") ?? ""}`);
+    assert.equal(nsChild(entriesOf(one.xml)[0]!, "cblGrp", "leavable")?.text, "true");
+  });
+
   it("says the caller may not invite or delete when the caller is no manager", async () => {
     const entries = entriesOf((await members(`group=1:${group.id}`, bob.token)).xml);
     const alicesEntry = byName(entries, "Alice Aoki");
