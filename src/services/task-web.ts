@@ -2,6 +2,7 @@
 // with `kairan task`). Every member of the group may add tasks, change them and mark them done;
 // the author and the managers move them to the trash and back and delete them for good. The
 // same text limits as everywhere (checkTaskText); the other members are notified of each change.
+import { notifyMentions } from "./mention.js";
 import type { Actor } from "../domain/access.js";
 import type { Folder } from "../domain/folder.js";
 import type { Group, Membership } from "../domain/group.js";
@@ -98,6 +99,7 @@ export async function createTaskAs(
       at,
     });
     await tx.notifications.fanOut({ item: refOf(task), actorId: actor.user.id, cause: { kind: "created" }, at });
+    await notifyMentions(tx, { item: refOf(task), commentNumber: null, text: task.body, actorId: actor.user.id, at });
     return task;
   });
 }
@@ -127,6 +129,10 @@ export async function updateTaskAs(
       folderId: change.folderId,
       at,
     });
+    if (text !== undefined) {
+      const written = { item: refOf(task), commentNumber: null, text: text.body, previousText: task.body };
+      await notifyMentions(tx, { ...written, actorId: actor.user.id, at });
+    }
     return text?.body !== task.body;
   });
 }

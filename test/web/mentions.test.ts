@@ -124,4 +124,30 @@ describeEachBackend("web mentions: links, the notifications page and member sugg
     const form = await aliceWeb.get(`/g/1:${team.id}/board/new`);
     assert.match(form.html, new RegExp(`data-mention-source="/g/1:${team.id}/mentions"`));
   });
+
+  it("a task written in the browser notifies the members its text names, and an edit only the newly named", async () => {
+    const mentionRows = async (web: WebClient) =>
+      [...(await web.get("/notifications")).html.matchAll(/<li class="row unread mention">([\s\S]*?)<\/li>/g)]
+        .map((row) => row[1] ?? "")
+        .filter((row) => row.includes("Mention task"));
+    const fields = { title: "Mention task", zone: "UTC", priority: "B", status: "NOT_STARTED" };
+    await aliceWeb.get(`/g/1:${team.id}/tasks/new`);
+    const created = await aliceWeb.post(`/g/1:${team.id}/tasks/new`, { ...fields, body: "for @Bob" });
+    assert.equal(created.status, 303);
+    assert.equal((await mentionRows(bobWeb)).length, 1, "Bob is named");
+    const carolWeb = new WebClient(server.url);
+    await carolWeb.signIn(carol.email);
+    assert.equal((await mentionRows(carolWeb)).length, 0);
+    server.clock.advance(1000);
+    const edited = await aliceWeb.post(`${created.location}/edit`, { ...fields, body: 'for @Bob and @"Carol Jones"' });
+    assert.equal(edited.status, 303);
+    assert.equal((await mentionRows(carolWeb)).length, 1, "Carol, newly named, is notified");
+    assert.equal((await mentionRows(bobWeb)).length, 1, "Bob keeps one mention of the task");
+    const form = await aliceWeb.get(`${created.location}/edit`);
+    assert.match(
+      form.html,
+      /id="task-body"[^>]* data-mention-source="\/g\/1:\d+\/mentions"/,
+      "the form suggests members",
+    );
+  });
 });

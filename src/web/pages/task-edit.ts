@@ -17,6 +17,7 @@ import {
   updateTaskAs,
 } from "../../services/task-web.js";
 import { errorText } from "../i18n/i18n.js";
+import { mentionSource } from "../mention-html.js";
 import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";
 import { withQuery } from "../paging.js";
 import { itemPath } from "./item-view.js";
@@ -193,6 +194,7 @@ function taskForm(page: PageRequest, view: TaskFormView, values: TaskFormValues,
       heading,
       group: view.group,
       area: "tasks",
+      mentionSource: mentionSource(chrome, view.group.id),
       action: chrome.u(
         view.task ? `${itemPath({ kind: "TASK", groupId: view.group.id, id: view.task.id })}/edit` : `${list}/new`,
       ),
