@@ -12,11 +12,11 @@ import { changeVersions as sqliteChangeVersions } from "./0009-change-versions.s
 import { loginBackoff } from "./0010-login-backoff.js";
 import { userDisabled } from "./0011-user-disabled.js";
 import { invitationLinks } from "./0012-invitation-links.js";
+import { account } from "./0013-account.js";
 import { search as postgresSearch } from "./0014-search.postgres.js";
 import { search as sqliteSearch } from "./0014-search.sqlite.js";
 import { mentions } from "./0015-mentions.js";
 import { versionsAtCommit } from "./0016-versions-at-commit.js";
-import { account } from "./0013-account.js";
 import { type Engine, columnTypes } from "./columns.js";
 
 /**
@@ -39,9 +39,9 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0010-login-backoff": loginBackoff(t),
     "0011-user-disabled": userDisabled(t),
     "0012-invitation-links": invitationLinks(),
+    "0013-account": account(t),
     "0014-search": engine === "sqlite" ? sqliteSearch : postgresSearch,
     "0015-mentions": mentions(engine),
     "0016-versions-at-commit": versionsAtCommit(engine),
-    "0013-account": account(t),
   };
 }
