@@ -132,7 +132,7 @@ describeEachBackend("web pages (writing)", (backend) => {
     assert.equal(form.status, 200);
     assert.match(
       textOfId(form.html, "lease-note") ?? "",
-      /You are editing this topic; others cannot change it until Apr 1, 2026, 9:10 AM\./,
+      /You are editing this topic; others cannot change it until Apr 1, 2026, 9:10 AM/,
     );
     assert.match(form.html, /<time datetime="2026-04-01T09:10:00Z">/, "the end is a time the script can update");
     await assertValidHtml(form.html, "edit form");
