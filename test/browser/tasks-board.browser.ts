@@ -18,8 +18,18 @@ interface Person {
   readonly label: "desktop" | "phone";
   readonly name: string;
   readonly page: Page;
+  /** The time zone the person chooses on the account page (pages and due times use it). */
+  readonly zone: string;
   /** Where 09:30 on the person's clock is, on 2030-05-01, in UTC. */
   readonly nineThirtyUtc: string;
+}
+
+/** Chooses the person's time zone on the account page, as they would before writing due times. */
+async function chooseZone(page: Page, base: string, zone: string): Promise<void> {
+  await page.goto(`${base}/account`);
+  await page.getByLabel("Time zone", { exact: true }).selectOption(zone);
+  await page.getByRole("button", { name: "Save language and time zone" }).click();
+  await page.waitForURL(/saved=preferences/);
 }
 
 async function signIn(page: Page, base: string, email: string, password: string): Promise<void> {
@@ -73,11 +83,19 @@ describe("tasks, the board's trash and the edit lease in Chromium, at desktop wi
       label: "desktop",
       name: "Alice Aoki",
       page: await desktop.newPage(),
+      zone: "Asia/Tokyo",
       nineThirtyUtc: "2030-05-01T00:30:00Z",
     };
-    bob = { label: "phone", name: "Bob Baba", page: await phone.newPage(), nineThirtyUtc: "2030-05-01T07:30:00Z" };
+    bob = {
+      label: "phone",
+      name: "Bob Baba",
+      page: await phone.newPage(),
+      zone: "Europe/Berlin",
+      nineThirtyUtc: "2030-05-01T07:30:00Z",
+    };
     await signIn(alice.page, server.url, "alice@example.com", "alice-pass");
     await signIn(bob.page, server.url, "bob@example.com", "bob-pass");
+    for (const person of [alice, bob]) await chooseZone(person.page, server.url, person.zone);
   });
   after(async () => {
     for (const context of contexts) await context.close();

@@ -176,7 +176,7 @@
 
   // Mentions: typing @ in a text field of a group lists its members in a listbox under the field
   // (the field points at it with aria-controls and aria-activedescendant, so focus stays in the
-  // text); the arrows move, Enter or Tab picks, Escape closes. Picking inserts the member's
+  // text; a text area may not carry aria-expanded, the status line says what is listed); the arrows move, Enter or Tab picks, Escape closes. Picking inserts the member's
   // handle as the server reads it (@Name, @"Full Name" or @local-part).
   var MENTION_BEFORE_CARET = /(^|[^\p{L}\p{N}\p{M}_.+@-])@("[^"\n\r]*|[\p{L}\p{N}\p{M}_.+-]*)$/u;
   document.querySelectorAll("textarea[data-mention-source]").forEach(function (field, fieldIndex) {
@@ -195,7 +195,6 @@
     list.insertAdjacentElement("afterend", status);
     field.setAttribute("aria-autocomplete", "list");
     field.setAttribute("aria-controls", listId);
-    field.setAttribute("aria-expanded", "false");
     var members = [];
     var active = -1;
     var start = -1;
@@ -216,7 +215,6 @@
       active = -1;
       list.hidden = true;
       list.textContent = "";
-      field.setAttribute("aria-expanded", "false");
       field.removeAttribute("aria-activedescendant");
     }
     function highlight(index) {
@@ -253,7 +251,6 @@
         list.appendChild(option);
       });
       list.hidden = false;
-      field.setAttribute("aria-expanded", "true");
       highlight(0);
     }
     function pick(index) {
