@@ -9,7 +9,13 @@ export function hashToken(token: string): string {
   return hash("sha256", token, "hex");
 }
 
-/** A new random credential: 32 url-safe characters (192 bits). */
+/**
+ * A new random credential: 32 url-safe characters (192 bits), never starting with "-": printed
+ * keys are pasted into command lines, where a leading dash reads as an option (`--app -XYZ`).
+ */
 export function generateSecret(): string {
-  return randomBytes(24).toString("base64url");
+  for (;;) {
+    const secret = randomBytes(24).toString("base64url");
+    if (!secret.startsWith("-")) return secret;
+  }
 }
