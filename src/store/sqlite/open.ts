@@ -9,6 +9,7 @@ import { sharingTemplatesOf } from "../queries/prepared.js";
 import { callerViewReader, viewVersionReader } from "../queries/view-version.js";
 import type { Store } from "../store.js";
 import { migrationsFor } from "../migrations/index.js";
+import { memoisedCallerView } from "./caller-memo.js";
 import { startCheckpointer } from "./checkpointer.js";
 import { WriteBatcher } from "./write-batch.js";
 // The triggers' clock: versions are compared with the time they were stamped with.
@@ -52,7 +53,8 @@ export function openSqliteStore(
       return row === undefined;
     },
     viewVersion: viewVersionReader(db, SQLITE_NOW_MS),
-    callerView: callerViewReader(db, SQLITE_NOW_MS),
+    // Remembered until the next write to the file (caller-memo.ts).
+    callerView: memoisedCallerView(connectionOf(db), callerViewReader(db, SQLITE_NOW_MS)),
     async close() {
       await checkpointer?.stop();
       await db.destroy();
@@ -76,6 +78,14 @@ export interface SqliteStoreOptions {
 const BACKSTOP_WAL_BYTES = 160 * 1024 * 1024;
 
 const PAGE_SIZES = new WeakMap<Kysely<Database>, number>();
+/** The better-sqlite3 connection under each handle this file opened. */
+const CONNECTIONS = new WeakMap<Kysely<Database>, SQLite.Database>();
+
+function connectionOf(db: Kysely<Database>): SQLite.Database {
+  const connection = CONNECTIONS.get(db);
+  if (connection === undefined) throw new Error("not a handle opened by openSqliteDatabase");
+  return connection;
+}
 
 /** The usual automatic checkpoint threshold of this handle's file, in pages. */
 function walPages(db: Kysely<Database>): number {
@@ -113,6 +123,7 @@ export function openSqliteDatabase(
   database.pragma("journal_size_limit = 67108864");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   PAGE_SIZES.set(db, pageSize);
+  CONNECTIONS.set(db, database);
   return db;
 }
 
