@@ -110,15 +110,17 @@ export function openSqliteDatabase(
   // thousands of scattered pages per statement (bench/fanout.ts, README "Performance").
   // - A 32 MB page cache (the default is 2 MB) keeps those pages in memory between fan-outs
   //   instead of re-reading them from the file; 16 MB was not enough for 5,000 members.
-  // - Statement journals (the pages a statement changed, kept to undo that statement alone) stay
-  //   in memory instead of temporary files: about half the fan-out's system time when it still
-  //   needed one (it no longer does: queries/notification-fanout.ts).
+  // - Statement and savepoint journals (the pages a statement or a batched write changed, kept to
+  //   undo it alone) stay in memory up to 64 KB, then go to a temporary file (SQLite's default).
+  //   Entirely in memory, the savepoint of each fan-out to 5,000 members in a write batch held
+  //   some 20 MB of page copies and put the server over 200 MB (npm run bench: 205 MB in the
+  //   5,000-member comment row, 173 MB with files, at the same speed). The fan-out statement
+  //   alone needs no statement journal (queries/notification-fanout.ts).
   // - A checkpoint every 40 MB of WAL instead of every 1,000 pages: one fan-out dirties more than
   //   1,000 pages, so each commit checkpointed; now a checkpoint copies the latest version of pages
   //   written by several commits once. The WAL file is cut back to 64 MB after one.
   const pageSize = Number(database.pragma("page_size", { simple: true }));
   database.pragma("cache_size = -32768");
-  database.pragma("temp_store = MEMORY");
   database.pragma(`wal_autocheckpoint = ${Math.ceil(checkpointWalBytes / pageSize)}`);
   database.pragma("journal_size_limit = 67108864");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
