@@ -72,8 +72,10 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
   // multipart/form-data is left unread by its parser; the comment endpoint streams it part by part
   // and checks truncation itself (the plugin's own check would throw only on the next part).
   app.register(fastifyMultipart, { throwFileSizeLimit: false });
-  app.addHook("onSend", async (request, reply) => {
+  // Callback hooks, here and on every request's path: an async hook costs a promise per request.
+  app.addHook("onSend", (request, reply, payload, done) => {
     reply.header("x-request-id", request.id);
+    done(null, payload);
   });
   app.setErrorHandler(errorHandler(baseUrl));
   // Hooks run in this order for every request, the 404s included: shutdown and URL length, then

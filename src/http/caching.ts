@@ -102,7 +102,7 @@ export function registerFeedCaching(app: FastifyInstance, context: Context): Fee
     return serveKept(request, reply, actor, await context.store.viewVersion(actor.user.id));
   };
 
-  const keep: onSendHookHandler = async (request, reply, payload) => {
+  const keep = (request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown => {
     if (SERVED.get(reply) === true || !isFeedAnswer(request, reply) || typeof payload !== "string") return payload;
     // The hash of the UTF-8 bytes, which are what is sent.
     const tag = `"${createHash("sha1").update(payload).digest("base64url")}"`;
@@ -120,7 +120,17 @@ export function registerFeedCaching(app: FastifyInstance, context: Context): Fee
 
   app.addHook("onRequest", fastLookUp);
   app.addHook("preHandler", lookUp);
-  app.addHook("onSend", keep);
+  // A callback hook: no promise per request.
+  app.addHook("onSend", (request, reply, payload, done) => {
+    let kept: unknown;
+    try {
+      kept = keep(request, reply, payload);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    done(null, kept);
+  });
   app.addHook("onRoute", (route) => {
     // Route-level onSend hooks run after the instance's, and @fastify/compress added its own first.
     const existing = route.onSend === undefined ? [] : Array.isArray(route.onSend) ? route.onSend : [route.onSend];
@@ -159,14 +169,15 @@ function httpDate(ms: number): string {
   return lastDate.text;
 }
 
-const tagEncodedVariant: onSendHookHandler = async (_request, reply, payload) => {
+// A callback hook: no promise per request.
+const tagEncodedVariant: onSendHookHandler = (_request, reply, payload, done) => {
   const tag = IDENTITY_TAG.get(reply);
   const encoding = reply.getHeader("content-encoding");
   // A strong tag names one representation: the gzip and br bytes differ from the identity bytes.
   if (tag !== undefined && typeof encoding === "string" && encoding !== "identity") {
     reply.header("etag", `${tag.slice(0, -1)}.${encoding}"`);
   }
-  return payload;
+  done(null, payload);
 };
 
 /** A feed that depends on the clock (a task term counted from now) has no lasting validators but its tag. */

@@ -37,16 +37,24 @@ export function serverOptions(timeouts: TimeoutConfig): FastifyHttpOptions<Serve
  * moment later every connection is closed.
  */
 export function registerGuards(app: FastifyInstance, admission: Admission, graceMs: number): void {
-  app.addHook("onRequest", async (request) => {
-    admission.checkOpen();
-    const target = request.raw.url ?? "";
-    if (target.length > LIMITS.urlMaxBytes) {
-      throw new UriTooLongError("URI_TOO_LONG", `The request URL is longer than ${LIMITS.urlMaxBytes} bytes.`);
+  // Callback hooks: they run for every request, and an async hook costs a promise each time.
+  app.addHook("onRequest", (request, _reply, done) => {
+    try {
+      admission.checkOpen();
+      const target = request.raw.url ?? "";
+      if (target.length > LIMITS.urlMaxBytes) {
+        throw new UriTooLongError("URI_TOO_LONG", `The request URL is longer than ${LIMITS.urlMaxBytes} bytes.`);
+      }
+    } catch (error) {
+      done(error as Error);
+      return;
     }
+    done();
   });
   // Requests that finish during the drain close their connection: none lingers as keep-alive.
-  app.addHook("onSend", async (_request, reply) => {
+  app.addHook("onSend", (_request, reply, payload, done) => {
     if (admission.closing) reply.header("connection", "close");
+    done(null, payload);
   });
   let timers: NodeJS.Timeout[] = [];
   app.addHook("preClose", async () => {
