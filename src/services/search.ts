@@ -34,8 +34,10 @@ export type FoundItem = { readonly group: Group; readonly excerpt: readonly Exce
 export interface SearchView {
   readonly query: SearchQuery;
   readonly items: readonly FoundItem[];
-  /** Hits over all pages (in the scan mode: among the items scanned). */
+  /** Hits over all pages (in the scan mode: among the items scanned), each kind counting its newest matches up to a bound. */
   readonly total: number;
+  /** A kind reached the bound: more items match than `total` says (and than paging reaches). */
+  readonly bounded: boolean;
 }
 
 /**
@@ -52,9 +54,8 @@ export async function searchItems(ctx: ServiceContext, actor: Actor, input: Sear
   return ctx.store.read(async (tx) => {
     if (input.groupId !== null) await requireGroupMember(tx, actor, input.groupId);
     const filter: SearchFilter = { userId: actor.user.id, query: input.query, kinds, groupId: input.groupId };
-    const hits = await tx.search.find(filter, input.page);
-    const total = await tx.search.count(filter);
-    return { query: input.query, items: await loadItems(tx, actor, input.query, hits), total };
+    const { hits, total, bounded } = await tx.search.find(filter, input.page);
+    return { query: input.query, items: await loadItems(tx, actor, input.query, hits), total, bounded };
   });
 }
 
