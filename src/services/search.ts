@@ -72,6 +72,11 @@ async function loadItems(tx: Tx, actor: Actor, query: SearchQuery, hits: readonl
     "TASK",
     hits.filter((hit) => hit.kind === "TASK").map((hit) => hit.id),
   );
+  const comments = await commentDetailsOf(
+    tx,
+    actor.user.id,
+    hits.filter((hit) => hit.kind === "COMMENT"),
+  );
   const items: FoundItem[] = [];
   for (const hit of hits) {
     const group = groups.get(hit.groupId);
@@ -88,14 +93,33 @@ async function loadItems(tx: Tx, actor: Actor, query: SearchQuery, hits: readonl
       const file = await tx.files.findById(hit.id);
       if (file) items.push({ kind: "CABINET", group, file, excerpt: excerpt(fileTexts.get(hit.id) ?? file.title) });
     } else {
-      const comment = await tx.comments.findById(hit.id);
-      if (!comment) continue;
-      const [detail] = await detailComments(tx, actor.user.id, [comment]);
-      const parentTitle = await titleOf(tx, comment.parent);
-      items.push({ kind: "COMMENT", group, detail: detail!, parentTitle, excerpt: excerpt(comment.body) });
+      const found = comments.get(hit.id);
+      if (found) items.push({ kind: "COMMENT", group, ...found, excerpt: excerpt(found.detail.comment.body) });
     }
   }
   return items;
+}
+
+/** The found comments with their details (in one batch, not per comment) and their items' titles. */
+async function commentDetailsOf(
+  tx: Tx,
+  viewerId: number,
+  hits: readonly SearchHit[],
+): Promise<Map<number, { detail: CommentDetail; parentTitle: string }>> {
+  const comments = [];
+  for (const hit of hits) {
+    const comment = await tx.comments.findById(hit.id);
+    if (comment) comments.push(comment);
+  }
+  const titles = new Map<string, string>();
+  const found = new Map<number, { detail: CommentDetail; parentTitle: string }>();
+  for (const detail of await detailComments(tx, viewerId, comments)) {
+    const parent = detail.comment.parent;
+    const key = `${parent.kind}:${parent.id}`;
+    if (!titles.has(key)) titles.set(key, await titleOf(tx, parent));
+    found.set(detail.comment.id, { detail, parentTitle: titles.get(key) ?? "" });
+  }
+  return found;
 }
 
 /** The title of the item a comment is on, as its page shows it. */
