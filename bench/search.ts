@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import pg from "pg";
+import { withSchemaOption } from "../src/store/postgres/open.js";
 import { CORPUS } from "../src/store/queries/dataset-corpus.js";
 import { type Measured, measure } from "./load.js";
 import { build, kairan, startKairan } from "./processes.js";
@@ -75,7 +76,8 @@ function workspace(work: string, comments: number): { data: string; database?: s
 /** Turns the comments' part of the index off and on again (what "without the index" measures). */
 async function commentIndex(where: { data: string; database?: string }, on: boolean): Promise<void> {
   if (where.database) {
-    const client = new pg.Client({ connectionString: where.database });
+    // The URL's search_path (the bench's private schema) as pg itself understands it.
+    const client = new pg.Client({ connectionString: withSchemaOption(where.database) });
     await client.connect();
     try {
       // Re-creating a GIN index over a million comments takes minutes: the last step turns it back on.

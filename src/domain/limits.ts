@@ -61,6 +61,11 @@ export const SEARCH_LIMITS = {
   indexedTermMinChars: 3,
   /** A scan looks at this many of the newest items of each kind in the caller's groups. */
   scanItemsPerKind: 2000,
+  /**
+   * Hits counted (and reachable by paging) per kind: its newest matches. Counting every match of
+   * a common term in a million comments took seconds; past this `totalCount` is a lower bound.
+   */
+  countedHitsPerKind: 300,
   /** The first bytes of a plain-text shared file that are indexed. */
   fileTextBytes: 64 * 1024,
   /** Characters of an excerpt on either side of the first hit. */

@@ -15,7 +15,8 @@ export function searchPageUrl(baseUrl: string, text: string): string {
 
 /**
  * `GET /api/search/V2`: the hits newest first, each entry as its own feed writes it plus
- * `cbl:excerpt`; after the head `cbl:totalCount`, and `cbl:searchMode` `scan` when a short term
+ * `cbl:excerpt`; after the head `cbl:totalCount` (with `cbl:totalCountBounded` when a kind had more
+ * hits than are counted), and `cbl:searchMode` `scan` when a short term
  * made it scan instead of using the index.
  */
 export function searchFeed(
@@ -26,6 +27,7 @@ export function searchFeed(
 ): string {
   const extra =
     element("cbl:totalCount", {}, String(view.total)) +
+    (view.bounded ? element("cbl:totalCountBounded", {}, "true") : "") +
     (view.query.mode === "scan" ? element("cbl:searchMode", {}, "scan") : "");
   const url = searchPageUrl(baseUrl, options.text);
   return feedDocument(

@@ -2,6 +2,7 @@ import type { BlobStore } from "../blobs/blob-store.js";
 import { type ContentRef, formatContentId, formatPair } from "../domain/item-id.js";
 import { parseDue } from "../domain/task.js";
 import { discardFileBytes, storeFileBytes } from "../services/file-content.js";
+import { notifyMentions } from "../services/mention.js";
 import type { Tx } from "../store/store.js";
 import type { Seed } from "./schema.js";
 import type { NewFileVersion } from "../store/queries/files.repo.js";
@@ -89,6 +90,13 @@ export async function loadGroupware(
     const ref: ContentRef = { kind: "TASK", groupId, id: created.id };
     result.tasks[task.ref] = formatContentId(ref);
     await tx.notifications.fanOut({ item: ref, actorId: created.authorId, cause: { kind: "created" }, at: now });
+    await notifyMentions(tx, {
+      item: ref,
+      commentNumber: null,
+      text: task.summary,
+      actorId: created.authorId,
+      at: now,
+    });
   }
   const cabinetFolders = await loadFolders(tx, groupId, "CABINET", seed.cabinetFolders, now, result);
   for (const [fi, file] of seed.files.entries()) {
@@ -112,6 +120,7 @@ export async function loadGroupware(
     );
     const ref: ContentRef = { kind: "CABINET", groupId, id: created.id };
     await tx.notifications.fanOut({ item: ref, actorId: created.authorId, cause: { kind: "created" }, at: now });
+    await notifyMentions(tx, { item: ref, commentNumber: null, text: file.memo, actorId: created.authorId, at: now });
     for (const version of rest) {
       await tx.files.addVersion(created.id, version);
       await tx.notifications.fanOut({

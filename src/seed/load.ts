@@ -2,6 +2,7 @@ import { hashPassword } from "../auth/password.js";
 import { hashToken } from "../auth/token.js";
 import { type ContentRef, formatContentId, formatPair } from "../domain/item-id.js";
 import type { ServiceContext } from "../services/context.js";
+import { notifyMentions } from "../services/mention.js";
 import type { Store, Tx } from "../store/store.js";
 import { type StoredVersions, discardSeedFiles, loadGroupware, storeSeedFiles } from "./load-groupware.js";
 import type { Seed } from "./schema.js";
@@ -154,6 +155,8 @@ async function loadGroup(
     result.topics[topic.ref] = formatContentId(ref);
     // A seeded workspace looks as if its members had written it: the others have notifications of it.
     await tx.notifications.fanOut({ item: ref, actorId: created.authorId, cause: { kind: "created" }, at: now });
+    const author = created.authorId;
+    await notifyMentions(tx, { item: ref, commentNumber: null, text: topic.summary, actorId: author, at: now });
     for (const comment of topic.comments) {
       const number = await tx.comments.nextNumber(ref);
       const authorId = userIds.get(comment.author) ?? 0;
@@ -166,6 +169,7 @@ async function loadGroup(
         at: now,
       });
       await tx.notifications.fanOut({ item: ref, actorId: authorId, cause: { kind: "comment", number }, at: now });
+      await notifyMentions(tx, { item: ref, commentNumber: number, text: comment.text, actorId: authorId, at: now });
     }
   }
   return group.id;

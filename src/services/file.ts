@@ -8,6 +8,7 @@ import type { PageWindow } from "../store/page-window.js";
 import type { Tx } from "../store/store.js";
 import { requireFolderOf } from "./folder-access.js";
 import { requireGroupMember } from "./group-access.js";
+import { notifyMentions } from "./mention.js";
 import type { ServiceContext } from "./context.js";
 
 /** What a cabinet read returns: the group, its files, and their newest versions when asked for. */
@@ -64,7 +65,7 @@ async function historiesOf(tx: Tx, files: readonly CabinetFile[]): Promise<Map<n
   return byFile;
 }
 
-/** Notifies the group's members but the actor (every member for an operator's change, `actorId` null). */
+/** Notifies the group's members but the actor (every member for an operator's change, `actorId` null), and on creation the members its memo names. */
 export async function notifyFileChange(
   tx: Tx,
   file: CabinetFile,
@@ -73,5 +74,8 @@ export async function notifyFileChange(
   at: number,
 ): Promise<void> {
   const cause = kind === "created" ? ({ kind } as const) : ({ kind, bodyChanged: false } as const);
-  await tx.notifications.fanOut({ item: { kind: "CABINET", groupId: file.groupId, id: file.id }, actorId, cause, at });
+  const item = { kind: "CABINET", groupId: file.groupId, id: file.id } as const;
+  await tx.notifications.fanOut({ item, actorId, cause, at });
+  // A memo is written only with the file's first version: that is when the members it names hear of it.
+  if (kind === "created") await notifyMentions(tx, { item, commentNumber: null, text: file.memo, actorId, at });
 }

@@ -4,7 +4,10 @@ import type { Group } from "../domain/group.js";
 import type { PageWindow } from "../store/page-window.js";
 import type { ServiceContext } from "./context.js";
 
-/** A joined group and its unconfirmed notifications (0 for a group set to "do not notify"). */
+/**
+ * A joined group and its unconfirmed notifications, mentions included (for a group set to "do not
+ * notify", its mentions alone: they are delivered even there).
+ */
 export interface MyGroupWithCount {
   readonly group: Group;
   readonly unconfirmed: number;
@@ -19,8 +22,12 @@ export async function listMyGroupsWithCounts(
   return ctx.store.read(async (tx) => {
     const groups = await tx.groups.listJoined(actor.user.id, page);
     const counts = await tx.notificationCounts.unconfirmedByGroup(actor.user.id);
+    const mentions = await tx.notificationCounts.unconfirmedMentionsByGroup(actor.user.id);
     // Notifications of a muted group are hidden from the list; its count says so too.
     const muted = new Set(await tx.notifications.mutedGroupIds(actor.user.id));
-    return groups.map((group) => ({ group, unconfirmed: muted.has(group.id) ? 0 : (counts.get(group.id) ?? 0) }));
+    return groups.map((group) => ({
+      group,
+      unconfirmed: (muted.has(group.id) ? 0 : (counts.get(group.id) ?? 0)) + (mentions.get(group.id) ?? 0),
+    }));
   });
 }

@@ -34,8 +34,10 @@ export type FoundItem = { readonly group: Group; readonly excerpt: readonly Exce
 export interface SearchView {
   readonly query: SearchQuery;
   readonly items: readonly FoundItem[];
-  /** Hits over all pages (in the scan mode: among the items scanned). */
+  /** Hits over all pages (in the scan mode: among the items scanned), each kind counting its newest matches up to a bound. */
   readonly total: number;
+  /** A kind reached the bound: more items match than `total` says (and than paging reaches). */
+  readonly bounded: boolean;
 }
 
 /**
@@ -52,9 +54,8 @@ export async function searchItems(ctx: ServiceContext, actor: Actor, input: Sear
   return ctx.store.read(async (tx) => {
     if (input.groupId !== null) await requireGroupMember(tx, actor, input.groupId);
     const filter: SearchFilter = { userId: actor.user.id, query: input.query, kinds, groupId: input.groupId };
-    const hits = await tx.search.find(filter, input.page);
-    const total = await tx.search.count(filter);
-    return { query: input.query, items: await loadItems(tx, actor, input.query, hits), total };
+    const { hits, total, bounded } = await tx.search.find(filter, input.page);
+    return { query: input.query, items: await loadItems(tx, actor, input.query, hits), total, bounded };
   });
 }
 
@@ -70,6 +71,11 @@ async function loadItems(tx: Tx, actor: Actor, query: SearchQuery, hits: readonl
     actor.user.id,
     "TASK",
     hits.filter((hit) => hit.kind === "TASK").map((hit) => hit.id),
+  );
+  const comments = await commentDetailsOf(
+    tx,
+    actor.user.id,
+    hits.filter((hit) => hit.kind === "COMMENT"),
   );
   const items: FoundItem[] = [];
   for (const hit of hits) {
@@ -87,14 +93,33 @@ async function loadItems(tx: Tx, actor: Actor, query: SearchQuery, hits: readonl
       const file = await tx.files.findById(hit.id);
       if (file) items.push({ kind: "CABINET", group, file, excerpt: excerpt(fileTexts.get(hit.id) ?? file.title) });
     } else {
-      const comment = await tx.comments.findById(hit.id);
-      if (!comment) continue;
-      const [detail] = await detailComments(tx, actor.user.id, [comment]);
-      const parentTitle = await titleOf(tx, comment.parent);
-      items.push({ kind: "COMMENT", group, detail: detail!, parentTitle, excerpt: excerpt(comment.body) });
+      const found = comments.get(hit.id);
+      if (found) items.push({ kind: "COMMENT", group, ...found, excerpt: excerpt(found.detail.comment.body) });
     }
   }
   return items;
+}
+
+/** The found comments with their details (in one batch, not per comment) and their items' titles. */
+async function commentDetailsOf(
+  tx: Tx,
+  viewerId: number,
+  hits: readonly SearchHit[],
+): Promise<Map<number, { detail: CommentDetail; parentTitle: string }>> {
+  const comments = [];
+  for (const hit of hits) {
+    const comment = await tx.comments.findById(hit.id);
+    if (comment) comments.push(comment);
+  }
+  const titles = new Map<string, string>();
+  const found = new Map<number, { detail: CommentDetail; parentTitle: string }>();
+  for (const detail of await detailComments(tx, viewerId, comments)) {
+    const parent = detail.comment.parent;
+    const key = `${parent.kind}:${parent.id}`;
+    if (!titles.has(key)) titles.set(key, await titleOf(tx, parent));
+    found.set(detail.comment.id, { detail, parentTitle: titles.get(key) ?? "" });
+  }
+  return found;
 }
 
 /** The title of the item a comment is on, as its page shows it. */

@@ -42,7 +42,9 @@ it("rebuilds the index: a file's lost text is found again, every other kind stil
         kinds: ["TASK", "CABINET"] as const,
         groupId: null,
       };
-      return (await store.read((tx) => tx.search.find(filter, { offset: 0, limit: 10 }))).map((hit) => hit.kind).sort();
+      return (await store.read((tx) => tx.search.find(filter, { offset: 0, limit: 10 }))).hits
+        .map((hit) => hit.kind)
+        .sort();
     } finally {
       await store.close();
     }

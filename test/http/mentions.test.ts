@@ -8,6 +8,7 @@ import { LIMITS } from "../../src/domain/limits.js";
 import { removeMember, setNotify } from "../../src/services/member-admin.js";
 import { addTask, updateTask } from "../../src/services/task-admin.js";
 import { describeEachBackend } from "../support/backends.js";
+import { addTestFile, addTestVersion } from "../support/files.js";
 import type { TestUser } from "../support/factories.js";
 import { assertValidAtom } from "../support/atom-schema.js";
 import { assertError, atomText, entriesOf, nsChild } from "../support/http.js";
@@ -163,6 +164,19 @@ describeEachBackend("mentions (/api/notification/V2?category=MENTION)", (backend
     server.clock.advance(60_000);
     await board.comment(erin, id, "thanks @Alice");
     assert.ok((await mentions(alice)).includes(id), "a comment on a task names too");
+  });
+
+  it("notifies from a shared file's memo, once, when the file is added", async () => {
+    server.clock.advance(60_000);
+    const file = await addTestFile(server, team, alice, { title: "Budget", memo: "please check @cj and @Olga" });
+    const id = `GROUP,1:${team.id},CABINET,1:${file.id}`;
+    const [entry] = await notifications.list(carol, "category=MENTION");
+    assert.equal(atomText(entry!, "id"), id);
+    assert.deepEqual(termsOf(entry!), ["GROUP", "CABINET", "MENTION"]);
+    assert.ok(!(await mentions(olga)).includes(id), "an outsider is never notified");
+    server.clock.advance(60_000);
+    await addTestVersion(server, file, bob, Buffer.from("v2"));
+    assert.equal((await mentions(carol)).filter((found) => found === id).length, 1, "a new version names no one again");
   });
 
   it("takes mentions away with the comment, the item, and the membership", async () => {

@@ -23,6 +23,7 @@ describeEachBackend("GET /api/search/V2", (backend) => {
   const search = (query: string, token = alice.token) => request(`${server.url}/api/search/V2?${query}`, { token });
   const ids = async (query: string, token?: string) =>
     entriesOf((await search(query, token)).xml).map((entry) => atomText(entry, "id") ?? "");
+  const f = () => server.factories;
   const totalOf = async (query: string, token?: string) =>
     nsChild((await search(query, token)).xml, "cbl", "totalCount")?.text;
 
@@ -117,6 +118,35 @@ describeEachBackend("GET /api/search/V2", (backend) => {
     // The outsider finds only their own group's topic.
     assert.equal(await totalOf("q=deploy", outsider.token), "1");
     assertError(await search(`q=deploy&group=1:${secret.id}`), 403, "GROUP_NOT_JOINED");
+  });
+
+  it("leaves out the comments of an item in the trash, as the item's own comment feed does", async () => {
+    const later = await f().topic(ops, alice, { title: "Soon binned" });
+    await f().comment(later, alice, { body: "a walrusgnu remark" });
+    assert.equal(await totalOf("q=walrusgnu"), "1");
+    await server.store.transaction((tx) => tx.topics.place(later.id, { trashed: true, at: server.clock.now() }));
+    assert.equal(await totalOf("q=walrusgnu"), "0");
+    await server.store.transaction((tx) => tx.topics.place(later.id, { trashed: false, at: server.clock.now() }));
+    assert.equal(await totalOf("q=walrusgnu"), "1");
+  });
+
+  it("counts each kind's newest hits up to its bound, and says when the count is a lower bound", async () => {
+    const bound = SEARCH_LIMITS.countedHitsPerKind;
+    const many = await f().topic(ops, alice, { title: "Many comments" });
+    for (let n = 0; n < bound - 1; n++) await f().comment(many, alice, { body: `okapifern ${n}` });
+    let answer = await search("q=okapifern&category=COMMENT&max-results=1");
+    assert.equal(nsChild(answer.xml, "cbl", "totalCount")?.text, String(bound - 1));
+    assert.equal(nsChild(answer.xml, "cbl", "totalCountBounded"), undefined);
+    await f().comment(many, alice, { body: "okapifern last" });
+    await f().comment(many, alice, { body: "okapifern past the bound" });
+    answer = await search("q=okapifern&category=COMMENT&max-results=1");
+    assert.equal(nsChild(answer.xml, "cbl", "totalCount")?.text, String(bound));
+    assert.equal(nsChild(answer.xml, "cbl", "totalCountBounded")?.text, "true");
+    // The newest are the ones counted; paging ends at the bound, still with the count.
+    assert.match(nsChild(entriesOf(answer.xml)[0]!, "cbl", "excerpt")?.text ?? "", /past the bound/);
+    answer = await search(`q=okapifern&category=COMMENT&start-index=${bound}`);
+    assert.equal(entriesOf(answer.xml).length, 0);
+    assert.equal(nsChild(answer.xml, "cbl", "totalCount")?.text, String(bound));
   });
 
   it("filters by group and category", async () => {

@@ -21,7 +21,7 @@ describeEachBackend("the search index", (backend) => {
           { userId: alice.id, query: parseSearchQuery(text), kinds, groupId: null },
           { offset: 0, limit: 100 },
         )
-      ).map((hit) => `${hit.kind}:${hit.id}`),
+      ).hits.map((hit) => `${hit.kind}:${hit.id}`),
     );
 
   before(async () => {
@@ -83,12 +83,12 @@ describeEachBackend("the search index", (backend) => {
           at: 5,
         });
         assert.equal(
-          await tx.search.count({
-            userId: alice.id,
-            query: parseSearchQuery("xylophone"),
-            kinds: ["BOARD"],
-            groupId: null,
-          }),
+          (
+            await tx.search.find(
+              { userId: alice.id, query: parseSearchQuery("xylophone"), kinds: ["BOARD"], groupId: null },
+              { offset: 0, limit: 1 },
+            )
+          ).total,
           1,
         );
         throw new Error("roll back");

@@ -78,6 +78,9 @@ describeEachBackend("web mentions: links, the notifications page and member sugg
     assert.equal(rows.length, 1, list.html);
     assert.match(rows[0]![1]!, /Alice mentioned you/);
     assert.ok(!list.html.includes('<li class="row unread">'), "nothing else of the muted group");
+    // My groups counts the mention there too (and nothing else of the muted group).
+    const groups = (await bobWeb.get("/")).html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    assert.match(groups, /Team 1 unconfirmed/);
     await setNotify(server, { groupId: team.id, email: bob.email, value: true });
   });
 

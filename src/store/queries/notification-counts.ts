@@ -5,6 +5,8 @@ import type { Database } from "../schema.js";
 export interface NotificationCountRepo {
   /** The user's unconfirmed notifications per group (groups without any are absent). */
   unconfirmedByGroup(userId: number): Promise<Map<number, number>>;
+  /** The user's unconfirmed mentions per group (groups without any are absent). */
+  unconfirmedMentionsByGroup(userId: number): Promise<Map<number, number>>;
 }
 
 /** Counts of a user's notifications for the web's "my groups" page. */
@@ -19,6 +21,16 @@ export function notificationCountRepo(db: Kysely<Database>): NotificationCountRe
         .groupBy("group_id")
         .execute();
       return new Map(rows.map((row) => [row.group_id, Number(row.count)]));
+    },
+    async unconfirmedMentionsByGroup(userId) {
+      const rows = await db
+        .selectFrom("mentions")
+        .select((eb) => ["group_id", eb.fn.countAll<number | string>().as("count")])
+        .where("user_id", "=", userId)
+        .where("confirmed", "=", 0)
+        .groupBy("group_id")
+        .execute();
+      return new Map(rows.map((row) => [Number(row.group_id), Number(row.count)]));
     },
   };
 }

@@ -3,7 +3,8 @@ import { SEARCH_LIMITS } from "../../domain/limits.js";
 import type { SearchKind, SearchQuery } from "../../domain/search.js";
 import type { Database } from "../schema.js";
 import type { PageWindow } from "../page-window.js";
-import { type IndexedTable, INDEXED_TABLES, ftsTableOf, searchedText, trigramIndexOf } from "../search-index.js";
+import { INDEXED_TABLES, ftsTableOf, searchedText, trigramIndexOf } from "../search-index.js";
+import { SOURCES, containing, ftsMatch } from "./search-sources.js";
 import type { Engine } from "./index.js";
 
 /** What to look for and where: the caller's joined groups, or one of them, and some kinds. */
@@ -23,12 +24,34 @@ export interface SearchHit {
   readonly at: number;
 }
 
+/**
+ * A page of hits. Each kind counts at most `SEARCH_LIMITS.countedHitsPerKind` hits, its newest by
+ * creation; `bounded`: a kind reached that bound, so more exist than `total` says.
+ */
+export interface SearchPage {
+  readonly hits: readonly SearchHit[];
+  readonly total: number;
+  readonly bounded: boolean;
+}
+
+interface HitRow {
+  readonly kind: SearchKind;
+  readonly id: number | string;
+  readonly group_id: number | string;
+  readonly at: number | string;
+  readonly total: number | string;
+  readonly fullest: number | string;
+}
+
+const totalOf = (row: HitRow | undefined) => ({
+  total: Number(row?.total ?? 0),
+  bounded: Number(row?.fullest ?? 0) >= SEARCH_LIMITS.countedHitsPerKind,
+});
+
 /** The full-text index (search-index.ts): searching it, and rebuilding it (`kairan reindex`). */
 export interface SearchRepo {
-  /** A page of hits, newest first (time, then kind and id). */
-  find(filter: SearchFilter, page: PageWindow): Promise<SearchHit[]>;
-  /** Every hit, over all pages. */
-  count(filter: SearchFilter): Promise<number>;
+  /** A page of the counted hits, newest first (time, then kind and id), and how many there are. */
+  find(filter: SearchFilter, page: PageWindow): Promise<SearchPage>;
   /** The searchable text of shared files (title, memo, file name, start of a text file), by file id. */
   fileTexts(fileIds: readonly number[]): Promise<Map<number, string>>;
   /** Every shared file with its current version's name and blob, to write its text again. */
@@ -43,124 +66,93 @@ export interface SearchRepo {
   databaseBytes(): Promise<number>;
 }
 
-/** Where each kind's rows are, how to tell a live one and what time sorts it. */
-interface KindSource {
-  readonly indexed: IndexedTable;
-  /** FROM clause naming the row `x` (and, for files, `f`), joined to the index on SQLite. */
-  readonly from: (viaFts: boolean) => string;
-  readonly id: string;
-  readonly group: string;
-  readonly at: string;
-  readonly live: string;
-}
-
-const indexedTable = (table: IndexedTable["table"]) => INDEXED_TABLES.find((t) => t.table === table)!;
-const ftsJoin = (table: IndexedTable["table"], key: string) =>
-  `${ftsTableOf(table)} INNER JOIN ${table} x ON x.${key} = ${ftsTableOf(table)}.rowid`;
-
-const SOURCES: Readonly<Record<SearchKind, KindSource>> = {
-  BOARD: {
-    indexed: indexedTable("topics"),
-    from: (fts) => (fts ? ftsJoin("topics", "id") : "topics x"),
-    id: "x.id",
-    group: "x.group_id",
-    at: "x.updated_at",
-    live: "x.trashed = 0",
-  },
-  COMMENT: {
-    indexed: indexedTable("comments"),
-    from: (fts) => (fts ? ftsJoin("comments", "id") : "comments x"),
-    id: "x.id",
-    group: "x.group_id",
-    at: "x.created_at",
-    live: "1 = 1",
-  },
-  TASK: {
-    indexed: indexedTable("tasks"),
-    from: (fts) => (fts ? ftsJoin("tasks", "id") : "tasks x"),
-    id: "x.id",
-    group: "x.group_id",
-    at: "x.updated_at",
-    live: "x.trashed = 0",
-  },
-  CABINET: {
-    indexed: indexedTable("file_search_texts"),
-    from: (fts) =>
-      `${fts ? ftsJoin("file_search_texts", "file_id") : "file_search_texts x"} INNER JOIN files f ON f.id = x.file_id`,
-    id: "f.id",
-    group: "f.group_id",
-    at: "f.updated_at",
-    live: "f.trashed = 0",
-  },
-};
-
-/** `%term%` for LIKE with `\` as the escape character. */
-function containing(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** An FTS5 query: every term as a quoted string (the trigram tokenizer matches it as a substring). */
-function ftsMatch(terms: readonly string[]): string {
-  return terms.map((term) => `"${term.replace(/"/g, '""')}"`).join(" AND ");
-}
-
 /** Search queries: the same statement shape on both engines but for how a term is matched. */
 export function searchRepo(db: Kysely<Database>, engine: Engine): SearchRepo {
   const like = engine === "sqlite" ? sql.raw("LIKE") : sql.raw("ILIKE");
-  const joined = (userId: number) =>
-    sql`(SELECT m.group_id FROM memberships m WHERE m.user_id = ${userId} AND m.status = 'JOIN')`;
+  /** The groups searched: the user's joined ones, or the one asked for if joined. */
+  const searchedGroups = async (filter: SearchFilter): Promise<number[]> => {
+    let query = db
+      .selectFrom("memberships")
+      .select("group_id")
+      .where("user_id", "=", filter.userId)
+      .where("status", "=", "JOIN");
+    if (filter.groupId !== null) query = query.where("group_id", "=", filter.groupId);
+    return (await query.execute()).map((row) => Number(row.group_id));
+  };
 
-  /** One kind's hits as (kind, id, group_id, at) rows. */
-  const kindHits = (kind: SearchKind, filter: SearchFilter): RawBuilder<unknown> => {
+  /**
+   * One kind's hits as (kind, id, group_id, at) rows: the newest `countedHitsPerKind` by id (the
+   * index's own order, so a common term stops early instead of sorting every match).
+   */
+  const kindHits = (kind: SearchKind, filter: SearchFilter, groupIds: readonly number[]): RawBuilder<unknown> => {
     const source = SOURCES[kind];
     const text = sql.raw(searchedText(source.indexed, "x"));
     const { terms, excluded, mode } = filter.query;
-    const inGroups = sql`${sql.raw(source.group)} IN ${joined(filter.userId)}${
-      filter.groupId === null ? sql`` : sql` AND ${sql.raw(source.group)} = ${filter.groupId}`
-    }`;
+    // A list of values, not a subquery: PostgreSQL otherwise joins and scans the index once per group.
+    const inGroups = sql`${sql.raw(source.group)} IN (${sql.join(groupIds.map((id) => sql.lit(id)))})`;
     const not = excluded.map((term) => sql` AND NOT (${text} ${like} ${containing(term)} ESCAPE '\\')`);
     const select = sql`SELECT ${sql.lit(kind)} AS kind, ${sql.raw(source.id)} AS id, ${sql.raw(source.group)} AS group_id, ${sql.raw(source.at)} AS at`;
+    const alias = sql.raw(`hits_${kind.toLowerCase()}`);
     if (mode === "scan") {
       // Terms under three characters: the newest items of the caller's groups, matched one by one.
       const has = terms.map((term) => sql` AND ${text} ${like} ${containing(term)} ESCAPE '\\'`);
-      return sql`SELECT * FROM (${select} FROM ${sql.raw(source.from(false))}
-        WHERE ${sql.raw(source.live)} AND ${inGroups}${sql.join([...has, ...not], sql``)}
-        ORDER BY ${sql.raw(source.id)} DESC LIMIT ${SEARCH_LIMITS.scanItemsPerKind}) ${sql.raw(`scan_${kind.toLowerCase()}`)}`;
+      const scanned = sql`SELECT x.* FROM ${sql.raw(source.from(false))} WHERE ${sql.raw(source.live)} AND ${inGroups}
+        ORDER BY ${sql.raw(source.id)} DESC LIMIT ${SEARCH_LIMITS.scanItemsPerKind}`;
+      const from =
+        kind === "CABINET" ? sql`(${scanned}) x INNER JOIN files f ON f.id = x.file_id` : sql`(${scanned}) x`;
+      return sql`SELECT * FROM (${select} FROM ${from} WHERE 1 = 1${sql.join([...has, ...not], sql``)}
+        ORDER BY ${sql.raw(source.id)} DESC LIMIT ${SEARCH_LIMITS.countedHitsPerKind}) ${alias}`;
     }
     if (engine === "sqlite") {
+      // The FTS table drives the loop in rowid order (descending), each match checked by its row.
       const fts = sql.raw(ftsTableOf(source.indexed.table));
-      return sql`${select} FROM ${sql.raw(source.from(true))}
-        WHERE ${fts} MATCH ${ftsMatch(terms)} AND ${sql.raw(source.live)} AND ${inGroups}${sql.join(not, sql``)}`;
+      return sql`SELECT * FROM (${select} FROM ${sql.raw(source.from(true))}
+        WHERE ${fts} MATCH ${ftsMatch(terms)} AND ${sql.raw(source.live)} AND ${inGroups}${sql.join(not, sql``)}
+        ORDER BY ${fts}.rowid DESC LIMIT ${SEARCH_LIMITS.countedHitsPerKind}) ${alias}`;
     }
     // PostgreSQL: ILIKE on exactly the indexed expression, which the GIN trigram index serves.
     const has = terms.map((term) => sql` AND ${text} ILIKE ${containing(term)} ESCAPE '\\'`);
-    return sql`${select} FROM ${sql.raw(source.from(false))}
-      WHERE ${sql.raw(source.live)} AND ${inGroups}${sql.join([...has, ...not], sql``)}`;
+    return sql`SELECT * FROM (${select} FROM ${sql.raw(source.from(false))}
+      WHERE ${sql.raw(source.live)} AND ${inGroups}${sql.join([...has, ...not], sql``)}
+      ORDER BY ${sql.raw(source.id)} DESC LIMIT ${SEARCH_LIMITS.countedHitsPerKind}) ${alias}`;
   };
 
-  const union = (filter: SearchFilter) =>
+  const union = (filter: SearchFilter, groupIds: readonly number[]) =>
     sql.join(
-      filter.kinds.map((kind) => kindHits(kind, filter)),
+      filter.kinds.map((kind) => kindHits(kind, filter, groupIds)),
       sql` UNION ALL `,
     );
 
+  /** Every kind's counted hits, with how many there are and whether a kind reached its bound. */
+  const counted = (filter: SearchFilter, groupIds: readonly number[]) => sql`SELECT k.*, COUNT(*) OVER () AS total,
+      MAX(k.per_kind) OVER () AS fullest FROM (
+        SELECT u.*, COUNT(*) OVER (PARTITION BY u.kind) AS per_kind FROM (${union(filter, groupIds)}) u) k`;
+
   return {
     async find(filter, page) {
-      if (filter.kinds.length === 0) return [];
-      const rows = await sql<{ kind: SearchKind; id: number; group_id: number; at: number }>`
-        SELECT kind, id, group_id, at FROM (${union(filter)}) hits
+      const groupIds = filter.kinds.length === 0 ? [] : await searchedGroups(filter);
+      if (groupIds.length === 0) return { hits: [], total: 0, bounded: false };
+      const rows =
+        await sql<HitRow>`SELECT kind, id, group_id, at, total, fullest FROM (${counted(filter, groupIds)}) hits
         ORDER BY at DESC, kind, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`.execute(db);
-      return rows.rows.map((row) => ({
-        kind: row.kind,
-        id: Number(row.id),
-        groupId: Number(row.group_id),
-        at: Number(row.at),
-      }));
-    },
-    async count(filter) {
-      if (filter.kinds.length === 0) return 0;
-      const rows = await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM (${union(filter)}) hits`.execute(db);
-      return Number(rows.rows[0]?.n ?? 0);
+      const first = rows.rows[0];
+      if (first === undefined) {
+        // Past the last page (or no hit): the count alone.
+        if (page.offset === 0) return { hits: [], total: 0, bounded: false };
+        const all =
+          await sql<HitRow>`SELECT kind, id, group_id, at, total, fullest FROM (${counted(filter, groupIds)}) hits
+          LIMIT 1`.execute(db);
+        return { hits: [], ...totalOf(all.rows[0]) };
+      }
+      return {
+        hits: rows.rows.map((row) => ({
+          kind: row.kind,
+          id: Number(row.id),
+          groupId: Number(row.group_id),
+          at: Number(row.at),
+        })),
+        ...totalOf(first),
+      };
     },
     async fileTexts(fileIds) {
       if (fileIds.length === 0) return new Map();

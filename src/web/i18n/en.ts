@@ -342,6 +342,7 @@ export const en = {
   "search.kind.CABINET": "File",
   "search.help": 'Every word must occur. "Quotes" search a phrase; -word leaves out what contains the word.',
   "search.count": "{n} found",
+  "search.countBounded": "{n} or more found",
   "search.scanned": "Words of one or two characters are looked for among the {n} newest items of each kind only.",
   "search.none": "Nothing found.",
   "search.commentOn": "Comment on {title}",

@@ -346,6 +346,7 @@ export const ja: Readonly<Record<MessageKey, string>> = {
   "search.kind.CABINET": "ファイル",
   "search.help": 'すべての語を含むものを探します。"語句" は引用符で囲み、-語 でその語を含むものを除きます。',
   "search.count": "{n} 件",
+  "search.countBounded": "{n} 件以上",
   "search.scanned": "1〜2 文字の語は、種類ごとに新しい {n} 件だけから探しています。",
   "search.none": "見つかりませんでした。",
   "search.commentOn": "{title} へのコメント",

@@ -70,7 +70,7 @@ export function registerSearchPages(app: FastifyInstance, web: WebContext): void
         ...base,
         problem: undefined,
         results,
-        count: chrome.t("search.count", { n: view.total }),
+        count: chrome.t(view.bounded ? "search.countBounded" : "search.count", { n: view.total }),
         scanned: view.query.mode === "scan" ? chrome.t("search.scanned", { n: SEARCH_LIMITS.scanItemsPerKind }) : "",
       });
     },
