@@ -14,7 +14,7 @@ const NS = 'xmlns="http://www.w3.org/2005/Atom" xmlns:cbl="http://schemas.cybozu
 
 /** Runs the push benchmark and prints one line. */
 async function main(): Promise<void> {
-  const server = await startTestServer();
+  const server = await startTestServer(process.env.KAIRAN_TEST_DATABASE_URL ? "postgres" : "sqlite");
   try {
     const users: TestUser[] = [];
     for (let i = 0; i < MEMBERS; i++) users.push(await server.factories.user({ name: `Chatter ${i}` }));
