@@ -63,11 +63,11 @@ export function checkRoomTitle(title: string | undefined): string {
   return text;
 }
 
-/** @throws ValidationError CHAT_ROOM_TOO_MANY_MEMBERS beyond the THEME room limit */
+/** @throws ValidationError CHAT_TOO_MANY_MEMBERS beyond the THEME room limit */
 export function checkMemberCount(count: number): void {
   if (count > CHAT_LIMITS.themeRoomMaxMembers)
     throw new ValidationError(
-      "CHAT_ROOM_TOO_MANY_MEMBERS",
+      "CHAT_TOO_MANY_MEMBERS",
       `A THEME room has at most ${CHAT_LIMITS.themeRoomMaxMembers} members.`,
     );
 }

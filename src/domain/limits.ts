@@ -74,4 +74,6 @@ export const CHAT_LIMITS = {
   themeRoomMaxMembers: 1_000,
   /** Messages a room entry embeds with `embed-comment=true`, newest first. */
   embeddedMessages: 20,
+  /** Messages the browser's conversation page shows (the newest), and sends per update. */
+  pageMessages: 100,
 } as const;

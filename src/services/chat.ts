@@ -89,7 +89,7 @@ export async function listRooms(ctx: ServiceContext, actor: Actor, input: RoomQu
 /**
  * Creates, renames, changes the members of, mutes or leaves a room; the room as the caller sees
  * it afterwards (a room just left: as it was).
- * @throws ValidationError CHAT_ROOM_TITLE_TOO_LONG, CHAT_ROOM_TITLE_REQUIRED, CHAT_ROOM_TOO_MANY_MEMBERS, CHAT_MEMBER_INVALID, CHAT_DIRECT_FIXED
+ * @throws ValidationError CHAT_ROOM_TITLE_TOO_LONG, CHAT_ROOM_TITLE_REQUIRED, CHAT_TOO_MANY_MEMBERS, CHAT_MEMBER_INVALID, CHAT_DIRECT_FIXED
  * @throws NotFoundError NOT_FOUND; ForbiddenError CHAT_NOT_CREATOR
  */
 export async function writeRoom(ctx: ServiceContext, actor: Actor, input: RoomWrite): Promise<RoomView> {

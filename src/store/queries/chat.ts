@@ -65,6 +65,10 @@ export interface ChatRepo {
   latest(roomIds: readonly number[]): Promise<Map<number, ChatMessage>>;
   /** Sets the user's unread count of these rooms to 0. */
   confirm(userId: number, roomIds: readonly number[]): Promise<void>;
+  /** People sharing a joined group with the user (not the user), by name: who a room may hold. */
+  contacts(userId: number): Promise<{ readonly id: number; readonly name: string }[]>;
+  /** Messages of a room after `number`, oldest first, at most `limit`. */
+  messagesAfter(roomId: number, number: number, limit: number): Promise<ChatMessage[]>;
 }
 
 function selectRooms(db: Kysely<Database>, userId: number) {
@@ -290,6 +294,30 @@ export function chatRepo(db: Kysely<Database>): ChatRepo {
         .execute();
       for (const row of rows) out.set(row.roomId, row);
       return out;
+    },
+    async contacts(userId) {
+      return db
+        .selectFrom("memberships as theirs")
+        .innerJoin("memberships as mine", "mine.group_id", "theirs.group_id")
+        .innerJoin("users as u", "u.id", "theirs.user_id")
+        .select(["u.id as id", "u.name as name"])
+        .distinct()
+        .where("mine.user_id", "=", userId)
+        .where("mine.status", "=", "JOIN")
+        .where("theirs.status", "=", "JOIN")
+        .where("u.id", "!=", userId)
+        .where("u.disabled_at", "is", null)
+        .orderBy("u.name")
+        .orderBy("u.id")
+        .execute();
+    },
+    async messagesAfter(roomId, number, limit) {
+      return selectMessages(db)
+        .where("m.room_id", "=", roomId)
+        .where("m.number", ">", number)
+        .orderBy("m.number", "asc")
+        .limit(limit)
+        .execute();
     },
     async confirm(userId, roomIds) {
       if (roomIds.length === 0) return;
