@@ -4,6 +4,7 @@ import { type ContentRef, formatContentId, formatPair } from "../domain/item-id.
 import type { ServiceContext } from "../services/context.js";
 import type { Store, Tx } from "../store/store.js";
 import { type StoredVersions, discardSeedFiles, loadGroupware, storeSeedFiles } from "./load-groupware.js";
+import { loadChatRooms } from "./chat.js";
 import type { Seed } from "./schema.js";
 import { SeedError } from "./validate.js";
 
@@ -17,6 +18,8 @@ export interface SeedResult {
   files: Record<string, string>;
   folders: Record<string, string>;
   members: Record<string, string>;
+  /** Chat rooms, from their creator's side. */
+  chatRooms: Record<string, string>;
 }
 
 /** Loads a validated seed in one transaction: all of it, or nothing (file bytes included). */
@@ -52,6 +55,7 @@ async function loadRows(
       files: {},
       folders: {},
       members: {},
+      chatRooms: {},
     };
     const userIds = new Map<string, number>();
     for (const [i, user] of seed.users.entries()) {
@@ -79,6 +83,7 @@ async function loadRows(
       const groupId = await loadGroup(tx, group, userIds, now, result);
       await loadGroupware(tx, { groupId, groupIndex, seed: group, userIds, stored, now }, result);
     }
+    result.chatRooms = await loadChatRooms(tx, seed.chatRooms, userIds, now);
     return result;
   });
 }
