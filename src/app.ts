@@ -26,6 +26,8 @@ import { registerGwCabinet } from "./http/endpoints/gw-cabinet/gw-cabinet.js";
 import { registerGwMemberList } from "./http/endpoints/gw-member-list/gw-member-list.js";
 import { registerGwTask } from "./http/endpoints/gw-task/gw-task.js";
 import { registerSearch } from "./http/endpoints/search/search.js";
+import { registerMpChat } from "./http/endpoints/mp-chat/mp-chat.js";
+import { registerMpChatPush } from "./http/endpoints/mp-chat-push/mp-chat-push.js";
 import { Admission } from "./http/admission.js";
 import { clientAddressResolver } from "./http/client-address.js";
 import { errorHandler } from "./http/errors.js";
@@ -135,6 +137,9 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     registerNotification(api, context);
     registerGoodNotification(api, context);
     registerSearch(api, context);
+    // Chat (issue #21).
+    registerMpChat(api, context);
+    registerMpChatPush(api, context);
   });
   return app;
 }

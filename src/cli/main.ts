@@ -10,6 +10,7 @@ import { REINDEX_HELP, reindex } from "./reindex.js";
 import { SEED_HELP, seed } from "./seed.js";
 import { SERVE_HELP, serve } from "./serve.js";
 import { TASK_COMMAND } from "./task.js";
+import { CHAT_COMMAND } from "./chat.js";
 import { TOKEN_HELP, token } from "./token.js";
 import { GROUP_COMMAND, USER_COMMAND } from "./user.js";
 
@@ -22,6 +23,7 @@ const COMMANDS: Readonly<
   group: GROUP_COMMAND,
   member: MEMBER_COMMAND,
   task: TASK_COMMAND,
+  chat: CHAT_COMMAND,
   file: FILE_COMMAND,
   app: { run: app, help: APP_HELP, summary: "register, list and remove client applications (OAuth consumers)" },
   token: { run: token, help: TOKEN_HELP, summary: "issue, list and revoke tokens (OAuth token credentials, Bearer)" },

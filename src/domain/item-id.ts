@@ -28,7 +28,7 @@ export type ItemRef =
 const PAIR = /^1:([1-9][0-9]{0,14})$/;
 const PLAIN = /^[1-9][0-9]{0,14}$/;
 const CONTENT_KINDS: ReadonlySet<string> = new Set<ContentKind>(["BOARD", "TASK", "CABINET"]);
-const FOREIGN_KINDS: ReadonlySet<string> = new Set(["MYPAGE", "MESSAGE", "MP_SCHEDULE", "GW_SCHEDULE"]);
+const FOREIGN_KINDS: ReadonlySet<string> = new Set(["MYPAGE", "MESSAGE", "MP_SCHEDULE", "GW_SCHEDULE", "MP_CHAT"]);
 const PAIR_SHAPE = /^[0-9]+:[0-9]+$/;
 
 /** `12` -> `1:12`. */
@@ -126,4 +126,30 @@ export function parseAttachmentId(text: string): AttachmentRef | undefined {
   const comment = parseItemId(segments.slice(0, 6).join(","));
   if (comment?.kind !== "COMMENT") return undefined;
   return { kind: "ATTACHMENT", parent: comment.parent, commentNumber: comment.number, position: Number(segments[7]) };
+}
+
+/** A chat room (`MYPAGE,1:<user>,MP_CHAT,1:n`) or one of its messages (`...,COMMENT,m`). */
+export interface ChatRef {
+  readonly roomId: number;
+  /** The message number; undefined for the room itself. */
+  readonly messageNumber: number | undefined;
+}
+
+const CHAT_ID = /^MYPAGE,[0-9]+:[0-9]+,MP_CHAT,1:([1-9][0-9]{0,14})(?:,COMMENT,([1-9][0-9]{0,14}))?$/;
+
+/** A chat room or message id written from anyone's side (membership, not the id, decides access). */
+export function parseChatId(text: string): ChatRef | undefined {
+  const match = CHAT_ID.exec(text.trim());
+  if (match === null) return undefined;
+  return { roomId: Number(match[1]), messageNumber: match[2] === undefined ? undefined : Number(match[2]) };
+}
+
+/** `MYPAGE,1:<viewer>,MP_CHAT,1:n`: a room written from the viewer's side. */
+export function formatChatRoomId(viewerId: number, roomId: number): string {
+  return `MYPAGE,${formatPair(viewerId)},MP_CHAT,${formatPair(roomId)}`;
+}
+
+/** `MYPAGE,1:<viewer>,MP_CHAT,1:n,COMMENT,m`: a message written from the viewer's side. */
+export function formatChatMessageId(viewerId: number, roomId: number, number: number): string {
+  return `${formatChatRoomId(viewerId, roomId)},COMMENT,${number}`;
 }

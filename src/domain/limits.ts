@@ -71,3 +71,14 @@ export const SEARCH_LIMITS = {
   /** Characters of an excerpt on either side of the first hit. */
   excerptContextChars: 40,
 } as const;
+
+/** Chat (docs/api.md "Chat"): a message, a THEME room's title and members. */
+export const CHAT_LIMITS = {
+  messageMaxChars: 3_000,
+  roomTitleMaxChars: 200,
+  themeRoomMaxMembers: 1_000,
+  /** Messages a room entry embeds with `embed-comment=true`, newest first. */
+  embeddedMessages: 20,
+  /** Messages the browser's conversation page shows (the newest), and sends per update. */
+  pageMessages: 100,
+} as const;

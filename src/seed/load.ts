@@ -5,6 +5,7 @@ import type { ServiceContext } from "../services/context.js";
 import { notifyMentions } from "../services/mention.js";
 import type { Store, Tx } from "../store/store.js";
 import { type StoredVersions, discardSeedFiles, loadGroupware, storeSeedFiles } from "./load-groupware.js";
+import { loadChatRooms } from "./chat.js";
 import type { Seed } from "./schema.js";
 import { SeedError } from "./validate.js";
 
@@ -18,6 +19,8 @@ export interface SeedResult {
   files: Record<string, string>;
   folders: Record<string, string>;
   members: Record<string, string>;
+  /** Chat rooms, from their creator's side. */
+  chatRooms: Record<string, string>;
 }
 
 /** Loads a validated seed in one transaction: all of it, or nothing (file bytes included). */
@@ -53,6 +56,7 @@ async function loadRows(
       files: {},
       folders: {},
       members: {},
+      chatRooms: {},
     };
     const userIds = new Map<string, number>();
     for (const [i, user] of seed.users.entries()) {
@@ -80,6 +84,7 @@ async function loadRows(
       const groupId = await loadGroup(tx, group, userIds, now, result);
       await loadGroupware(tx, { groupId, groupIndex, seed: group, userIds, stored, now }, result);
     }
+    result.chatRooms = await loadChatRooms(tx, seed.chatRooms, userIds, now);
     return result;
   });
 }

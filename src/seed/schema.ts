@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { seedChatRoom } from "./chat.js";
 import { ACCESS_LEVELS } from "../domain/access.js";
 import { TASK_PRIORITIES, TASK_STATUSES, parseDue } from "../domain/task.js";
 
@@ -121,6 +122,7 @@ export const seedSchema = z.strictObject({
   apps: z.array(app).default([]),
   tokens: z.array(token).default([]),
   groups: z.array(group).default([]),
+  chatRooms: z.array(seedChatRoom).default([]),
 });
 
 /** A validated seed file, defaults filled in. */

@@ -1,4 +1,5 @@
 import { checkFileName } from "../domain/file.js";
+import { chatRoomProblems } from "./chat.js";
 import { type Seed, seedSchema } from "./schema.js";
 
 /** A seed file that cannot be loaded: every problem, each with its path in the file. */
@@ -36,6 +37,8 @@ function referenceProblems(seed: Seed): string[] {
   const problems: string[] = [];
   const users = uniqueRefs(seed.users, "users", problems);
   const apps = uniqueRefs(seed.apps, "apps", problems);
+  uniqueRefs(seed.chatRooms, "chatRooms", problems);
+  problems.push(...chatRoomProblems(seed.chatRooms, users));
   const need = (known: ReadonlySet<string>, value: string | undefined, path: string, what: string) => {
     if (value !== undefined && !known.has(value)) problems.push(`${path}: no ${what} with ref "${value}"`);
   };

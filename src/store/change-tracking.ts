@@ -91,6 +91,10 @@ export const UNTRACKED_TABLES: Readonly<Record<string, string>> = {
   kysely_migration_lock: "the migrator's bookkeeping",
   // Search (migration 0014).
   file_search_texts: "written with its file and version, whose own triggers move the group's version",
+  // Chat (migration 0017): its feeds (rooms, messages, M_CHAT notifications) are never kept by the feed cache.
+  chat_rooms: "chat feeds are built afresh on every request, outside the feed cache",
+  chat_members: "chat feeds are built afresh on every request, outside the feed cache",
+  chat_messages: "chat feeds are built afresh on every request, outside the feed cache",
 };
 
 /**

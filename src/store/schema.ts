@@ -19,6 +19,7 @@ import type {
   MentionsTable,
   NotificationsTable,
 } from "./schema-activity.js";
+import type { ChatMembersTable, ChatMessagesTable, ChatRoomsTable } from "./schema-chat.js";
 import type { ColumnType, Generated } from "kysely";
 
 /**
@@ -54,6 +55,9 @@ export interface Database {
   group_changes: GroupChangesTable;
   member_changes: MemberChangesTable;
   user_pictures: UserPicturesTable;
+  chat_rooms: ChatRoomsTable;
+  chat_members: ChatMembersTable;
+  chat_messages: ChatMessagesTable;
 }
 
 /** Registered users. */

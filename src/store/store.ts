@@ -2,6 +2,7 @@ import type { ViewVersion } from "./change-tracking.js";
 import type { CallerView } from "./queries/view-version.js";
 import type { AppRepo } from "./queries/apps.js";
 import type { AttachmentRepo } from "./queries/attachments.js";
+import type { ChatRepo } from "./queries/chat.js";
 import type { CommentReadRepo } from "./queries/comment-reads.js";
 import type { CommentRepo } from "./queries/comments.js";
 import type { DatasetRepo } from "./queries/dataset.js";
@@ -89,4 +90,6 @@ export interface Tx {
   readonly notificationCounts: NotificationCountRepo;
   readonly search: SearchRepo;
   readonly mentions: MentionRepo;
+  /** Chat rooms, members and messages. */
+  readonly chat: ChatRepo;
 }

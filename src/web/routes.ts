@@ -9,6 +9,7 @@ import { webErrorHandler } from "./errors.js";
 import type { WebContext } from "./page.js";
 import { registerAuthPages } from "./pages/auth.js";
 import { registerBoardPages } from "./pages/board.js";
+import { registerChatPages } from "./pages/chat.js";
 import { registerDownload } from "./pages/download.js";
 import { registerFavoritesPage } from "./pages/favorites.js";
 import { registerFilePages } from "./pages/files.js";
@@ -56,6 +57,8 @@ export function registerWeb(app: FastifyInstance, context: Context): WebContext 
     registerAccountPages(scope, web);
     registerDownload(scope, web);
     registerSearchPages(scope, web);
+    // Chat (issue #21).
+    registerChatPages(scope, web);
   });
   return web;
 }

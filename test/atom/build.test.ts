@@ -193,6 +193,7 @@ describe("declaration and namespaces", () => {
       "cblGrp",
       "cblPrfl",
       "cblNtf",
+      "cblChat",
       "dc",
     ]);
     assert.ok(FEED_NAMESPACES.endsWith(' xmlns:dc="http://purl.org/dc/elements/1.1/"'));

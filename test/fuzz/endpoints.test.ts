@@ -14,7 +14,7 @@ import { type DataSnapshot, type Snapshotter, describeChange, openSnapshotter } 
 import { type TestServer, startTestServer } from "../support/server.js";
 import { type GroupItems, pendingSignIn, seedGroup } from "../support/world.js";
 import { existingIds } from "./inputs/values.js";
-import { validParameterValues } from "./inputs/query.js";
+import { CHAT_ROOM, validParameterValues } from "./inputs/query.js";
 import { assertAnswerShape } from "./invariant.js";
 import { buildRequest, describeRequest, fuzzSpec } from "./requests.js";
 import { send } from "./send.js";
@@ -39,6 +39,7 @@ describeEachBackend("fuzzing every endpoint of the route table", (backend) => {
     groups = [await seedGroup(server, owner, [member], "home"), await seedGroup(server, stranger, [], "away")];
     // A second topic and task at home: a fuzzed delete of the first leaves the others to aim at.
     await server.factories.topic(groups[0]!.group, member, { title: "home second topic" });
+    await seedChatRoom(server, owner, member);
     signIn = await pendingSignIn(server, owner.consumer);
     snapshots = openSnapshotter(server);
     last = await snapshots.take();
@@ -62,7 +63,7 @@ describeEachBackend("fuzzing every endpoint of the route table", (backend) => {
   });
 
   it(`answers every generated request with a success or a well-formed refusal that changed nothing (${RUNS_PER_ENDPOINT} runs per endpoint, seed ${SEED})`, async (t) => {
-    const ids = [...existingIds(groups), signIn.token, signIn.csrf];
+    const ids = [...existingIds(groups), CHAT_ROOM, `${CHAT_ROOM},COMMENT,1`, signIn.token, signIn.csrf];
     const valid = validParameterValues(groups, signIn.token);
     const material = {
       consumerKey: owner.consumer.key,
@@ -117,3 +118,19 @@ describeEachBackend("fuzzing every endpoint of the route table", (backend) => {
     assert.equal(tally.serverErrors, 0);
   });
 });
+
+/** Chat room 1 (CHAT_ROOM) of the owner and the member, with one message. */
+async function seedChatRoom(server: TestServer, owner: TestUser, member: TestUser): Promise<void> {
+  await server.store.transaction(async (tx) => {
+    const at = server.clock.now();
+    const roomId = await tx.chat.createRoom({
+      type: "THEME",
+      title: "fuzz room",
+      creatorId: owner.id,
+      directKey: null,
+      at,
+    });
+    await tx.chat.addMembers(roomId, [owner.id, member.id], at);
+    await tx.chat.push(roomId, owner.id, "fuzz message", at);
+  });
+}

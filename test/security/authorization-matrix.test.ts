@@ -84,6 +84,10 @@ function misjudged(world: MatrixWorld, op: Operation, caller: Caller, answer: An
     expect(403, "ACCESS_LEVEL_INSUFFICIENT", code);
   } else if (op.scope === "group") {
     expect(403, "GROUP_NOT_JOINED", code);
+  } else if (op.scope === "room") {
+    expect(404, "NOT_FOUND", code);
+  } else if (op.scope === "people") {
+    expect(400, "CHAT_MEMBER_INVALID", code);
   } else if (op.scope === "own") {
     if (answer.status !== 200)
       problems.push(`expected 200 (their own data), got ${answer.status} ${answer.text.slice(0, 120)}`);

@@ -48,6 +48,8 @@ export interface MatrixWorld {
   /** Every string and id of the secret group that no one else may see. */
   readonly secrets: readonly string[];
   readonly secretIds: readonly string[];
+  /** The secret chat room of the owner and the member (THEME "<tag> room", message "<tag> chat"). */
+  readonly chat: { readonly roomId: number };
 }
 
 /** A token of `user` through a new application of `level`; returns the token and its secret. */
@@ -117,6 +119,8 @@ export async function seedMatrixWorld(server: TestServer, tag: string): Promise<
   await server.store.transaction((tx) => tx.memberships.remove(formerMembership?.id ?? 0));
 
   // A member's token, revoked: it must be as dead as an unknown one, by Bearer and by OAuth.
+  const chat = await seedChatRoom(server, owner, member, tag);
+
   const revoked = await issueToken(server, member, "Z");
   const [summary] = (await server.store.read((tx) => tx.tokens.list())).filter(
     (t) => t.appConsumerKey === revoked.consumer.key,
@@ -169,8 +173,11 @@ export async function seedMatrixWorld(server: TestServer, tag: string): Promise<
     member,
     memberTokens,
     strangers,
+    chat,
     secrets: [
       ...secret.secrets,
+      `${tag} room`,
+      `${tag} chat`,
       `${tag} Owner`,
       `${tag} Member`,
       `${tag} mention`,
@@ -185,8 +192,31 @@ export async function seedMatrixWorld(server: TestServer, tag: string): Promise<
       secret.taskId,
       secret.fileId,
       `GROUP,${secret.groupPair}`,
+      `MP_CHAT,1:${chat.roomId}`,
     ],
   };
+}
+
+/** The owner's THEME room with the member, holding one message by the owner. */
+async function seedChatRoom(
+  server: TestServer,
+  owner: TestUser,
+  member: User,
+  tag: string,
+): Promise<{ roomId: number }> {
+  return server.store.transaction(async (tx) => {
+    const at = server.clock.now();
+    const roomId = await tx.chat.createRoom({
+      type: "THEME",
+      title: `${tag} room`,
+      creatorId: owner.id,
+      directKey: null,
+      at,
+    });
+    await tx.chat.addMembers(roomId, [owner.id, member.id], at);
+    await tx.chat.push(roomId, owner.id, `${tag} chat`, at);
+    return { roomId };
+  });
 }
 
 /** The member, at `level`. */

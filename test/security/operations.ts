@@ -5,6 +5,7 @@ import type { AccessLevel } from "../../src/domain/access.js";
 import { CLIENT_NS } from "../support/http.js";
 import type { Part } from "../support/multipart.js";
 import type { MatrixWorld } from "./matrix-world.js";
+import { CHAT_COMMENT_OPERATIONS, CHAT_NOTIFICATION_OPERATIONS, CHAT_OPERATIONS } from "./chat-operations.js";
 
 /** One request: a query, an Atom body, or multipart parts. */
 export interface Probe {
@@ -23,8 +24,11 @@ export interface Operation {
    * `own`: the caller's own data (their groups, favorites, notifications): 200 for anyone
    * authenticated, showing nothing of groups they are not in.
    * `unknown`: an endpoint this table does not describe yet (generic probes).
+   * `room`: the member's secret chat room: anyone not in it is answered 404 NOT_FOUND.
+   * `people`: a chat room with the secret group's owner: anyone sharing no group with them is
+   * refused 400 CHAT_MEMBER_INVALID.
    */
-  readonly scope: "group" | "own" | "unknown";
+  readonly scope: "group" | "own" | "unknown" | "room" | "people";
   /** The request; `proper` is true for the caller who must succeed (writes that use up their target get a fresh one). */
   readonly probe: (world: MatrixWorld, proper: boolean) => Promise<Probe>;
   /** For `own` reads: what the secret group's member sees there, proving the leak check can fail. */
@@ -218,6 +222,7 @@ export const OPERATIONS: ReadonlyMap<string, readonly Operation[]> = new Map<str
         scope: "group",
         probe: async (w, p) => feed(`${operation("delete")}<entry><id>${await freshComment(w, p)}</id></entry>`),
       },
+      ...CHAT_COMMENT_OPERATIONS,
     ],
   ],
   [
@@ -407,9 +412,12 @@ export const OPERATIONS: ReadonlyMap<string, readonly Operation[]> = new Map<str
             feed(`<entry><id>${w.secret.topicId}</id></entry><entry><id>${w.secret.commentId}</id></entry>`),
         },
         ...(url === "/api/notification/V2" ? MENTION_OPERATIONS : []),
+        ...(url === "/api/notification/V2" ? CHAT_NOTIFICATION_OPERATIONS : []),
       ],
     ],
   ),
+  // Chat (issue #21).
+  ...CHAT_OPERATIONS,
 ]);
 
 /** Requests for an endpoint this table does not describe: aimed at the secret group in every way the interface names items. */

@@ -3,6 +3,7 @@ import type { Database } from "../schema.js";
 import type { Tx } from "../store.js";
 import { appRepo } from "./apps.js";
 import { attachmentRepo } from "./attachments.js";
+import { chatRepo } from "./chat.js";
 import { commentReadRepo } from "./comment-reads.js";
 import { commentRepo } from "./comments.js";
 import { datasetRepo } from "./dataset.js";
@@ -58,6 +59,7 @@ const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>, engine: Engi
   likeNotifications: likeNotificationRepo,
   search: searchRepo,
   mentions: mentionRepo,
+  chat: chatRepo,
 };
 
 /** Repositories made on first use; the getters are defined once, on the prototype. */

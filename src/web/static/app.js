@@ -302,4 +302,65 @@
       window.setTimeout(close, 150);
     });
   });
+  // Chat: a conversation page receives new messages as they arrive. A `chat` event of the live
+  // stream naming this room fetches the messages after the last one shown (a page of this site,
+  // read for its list) and appends them; while the stream fails (or before it exists, or behind a
+  // proxy that cuts it) the same fetch runs every 10 seconds.
+  (function () {
+    var list = document.getElementById("chat-messages");
+    if (!list || !window.fetch || !window.DOMParser) return;
+    var room = list.getAttribute("data-room");
+    var href = list.getAttribute("data-new-href");
+    var busy = false;
+    var pollTimer = null;
+    function fetchNew() {
+      if (busy) return;
+      busy = true;
+      var after = list.getAttribute("data-last") || "0";
+      fetch(href + "&after=" + encodeURIComponent(after), { credentials: "same-origin" })
+        .then(function (response) {
+          return response.ok ? response.text() : "";
+        })
+        .then(function (text) {
+          var doc = new DOMParser().parseFromString(text, "text/html");
+          var items = doc.querySelectorAll("#chat-new > li");
+          for (var i = 0; i < items.length; i++) {
+            var number = Number(items[i].getAttribute("data-number"));
+            if (number > Number(list.getAttribute("data-last") || "0") && !document.getElementById(items[i].id)) {
+              list.appendChild(document.importNode(items[i], true));
+              list.setAttribute("data-last", String(number));
+            }
+          }
+          var empty = document.getElementById("chat-empty");
+          if (empty && list.children.length > 0) empty.hidden = true;
+        })
+        .catch(function () {})
+        .then(function () {
+          busy = false;
+        });
+    }
+    function poll(on) {
+      if (on && pollTimer === null) pollTimer = window.setInterval(fetchNew, 10000);
+      if (!on && pollTimer !== null) {
+        window.clearInterval(pollTimer);
+        pollTimer = null;
+      }
+    }
+    if (!window.EventSource) {
+      poll(true);
+      return;
+    }
+    var stream = new EventSource("/api/stream/V2");
+    var names = new RegExp(",MP_CHAT,1:" + room + ",COMMENT,");
+    stream.addEventListener("chat", function (event) {
+      if (names.test(String(event.data))) fetchNew();
+    });
+    stream.addEventListener("open", function () {
+      poll(false);
+      fetchNew();
+    });
+    stream.addEventListener("error", function () {
+      poll(true);
+    });
+  })();
 })();

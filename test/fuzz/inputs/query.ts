@@ -30,6 +30,9 @@ export const PARAMETER_NAMES = [
   "oauth_token",
   "oauth_verifier",
   "q",
+  // Chat (issue #21).
+  "chat-type",
+  "chat-member",
 ] as const;
 
 const BAD_ESCAPES = [
@@ -101,6 +104,9 @@ const parameterName = fc.oneof(
   { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 12 }) },
 );
 
+/** The chat room the fuzz world seeds (endpoints.test.ts), written from its creator's side. */
+export const CHAT_ROOM = "MYPAGE,1:1,MP_CHAT,1:1";
+
 /** Values each parameter takes in a request that should succeed, from the seeded groups. */
 export function validParameterValues(
   groups: readonly GroupItems[],
@@ -109,8 +115,8 @@ export function validParameterValues(
   const all = (pick: (g: GroupItems) => readonly string[]) => groups.flatMap(pick);
   return {
     group: all((g) => [g.groupPair, `GROUP,${g.groupPair}`]),
-    entry: all((g) => [g.topicId, g.taskId, g.fileId]),
-    id: all((g) => [g.topicId, g.commentId, g.attachmentId, g.taskId, g.fileId]),
+    entry: [...all((g) => [g.topicId, g.taskId, g.fileId]), CHAT_ROOM],
+    id: [...all((g) => [g.topicId, g.commentId, g.attachmentId, g.taskId, g.fileId]), CHAT_ROOM],
     "start-index": ["0", "1", "5", "100"],
     "max-results": ["1", "20", "100", "101"],
     "board-folder": ["UNCLASSIFIED", "TRASH", ...all((g) => g.folders)],
@@ -121,11 +127,14 @@ export function validParameterValues(
     status: ["NOT_COMPLETED"],
     "member-status": ["JOIN", "INVITE"],
     user: all((g) => [g.memberId]),
-    category: ["BOARD", "TASK", "CABINET", "COMMENT", "MEMBER_LIST", "M_SCHEDULE", "MENTION"],
+    category: ["BOARD", "TASK", "CABINET", "COMMENT", "MEMBER_LIST", "M_SCHEDULE", "MENTION", "M_CHAT"],
     // Search: words, a phrase, an exclusion, a short (scanned) term, FTS and LIKE syntax, the limit.
     q: ["home", "home topic", '"home topic"', "home -away", "ho", "検索テスト", 'a" OR "b', "%_\\", "あ".repeat(201)],
     version: ["1", "2"],
     oauth_token: [signInToken],
+    // Chat: the fuzz world's room 1 (endpoints.test.ts) and its first message, from anyone's side.
+    "chat-type": ["THEME", "DIRECT"],
+    "chat-member": ["1:1", "1:2", "2"],
   };
 }
 

@@ -1,7 +1,7 @@
 import { NS } from "../../../atom/namespaces.js";
 import { type XmlElement, childText } from "../../../atom/parse.js";
 import { NotFoundError, ValidationError } from "../../../domain/errors.js";
-import type { ContentRef } from "../../../domain/item-id.js";
+import { type ContentRef, parseChatId } from "../../../domain/item-id.js";
 import type { PageWindow } from "../../../store/page-window.js";
 import { readOperation, readReplyTo, requireSingleEntry, summaryOf } from "../../atom-request.js";
 import { type QueryValues, clip, queryFlag, queryValue } from "../../../http-kit/query.js";
@@ -23,6 +23,19 @@ export type CommentWrite =
       readonly replyTo: number | undefined;
     }
   | { readonly op: "delete"; readonly parent: ContentRef; readonly number: number };
+
+/** `GET /api/comment/V2?entry=<chat room id>`: a page of the room's messages. */
+export interface ChatMessagesRead {
+  readonly roomId: number;
+  readonly page: PageWindow;
+}
+
+/** The room, when `entry` names a chat room (its messages are its comments); else undefined. @throws paging errors */
+export function readChatMessagesQuery(query: QueryValues): ChatMessagesRead | undefined {
+  const ref = parseChatId(queryValue(query, "entry") ?? "");
+  if (ref === undefined || ref.messageNumber !== undefined) return undefined;
+  return { roomId: ref.roomId, page: readPage(query) };
+}
 
 /** Reads `entry`, paging and `unconfirmed`. @throws ValidationError naming the parameter, UNSUPPORTED_ITEM */
 export function readCommentQuery(query: QueryValues): CommentRead {
@@ -53,6 +66,7 @@ export function readCommentWrite(feed: XmlElement): CommentWrite {
     const id = childText(entry, NS.atom, "id");
     if (id === undefined || id.trim() === "")
       throw new ValidationError("ENTRY_ID_REQUIRED", "entry/id (the comment id) is missing.");
+    refuseChat(id);
     const ref = readItemId(id, "entry/id");
     if (ref.kind !== "COMMENT") throw new NotFoundError("COMMENT_NOT_FOUND", "The comment does not exist.");
     return { op: "delete", parent: ref.parent, number: ref.number };
@@ -68,6 +82,7 @@ export function readCommentWrite(feed: XmlElement): CommentWrite {
  * message or schedule) is data the comment interface does not support: 400, per the spec's table.
  */
 function readParentId(text: string, field: string): ContentRef {
+  refuseChat(text);
   const ref = readItemId(text, field);
   if (ref.kind !== "BOARD" && ref.kind !== "TASK" && ref.kind !== "CABINET") {
     throw new ValidationError(
@@ -76,4 +91,13 @@ function readParentId(text: string, field: string): ContentRef {
     );
   }
   return ref;
+}
+
+/** Chat messages are written only through the push endpoint. @throws ValidationError CHAT_NOT_SUPPORTED */
+function refuseChat(id: string): void {
+  if (parseChatId(id) !== undefined)
+    throw new ValidationError(
+      "CHAT_NOT_SUPPORTED",
+      "Chat messages are not written through the comment interface; use /api/comet/mpChatPush/V2.",
+    );
 }

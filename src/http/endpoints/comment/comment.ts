@@ -9,38 +9,47 @@ import type { QueryValues } from "../../../http-kit/query.js";
 import { registerEndpoint } from "../../../http-kit/route.js";
 import { mediaType } from "../../../http-kit/form.js";
 import { readXmlBody } from "../../xml-body.js";
-import { readCommentQuery, readCommentWrite } from "./comment.request.js";
+import { readChatMessagesQuery, readCommentQuery, readCommentWrite } from "./comment.request.js";
+import { sendChatMessages } from "./chat-messages.js";
 import { receiveUpload } from "./comment.upload.js";
 
 /** `GET|POST /api/comment/V2`: comments of a topic, task or file, with attachments. */
 export function registerComment(app: FastifyInstance, context: Context): void {
   const { blobs } = context;
-  registerEndpoint(app, "/api/comment/V2", {
-    async GET(request, reply) {
-      const actor = await authenticateRequest(context, request);
-      const input = readCommentQuery(request.query as QueryValues);
-      requireAccess(actor, "comments");
-      const view = await listComments(context, actor, input);
-      return sendFeed(reply, commentsFeed(context.baseUrl(), viewerOf(actor), view));
+  registerEndpoint(
+    app,
+    "/api/comment/V2",
+    {
+      async GET(request, reply) {
+        const actor = await authenticateRequest(context, request);
+        const chat = readChatMessagesQuery(request.query as QueryValues);
+        if (chat !== undefined) return sendChatMessages(context, actor, chat, reply);
+        const input = readCommentQuery(request.query as QueryValues);
+        requireAccess(actor, "comments");
+        const view = await listComments(context, actor, input);
+        return sendFeed(reply, commentsFeed(context.baseUrl(), viewerOf(actor), view));
+      },
+      async POST(request, reply) {
+        const actor = await authenticateRequest(context, request);
+        // Checked before the body is read: files are not streamed to disk for a caller who may not write.
+        requireAccess(actor, "write");
+        const upload =
+          mediaType(request) === "multipart/form-data"
+            ? await receiveUpload(request, reply, blobs, context.admission)
+            : undefined;
+        try {
+          const input = readCommentWrite(upload?.document ?? readXmlBody(request));
+          const view =
+            input.op === "add"
+              ? await addComment(context, actor, { ...input, files: upload?.files ?? [] })
+              : await deleteComment(context, actor, input);
+          return sendFeed(reply, commentWriteFeed(context.baseUrl(), viewerOf(actor), view));
+        } finally {
+          await upload?.discard();
+        }
+      },
     },
-    async POST(request, reply) {
-      const actor = await authenticateRequest(context, request);
-      // Checked before the body is read: files are not streamed to disk for a caller who may not write.
-      requireAccess(actor, "write");
-      const upload =
-        mediaType(request) === "multipart/form-data"
-          ? await receiveUpload(request, reply, blobs, context.admission)
-          : undefined;
-      try {
-        const input = readCommentWrite(upload?.document ?? readXmlBody(request));
-        const view =
-          input.op === "add"
-            ? await addComment(context, actor, { ...input, files: upload?.files ?? [] })
-            : await deleteComment(context, actor, input);
-        return sendFeed(reply, commentWriteFeed(context.baseUrl(), viewerOf(actor), view));
-      } finally {
-        await upload?.discard();
-      }
-    },
-  });
+    // A chat room's messages change with no change version (docs/architecture.md): never cached.
+    { feedCacheable: (query) => readChatMessagesQuery(query) === undefined },
+  );
 }

@@ -1,7 +1,7 @@
 import { NS } from "../../../atom/namespaces.js";
 import { type XmlElement, childText, children } from "../../../atom/parse.js";
 import { ValidationError } from "../../../domain/errors.js";
-import { type ItemRef, parseItemId } from "../../../domain/item-id.js";
+import { type ItemRef, parseChatId, parseItemId } from "../../../domain/item-id.js";
 import { type NotificationCategory, parseCategory } from "../../../domain/notification.js";
 import type { NotificationQuery } from "../../../services/notification.js";
 import { readGroupId, readPage } from "../../../http-kit/parameters.js";
@@ -41,6 +41,18 @@ export function readConfirmCategory(query: QueryValues): NotificationCategory | 
  * @throws ValidationError FEED_REQUIRED
  */
 export function readConfirmation(feed: XmlElement): { readonly ids: readonly (ItemRef | undefined)[] } {
+  return { ids: confirmedIds(feed).map((id) => (id === undefined ? undefined : parseItemId(id))) };
+}
+
+/** A confirmation of M_CHAT notifications: the room of each entry id (undefined: not a room id). @throws ValidationError FEED_REQUIRED */
+export function readChatConfirmation(feed: XmlElement): (number | undefined)[] {
+  return confirmedIds(feed).map((id) => {
+    const ref = id === undefined ? undefined : parseChatId(id);
+    return ref?.messageNumber === undefined ? ref?.roomId : undefined;
+  });
+}
+
+function confirmedIds(feed: XmlElement): (string | undefined)[] {
   if (feed.ns !== NS.atom || (feed.local !== "feed" && feed.local !== "entry")) {
     throw new ValidationError(
       "FEED_REQUIRED",
@@ -48,10 +60,5 @@ export function readConfirmation(feed: XmlElement): { readonly ids: readonly (It
     );
   }
   const entries = feed.local === "entry" ? [feed] : children(feed, NS.atom, "entry");
-  return {
-    ids: entries.map((entry) => {
-      const id = childText(entry, NS.atom, "id");
-      return id === undefined ? undefined : parseItemId(id);
-    }),
-  };
+  return entries.map((entry) => childText(entry, NS.atom, "id"));
 }

@@ -1,0 +1,43 @@
+import type { FastifyInstance } from "fastify";
+import { requireAccess } from "../../../domain/access.js";
+import { chatRoomsFeed } from "../../../present/chat.js";
+import { listRooms, writeRoom } from "../../../services/chat.js";
+import type { Context } from "../../../context.js";
+import { authenticateRequest, viewerOf } from "../../caller.js";
+import { sendFeed } from "../../../http-kit/send.js";
+import { type QueryValues, queryFlag } from "../../../http-kit/query.js";
+import { registerEndpoint } from "../../../http-kit/route.js";
+import { readXmlBody } from "../../xml-body.js";
+import { readRoomQuery, readRoomWrite } from "./mp-chat.request.js";
+
+/**
+ * `GET|POST /api/mpChat/V2`: the caller's chat rooms; creating, renaming, muting, leaving them.
+ * Rooms are the caller's own state (`read` level to list them and mute, `comments` to embed
+ * messages, `write` to change them); chat
+ * feeds are built afresh each time, outside the feed cache (no change version follows them).
+ */
+export function registerMpChat(app: FastifyInstance, context: Context): void {
+  registerEndpoint(
+    app,
+    "/api/mpChat/V2",
+    {
+      async GET(request, reply) {
+        const actor = await authenticateRequest(context, request);
+        const query = request.query as QueryValues;
+        const input = readRoomQuery(query);
+        const embed = queryFlag(query, "embed-comment");
+        requireAccess(actor, embed ? "comments" : "read");
+        const views = await listRooms(context, actor, input);
+        return sendFeed(reply, chatRoomsFeed(context.baseUrl(), viewerOf(actor), views, embed, context.clock.now()));
+      },
+      async POST(request, reply) {
+        const actor = await authenticateRequest(context, request);
+        const input = readRoomWrite(readXmlBody(request));
+        requireAccess(actor, input.op === "mute" ? "read" : "write");
+        const view = await writeRoom(context, actor, input);
+        return sendFeed(reply, chatRoomsFeed(context.baseUrl(), viewerOf(actor), [view], false, context.clock.now()));
+      },
+    },
+    { feedCacheable: () => false },
+  );
+}

@@ -1,0 +1,187 @@
+import { element, utcTimestamp } from "../atom/build.js";
+import type { ChatMember, ChatMessage } from "../domain/chat.js";
+import { formatChatMessageId, formatChatRoomId, formatPair } from "../domain/item-id.js";
+import type { MessagesView, MessageView } from "../services/chat-message.js";
+import type { RoomView } from "../services/chat.js";
+import type { MemberRoom } from "../store/queries/chat.js";
+import {
+  type Viewer,
+  authorElement,
+  categoryElements,
+  feedDocument,
+  itemEntry,
+  summaryElement,
+  titleElement,
+  webLinkElements,
+} from "./feed.js";
+import type { ItemLinks } from "./links.js";
+
+/**
+ * A room's pages: `{base_url}/mpChat/view?chatRoomId=1%23n`, byte for byte (chat bots find their
+ * room by comparing the first link with the address a person pasted from the browser).
+ */
+export function chatRoomLinks(baseUrl: string, roomId: number): ItemLinks {
+  const query = `chatRoomId=1%23${roomId}`;
+  return { alternate: `${baseUrl}/mpChat/view?${query}`, mobile: `${baseUrl}/m/mpChat/view?${query}` };
+}
+
+/** A room's title as one member sees it: a DIRECT room is named after the other person. */
+export function roomTitleFor(
+  room: Pick<MemberRoom, "type" | "title">,
+  members: readonly ChatMember[],
+  viewerId: number,
+): string {
+  if (room.type === "THEME") return room.title;
+  return members.find((member) => member.userId !== viewerId)?.name ?? room.title;
+}
+
+/** A message as a comment entry, its id written from the viewer's side. */
+export function chatMessageEntry(baseUrl: string, viewerId: number, message: ChatMessage): string {
+  const id = formatChatMessageId(viewerId, message.roomId, message.number);
+  const room = chatRoomLinks(baseUrl, message.roomId);
+  const anchor = `#comment-${message.number}`;
+  return (
+    `<entry cbl:sequence="${message.number}">` +
+    element("id", {}, id) +
+    titleElement("") +
+    webLinkElements({ alternate: room.alternate + anchor, mobile: room.mobile + anchor }) +
+    categoryElements(id) +
+    authorElement(message.authorName, message.authorId) +
+    element("updated", {}, utcTimestamp(message.createdAt)) +
+    summaryElement(message.body) +
+    "</entry>"
+  );
+}
+
+/** A room entry in the order of docs/api.md "Chat"; `embed` adds its newest messages as comments. */
+export function chatRoomEntry(baseUrl: string, viewerId: number, view: RoomView, embed: boolean): string {
+  const { room, members, messages } = view;
+  const id = formatChatRoomId(viewerId, room.id);
+  const latest = messages[0];
+  const rest =
+    members.map((m) => element("cbl:who", { valueString: m.name, id: formatPair(m.userId) })).join("") +
+    element("cblChat:type", {}, room.type) +
+    element("cblChat:muted", {}, String(room.muted)) +
+    (embed ? embeddedMessages(baseUrl, viewerId, id, view) : "");
+  return itemEntry(
+    {
+      id,
+      title: roomTitleFor(room, members, viewerId),
+      links: chatRoomLinks(baseUrl, room.id),
+      author: authorElement(room.creatorName, room.creatorId),
+      updated: latest?.createdAt ?? room.createdAt,
+      summary: latest?.body ?? "",
+    },
+    rest,
+  );
+}
+
+function embeddedMessages(baseUrl: string, viewerId: number, id: string, view: RoomView): string {
+  const href = `${baseUrl}/api/comment/V2?entry=${encodeURIComponent(id)}`;
+  return (
+    `<cbl:comments><cbl:feedLink href="${href}"><feed>` +
+    titleElement(roomTitleFor(view.room, view.members, viewerId)) +
+    element("id", {}, id) +
+    element("updated", {}, utcTimestamp(view.messages[0]?.createdAt ?? view.room.createdAt)) +
+    view.messages.map((message) => chatMessageEntry(baseUrl, viewerId, message)).join("") +
+    "</feed></cbl:feedLink></cbl:comments>"
+  );
+}
+
+/** `GET|POST /api/mpChat/V2`: the caller's rooms, latest message first. */
+export function chatRoomsFeed(
+  baseUrl: string,
+  viewer: Viewer,
+  views: readonly RoomView[],
+  embed: boolean,
+  now: number,
+): string {
+  const updated = views[0] ? (views[0].messages[0]?.createdAt ?? views[0].room.createdAt) : now;
+  return feedDocument(
+    { title: "Chat", id: `${baseUrl}/api/mpChat/V2`, alternate: `${baseUrl}/mpChat`, viewer, updated },
+    views.map((view) => chatRoomEntry(baseUrl, viewer.id, view, embed)),
+  );
+}
+
+/** `GET /api/comment/V2?entry=<room>`: a page of a room's messages with older/newer flags. */
+export function chatMessagesFeed(baseUrl: string, viewer: Viewer, view: MessagesView, title: string): string {
+  const extra =
+    element("cblCmnt:olderCommentExists", {}, String(view.olderExists)) +
+    element("cblCmnt:newerCommentExists", {}, String(view.newerExists));
+  return feedDocument(
+    {
+      title,
+      id: formatChatRoomId(viewer.id, view.room.id),
+      alternate: chatRoomLinks(baseUrl, view.room.id).alternate,
+      viewer,
+      updated: view.messages[0]?.createdAt ?? view.room.activityAt,
+      extra,
+    },
+    view.messages.map((message) => chatMessageEntry(baseUrl, viewer.id, message)),
+  );
+}
+
+/** The answer to a push: a feed of the one message, from the pusher's side. */
+export function chatPushFeed(baseUrl: string, viewer: Viewer, view: MessageView): string {
+  return feedDocument(
+    {
+      title: view.room.title,
+      id: formatChatRoomId(viewer.id, view.room.id),
+      alternate: chatRoomLinks(baseUrl, view.room.id).alternate,
+      viewer,
+      updated: view.message.createdAt,
+    },
+    [chatMessageEntry(baseUrl, viewer.id, view.message)],
+  );
+}
+
+/**
+ * An M_CHAT notification: the room from the member's side, its latest message as `summary` and
+ * `author` (the creator while there is none), then `cbl:confirmed`, the unconfirmed count, the
+ * latest message's id and `cblNtf:icon` M_CHAT.
+ */
+export function chatNotificationEntry(baseUrl: string, viewerId: number, view: RoomView): string {
+  const { room, members } = view;
+  const latest = view.messages[0];
+  const id = formatChatRoomId(viewerId, room.id);
+  return itemEntry(
+    {
+      id,
+      title: roomTitleFor(room, members, viewerId),
+      links: chatRoomLinks(baseUrl, room.id),
+      author: latest
+        ? authorElement(latest.authorName, latest.authorId)
+        : authorElement(room.creatorName, room.creatorId),
+      updated: latest?.createdAt ?? room.createdAt,
+      summary: latest?.body ?? "",
+    },
+    element("cbl:confirmed", {}, String(room.unconfirmed === 0)) +
+      element("cbl:unconfirmedCommentCount", {}, String(room.unconfirmed)) +
+      (latest ? element("cblNtf:commentId", {}, formatChatMessageId(viewerId, room.id, latest.number)) : "") +
+      element("cblNtf:icon", {}, "M_CHAT"),
+  );
+}
+
+/** `GET|POST /api/notification/V2?category=M_CHAT`: the caller's chat notifications. */
+export function chatNotificationsFeed(
+  baseUrl: string,
+  viewer: Viewer,
+  views: readonly RoomView[],
+  now: number,
+): string {
+  const updated =
+    views.reduce((max, view) => Math.max(max, view.messages[0]?.createdAt ?? view.room.createdAt), 0) || now;
+  return feedDocument(
+    {
+      title: "Notifications",
+      id: `${baseUrl}/api/notification/V2`,
+      alternate: `${baseUrl}/notifications`,
+      viewer,
+      updated,
+      extra:
+        element("subtitle", { type: "text" }, `Updates for ${viewer.name}`) +
+        element("dc:date", {}, utcTimestamp(updated)),
+    },
+    views.map((view) => chatNotificationEntry(baseUrl, viewer.id, view)),
+  );
+}

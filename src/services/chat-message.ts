@@ -1,0 +1,87 @@
+import type { Actor } from "../domain/access.js";
+import { type ChatMessage, checkChatMessage } from "../domain/chat.js";
+import { ForbiddenError, NotFoundError } from "../domain/errors.js";
+import type { PageWindow } from "../store/page-window.js";
+import type { MemberRoom } from "../store/queries/chat.js";
+import { requireRoom } from "./chat.js";
+import type { ServiceContext } from "./context.js";
+
+/** A message just written or deleted, with its room as the writer sees it. */
+export interface MessageView {
+  readonly room: MemberRoom;
+  readonly message: ChatMessage;
+}
+
+/** A page of a room's messages (newest first) and whether more lie on either side. */
+export interface MessagesView {
+  readonly room: MemberRoom;
+  readonly messages: readonly ChatMessage[];
+  readonly olderExists: boolean;
+  readonly newerExists: boolean;
+}
+
+/** A push (`POST /api/comet/mpChatPush/V2`): a new message, or deleting one's own. */
+export type MessageWrite =
+  | { readonly op: "add"; readonly roomId: number; readonly text: string | undefined }
+  | { readonly op: "delete"; readonly roomId: number; readonly number: number };
+
+/**
+ * Writes a message into a room the caller is in; every other member who did not mute the room
+ * gets one more unconfirmed message in their M_CHAT notification.
+ * @throws ValidationError CHAT_MESSAGE_MISSING, CHAT_MESSAGE_TOO_LONG; NotFoundError NOT_FOUND
+ */
+export async function pushMessage(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: { roomId: number; text: string | undefined },
+): Promise<MessageView> {
+  const body = checkChatMessage(input.text, 0);
+  return ctx.store.transaction(async (tx) => {
+    const userId = actor.user.id;
+    await requireRoom(tx, userId, input.roomId);
+    // The message is committed with this transaction: a live event for it goes here, beside the push.
+    const number = await tx.chat.push(input.roomId, userId, body, ctx.clock.now());
+    const message = await tx.chat.message(input.roomId, number);
+    return { room: await requireRoom(tx, userId, input.roomId), message: message! };
+  });
+}
+
+/**
+ * Deletes one of the caller's own messages; its number is never handed out again.
+ * @throws NotFoundError NOT_FOUND, COMMENT_NOT_FOUND; ForbiddenError NOT_MESSAGE_AUTHOR
+ */
+export async function deleteMessage(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: { roomId: number; number: number },
+): Promise<MessageView> {
+  return ctx.store.transaction(async (tx) => {
+    const userId = actor.user.id;
+    const room = await requireRoom(tx, userId, input.roomId);
+    const message = await tx.chat.message(input.roomId, input.number);
+    if (message === undefined) throw new NotFoundError("COMMENT_NOT_FOUND", "The message does not exist.");
+    if (message.authorId !== userId)
+      throw new ForbiddenError("NOT_MESSAGE_AUTHOR", "Only a message's author deletes it.");
+    await tx.chat.deleteMessage(input.roomId, input.number);
+    return { room, message };
+  });
+}
+
+/** A page of a room's messages, newest first (`GET /api/comment/V2?entry=<room id>`). @throws NotFoundError NOT_FOUND */
+export async function listMessages(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: { roomId: number; page: PageWindow },
+): Promise<MessagesView> {
+  return ctx.store.read(async (tx) => {
+    const room = await requireRoom(tx, actor.user.id, input.roomId);
+    const messages = await tx.chat.messages(input.roomId, input.page);
+    const total = await tx.chat.countMessages(input.roomId);
+    return {
+      room,
+      messages,
+      olderExists: input.page.offset + messages.length < total,
+      newerExists: input.page.offset > 0 && total > 0,
+    };
+  });
+}

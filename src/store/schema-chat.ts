@@ -1,0 +1,36 @@
+// Table shapes of chat (migration 0017), part of `Database` (schema.ts).
+import type { Generated } from "kysely";
+
+/** A THEME or DIRECT room. */
+export interface ChatRoomsTable {
+  id: Generated<number>;
+  type: "THEME" | "DIRECT";
+  title: string;
+  creator_id: number;
+  /** DIRECT rooms: "<smaller user id>:<larger>", unique; null for THEME rooms. */
+  direct_key: string | null;
+  /** The number of the room's latest message ever written (0: none yet). */
+  last_number: Generated<number>;
+  created_at: number;
+  /** The latest message's time, else the creation time: the room list's order. */
+  activity_at: number;
+}
+
+/** One row per (room, member): the member's mute and unconfirmed messages (their M_CHAT notification). */
+export interface ChatMembersTable {
+  room_id: number;
+  user_id: number;
+  muted: Generated<number>;
+  unconfirmed: Generated<number>;
+  joined_at: number;
+}
+
+/** A message, numbered per room. */
+export interface ChatMessagesTable {
+  id: Generated<number>;
+  room_id: number;
+  number: number;
+  author_id: number;
+  body: string;
+  created_at: number;
+}

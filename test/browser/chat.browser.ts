@@ -1,0 +1,74 @@
+// Chat in Chromium: Alice makes a THEME room with Bob from the room list, sends a message and sees
+// it in the conversation with her name and the time; Bob, whose conversation page is open, sees it
+// arrive without reloading (over the live stream once it exists; until then, and whenever the
+// stream fails, by the page's 10-second polling). Run by `npm run test:browser`.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import type { Browser, Page } from "playwright-core";
+import { type ServerProcess, runKairan, startServerProcess } from "../support/cli.js";
+import { launchChromium } from "./chromium.js";
+
+const SEED = fileURLToPath(new URL("./seed.json", import.meta.url));
+
+async function signIn(page: Page, home: string, email: string, password: string): Promise<void> {
+  await page.goto(home);
+  await page.getByLabel("E-mail address").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(home);
+}
+
+describe("chat in Chromium", () => {
+  let browser: Browser;
+  let dataDir: string;
+  let server: ServerProcess;
+  let alice: Page;
+  let bob: Page;
+
+  before(async () => {
+    browser = await launchChromium();
+    dataDir = mkdtempSync(join(tmpdir(), "kairan-chat-browser-"));
+    const seeded = runKairan(["seed", SEED, "--data", dataDir, "--log-level", "silent"]);
+    assert.equal(seeded.status, 0, seeded.stderr);
+    server = await startServerProcess(["--port", "0", "--data", dataDir, "--no-demo", "--log-level", "warn"]);
+    alice = await (await browser.newContext({ locale: "en-US", timezoneId: "Asia/Tokyo" })).newPage();
+    bob = await (await browser.newContext({ locale: "en-US" })).newPage();
+    await signIn(alice, `${server.url}/`, "alice@example.com", "alice-pass");
+    await signIn(bob, `${server.url}/`, "bob@example.com", "bob-pass");
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("creates a room, sends a message and shows it; the other member's open page receives it", async () => {
+    await alice.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Chat" }).click();
+    await alice.waitForURL(`${server.url}/mpChat`);
+    await alice.getByLabel("Room title").fill("Browser room");
+    await alice.getByLabel("Bob Baba").check();
+    await alice.getByRole("button", { name: "Create room" }).click();
+    await alice.waitForURL(/\/mpChat\/view\?chatRoomId=1%23\d+$/);
+    const roomUrl = alice.url();
+    assert.equal(await alice.getByRole("heading", { level: 1 }).textContent(), "Browser room");
+
+    await bob.goto(roomUrl);
+    assert.equal(await bob.locator("#chat-messages > li").count(), 0);
+
+    await alice.getByLabel("Message", { exact: true }).fill("Hello Bob & team");
+    await alice.getByRole("button", { name: "Send" }).click();
+    await alice.waitForURL(/#chat-form$/);
+    const mine = alice.locator("#chat-messages > li").last();
+    assert.equal(await mine.locator(".text").textContent(), "Hello Bob & team");
+    assert.equal(await mine.locator(".author").textContent(), "Alice Aoki");
+    assert.ok(((await mine.locator("time").getAttribute("datetime")) ?? "").length > 0, "a time");
+
+    const arrived = bob.locator("#chat-messages > li .text", { hasText: "Hello Bob & team" });
+    await arrived.waitFor({ timeout: 20_000 });
+    assert.equal(await bob.locator("#chat-messages > li .author").last().textContent(), "Alice Aoki");
+  });
+});

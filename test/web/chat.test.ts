@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { after, before, it } from "node:test";
+import { describeEachBackend } from "../support/backends.js";
+import { ChatClient } from "../support/chat.js";
+import type { TestUser } from "../support/factories.js";
+import { type TestServer, startTestServer } from "../support/server.js";
+import { WebClient, assertValidHtml } from "../support/web.js";
+
+describeEachBackend("web chat pages", (backend) => {
+  let server: TestServer;
+  let alice: TestUser;
+  let bob: TestUser;
+  let stranger: TestUser;
+  let aliceWeb: WebClient;
+  let bobWeb: WebClient;
+  let strangerWeb: WebClient;
+  let groupId: number;
+
+  before(async () => {
+    server = await startTestServer(backend);
+    alice = await server.factories.user({ name: "Alice" });
+    bob = await server.factories.user({ name: "Bob" });
+    stranger = await server.factories.user({ name: "Stranger" });
+    groupId = (await server.factories.group([alice, bob], { name: "Team" })).id;
+    aliceWeb = new WebClient(server.url);
+    await aliceWeb.signIn(alice.email);
+    bobWeb = new WebClient(server.url);
+    await bobWeb.signIn(bob.email);
+    strangerWeb = new WebClient(server.url);
+    await strangerWeb.signIn(stranger.email);
+  });
+  after(() => server.close());
+
+  it("creates a THEME room from the room list, sends a message and shows it with its author", async () => {
+    const list = await aliceWeb.get("/mpChat");
+    assert.equal(list.status, 200);
+    await assertValidHtml(list.html, "the room list");
+    assert.match(list.html, /href="\/mpChat" aria-current="page"/, "the site navigation links chat");
+    assert.match(list.html, /value="\d+"> Bob/, "Bob shares a group: he can be chosen");
+    assert.ok(!list.html.includes("Stranger"), "people sharing no group are not offered");
+    const created = await aliceWeb.post("/mpChat", { title: "Lunch", member: String(bob.id) });
+    assert.equal(created.status, 303);
+    const match = /\/mpChat\/view\?chatRoomId=1%23(\d+)$/.exec(created.location ?? "");
+    assert.ok(match, `redirected to the room's page: ${created.location}`);
+    const roomId = Number(match[1]);
+    const page = await aliceWeb.get(created.location!);
+    assert.equal(page.status, 200);
+    await assertValidHtml(page.html, "the conversation");
+    const sent = await aliceWeb.post("/mpChat/send", { chatRoomId: `1#${roomId}`, text: "Noodles & rice?" });
+    assert.equal(sent.status, 303);
+    const bobs = await bobWeb.get("/mpChat");
+    assert.match(bobs.html, /1 unread/, "Bob sees one unread message in the list");
+    const room = await bobWeb.get(`/mpChat/view?chatRoomId=1%23${roomId}`);
+    assert.match(room.html, /<strong class="author">Alice<\/strong>/);
+    assert.match(room.html, /Noodles &amp; rice\?/);
+    assert.ok(!(await bobWeb.get("/mpChat")).html.includes("1 unread"), "opening the room reads it");
+    const fresh = await bobWeb.get(`/mpChat/messages?chatRoomId=1%23${roomId}&after=0`);
+    assert.equal(fresh.status, 200);
+    assert.match(fresh.html, /id="chat-new"[\s\S]*Noodles/);
+    assert.ok(!(await bobWeb.get(`/mpChat/messages?chatRoomId=1%23${roomId}&after=1`)).html.includes("Noodles"));
+    assert.equal((await strangerWeb.get(`/mpChat/view?chatRoomId=1%23${roomId}`)).status, 404);
+  });
+
+  it("opens a DIRECT conversation from the member list's Message button, once per pair", async () => {
+    const members = await aliceWeb.get(`/g/1:${groupId}/members`);
+    assert.match(members.html, new RegExp(`name="user" value="${bob.id}"`));
+    assert.ok(!members.html.includes(`name="user" value="${alice.id}"`), "no button on one's own row");
+    const first = await aliceWeb.post("/mpChat/direct", { user: String(bob.id) });
+    const second = await bobWeb.post("/mpChat/direct", { user: String(alice.id) });
+    assert.equal(first.status, 303);
+    assert.equal(first.location, second.location, "the pair's one room");
+    assert.equal((await strangerWeb.post("/mpChat/direct", { user: String(alice.id) })).status, 400);
+  });
+
+  it("mutes, renames, and deletes one's own message", async () => {
+    const chat = new ChatClient(server);
+    const roomId = await chat.theme(alice, "Plans", [bob]);
+    await chat.say(bob, roomId, "mine");
+    const key = `1#${roomId}`;
+    assert.equal((await bobWeb.post("/mpChat/mute", { chatRoomId: key, muted: "true" })).status, 303);
+    assert.match((await bobWeb.get(`/mpChat/view?chatRoomId=1%23${roomId}`)).html, /Unmute notifications/);
+    assert.equal((await bobWeb.post("/mpChat/update", { chatRoomId: key, title: "Plans 2" })).status, 303);
+    assert.match((await aliceWeb.get(`/mpChat/view?chatRoomId=1%23${roomId}`)).html, /<h1>Plans 2<\/h1>/);
+    assert.equal((await aliceWeb.post("/mpChat/delete", { chatRoomId: key, number: "1" })).status, 403);
+    assert.equal((await bobWeb.post("/mpChat/delete", { chatRoomId: key, number: "1" })).status, 303);
+    assert.match((await bobWeb.get(`/mpChat/view?chatRoomId=1%23${roomId}`)).html, /No messages yet/);
+  });
+});
