@@ -19,6 +19,14 @@ import type {
   MentionsTable,
   NotificationsTable,
 } from "./schema-activity.js";
+import type {
+  EventExceptionsTable,
+  EventFacilitiesTable,
+  EventMenusTable,
+  EventParticipantsTable,
+  EventsTable,
+  FacilitiesTable,
+} from "./schema-events.js";
 import type { ColumnType, Generated } from "kysely";
 
 /**
@@ -54,6 +62,12 @@ export interface Database {
   group_changes: GroupChangesTable;
   member_changes: MemberChangesTable;
   user_pictures: UserPicturesTable;
+  event_menus: EventMenusTable;
+  facilities: FacilitiesTable;
+  events: EventsTable;
+  event_participants: EventParticipantsTable;
+  event_facilities: EventFacilitiesTable;
+  event_exceptions: EventExceptionsTable;
 }
 
 /** Registered users. */

@@ -5,6 +5,7 @@ import type { AttachmentRepo } from "./queries/attachments.js";
 import type { CommentReadRepo } from "./queries/comment-reads.js";
 import type { CommentRepo } from "./queries/comments.js";
 import type { DatasetRepo } from "./queries/dataset.js";
+import type { EventRepo } from "./queries/events.js";
 import type { FileRepo } from "./queries/files.repo.js";
 import type { FolderRepo } from "./queries/folders.js";
 import type { GroupRepo, MembershipRepo } from "./queries/groups.js";
@@ -89,4 +90,6 @@ export interface Tx {
   readonly notificationCounts: NotificationCountRepo;
   readonly search: SearchRepo;
   readonly mentions: MentionRepo;
+  /** Group events, their menus and the group's facilities. */
+  readonly events: EventRepo;
 }

@@ -17,6 +17,7 @@ import { search as postgresSearch } from "./0014-search.postgres.js";
 import { search as sqliteSearch } from "./0014-search.sqlite.js";
 import { mentions } from "./0015-mentions.js";
 import { versionsAtCommit } from "./0016-versions-at-commit.js";
+import { events } from "./0021-events.js";
 import { type Engine, columnTypes } from "./columns.js";
 
 /**
@@ -43,5 +44,6 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0014-search": engine === "sqlite" ? sqliteSearch : postgresSearch,
     "0015-mentions": mentions(engine),
     "0016-versions-at-commit": versionsAtCommit(engine),
+    "0021-events": events(engine),
   };
 }

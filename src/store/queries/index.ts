@@ -6,6 +6,7 @@ import { attachmentRepo } from "./attachments.js";
 import { commentReadRepo } from "./comment-reads.js";
 import { commentRepo } from "./comments.js";
 import { datasetRepo } from "./dataset.js";
+import { eventRepo } from "./events.js";
 import { fileRepo } from "./files.js";
 import { folderRepo } from "./folders.js";
 import { groupRepo, membershipRepo } from "./groups.js";
@@ -58,6 +59,7 @@ const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>, engine: Engi
   likeNotifications: likeNotificationRepo,
   search: searchRepo,
   mentions: mentionRepo,
+  events: eventRepo,
 };
 
 /** Repositories made on first use; the getters are defined once, on the prototype. */
