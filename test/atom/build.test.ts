@@ -193,6 +193,8 @@ describe("declaration and namespaces", () => {
       "cblGrp",
       "cblPrfl",
       "cblNtf",
+      "cblSch",
+      "cblChat",
       "dc",
     ]);
     assert.ok(FEED_NAMESPACES.endsWith(' xmlns:dc="http://purl.org/dc/elements/1.1/"'));
