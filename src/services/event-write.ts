@@ -31,7 +31,7 @@ async function zoneOf(tx: Tx, actor: Actor, input: EventInput, fallback: string,
  * Asserts what a draft names belongs to the group: its menu, its facilities, its participants (members).
  * @throws NotFoundError NOT_FOUND (menu, facility); ForbiddenError NOT_A_MEMBER (a participant)
  */
-async function requireDraftRefs(tx: Tx, groupId: number, draft: EventDraft): Promise<void> {
+export async function requireDraftRefs(tx: Tx, groupId: number, draft: EventDraft): Promise<void> {
   if (draft.menuId !== null) await requireMenuOf(tx, groupId, draft.menuId);
   for (const facilityId of draft.facilityIds) {
     const facility = await tx.events.findNamed("facilities", facilityId);
@@ -44,7 +44,8 @@ async function requireDraftRefs(tx: Tx, groupId: number, draft: EventDraft): Pro
   }
 }
 
-function fieldsOf(draft: EventDraft, at: number) {
+/** What the store keeps of a draft written at `at`. */
+export function fieldsOf(draft: EventDraft, at: number) {
   return { ...draft, seriesEnd: seriesEndBound(draft) ?? null, at };
 }
 
