@@ -4,6 +4,7 @@ import { type ContentRef, formatContentId, formatPair } from "../domain/item-id.
 import type { ServiceContext } from "../services/context.js";
 import type { Store, Tx } from "../store/store.js";
 import { type StoredVersions, discardSeedFiles, loadGroupware, storeSeedFiles } from "./load-groupware.js";
+import { loadEvents } from "./load-events.js";
 import type { Seed } from "./schema.js";
 import { SeedError } from "./validate.js";
 
@@ -14,6 +15,7 @@ export interface SeedResult {
   groups: Record<string, string>;
   topics: Record<string, string>;
   tasks: Record<string, string>;
+  events: Record<string, string>;
   files: Record<string, string>;
   folders: Record<string, string>;
   members: Record<string, string>;
@@ -49,6 +51,7 @@ async function loadRows(
       groups: {},
       topics: {},
       tasks: {},
+      events: {},
       files: {},
       folders: {},
       members: {},
@@ -78,6 +81,7 @@ async function loadRows(
     for (const [groupIndex, group] of seed.groups.entries()) {
       const groupId = await loadGroup(tx, group, userIds, now, result);
       await loadGroupware(tx, { groupId, groupIndex, seed: group, userIds, stored, now }, result);
+      await loadEvents(tx, { groupId, seed: group, userIds, now }, result);
     }
     return result;
   });
