@@ -25,6 +25,7 @@ import { registerFolderList, registerGroups } from "./http/endpoints/group/group
 import { registerGwCabinet } from "./http/endpoints/gw-cabinet/gw-cabinet.js";
 import { registerGwMemberList } from "./http/endpoints/gw-member-list/gw-member-list.js";
 import { registerGwTask } from "./http/endpoints/gw-task/gw-task.js";
+import { registerGwSchedule, registerGwScheduleFolder } from "./http/endpoints/gw-schedule/gw-schedule.js";
 import { registerSearch } from "./http/endpoints/search/search.js";
 import { registerMpChat } from "./http/endpoints/mp-chat/mp-chat.js";
 import { registerMpChatPush } from "./http/endpoints/mp-chat-push/mp-chat-push.js";
@@ -126,6 +127,8 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     registerFolderList(api, context, "/api/gwTaskFolder/V2", "TASK");
     registerGwCabinet(api, context);
     registerFolderList(api, context, "/api/gwCabinetFolder/V2", "CABINET");
+    registerGwSchedule(api, context);
+    registerGwScheduleFolder(api, context);
     registerGwMemberList(api, context);
     registerOAuthCredentials(api, context);
     // The OAuth flow's pages are the web's (web/pages/oauth.ts) but are served here, beside the

@@ -14,6 +14,7 @@ export const NS = {
   cblGrp: "http://schemas.cybozulive.com/group/2010",
   cblPrfl: "http://schemas.cybozulive.com/profile/2010",
   cblNtf: "http://schemas.cybozulive.com/notification/2010",
+  cblSch: "http://schemas.cybozulive.com/schedule/2010",
   cblChat: "http://schemas.cybozulive.com/chat/2010",
   dc: "http://purl.org/dc/elements/1.1/",
 } as const;

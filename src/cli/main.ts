@@ -1,6 +1,7 @@
 import { APP_HELP, app } from "./app.js";
 import { BACKUP_HELP, backup } from "./backup.js";
 import { COPY_HELP, copy } from "./copy.js";
+import { EVENT_COMMAND } from "./event.js";
 import { GENERATE_HELP, generate } from "./generate.js";
 import { FILE_COMMAND } from "./file.js";
 import { MEMBER_COMMAND } from "./member.js";
@@ -24,6 +25,7 @@ const COMMANDS: Readonly<
   member: MEMBER_COMMAND,
   task: TASK_COMMAND,
   chat: CHAT_COMMAND,
+  event: EVENT_COMMAND,
   file: FILE_COMMAND,
   app: { run: app, help: APP_HELP, summary: "register, list and remove client applications (OAuth consumers)" },
   token: { run: token, help: TOKEN_HELP, summary: "issue, list and revoke tokens (OAuth token credentials, Bearer)" },

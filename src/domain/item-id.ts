@@ -1,7 +1,7 @@
 /**
  * The only code that knows the identifier grammar of the interface:
  * `GROUP,1:12`, `GROUP,1:12,BOARD,1:345`, `GROUP,1:12,BOARD,1:345,COMMENT,3`, `GROUP,1:12,TASK,1:3`,
- * `GROUP,1:12,CABINET,1:4`. Numbers are `1:<n>` pairs; comment parts are plain numbers.
+ * `GROUP,1:12,CABINET,1:4`, `GROUP,1:12,GW_SCHEDULE,1:5` (an event). Numbers are `1:<n>` pairs; comment parts are plain numbers.
  * A comment's attachment (our own id, read only by `/api/fileDownload/V2`) is the comment id
  * followed by `ATTACHMENT,<n>`, n counting the comment's files from 1 in upload order:
  * `GROUP,1:12,BOARD,1:345,COMMENT,3,ATTACHMENT,1`.
@@ -9,9 +9,9 @@
  */
 
 /** The kinds of group content that can carry comments, likes and favorites. */
-export type ContentKind = "BOARD" | "TASK" | "CABINET";
+export type ContentKind = "BOARD" | "TASK" | "CABINET" | "GW_SCHEDULE";
 
-/** A topic, task or file of a group. */
+/** A topic, task, file or event of a group. */
 export interface ContentRef {
   readonly kind: ContentKind;
   readonly groupId: number;
@@ -27,8 +27,8 @@ export type ItemRef =
 
 const PAIR = /^1:([1-9][0-9]{0,14})$/;
 const PLAIN = /^[1-9][0-9]{0,14}$/;
-const CONTENT_KINDS: ReadonlySet<string> = new Set<ContentKind>(["BOARD", "TASK", "CABINET"]);
-const FOREIGN_KINDS: ReadonlySet<string> = new Set(["MYPAGE", "MESSAGE", "MP_SCHEDULE", "GW_SCHEDULE", "MP_CHAT"]);
+const CONTENT_KINDS: ReadonlySet<string> = new Set<ContentKind>(["BOARD", "TASK", "CABINET", "GW_SCHEDULE"]);
+const FOREIGN_KINDS: ReadonlySet<string> = new Set(["MYPAGE", "MESSAGE", "MP_SCHEDULE", "MP_CHAT"]);
 const PAIR_SHAPE = /^[0-9]+:[0-9]+$/;
 
 /** `12` -> `1:12`. */

@@ -52,6 +52,24 @@ export const LIMITS = {
   mentionSuggestions: 8,
   /** What the suggestion list is asked with (the text after `@`). */
   mentionQueryMaxChars: 100,
+  /** An event's title and memo (docs/api.md "Events"). */
+  eventTitleMaxChars: 200,
+  eventMemoMaxChars: 20_000,
+  /** The longest event, from its start to its end, in days. */
+  eventMaxDays: 366,
+  /** The longest listing window of events (term-start to term-end), in days. */
+  eventWindowMaxDays: 366,
+  /** Occurrences of a repeating event written in one entry. */
+  occurrencesPerEntry: 100,
+  /** A repetition rule's text (the RRULE value); a rule of every allowed part fits in far less. */
+  eventRuleMaxChars: 500,
+  /** Participants and facilities named on one event. */
+  eventParticipantsMax: 1_000,
+  eventFacilitiesMax: 100,
+  /** Exceptions (moved or cancelled occurrences) one repeating event keeps. */
+  eventExceptionsMax: 1_000,
+  /** The name of an event menu or facility. */
+  eventMenuNameMaxChars: 100,
 } as const;
 
 /** Search (docs/api.md "Search"): the query, the short-query scan and what is indexed of a file. */

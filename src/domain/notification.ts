@@ -84,7 +84,7 @@ export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
 
 /**
  * The item kind a category selects; null for categories of areas this server does not hold
- * (personal schedule, group events, chat), which therefore list nothing, and for MENTION, which
+ * (personal schedule, chat), which therefore list nothing, and for MENTION, which
  * selects mention notifications of every kind.
  */
 export function itemKindOfCategory(category: NotificationCategory): NotificationItemKind | null {
@@ -95,6 +95,8 @@ export function itemKindOfCategory(category: NotificationCategory): Notification
       return category;
     case "MEMBER_LIST":
       return "GROUP";
+    case "G_SCHEDULE":
+      return "GW_SCHEDULE";
     default:
       return null;
   }
@@ -102,7 +104,8 @@ export function itemKindOfCategory(category: NotificationCategory): Notification
 
 /** The category of an item kind: also what `cblNtf:icon` says, so a client can pick an icon per area. */
 export function categoryOfItemKind(kind: NotificationItemKind): NotificationCategory {
-  return kind === "GROUP" ? "MEMBER_LIST" : kind;
+  if (kind === "GROUP") return "MEMBER_LIST";
+  return kind === "GW_SCHEDULE" ? "G_SCHEDULE" : kind;
 }
 
 /** Parses `category` (one value, any letter case). @throws ValidationError INVALID_CATEGORY */

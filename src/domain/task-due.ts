@@ -3,13 +3,12 @@
 // time as the UTC moment that the wall-clock time in that zone is.
 import { ValidationError } from "./errors.js";
 import { ALL_DAY_MS } from "./task.js";
+import { canonicalZone, wallClockToUtc, zoneOffsetMs } from "./time-zone.js";
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME = /^(\d{2}):(\d{2})$/;
 const FIRST_DAY = Date.UTC(1900, 0, 1);
 const LAST_DAY = Date.UTC(2100, 11, 31);
-/** Longer than any IANA zone name; refused before Intl is asked. */
-const ZONE_MAX_CHARS = 64;
 
 /** A due date: null for none. */
 export type TaskDue = { readonly dueAt: number; readonly allDay: boolean } | null;
@@ -70,40 +69,7 @@ function minutesOfDay(text: string): number {
 
 /** @throws ValidationError INVALID_TIME_ZONE */
 function requireZone(zone: string): string {
-  try {
-    if (zone.length > 0 && zone.length <= ZONE_MAX_CHARS) return formatterOf(zone).resolvedOptions().timeZone;
-  } catch {
-    // Intl refuses a zone it does not know with a RangeError; said below in the person's terms.
-  }
+  const canonical = canonicalZone(zone);
+  if (canonical !== undefined) return canonical;
   throw new ValidationError("INVALID_TIME_ZONE", "The time zone must be one such as Asia/Tokyo or UTC.");
-}
-
-function formatterOf(zone: string): Intl.DateTimeFormat {
-  return new Intl.DateTimeFormat("en-US", {
-    timeZone: zone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  });
-}
-
-/** How far the zone's wall clock is ahead of UTC at the moment `utcMs`. */
-function zoneOffsetMs(zone: string, utcMs: number): number {
-  const parts = formatterOf(zone).formatToParts(new Date(utcMs));
-  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const wall = Date.UTC(part("year"), part("month") - 1, part("day"), part("hour"), part("minute"), part("second"));
-  return wall - Math.floor(utcMs / 1000) * 1000;
-}
-
-/**
- * The UTC moment a wall-clock time of `zone` names. Two passes find the offset in force at that
- * moment across a change of offset; a time skipped by a change comes out shifted by its length.
- */
-function wallClockToUtc(wallMs: number, zone: string): number {
-  const guess = wallMs - zoneOffsetMs(zone, wallMs);
-  return wallMs - zoneOffsetMs(zone, guess);
 }

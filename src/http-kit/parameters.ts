@@ -47,6 +47,8 @@ const WHAT: Readonly<Record<ContentKind, { code: string; noun: string; example: 
   BOARD: { code: "TOPIC_NOT_FOUND", noun: "topic", example: "GROUP,1:1,BOARD,1:7" },
   TASK: { code: "TASK_NOT_FOUND", noun: "task", example: "GROUP,1:1,TASK,1:3" },
   CABINET: { code: "FILE_NOT_FOUND", noun: "file", example: "GROUP,1:1,CABINET,1:4" },
+  // The events' errors are the specification's own (docs/api.md "Events").
+  GW_SCHEDULE: { code: "NOT_FOUND", noun: "event", example: "GROUP,1:1,GW_SCHEDULE,1:5" },
 };
 
 /**

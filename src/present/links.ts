@@ -9,7 +9,7 @@ export interface ItemLinks {
   readonly mobile: string;
 }
 
-const AREA_PATH = { BOARD: "board", TASK: "tasks", CABINET: "files" } as const;
+const AREA_PATH = { BOARD: "board", TASK: "tasks", CABINET: "files", GW_SCHEDULE: "events" } as const;
 
 function both(baseUrl: string, path: string): ItemLinks {
   return { alternate: `${baseUrl}${path}`, mobile: `${baseUrl}/m${path}` };

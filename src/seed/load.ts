@@ -6,6 +6,7 @@ import { notifyMentions } from "../services/mention.js";
 import type { Store, Tx } from "../store/store.js";
 import { type StoredVersions, discardSeedFiles, loadGroupware, storeSeedFiles } from "./load-groupware.js";
 import { loadChatRooms } from "./chat.js";
+import { loadEvents } from "./load-events.js";
 import type { Seed } from "./schema.js";
 import { SeedError } from "./validate.js";
 
@@ -16,6 +17,7 @@ export interface SeedResult {
   groups: Record<string, string>;
   topics: Record<string, string>;
   tasks: Record<string, string>;
+  events: Record<string, string>;
   files: Record<string, string>;
   folders: Record<string, string>;
   members: Record<string, string>;
@@ -53,6 +55,7 @@ async function loadRows(
       groups: {},
       topics: {},
       tasks: {},
+      events: {},
       files: {},
       folders: {},
       members: {},
@@ -83,6 +86,7 @@ async function loadRows(
     for (const [groupIndex, group] of seed.groups.entries()) {
       const groupId = await loadGroup(tx, group, userIds, now, result);
       await loadGroupware(tx, { groupId, groupIndex, seed: group, userIds, stored, now }, result);
+      await loadEvents(tx, { groupId, seed: group, userIds, now }, result);
     }
     result.chatRooms = await loadChatRooms(tx, seed.chatRooms, userIds, now);
     return result;

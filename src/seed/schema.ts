@@ -102,6 +102,22 @@ const file = z.strictObject({
   trashed: z.boolean().default(false),
 });
 
+const event = z.strictObject({
+  ref,
+  title: nonEmpty,
+  summary: text.default(""),
+  creator: ref,
+  /** UTC date-times, or plain dates (end inclusive or exclusive) for an all-day event. */
+  start: nonEmpty,
+  end: nonEmpty,
+  allDay: z.boolean().default(false),
+  timeZone: z.string().optional(),
+  rule: z.string().optional(),
+  menu: ref.optional(),
+  participants: z.array(ref).default([]),
+  facilities: z.array(ref).default([]),
+});
+
 const group = z.strictObject({
   ref,
   name: nonEmpty,
@@ -114,6 +130,9 @@ const group = z.strictObject({
   tasks: z.array(task).default([]),
   cabinetFolders: z.array(folder).default([]),
   files: z.array(file).default([]),
+  eventMenus: z.array(folder).default([]),
+  facilities: z.array(folder).default([]),
+  events: z.array(event).default([]),
 });
 
 /** The whole seed file. */

@@ -1,5 +1,8 @@
+import { resolveEventDraft } from "../domain/event-draft.js";
+import { requireEventZone } from "../domain/event-time.js";
 import { checkFileName } from "../domain/file.js";
 import { chatRoomProblems } from "./chat.js";
+import { draftInput } from "./load-events.js";
 import { type Seed, seedSchema } from "./schema.js";
 
 /** A seed file that cannot be loaded: every problem, each with its path in the file. */
@@ -108,6 +111,7 @@ function groupwareProblems(
     need(members, t.assignee, `${at}.tasks[${i}].assignee`, "member of this group");
     need(taskFolders, t.folder, `${at}.tasks[${i}].folder`, "task folder");
   });
+  eventProblems(g, at, members, problems);
   const cabinetFolders = uniqueRefs(g.cabinetFolders, `${at}.cabinetFolders`, problems);
   uniqueRefs(g.files, `${at}.files`, problems);
   g.files.forEach((f, i) => {
@@ -121,6 +125,28 @@ function groupwareProblems(
         problems.push(`${at}.files[${i}].versions[${vi}].fileName: ${(error as Error).message}`);
       }
     });
+  });
+}
+
+function eventProblems(g: Seed["groups"][number], at: string, members: ReadonlySet<string>, problems: string[]): void {
+  const need = (known: ReadonlySet<string>, value: string | undefined, path: string, what: string) => {
+    if (value !== undefined && !known.has(value)) problems.push(`${path}: no ${what} with ref "${value}"`);
+  };
+  const menus = uniqueRefs(g.eventMenus, `${at}.eventMenus`, problems);
+  const facilities = uniqueRefs(g.facilities, `${at}.facilities`, problems);
+  uniqueRefs(g.events, `${at}.events`, problems);
+  g.events.forEach((e, i) => {
+    need(members, e.creator, `${at}.events[${i}].creator`, "member of this group");
+    need(menus, e.menu, `${at}.events[${i}].menu`, "event menu");
+    e.participants.forEach((p, pi) =>
+      need(members, p, `${at}.events[${i}].participants[${pi}]`, "member of this group"),
+    );
+    e.facilities.forEach((f, fi) => need(facilities, f, `${at}.events[${i}].facilities[${fi}]`, "facility"));
+    try {
+      resolveEventDraft(draftInput(e, [], [], null), requireEventZone(e.timeZone ?? "UTC"));
+    } catch (error) {
+      problems.push(`${at}.events[${i}]: ${(error as Error).message}`);
+    }
   });
 }
 

@@ -8,6 +8,7 @@ import type { ContentRef } from "../domain/item-id.js";
 import type { PageWindow } from "../store/page-window.js";
 import type { Tx } from "../store/store.js";
 import { type CommentDetail, detailComments, removeBlobs, removeItemRows } from "./comment-detail.js";
+import { requireEvent } from "./event.js";
 import { requireFile } from "./file.js";
 import { requireGroupMember } from "./group-access.js";
 import { notifyMentions } from "./mention.js";
@@ -189,7 +190,7 @@ async function removeComment(tx: Tx, actor: Actor, comment: Comment, at: number)
 
 /**
  * The item that carries comments: the one switch over parent kinds.
- * @throws NotFoundError TOPIC_NOT_FOUND, TASK_NOT_FOUND, FILE_NOT_FOUND when it does not exist
+ * @throws NotFoundError TOPIC_NOT_FOUND, TASK_NOT_FOUND, FILE_NOT_FOUND, NOT_FOUND (event) when it does not exist
  */
 export async function requireCommentParent(tx: Tx, parent: ContentRef): Promise<CommentParent> {
   switch (parent.kind) {
@@ -204,6 +205,10 @@ export async function requireCommentParent(tx: Tx, parent: ContentRef): Promise<
     case "CABINET": {
       const file = await requireFile(tx, parent);
       return { ref: parent, title: file.title, updatedAt: file.updatedAt };
+    }
+    case "GW_SCHEDULE": {
+      const event = await requireEvent(tx, parent);
+      return { ref: parent, title: event.title, updatedAt: event.updatedAt };
     }
   }
 }

@@ -1,11 +1,13 @@
 import type { Actor } from "../domain/access.js";
 import type { Comment } from "../domain/comment.js";
+import type { CalendarEvent } from "../domain/event.js";
 import { NotFoundError } from "../domain/errors.js";
 import type { Group } from "../domain/group.js";
 import type { ContentKind, ContentRef, ItemRef } from "../domain/item-id.js";
 import type { ItemKey } from "../domain/reaction.js";
 import type { Tx } from "../store/store.js";
 import { requireCommentParent } from "./comment.js";
+import { requireEvent } from "./event.js";
 import { requireFile } from "./file.js";
 import { requireGroupMember } from "./group-access.js";
 import { requireTask } from "./task.js";
@@ -31,7 +33,7 @@ function notFound(): NotFoundError {
  * Resolves an item id for likes and favorites, for a member of its group. The one switch over
  * item kinds.
  * @throws NotFoundError ITEM_NOT_FOUND (ids of kinds this server does not hold too), GROUP_NOT_FOUND, TOPIC_NOT_FOUND,
- *   TASK_NOT_FOUND, FILE_NOT_FOUND
+ *   TASK_NOT_FOUND, FILE_NOT_FOUND, NOT_FOUND (an event)
  * @throws ForbiddenError GROUP_NOT_JOINED
  */
 export async function requireItem(tx: Tx, actor: Actor, ref: ItemRef): Promise<ItemView> {
@@ -61,7 +63,23 @@ export async function requireItem(tx: Tx, actor: Actor, ref: ItemRef): Promise<I
       const file = await requireFile(tx, ref);
       return contentItem("CABINET", group, file, file.memo);
     }
+    case "GW_SCHEDULE": {
+      const { group } = await requireGroupMember(tx, actor, ref.groupId);
+      const event = await requireEvent(tx, ref);
+      return contentItem("GW_SCHEDULE", group, asContent(event), event.memo);
+    }
   }
+}
+
+/** An event under the names the other items give their fields. */
+function asContent(event: CalendarEvent): ContentRow {
+  return {
+    id: event.id,
+    groupId: event.groupId,
+    title: event.title,
+    updatedAt: event.updatedAt,
+    authorId: event.creatorId,
+  };
 }
 
 /** The item a stored key points at (for lists of favorites); undefined when it is gone. */
@@ -84,6 +102,10 @@ export async function itemOfKey(tx: Tx, key: ItemKey, group: Group): Promise<Ite
     case "CABINET": {
       const file = await tx.files.findById(key.id);
       return file && contentItem("CABINET", group, file, file.memo);
+    }
+    case "GW_SCHEDULE": {
+      const event = await tx.events.findById(key.id);
+      return event && contentItem("GW_SCHEDULE", group, asContent(event), event.memo);
     }
   }
 }

@@ -48,6 +48,19 @@ export const CHANGE_TRACKING = {
  */
 export const MENTION_CONFIRMATION = { table: "mentions", column: "last_access_at" } as const;
 
+/**
+ * Migration 0021: the tables of group events, each naming its group in `group_id` (the child
+ * tables carry their event's), tracked like the group rows above.
+ */
+export const EVENT_GROUP_ROWS = [
+  "event_menus",
+  "facilities",
+  "events",
+  "event_participants",
+  "event_facilities",
+  "event_exceptions",
+] as const;
+
 /** The group_changes row every caller's version counts: user names and e-mail addresses. */
 export const DIRECTORY_ROW = 0;
 
@@ -62,9 +75,14 @@ export type TriggerEvent = (typeof ROW_EVENTS)[number];
  * groups, file_versions and memberships (every event) and the users' rename trigger.
  */
 export const TRACKED_TABLES: ReadonlyMap<string, readonly TriggerEvent[]> = new Map<string, readonly TriggerEvent[]>([
-  ...[...CHANGE_TRACKING.groupRows, ...CHANGE_TRACKING.memberRows, "groups", "file_versions", "memberships"].map(
-    (table) => [table, ROW_EVENTS] as const,
-  ),
+  ...[
+    ...CHANGE_TRACKING.groupRows,
+    ...CHANGE_TRACKING.memberRows,
+    "groups",
+    "file_versions",
+    "memberships",
+    ...EVENT_GROUP_ROWS,
+  ].map((table) => [table, ROW_EVENTS] as const),
   ...CHANGE_TRACKING.confirmations.map(({ table }) => [table, ["UPDATE"]] as const),
   [MENTION_CONFIRMATION.table, ["UPDATE"]],
   ["users", ["UPDATE"]],

@@ -3,7 +3,7 @@
 import type { Generated } from "kysely";
 
 /** Kinds of item a like or favorite row points at (comments by their row id). */
-export type ItemKind = "BOARD" | "TASK" | "CABINET" | "COMMENT";
+export type ItemKind = "BOARD" | "TASK" | "CABINET" | "GW_SCHEDULE" | "COMMENT";
 
 /** One row per (user, liked item). */
 export interface LikesTable {
@@ -26,7 +26,7 @@ export interface FavoritesTable {
 /** When a user last confirmed (read) the comments of a parent item. */
 export interface CommentReadsTable {
   user_id: number;
-  parent_kind: "BOARD" | "TASK" | "CABINET";
+  parent_kind: "BOARD" | "TASK" | "CABINET" | "GW_SCHEDULE";
   parent_id: number;
   confirmed_at: number;
 }
@@ -40,7 +40,7 @@ export interface NotificationsTable {
   id: Generated<number>;
   user_id: number;
   group_id: number;
-  item_kind: "GROUP" | "BOARD" | "TASK" | "CABINET";
+  item_kind: "GROUP" | "BOARD" | "TASK" | "CABINET" | "GW_SCHEDULE";
   item_id: number;
   actor_id: number | null;
   event: "created" | "updated" | "comment" | "commentDeleted" | "joined" | "left";
@@ -63,7 +63,7 @@ export interface MentionsTable {
   id: Generated<number>;
   user_id: number;
   group_id: number;
-  item_kind: "BOARD" | "TASK" | "CABINET";
+  item_kind: "BOARD" | "TASK" | "CABINET" | "GW_SCHEDULE";
   item_id: number;
   actor_id: number | null;
   comment_number: number | null;
@@ -81,7 +81,7 @@ export interface LikeNotificationsTable {
   id: Generated<number>;
   user_id: number;
   group_id: number;
-  item_kind: "BOARD" | "TASK" | "CABINET";
+  item_kind: "BOARD" | "TASK" | "CABINET" | "GW_SCHEDULE";
   item_id: number;
   comment_number: number;
   comment_id: number | null;

@@ -20,7 +20,7 @@ export interface TopicsTable {
 export interface CommentsTable {
   id: Generated<number>;
   group_id: number;
-  parent_kind: "BOARD" | "TASK" | "CABINET";
+  parent_kind: "BOARD" | "TASK" | "CABINET" | "GW_SCHEDULE";
   parent_id: number;
   number: number;
   author_id: number;
@@ -31,7 +31,7 @@ export interface CommentsTable {
 
 /** The last comment number handed out per parent: numbers are never reused, even after deletes. */
 export interface CommentCountersTable {
-  parent_kind: "BOARD" | "TASK" | "CABINET";
+  parent_kind: "BOARD" | "TASK" | "CABINET" | "GW_SCHEDULE";
   parent_id: number;
   last_number: number;
 }

@@ -20,6 +20,14 @@ import type {
   NotificationsTable,
 } from "./schema-activity.js";
 import type { ChatMembersTable, ChatMessagesTable, ChatRoomsTable } from "./schema-chat.js";
+import type {
+  EventExceptionsTable,
+  EventFacilitiesTable,
+  EventMenusTable,
+  EventParticipantsTable,
+  EventsTable,
+  FacilitiesTable,
+} from "./schema-events.js";
 import type { ColumnType, Generated } from "kysely";
 
 /**
@@ -58,6 +66,12 @@ export interface Database {
   chat_rooms: ChatRoomsTable;
   chat_members: ChatMembersTable;
   chat_messages: ChatMessagesTable;
+  event_menus: EventMenusTable;
+  facilities: FacilitiesTable;
+  events: EventsTable;
+  event_participants: EventParticipantsTable;
+  event_facilities: EventFacilitiesTable;
+  event_exceptions: EventExceptionsTable;
 }
 
 /** Registered users. */

@@ -6,6 +6,7 @@ import type { ChatRepo } from "./queries/chat.js";
 import type { CommentReadRepo } from "./queries/comment-reads.js";
 import type { CommentRepo } from "./queries/comments.js";
 import type { DatasetRepo } from "./queries/dataset.js";
+import type { EventRepo } from "./queries/events.js";
 import type { FileRepo } from "./queries/files.repo.js";
 import type { FolderRepo } from "./queries/folders.js";
 import type { GroupRepo, MembershipRepo } from "./queries/groups.js";
@@ -92,4 +93,6 @@ export interface Tx {
   readonly mentions: MentionRepo;
   /** Chat rooms, members and messages. */
   readonly chat: ChatRepo;
+  /** Group events, their menus and the group's facilities. */
+  readonly events: EventRepo;
 }

@@ -193,6 +193,7 @@ describe("declaration and namespaces", () => {
       "cblGrp",
       "cblPrfl",
       "cblNtf",
+      "cblSch",
       "cblChat",
       "dc",
     ]);

@@ -6,7 +6,7 @@ import { after, before, describe, it } from "node:test";
 import { kairan } from "./support.js";
 
 const DEMO = JSON.parse(readFileSync(new URL("../../seeds/demo.json", import.meta.url), "utf8")) as {
-  groups: { tasks: { due?: string }[] }[];
+  groups: { tasks: { due?: string }[]; events: { end: string; rule?: string; creator: string }[] }[];
 };
 
 describe("kairan seed with tasks and files", () => {
@@ -33,14 +33,32 @@ describe("kairan seed with tasks and files", () => {
     );
   });
 
+  it("refuses events that break the event rules or name what the group lacks", () => {
+    const bad = structuredClone(DEMO);
+    bad.groups[0]!.events[1]!.end = "2026-11-30T00:00:00Z";
+    bad.groups[0]!.events[0]!.rule = "FREQ=HOURLY";
+    bad.groups[0]!.events[2]!.creator = "nobody";
+    const file = join(data, "bad-events.json");
+    writeFileSync(file, JSON.stringify(bad));
+    const run = kairan(data, "seed", file);
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /groups\[0\]\.events\[1\]: endTime must be later/);
+    assert.match(run.stderr, /groups\[0\]\.events\[0\]: cblSch:rule: FREQ/);
+    assert.match(run.stderr, /groups\[0\]\.events\[2\]\.creator: no member of this group/);
+    assert.deepEqual(kairan(data, "user", "list").json(), [], "no row written");
+  });
+
   it("loads the demo with its tasks and files, and prints every ref", () => {
     const run = kairan(data, "seed", new URL("../../seeds/demo.json", import.meta.url).pathname);
     assert.equal(run.status, 0, run.stderr);
     const result = run.json<{
       tasks: Record<string, string>;
+      events: Record<string, string>;
       files: Record<string, string>;
       folders: Record<string, string>;
     }>();
+    assert.match(result.events.standup ?? "", /^GROUP,1:\d+,GW_SCHEDULE,1:\d+$/);
+    assert.equal(Object.keys(result.events).length, 6, "a week of events: one-off, all-day and repeating");
     assert.match(result.tasks.ship ?? "", /^GROUP,1:\d+,TASK,1:\d+$/);
     assert.match(result.files["logo-png"] ?? "", /^GROUP,1:\d+,CABINET,1:\d+$/);
     assert.ok(result.folders.sprint && result.folders.specs);

@@ -22,7 +22,8 @@ describe("item ids", () => {
   });
 
   it("recognises ids of areas this server does not hold, and refuses junk", () => {
-    assert.equal(parseItemId("GROUP,1:1,GW_SCHEDULE,1:1")?.kind, "foreign");
+    assert.deepEqual(parseItemId("GROUP,1:1,GW_SCHEDULE,1:5"), { kind: "GW_SCHEDULE", groupId: 1, id: 5 });
+    assert.equal(parseItemId("MYPAGE,1:1,MP_SCHEDULE,1:1")?.kind, "foreign");
     assert.equal(parseItemId("MYPAGE,1:1,MESSAGE,1:2")?.kind, "foreign");
     for (const junk of [
       "",

@@ -191,6 +191,7 @@ export async function seedMatrixWorld(server: TestServer, tag: string): Promise<
       secret.attachmentId,
       secret.taskId,
       secret.fileId,
+      secret.eventId,
       `GROUP,${secret.groupPair}`,
       `MP_CHAT,1:${chat.roomId}`,
     ],

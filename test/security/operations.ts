@@ -4,6 +4,7 @@
 import type { AccessLevel } from "../../src/domain/access.js";
 import { CLIENT_NS } from "../support/http.js";
 import type { Part } from "../support/multipart.js";
+import { seedEvent } from "../support/world.js";
 import type { MatrixWorld } from "./matrix-world.js";
 import { CHAT_COMMENT_OPERATIONS, CHAT_NOTIFICATION_OPERATIONS, CHAT_OPERATIONS } from "./chat-operations.js";
 
@@ -62,6 +63,59 @@ async function freshComment(world: MatrixWorld, proper: boolean): Promise<string
   return `${topicId},COMMENT,${comment.number}`;
 }
 
+/** An event of the member's own, when the proper caller's write would use up the shared one. */
+async function freshEvent(world: MatrixWorld, proper: boolean): Promise<string> {
+  if (!proper) return world.secret.eventId;
+  return seedEvent(world.server, world.secret.group, world.member, "matrix fresh event");
+}
+
+const EVENT_NS = 'xmlns:cblSch="http://schemas.cybozulive.com/schedule/2010"';
+const eventFeed = (inner: string): Probe => ({ body: `<feed ${CLIENT_NS} ${EVENT_NS}>${inner}</feed>` });
+const EVENT_TIMES =
+  '<title>matrix event</title><cbl:when startTime="2026-04-02T00:00:00Z" endTime="2026-04-02T01:00:00Z"/>';
+
+/** Group events (docs/api.md "Events"): reads, and writes of any member. */
+const EVENT_OPERATIONS: readonly Operation[] = [
+  { name: "list", method: "GET", need: "read", scope: "group", probe: async (w) => q(`group=${w.secret.groupPair}`) },
+  {
+    name: "one event",
+    method: "GET",
+    need: "read",
+    scope: "group",
+    probe: async (w) => q(`entry=${w.secret.eventId}`),
+  },
+  {
+    name: "list with comments",
+    method: "GET",
+    need: "comments",
+    scope: "group",
+    probe: async (w) => q(`group=${w.secret.groupPair}&embed-comment=true`),
+  },
+  {
+    name: "create (insert)",
+    method: "POST",
+    need: "write",
+    scope: "group",
+    probe: async (w) =>
+      eventFeed(`${operation("insert")}<entry><cbl:group id="${w.secret.groupPair}"/>${EVENT_TIMES}</entry>`),
+  },
+  {
+    name: "update",
+    method: "POST",
+    need: "write",
+    scope: "group",
+    probe: async (w, p) =>
+      eventFeed(`${operation("update")}<entry><id>${await freshEvent(w, p)}</id>${EVENT_TIMES}</entry>`),
+  },
+  {
+    name: "delete",
+    method: "POST",
+    need: "write",
+    scope: "group",
+    probe: async (w, p) => eventFeed(`${operation("delete")}<entry><id>${await freshEvent(w, p)}</id></entry>`),
+  },
+];
+
 /** The tag in every title of the secret group (its topic is "<tag> topic"). */
 const secretTag = (world: MatrixWorld): string => (world.secret.secrets[1] ?? "").replace(/ topic$/, "");
 /**
@@ -110,6 +164,8 @@ const toggles = (what: "like" | "favorite"): readonly Operation[] => [
 
 /** Operations per endpoint URL. Endpoints not registered yet (being built) are skipped until they are. */
 export const OPERATIONS: ReadonlyMap<string, readonly Operation[]> = new Map<string, readonly Operation[]>([
+  ["/api/gwSchedule/V2", EVENT_OPERATIONS],
+  groupReads("/api/gwScheduleFolder/V2"),
   [
     "/api/board/V2",
     [

@@ -19,6 +19,8 @@ export interface GroupItems {
   readonly attachmentId: string;
   readonly taskId: string;
   readonly fileId: string;
+  /** A group event (in the default window: tomorrow). */
+  readonly eventId: string;
   /** Folder ids (`1:n`) of the board, task and cabinet areas. */
   readonly folders: readonly string[];
   /** A member id (`1:n`) of the group. */
@@ -59,6 +61,7 @@ export async function seedGroup(
     title: `${tag} file`,
     memo: `${tag} file memo`,
   });
+  const eventId = await seedEvent(server, group, owner, `${tag} event`);
   const member = await server.store.read((tx) => tx.memberships.findJoined(group.id, owner.id));
   assert.ok(member);
   return {
@@ -69,6 +72,7 @@ export async function seedGroup(
     attachmentId: `${topicId},COMMENT,1,ATTACHMENT,1`,
     taskId: `GROUP,1:${group.id},TASK,1:${task.id}`,
     fileId: `GROUP,1:${group.id},CABINET,1:${file.id}`,
+    eventId,
     folders: folders.map((id) => `1:${id}`),
     memberId: `1:${member.id}`,
     secrets: [
@@ -80,8 +84,39 @@ export async function seedGroup(
       `${tag} file`,
       `${tag}-file.txt`,
       `${tag} board folder`,
+      `${tag} event`,
     ],
   };
+}
+
+/** An event of `creator` in `group`, one hour tomorrow (inside the default listing window); its wire id. */
+export async function seedEvent(
+  server: TestServer,
+  group: Group,
+  creator: { readonly id: number },
+  title: string,
+): Promise<string> {
+  const start = server.clock.now() + 24 * 60 * 60 * 1000;
+  const id = await server.store.transaction((tx) =>
+    tx.events.insert({
+      groupId: group.id,
+      creatorId: creator.id,
+      title,
+      memo: `${title} memo`,
+      start,
+      end: start + 60 * 60 * 1000,
+      allDay: false,
+      timeZone: "UTC",
+      rule: null,
+      seriesEnd: start + 60 * 60 * 1000,
+      menuId: null,
+      participantIds: [],
+      facilityIds: [],
+      exceptions: [],
+      at: server.clock.now(),
+    }),
+  );
+  return `GROUP,1:${group.id},GW_SCHEDULE,1:${id}`;
 }
 
 /**

@@ -124,7 +124,7 @@ END $$`,
 }
 
 /** The three statement triggers of a table (a trigger with transition tables has one event). */
-async function statementTriggers(db: Kysely<unknown>, table: string, fn: string): Promise<void> {
+export async function statementTriggers(db: Kysely<unknown>, table: string, fn: string): Promise<void> {
   for (const event of ROW_EVENTS) {
     const referencing = {
       INSERT: "NEW TABLE AS new_rows",

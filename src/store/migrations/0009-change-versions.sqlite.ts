@@ -52,7 +52,7 @@ export interface Target {
  * One trigger per event. An UPDATE moves the row's version as it is, and as it was when that
  * differs (a row moved to another group or user, which no write does today).
  */
-async function rowTriggers(db: Kysely<unknown>, table: string, targets: readonly Target[]): Promise<void> {
+export async function rowTriggers(db: Kysely<unknown>, table: string, targets: readonly Target[]): Promise<void> {
   for (const event of ROW_EVENTS) {
     const statements =
       event === "UPDATE"

@@ -7,6 +7,7 @@ import { chatRepo } from "./chat.js";
 import { commentReadRepo } from "./comment-reads.js";
 import { commentRepo } from "./comments.js";
 import { datasetRepo } from "./dataset.js";
+import { eventRepo } from "./events.js";
 import { fileRepo } from "./files.js";
 import { folderRepo } from "./folders.js";
 import { groupRepo, membershipRepo } from "./groups.js";
@@ -60,6 +61,7 @@ const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>, engine: Engi
   search: searchRepo,
   mentions: mentionRepo,
   chat: chatRepo,
+  events: eventRepo,
 };
 
 /** Repositories made on first use; the getters are defined once, on the prototype. */

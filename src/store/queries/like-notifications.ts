@@ -33,6 +33,7 @@ function selectDetails(db: Kysely<Database>) {
     .leftJoin("topics as t", (join) => join.on("n.item_kind", "=", "BOARD").onRef("t.id", "=", "n.item_id"))
     .leftJoin("tasks as k", (join) => join.on("n.item_kind", "=", "TASK").onRef("k.id", "=", "n.item_id"))
     .leftJoin("files as f", (join) => join.on("n.item_kind", "=", "CABINET").onRef("f.id", "=", "n.item_id"))
+    .leftJoin("events as e", (join) => join.on("n.item_kind", "=", "GW_SCHEDULE").onRef("e.id", "=", "n.item_id"))
     .leftJoin("file_versions as fv", (join) =>
       join.onRef("fv.file_id", "=", "f.id").onRef("fv.version_number", "=", "f.current_version"),
     )
@@ -47,6 +48,8 @@ function selectDetails(db: Kysely<Database>) {
       "f.title as file_title",
       "f.memo as file_memo",
       "fv.file_name as file_name",
+      "e.title as event_title",
+      "e.memo as event_body",
       "c.body as comment_body",
     ]);
 }
@@ -59,7 +62,9 @@ function textOf(row: DetailRow): { title: string; body: string } {
       ? { title: row.topic_title ?? "", body: row.topic_body ?? "" }
       : row.item_kind === "TASK"
         ? { title: row.task_title ?? "", body: row.task_body ?? "" }
-        : { title: row.file_title?.trim() ? row.file_title : (row.file_name ?? ""), body: row.file_memo ?? "" };
+        : row.item_kind === "GW_SCHEDULE"
+          ? { title: row.event_title ?? "", body: row.event_body ?? "" }
+          : { title: row.file_title?.trim() ? row.file_title : (row.file_name ?? ""), body: row.file_memo ?? "" };
   return row.comment_number === 0 ? own : { title: own.title, body: row.comment_body ?? "" };
 }
 

@@ -75,6 +75,7 @@ function selectDetails(db: Kysely<Database>) {
     .leftJoin("topics as t", (join) => join.on("n.item_kind", "=", "BOARD").onRef("t.id", "=", "n.item_id"))
     .leftJoin("tasks as k", (join) => join.on("n.item_kind", "=", "TASK").onRef("k.id", "=", "n.item_id"))
     .leftJoin("files as f", (join) => join.on("n.item_kind", "=", "CABINET").onRef("f.id", "=", "n.item_id"))
+    .leftJoin("events as e", (join) => join.on("n.item_kind", "=", "GW_SCHEDULE").onRef("e.id", "=", "n.item_id"))
     .leftJoin("file_versions as fv", (join) =>
       join.onRef("fv.file_id", "=", "f.id").onRef("fv.version_number", "=", "f.current_version"),
     )
@@ -89,6 +90,8 @@ function selectDetails(db: Kysely<Database>) {
       "f.title as file_title",
       "f.memo as file_memo",
       "fv.file_name as file_name",
+      "e.title as event_title",
+      "e.memo as event_body",
     ]);
 }
 

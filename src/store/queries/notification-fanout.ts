@@ -10,6 +10,9 @@ import {
   NEW_COLUMNS,
   type Variant,
   newNotifications,
+  type Audience,
+  audienceOf,
+  participantOf,
   updateOf,
   valuesOf,
   variantOf,
@@ -17,18 +20,18 @@ import {
 import { type PreparedQuery, prepared } from "./prepared.js";
 
 /** The upsert: PostgreSQL's fan-out. */
-function upsertStatement(db: Kysely<Database>, variant: Variant, values: FanOutValues) {
+function upsertStatement(db: Kysely<Database>, variant: Variant, values: FanOutValues, audience: Audience) {
   return db
     .insertInto("notifications")
     .columns(NEW_COLUMNS)
-    .expression(newNotifications(db, values))
+    .expression(newNotifications(db, values, audience))
     .onConflict((oc) =>
       oc.columns(["item_kind", "item_id", "user_id"]).doUpdateSet(updateOf(variant, values, EXCLUDED)),
     );
 }
 
 /** SQLite's first step: the members' existing notifications of the item. */
-function updateStatement(db: Kysely<Database>, variant: Variant, values: FanOutValues) {
+function updateStatement(db: Kysely<Database>, variant: Variant, values: FanOutValues, audience: Audience) {
   const incoming: Incoming = {
     actor_id: values.actorId,
     event: values.event,
@@ -38,7 +41,7 @@ function updateStatement(db: Kysely<Database>, variant: Variant, values: FanOutV
     summary_updator_id: values.summaryUpdatorId,
   };
   // Off the item's part of the unique index: nothing to read for a new item.
-  return db
+  const query = db
     .updateTable("notifications")
     .set(updateOf(variant, values, incoming))
     .where("item_kind", "=", values.itemKind)
@@ -53,14 +56,15 @@ function updateStatement(db: Kysely<Database>, variant: Variant, values: FanOutV
           .where("memberships.status", "=", "JOIN"),
       ),
     );
+  return audience === "participants" ? query.where(participantOf(values, "notifications.user_id")) : query;
 }
 
 /** SQLite's second step: the members who had none yet (those that exist were just updated). */
-function insertMissingStatement(db: Kysely<Database>, values: FanOutValues) {
+function insertMissingStatement(db: Kysely<Database>, values: FanOutValues, audience: Audience) {
   return db
     .insertInto("notifications")
     .columns(NEW_COLUMNS)
-    .expression(newNotifications(db, values))
+    .expression(newNotifications(db, values, audience))
     .onConflict((oc) => oc.columns(["item_kind", "item_id", "user_id"]).doNothing());
 }
 
@@ -85,6 +89,7 @@ const STATEMENTS = new Map<string, PreparedQuery<FanOutValues, unknown>>();
 
 function statementOf(
   variant: Variant,
+  audience: Audience,
   statement: "upsert" | "update" | "insert",
   build: (
     db: Kysely<Database>,
@@ -92,7 +97,7 @@ function statementOf(
   ) =>
     ReturnType<typeof upsertStatement> | ReturnType<typeof updateStatement> | ReturnType<typeof insertMissingStatement>,
 ): PreparedQuery<FanOutValues, unknown> {
-  const key = `${statement}:${variant}`;
+  const key = `${statement}:${variant}:${audience}`;
   let compiled = STATEMENTS.get(key);
   if (compiled === undefined) {
     compiled = prepared<FanOutValues, unknown>(namesOf(variant, statement), build);
@@ -109,10 +114,10 @@ function statementOf(
  */
 export async function fanOutNotifications(db: Kysely<Database>, event: NotificationEvent): Promise<void> {
   const variant = variantOf(event.cause);
-  await statementOf(variant, "upsert", (handle, values) => upsertStatement(handle, variant, values))(
-    db,
-    valuesOf(event),
-  );
+  const audience = audienceOf(event);
+  await statementOf(variant, audience, "upsert", (handle, values) =>
+    upsertStatement(handle, variant, values, audience),
+  )(db, valuesOf(event));
 }
 
 /**
@@ -129,6 +134,13 @@ export async function fanOutNotifications(db: Kysely<Database>, event: Notificat
 export async function fanOutNotificationsInTwoSteps(db: Kysely<Database>, event: NotificationEvent): Promise<void> {
   const variant = variantOf(event.cause);
   const values = valuesOf(event);
-  await statementOf(variant, "update", (handle, named) => updateStatement(handle, variant, named))(db, values);
-  await statementOf(variant, "insert", (handle, named) => insertMissingStatement(handle, named))(db, values);
+  const audience = audienceOf(event);
+  await statementOf(variant, audience, "update", (handle, named) => updateStatement(handle, variant, named, audience))(
+    db,
+    values,
+  );
+  await statementOf(variant, audience, "insert", (handle, named) => insertMissingStatement(handle, named, audience))(
+    db,
+    values,
+  );
 }

@@ -13,7 +13,7 @@ export function joinedGroupIds(db: Kysely<Database>, userId: number) {
 
 /** The item columns a notification's details select (left joins: null for the other kinds). */
 export interface ItemTextRow {
-  readonly item_kind: "GROUP" | "BOARD" | "TASK" | "CABINET";
+  readonly item_kind: "GROUP" | "BOARD" | "TASK" | "CABINET" | "GW_SCHEDULE";
   readonly group_name: string;
   readonly topic_title: string | null;
   readonly topic_body: string | null;
@@ -22,6 +22,8 @@ export interface ItemTextRow {
   readonly file_title: string | null;
   readonly file_memo: string | null;
   readonly file_name: string | null;
+  readonly event_title: string | null;
+  readonly event_body: string | null;
 }
 
 /** Title and body of the item; a file without a title shows its file name (docs/api.md "Shared files"). */
@@ -33,6 +35,8 @@ export function textOf(row: ItemTextRow): { title: string; body: string } {
       return { title: row.task_title ?? "", body: row.task_body ?? "" };
     case "CABINET":
       return { title: row.file_title?.trim() ? row.file_title : (row.file_name ?? ""), body: row.file_memo ?? "" };
+    case "GW_SCHEDULE":
+      return { title: row.event_title ?? "", body: row.event_body ?? "" };
     case "GROUP":
       return { title: row.group_name, body: "" };
   }

@@ -131,8 +131,8 @@ export function updateOf(variant: Variant, values: FanOutValues, incoming: Incom
 }
 
 /** The joined members of the item's group but the actor, as the rows of their new notifications. */
-export function newNotifications(db: Kysely<Database>, values: FanOutValues) {
-  return db
+export function newNotifications(db: Kysely<Database>, values: FanOutValues, audience: Audience = "members") {
+  const query = db
     .selectFrom("memberships")
     .select([
       "user_id",
@@ -154,6 +154,24 @@ export function newNotifications(db: Kysely<Database>, values: FanOutValues) {
     .where("status", "=", "JOIN")
     .where("user_id", "is not", null)
     .where("user_id", "<>", values.skippedUserId);
+  return audience === "participants" ? query.where(participantOf(values, "memberships.user_id")) : query;
+}
+
+/**
+ * Who an item's notifications go to: every joined member, or for an event its participants when
+ * it names any (docs/api.md "Events"). Part of the compiled statement's key.
+ */
+export type Audience = "members" | "participants";
+
+/** The audience of an item kind. */
+export function audienceOf(event: NotificationEvent): Audience {
+  return event.item.kind === "GW_SCHEDULE" ? "participants" : "members";
+}
+
+/** True for a user an event's notification goes to: the event names no participant, or names them. */
+export function participantOf(values: FanOutValues, userColumn: string): RawBuilder<boolean> {
+  return sql<boolean>`(not exists (select 1 from event_participants ep where ep.event_id = ${values.itemId})
+    or exists (select 1 from event_participants ep where ep.event_id = ${values.itemId} and ep.user_id = ${sql.ref(userColumn)}))`;
 }
 
 /** The columns {@link newNotifications} selects, in its order. */

@@ -14,6 +14,7 @@ export const en = {
   "nav.group": "Group",
   "nav.board": "Board",
   "nav.tasks": "Tasks",
+  "nav.events": "Events",
   "nav.files": "Files",
   "nav.members": "Members",
   "nav.feed": "Atom feed",

@@ -16,6 +16,7 @@ export const ja: Readonly<Record<MessageKey, string>> = {
   "nav.group": "グループ",
   "nav.board": "掲示板",
   "nav.tasks": "ToDo",
+  "nav.events": "スケジュール",
   "nav.files": "共有フォルダ",
   "nav.members": "メンバー",
   "nav.feed": "Atom フィード",

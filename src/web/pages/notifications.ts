@@ -35,6 +35,7 @@ const AREA_TEXT: Readonly<Record<Notification["item"]["kind"], MessageKey>> = {
   BOARD: "nav.board",
   TASK: "nav.tasks",
   CABINET: "nav.files",
+  GW_SCHEDULE: "nav.events",
   GROUP: "nav.members",
 };
 

@@ -150,6 +150,7 @@ export function existingIds(groups: readonly GroupItems[]): string[] {
     g.attachmentId,
     g.taskId,
     g.fileId,
+    g.eventId,
     g.memberId,
     ...g.folders,
   ]);

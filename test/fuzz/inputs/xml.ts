@@ -98,7 +98,55 @@ function template(ids: readonly string[]): fc.Arbitrary<XNode> {
       ),
     ),
     fc.tuple(id, text).map(([i, t]) => el("entry", [], [el("id", [], [i]), el("title", [], [t])])),
+    eventWrite(id, text, opType),
   );
+}
+
+const TIMES = ["2026-04-02T00:00:00Z", "2026-04-02", "2027-04-03T00:00:01Z", "2026-02-30T00:00:00Z", "", "x"];
+const RULES = ["FREQ=DAILY", "RRULE:FREQ=WEEKLY;BYDAY=MO,WE;COUNT=3", "FREQ=MONTHLY;BYDAY=1MO", "FREQ=HOURLY", ""];
+
+/** An event write (docs/api.md "Events"): times, all-day, a zone, a rule with exceptions, participants. */
+function eventWrite(id: fc.Arbitrary<string>, text: fc.Arbitrary<string>, opType: fc.Arbitrary<string>) {
+  const time = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...TIMES) }, { weight: 1, arbitrary: absurdValue() });
+  return fc
+    .tuple(opType, id, text, time, time, fc.constantFrom(...RULES), fc.constantFrom("true", "True", "no"), id)
+    .map(([o, i, t, start, end, rule, allDay, who]) =>
+      el(
+        "feed",
+        [],
+        [
+          el("cbl:operation", [["type", o]]),
+          el(
+            "entry",
+            [],
+            [
+              el("id", [], [i]),
+              el("cbl:group", [["id", i]]),
+              el("title", [], [t]),
+              el("cbl:when", [
+                ["startTime", start],
+                ["endTime", end],
+              ]),
+              el("cblSch:allDay", [], [allDay]),
+              el("cblSch:timeZone", [], ["Europe/Berlin"]),
+              el(
+                "cblSch:recurrence",
+                [],
+                [
+                  el("cblSch:rule", [], [rule]),
+                  el("cbl:when", [
+                    ["startTime", start],
+                    ["endTime", end],
+                  ]),
+                  el("cblSch:exception", [["startTime", start]]),
+                ],
+              ),
+              el("cbl:who", [["id", who]]),
+            ],
+          ),
+        ],
+      ),
+    );
 }
 
 // Declarations on the root; a mutation may change or drop one (wrong or undeclared namespace).

@@ -78,16 +78,16 @@ export function readCommentWrite(feed: XmlElement): CommentWrite {
 }
 
 /**
- * A topic, task or file id. A well-formed id of anything else (a group, a comment, a personal
- * message or schedule) is data the comment interface does not support: 400, per the spec's table.
+ * A topic, task, file or group event id. A well-formed id of anything else (a group, a comment, a
+ * personal message or schedule) is data the comment interface does not support: 400, per the spec's table.
  */
 function readParentId(text: string, field: string): ContentRef {
   refuseChat(text);
   const ref = readItemId(text, field);
-  if (ref.kind !== "BOARD" && ref.kind !== "TASK" && ref.kind !== "CABINET") {
+  if (ref.kind !== "BOARD" && ref.kind !== "TASK" && ref.kind !== "CABINET" && ref.kind !== "GW_SCHEDULE") {
     throw new ValidationError(
       "UNSUPPORTED_ITEM",
-      `${field} names an item the comment interface does not handle; comments go on topics, tasks and files.`,
+      `${field} names an item the comment interface does not handle; comments go on topics, tasks, files and events.`,
     );
   }
   return ref;

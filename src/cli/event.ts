@@ -1,0 +1,161 @@
+import { type CalendarEvent, type NamedRef } from "../domain/event.js";
+import { formatContentId, formatPair, parsePair } from "../domain/item-id.js";
+import {
+  type NamedList,
+  type OperatorEventInput,
+  addEvent,
+  addNamed,
+  listNamed,
+  removeEvent,
+  removeNamed,
+  replaceEvent,
+} from "../services/event-admin.js";
+import { eventRef } from "../services/event.js";
+import { type CommandGroup, type Values, commandGroup, groupOption, itemOption, optional, required } from "./admin.js";
+import { UsageError } from "./options.js";
+
+function shown(action: string, event: CalendarEvent) {
+  return {
+    [action]: "event",
+    id: formatContentId(eventRef(event)),
+    title: event.title,
+    start: new Date(event.start).toISOString().replace(".000", ""),
+    end: new Date(event.end).toISOString().replace(".000", ""),
+    allDay: event.allDay,
+    timeZone: event.timeZone,
+    rule: event.rule,
+    menu: event.menuId === null ? null : formatPair(event.menuId),
+    participants: event.participants.map((person) => formatPair(person.id)),
+    facilities: event.facilities.map((facility) => formatPair(facility.id)),
+  };
+}
+
+function idOption(values: Values, name: string): number | undefined {
+  const text = optional(values, name);
+  if (text === undefined || text === "") return undefined;
+  const id = parsePair(text);
+  if (id === undefined) throw new UsageError(`--${name} must be an id such as 1:3 (got "${text.slice(0, 40)}")`);
+  return id;
+}
+
+function listOption(values: Values, name: string): string[] {
+  return (optional(values, name) ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+}
+
+/** The event fields of `add` and `update` (update replaces every field, as the API's does). */
+function eventInput(values: Values): OperatorEventInput {
+  const facilityIds = listOption(values, "facility").map((text) => {
+    const id = parsePair(text);
+    if (id === undefined) throw new UsageError(`--facility takes ids such as 1:3 (got "${text.slice(0, 40)}")`);
+    return id;
+  });
+  return {
+    title: required(values, "title"),
+    memo: optional(values, "summary"),
+    when: { startTime: required(values, "start"), endTime: required(values, "end") },
+    allDay: values["all-day"] === true,
+    timeZone: optional(values, "time-zone"),
+    rule: optional(values, "rule"),
+    menuId: idOption(values, "menu") ?? null,
+    participantEmails: listOption(values, "participant"),
+    facilityIds,
+    exceptions: [],
+    occurrences: [],
+  };
+}
+
+const FIELDS = {
+  title: { type: "string" },
+  summary: { type: "string" },
+  start: { type: "string" },
+  end: { type: "string" },
+  "all-day": { type: "boolean" },
+  "time-zone": { type: "string" },
+  rule: { type: "string" },
+  menu: { type: "string" },
+  participant: { type: "string" },
+  facility: { type: "string" },
+} as const;
+const FIELDS_USAGE =
+  "--title TEXT --start TIME --end TIME [--all-day] [--time-zone ZONE] [--rule RRULE] [--summary TEXT] [--menu ID] [--participant EMAIL,...] [--facility ID,...]";
+
+function namedCommands(list: NamedList, noun: string, plural: string) {
+  return {
+    [`${noun}-add`]: {
+      summary: `add a ${noun} to a group`,
+      usage: "--group ID --name TEXT",
+      options: { group: { type: "string" }, name: { type: "string" } },
+      async run(values: Values, _p: readonly string[], context: Parameters<typeof addNamed>[0]) {
+        const added: NamedRef = await addNamed(context, {
+          list,
+          groupId: groupOption(values),
+          name: required(values, "name"),
+        });
+        return { added: noun, id: formatPair(added.id), name: added.name };
+      },
+    },
+    [plural]: {
+      summary: `list a group's ${plural}`,
+      usage: "--group ID",
+      options: { group: { type: "string" } },
+      async run(values: Values, _p: readonly string[], context: Parameters<typeof listNamed>[0]) {
+        const found = await listNamed(context, { list, groupId: groupOption(values) });
+        return found.map((item) => ({ id: formatPair(item.id), name: item.name }));
+      },
+    },
+    [`${noun}-remove`]: {
+      summary: `remove a ${noun}`,
+      usage: `--${noun} ID`,
+      options: { [noun]: { type: "string" } },
+      async run(values: Values, _p: readonly string[], context: Parameters<typeof removeNamed>[0]) {
+        const id = idOption(values, noun);
+        if (id === undefined) throw new UsageError(`--${noun} is required`);
+        const removed = await removeNamed(context, { list, id });
+        return { removed: noun, id: formatPair(removed.id), name: removed.name };
+      },
+    },
+  } as const;
+}
+
+/** `kairan event add|update|delete` and the menus and facilities of groups. */
+export const EVENT_COMMAND: CommandGroup = commandGroup(
+  "event",
+  "add, change and delete group events; menus and facilities",
+  {
+    add: {
+      summary: "add an event to a group (times in UTC, or dates with --all-day)",
+      usage: `--group ID --creator EMAIL ${FIELDS_USAGE}`,
+      options: { ...FIELDS, group: { type: "string" }, creator: { type: "string" } },
+      async run(values, _p, context) {
+        const input = {
+          ...eventInput(values),
+          groupId: groupOption(values),
+          creatorEmail: required(values, "creator"),
+        };
+        return shown("added", await addEvent(context, input));
+      },
+    },
+    update: {
+      summary: "replace an event's fields (those not given are emptied, as through the API)",
+      usage: `--event ID ${FIELDS_USAGE}`,
+      options: { ...FIELDS, event: { type: "string" } },
+      async run(values, _p, context) {
+        const input = { ...eventInput(values), ref: itemOption(values, "event", "GW_SCHEDULE") };
+        return shown("updated", await replaceEvent(context, input));
+      },
+    },
+    delete: {
+      summary: "delete an event with its comments",
+      usage: "--event ID",
+      options: { event: { type: "string" } },
+      async run(values, _p, context) {
+        return shown("deleted", await removeEvent(context, { ref: itemOption(values, "event", "GW_SCHEDULE") }));
+      },
+    },
+    ...namedCommands("event_menus", "menu", "menus"),
+    ...namedCommands("facilities", "facility", "facilities"),
+  },
+);

@@ -1,0 +1,129 @@
+// Group events (docs/api.md "Events"): what an event is, the checks of a draft, and who may edit.
+import { ForbiddenError, ValidationError } from "./errors.js";
+import type { Window } from "./event-time.js";
+import type { Membership } from "./group.js";
+import { LIMITS } from "./limits.js";
+import { checkMaxChars } from "./text.js";
+
+/** A person or facility named on an event. */
+export interface NamedRef {
+  readonly id: number;
+  readonly name: string;
+}
+
+/**
+ * One occurrence of a repeating event that differs from its rule: cancelled, or moved to `start`..`end`.
+ * `originalStart` is the UTC start the rule gives it.
+ */
+export type EventException =
+  | { readonly originalStart: number; readonly cancelled: true }
+  | { readonly originalStart: number; readonly cancelled: false; readonly start: number; readonly end: number };
+
+/** A group event. Times are UTC epoch ms; an all-day event runs from 00:00 to 00:00 in `timeZone`. */
+export interface CalendarEvent {
+  readonly id: number;
+  readonly groupId: number;
+  readonly creatorId: number;
+  readonly creatorName: string;
+  readonly title: string;
+  readonly memo: string;
+  readonly start: number;
+  readonly end: number;
+  readonly allDay: boolean;
+  /** IANA name: the wall clock that all-day bounds and repetitions keep. */
+  readonly timeZone: string;
+  /** The RRULE value as sent, or null for a one-off event. */
+  readonly rule: string | null;
+  readonly menuId: number | null;
+  readonly menuName: string | null;
+  readonly participants: readonly NamedRef[];
+  readonly facilities: readonly NamedRef[];
+  readonly exceptions: readonly EventException[];
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** An event's fields as a write gives them, checked and resolved. */
+export interface EventDraft {
+  readonly title: string;
+  readonly memo: string;
+  readonly start: number;
+  readonly end: number;
+  readonly allDay: boolean;
+  readonly timeZone: string;
+  readonly rule: string | null;
+  readonly menuId: number | null;
+  readonly participantIds: readonly number[];
+  readonly facilityIds: readonly number[];
+  readonly exceptions: readonly EventException[];
+}
+
+/**
+ * Checks an event's title and memo.
+ * @throws ValidationError EVENT_TITLE_MISSING, EVENT_TITLE_TOO_LONG, EVENT_MEMO_TOO_LONG
+ */
+export function checkEventText(input: { title: string | undefined; memo: string | undefined }): {
+  title: string;
+  memo: string;
+} {
+  const title = input.title ?? "";
+  const memo = input.memo ?? "";
+  if (title.trim() === "") throw new ValidationError("EVENT_TITLE_MISSING", "The event title is missing or empty.");
+  checkMaxChars(title, LIMITS.eventTitleMaxChars, "EVENT_TITLE_TOO_LONG", "The event title");
+  checkMaxChars(memo, LIMITS.eventMemoMaxChars, "EVENT_MEMO_TOO_LONG", "The event memo");
+  return { title, memo };
+}
+
+/**
+ * Checks the lists an event names: participants and facilities (each once, within their limits)
+ * and exceptions (only on a repeating event, each original start once).
+ * @throws ValidationError EVENT_TOO_MANY_PARTICIPANTS, EVENT_TOO_MANY_FACILITIES, EVENT_RULE_INVALID
+ */
+export function checkEventLists(
+  draft: Pick<EventDraft, "participantIds" | "facilityIds" | "exceptions" | "rule">,
+): void {
+  if (new Set(draft.participantIds).size > LIMITS.eventParticipantsMax)
+    throw new ValidationError(
+      "EVENT_TOO_MANY_PARTICIPANTS",
+      `An event may name at most ${LIMITS.eventParticipantsMax} participants.`,
+    );
+  if (new Set(draft.facilityIds).size > LIMITS.eventFacilitiesMax)
+    throw new ValidationError(
+      "EVENT_TOO_MANY_FACILITIES",
+      `An event may name at most ${LIMITS.eventFacilitiesMax} facilities.`,
+    );
+  if (draft.exceptions.length === 0) return;
+  if (draft.rule === null) throw new ValidationError("EVENT_RULE_INVALID", "Only a repeating event has exceptions.");
+  if (draft.exceptions.length > LIMITS.eventExceptionsMax)
+    throw new ValidationError("EVENT_RULE_INVALID", `An event keeps at most ${LIMITS.eventExceptionsMax} exceptions.`);
+  const starts = new Set(draft.exceptions.map((exception) => exception.originalStart));
+  if (starts.size !== draft.exceptions.length)
+    throw new ValidationError("EVENT_RULE_INVALID", "Two exceptions name the same occurrence.");
+}
+
+/** Checks a moved occurrence's times like an event's. @throws ValidationError EVENT_TIME_INVALID */
+export function checkMovedTimes(times: Window): void {
+  if (times.end <= times.start)
+    throw new ValidationError("EVENT_TIME_INVALID", "A moved occurrence must end after it starts.");
+  if (times.end - times.start > LIMITS.eventMaxDays * 24 * 60 * 60 * 1000)
+    throw new ValidationError("EVENT_TIME_INVALID", `An event may last at most ${LIMITS.eventMaxDays} days.`);
+}
+
+/** The creator, the group's managers and the participants may change or delete an event. */
+export function mayEditEvent(event: CalendarEvent, userId: number, membership: Membership): boolean {
+  return event.creatorId === userId || membership.manager || event.participants.some((person) => person.id === userId);
+}
+
+/** @throws ForbiddenError EVENT_EDIT_FORBIDDEN */
+export function requireMayEditEvent(event: CalendarEvent, userId: number, membership: Membership): void {
+  if (!mayEditEvent(event, userId, membership))
+    throw new ForbiddenError(
+      "EVENT_EDIT_FORBIDDEN",
+      "Only the event's creator, its participants and the group's managers may change or delete it.",
+    );
+}
+
+/** The event is for everyone of the group when it names no participant. */
+export function isEveryonesEvent(event: Pick<CalendarEvent, "participants">): boolean {
+  return event.participants.length === 0;
+}

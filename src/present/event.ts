@@ -1,0 +1,150 @@
+import { element, utcTimestamp } from "../atom/build.js";
+import type { CalendarEvent, EventException, NamedRef } from "../domain/event.js";
+import type { Group } from "../domain/group.js";
+import { formatContentId, formatGroupId, formatPair } from "../domain/item-id.js";
+import type { Occurrence } from "../domain/recurrence.js";
+import type { CommentDetail } from "../services/comment-detail.js";
+import { type EventEntry, type EventListView, eventRef } from "../services/event.js";
+import { embeddedCommentsElement } from "./embedded-comments.js";
+import {
+  type Viewer,
+  authorElement,
+  authoredHead,
+  feedDocument,
+  itemEntry,
+  newestOf,
+  titleElement,
+  webLinkElements,
+} from "./feed.js";
+import { areaLinks, contentLinks } from "./links.js";
+import { groupElement } from "./topic.js";
+
+/**
+ * The group event feed (`GET /api/gwSchedule/V2`, and the answer to a write): `cbl:totalCount`
+ * before the entries, which a client reads as the number of entries of a one-page result.
+ */
+export function eventFeed(baseUrl: string, viewer: Viewer, view: EventListView, now: number): string {
+  const entries = view.entries.map((entry) =>
+    eventEntry(baseUrl, view.group, entry, view.comments?.get(entry.event.id)),
+  );
+  return feedDocument(
+    {
+      title: view.group.name,
+      id: formatGroupId(view.group.id),
+      alternate: areaLinks(baseUrl, view.group.id, "GW_SCHEDULE").alternate,
+      viewer,
+      updated: newestOf(
+        view.entries.map((entry) => entry.event),
+        now,
+      ),
+      extra: element("cbl:totalCount", {}, String(view.total)),
+    },
+    entries,
+  );
+}
+
+/** `cbl:when` with exactly startTime then endTime, full UTC date-times (all-day events too). */
+export function whenElement(occurrence: Occurrence): string {
+  return element("cbl:when", { startTime: utcTimestamp(occurrence.start), endTime: utcTimestamp(occurrence.end) });
+}
+
+/** An event entry, its children in the order of docs/api.md "Events". */
+export function eventEntry(
+  baseUrl: string,
+  group: Group,
+  entry: EventEntry,
+  comments: readonly CommentDetail[] | undefined,
+): string {
+  const { event } = entry;
+  const ref = eventRef(event);
+  const id = formatContentId(ref);
+  const author = {
+    title: event.title,
+    authorName: event.creatorName,
+    authorId: event.creatorId,
+    updatedAt: event.updatedAt,
+  };
+  return itemEntry(
+    authoredHead(id, contentLinks(baseUrl, ref), author, event.memo),
+    groupElement(group) +
+      whenElement(entry.shown) +
+      (event.allDay ? element("cblSch:allDay", {}, "true") : "") +
+      recurrenceElement(event, entry.occurrences) +
+      (event.menuId === null
+        ? ""
+        : element("cblSch:menu", { valueString: event.menuName ?? "", id: formatPair(event.menuId) })) +
+      namedElements("cbl:who", event.participants) +
+      namedElements("cbl:facility", event.facilities) +
+      element("cbl:published", {}, utcTimestamp(event.createdAt)) +
+      (comments === undefined
+        ? ""
+        : embeddedCommentsElement(baseUrl, { id, title: event.title, updatedAt: event.updatedAt }, comments)),
+  );
+}
+
+function namedElements(qname: string, refs: readonly NamedRef[]): string {
+  return refs.map((ref) => element(qname, { valueString: ref.name, id: formatPair(ref.id) })).join("");
+}
+
+/** `cblSch:recurrence`: the rule, the occurrences in the window, then the exceptions. */
+function recurrenceElement(event: CalendarEvent, occurrences: readonly Occurrence[]): string {
+  if (event.rule === null) return "";
+  return (
+    "<cblSch:recurrence>" +
+    element("cblSch:rule", {}, event.rule) +
+    occurrences.map(whenElement).join("") +
+    event.exceptions.map(exceptionElement).join("") +
+    "</cblSch:recurrence>"
+  );
+}
+
+function exceptionElement(exception: EventException): string {
+  return element("cblSch:exception", {
+    startTime: utcTimestamp(exception.originalStart),
+    cancelled: exception.cancelled ? "true" : undefined,
+  });
+}
+
+/** The answer to a delete: a feed holding the deleted event's id. */
+export function deletedEventFeed(
+  baseUrl: string,
+  viewer: Viewer,
+  event: CalendarEvent,
+  group: Group,
+  now: number,
+): string {
+  const id = formatContentId(eventRef(event));
+  return feedDocument(
+    {
+      title: group.name,
+      id: formatGroupId(group.id),
+      alternate: areaLinks(baseUrl, group.id, "GW_SCHEDULE").alternate,
+      viewer,
+      updated: now,
+    },
+    [`<entry>${element("id", {}, id)}${titleElement(event.title)}${element("updated", {}, utcTimestamp(now))}</entry>`],
+  );
+}
+
+/** `GET /api/gwScheduleFolder/V2`: a group's event menus, ids `GROUP,1:g,GW_SCHEDULE_FOLDER,1:n`. */
+export function eventMenusFeed(baseUrl: string, viewer: Viewer, group: Group, menus: readonly NamedRef[]): string {
+  const links = areaLinks(baseUrl, group.id, "GW_SCHEDULE");
+  const entries = menus.map(
+    (menu) =>
+      "<entry>" +
+      element("id", {}, `${formatGroupId(group.id)},GW_SCHEDULE_FOLDER,${formatPair(menu.id)}`) +
+      titleElement(menu.name) +
+      webLinkElements({
+        alternate: `${links.alternate}?menu=${formatPair(menu.id)}`,
+        mobile: `${links.mobile}?menu=${formatPair(menu.id)}`,
+      }) +
+      authorElement(viewer.name, viewer.id) +
+      element("updated", {}, utcTimestamp(group.updatedAt)) +
+      groupElement(group) +
+      "</entry>",
+  );
+  return feedDocument(
+    { title: group.name, id: formatGroupId(group.id), alternate: links.alternate, viewer, updated: group.updatedAt },
+    entries,
+  );
+}

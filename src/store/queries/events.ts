@@ -1,0 +1,292 @@
+import type { Kysely } from "kysely";
+import type { CalendarEvent, EventException, NamedRef } from "../../domain/event.js";
+import type { Window } from "../../domain/event-time.js";
+import { LIMITS } from "../../domain/limits.js";
+import type { Database } from "../schema.js";
+import type { RowOf } from "./rows.js";
+
+/** Which events of a group a list shows: every one, those without a menu, or one menu's. */
+export type EventMenuFilter =
+  { readonly kind: "all" } | { readonly kind: "unclassified" } | { readonly kind: "menu"; readonly menuId: number };
+
+/** An event's fields as stored; the store writes its participants, facilities and exceptions with it. */
+export interface EventFields {
+  readonly title: string;
+  readonly memo: string;
+  readonly start: number;
+  readonly end: number;
+  readonly allDay: boolean;
+  readonly timeZone: string;
+  readonly rule: string | null;
+  /** Bound of the last occurrence's end (domain/recurrence.ts); null when the rule never ends. */
+  readonly seriesEnd: number | null;
+  readonly menuId: number | null;
+  readonly participantIds: readonly number[];
+  readonly facilityIds: readonly number[];
+  readonly exceptions: readonly EventException[];
+}
+
+/** What a listing needs to place an event in a window before it reads the whole event. */
+export interface EventCandidate {
+  readonly id: number;
+  readonly start: number;
+  readonly end: number;
+  readonly allDay: boolean;
+  readonly timeZone: string;
+  readonly rule: string | null;
+  readonly exceptions: readonly EventException[];
+}
+
+/** Group events with their participants, facilities, exceptions, menus; and the group's facilities. */
+export interface EventRepo {
+  insert(event: EventFields & { groupId: number; creatorId: number; at: number }): Promise<number>;
+  /** Replaces every field of the event and its lists. */
+  replace(id: number, groupId: number, event: EventFields & { at: number }): Promise<void>;
+  /** Deletes the event and its lists (its comments and reactions are the caller's to remove first). */
+  remove(id: number): Promise<void>;
+  findById(id: number): Promise<CalendarEvent | undefined>;
+  /** Whole events, in the order of `ids`. */
+  findByIds(ids: readonly number[]): Promise<CalendarEvent[]>;
+  /** The group's events that may meet the window: one-off events that do, and series that can reach it. */
+  candidates(groupId: number, window: Window, menu: EventMenuFilter): Promise<EventCandidate[]>;
+  /** A group's event menus or facilities, by id. */
+  listNamed(table: "event_menus" | "facilities", groupId: number): Promise<NamedRef[]>;
+  findNamed(table: "event_menus" | "facilities", id: number): Promise<(NamedRef & { groupId: number }) | undefined>;
+  insertNamed(table: "event_menus" | "facilities", groupId: number, name: string, at: number): Promise<NamedRef>;
+  renameNamed(table: "event_menus" | "facilities", id: number, name: string): Promise<void>;
+  removeNamed(table: "event_menus" | "facilities", id: number): Promise<void>;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function selectEvents(db: Kysely<Database>) {
+  return db
+    .selectFrom("events")
+    .innerJoin("users as creator", "creator.id", "events.creator_id")
+    .leftJoin("event_menus", "event_menus.id", "events.menu_id")
+    .selectAll("events")
+    .select(["creator.name as creator_name", "event_menus.name as menu_name"]);
+}
+
+type EventRow = RowOf<typeof selectEvents>;
+
+interface EventLists {
+  readonly participants: Map<number, NamedRef[]>;
+  readonly facilities: Map<number, NamedRef[]>;
+  readonly exceptions: Map<number, EventException[]>;
+}
+
+function toEvent(row: EventRow, lists: EventLists): CalendarEvent {
+  return {
+    id: row.id,
+    groupId: row.group_id,
+    creatorId: row.creator_id,
+    creatorName: row.creator_name,
+    title: row.title,
+    memo: row.memo,
+    start: row.start_at,
+    end: row.end_at,
+    allDay: row.all_day === 1,
+    timeZone: row.time_zone,
+    rule: row.rule,
+    menuId: row.menu_id,
+    menuName: row.menu_name,
+    participants: lists.participants.get(row.id) ?? [],
+    facilities: lists.facilities.get(row.id) ?? [],
+    exceptions: lists.exceptions.get(row.id) ?? [],
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function push<T>(map: Map<number, T[]>, key: number, value: T): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}
+
+function toException(row: {
+  original_start: number;
+  cancelled: number;
+  start_at: number | null;
+  end_at: number | null;
+}): EventException {
+  return row.cancelled === 1 || row.start_at === null || row.end_at === null
+    ? { originalStart: row.original_start, cancelled: true }
+    : { originalStart: row.original_start, cancelled: false, start: row.start_at, end: row.end_at };
+}
+
+async function exceptionsOf(db: Kysely<Database>, ids: readonly number[]): Promise<Map<number, EventException[]>> {
+  const exceptions = new Map<number, EventException[]>();
+  if (ids.length === 0) return exceptions;
+  const rows = await db
+    .selectFrom("event_exceptions")
+    .selectAll()
+    .where("event_id", "in", ids)
+    .orderBy("original_start")
+    .execute();
+  for (const row of rows) push(exceptions, row.event_id, toException(row));
+  return exceptions;
+}
+
+async function listsOf(db: Kysely<Database>, ids: readonly number[]): Promise<EventLists> {
+  const participants = new Map<number, NamedRef[]>();
+  const facilities = new Map<number, NamedRef[]>();
+  if (ids.length === 0) return { participants, facilities, exceptions: new Map() };
+  const people = await db
+    .selectFrom("event_participants")
+    .innerJoin("users", "users.id", "event_participants.user_id")
+    .select(["event_participants.event_id", "users.id", "users.name"])
+    .where("event_participants.event_id", "in", ids)
+    .orderBy("users.id")
+    .execute();
+  for (const row of people) push(participants, row.event_id, { id: row.id, name: row.name });
+  const booked = await db
+    .selectFrom("event_facilities")
+    .innerJoin("facilities", "facilities.id", "event_facilities.facility_id")
+    .select(["event_facilities.event_id", "facilities.id", "facilities.name"])
+    .where("event_facilities.event_id", "in", ids)
+    .orderBy("facilities.id")
+    .execute();
+  for (const row of booked) push(facilities, row.event_id, { id: row.id, name: row.name });
+  return { participants, facilities, exceptions: await exceptionsOf(db, ids) };
+}
+
+function columnsOf(event: EventFields & { at: number }) {
+  return {
+    title: event.title,
+    memo: event.memo,
+    start_at: event.start,
+    end_at: event.end,
+    all_day: event.allDay ? 1 : 0,
+    time_zone: event.timeZone,
+    rule: event.rule,
+    series_end: event.seriesEnd,
+    menu_id: event.menuId,
+    updated_at: event.at,
+  };
+}
+
+async function writeLists(db: Kysely<Database>, eventId: number, groupId: number, event: EventFields): Promise<void> {
+  const participants = [...new Set(event.participantIds)];
+  const facilities = [...new Set(event.facilityIds)];
+  if (participants.length > 0)
+    await db
+      .insertInto("event_participants")
+      .values(participants.map((userId) => ({ event_id: eventId, group_id: groupId, user_id: userId })))
+      .execute();
+  if (facilities.length > 0)
+    await db
+      .insertInto("event_facilities")
+      .values(facilities.map((facilityId) => ({ event_id: eventId, group_id: groupId, facility_id: facilityId })))
+      .execute();
+  if (event.exceptions.length > 0)
+    await db
+      .insertInto("event_exceptions")
+      .values(
+        event.exceptions.map((exception) => ({
+          event_id: eventId,
+          group_id: groupId,
+          original_start: exception.originalStart,
+          cancelled: exception.cancelled ? 1 : 0,
+          start_at: exception.cancelled ? null : exception.start,
+          end_at: exception.cancelled ? null : exception.end,
+        })),
+      )
+      .execute();
+}
+
+async function removeLists(db: Kysely<Database>, eventId: number): Promise<void> {
+  for (const table of ["event_participants", "event_facilities", "event_exceptions"] as const)
+    await db.deleteFrom(table).where("event_id", "=", eventId).execute();
+}
+
+/** Event queries. */
+export function eventRepo(db: Kysely<Database>): EventRepo {
+  const findByIds = async (ids: readonly number[]): Promise<CalendarEvent[]> => {
+    if (ids.length === 0) return [];
+    const rows = await selectEvents(db).where("events.id", "in", ids).execute();
+    const lists = await listsOf(db, ids);
+    const byId = new Map(rows.map((row) => [row.id, toEvent(row, lists)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  };
+  return {
+    async insert(event) {
+      const row = await db
+        .insertInto("events")
+        .values({ ...columnsOf(event), group_id: event.groupId, creator_id: event.creatorId, created_at: event.at })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await writeLists(db, row.id, event.groupId, event);
+      return row.id;
+    },
+    async replace(id, groupId, event) {
+      await db.updateTable("events").set(columnsOf(event)).where("id", "=", id).execute();
+      await removeLists(db, id);
+      await writeLists(db, id, groupId, event);
+    },
+    async remove(id) {
+      await removeLists(db, id);
+      await db.deleteFrom("events").where("id", "=", id).execute();
+    },
+    async findById(id) {
+      return (await findByIds([id]))[0];
+    },
+    findByIds,
+    async candidates(groupId, window, menu) {
+      let query = db
+        .selectFrom("events")
+        .select(["id", "start_at", "end_at", "all_day", "time_zone", "rule"])
+        .where("group_id", "=", groupId)
+        .where("start_at", "<", window.end);
+      if (menu.kind === "unclassified") query = query.where("menu_id", "is", null);
+      if (menu.kind === "menu") query = query.where("menu_id", "=", menu.menuId);
+      // One-off events last at most 366 days: their start lies no further before the window.
+      const earliest = window.start - LIMITS.eventMaxDays * DAY_MS;
+      const rows = await query
+        .where((eb) =>
+          eb.or([
+            eb.and([eb("rule", "is", null), eb("start_at", ">", earliest), eb("end_at", ">", window.start)]),
+            eb.and([
+              eb("rule", "is not", null),
+              eb.or([eb("series_end", "is", null), eb("series_end", ">", window.start)]),
+            ]),
+          ]),
+        )
+        .execute();
+      const exceptions = await exceptionsOf(
+        db,
+        rows.filter((row) => row.rule !== null).map((row) => row.id),
+      );
+      return rows.map((row) => ({
+        id: row.id,
+        start: row.start_at,
+        end: row.end_at,
+        allDay: row.all_day === 1,
+        timeZone: row.time_zone,
+        rule: row.rule,
+        exceptions: exceptions.get(row.id) ?? [],
+      }));
+    },
+    async listNamed(table, groupId) {
+      return db.selectFrom(table).select(["id", "name"]).where("group_id", "=", groupId).orderBy("id").execute();
+    },
+    async findNamed(table, id) {
+      const row = await db.selectFrom(table).select(["id", "name", "group_id"]).where("id", "=", id).executeTakeFirst();
+      return row && { id: row.id, name: row.name, groupId: row.group_id };
+    },
+    async insertNamed(table, groupId, name, at) {
+      return db
+        .insertInto(table)
+        .values({ group_id: groupId, name, created_at: at })
+        .returning(["id", "name"])
+        .executeTakeFirstOrThrow();
+    },
+    async renameNamed(table, id, name) {
+      await db.updateTable(table).set({ name }).where("id", "=", id).execute();
+    },
+    async removeNamed(table, id) {
+      await db.deleteFrom(table).where("id", "=", id).execute();
+    },
+  };
+}

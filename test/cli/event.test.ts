@@ -1,0 +1,154 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { kairan } from "./support.js";
+
+describe("kairan event", () => {
+  let data: string;
+  before(() => {
+    data = mkdtempSync(join(tmpdir(), "kairan-cli-event-"));
+    kairan(data, "user", "add", "--name", "Ann", "--email", "ann@example.com", "--password", "pw");
+    kairan(data, "user", "add", "--name", "Ben", "--email", "ben@example.com", "--password", "pw");
+    kairan(data, "group", "add", "--name", "Ops", "--manager", "ann@example.com");
+    kairan(data, "member", "add", "--group", "1:1", "--user", "ben@example.com");
+  });
+  after(() => rmSync(data, { recursive: true, force: true }));
+
+  it("manages menus and facilities, and adds, updates and deletes one-off, all-day and repeating events", () => {
+    assert.deepEqual(kairan(data, "event", "menu-add", "--group", "1:1", "--name", "会議").json(), {
+      added: "menu",
+      id: "1:1",
+      name: "会議",
+    });
+    kairan(data, "event", "facility-add", "--group", "1:1", "--name", "Room A");
+    assert.deepEqual(kairan(data, "event", "facilities", "--group", "1:1").json(), [{ id: "1:1", name: "Room A" }]);
+    const added = kairan(
+      data,
+      "event",
+      "add",
+      "--group",
+      "1:1",
+      "--creator",
+      "ann@example.com",
+      "--title",
+      "Weekly",
+      "--start",
+      "2026-03-19T08:00:00Z",
+      "--end",
+      "2026-03-19T09:00:00Z",
+      "--time-zone",
+      "Europe/Berlin",
+      "--rule",
+      "FREQ=WEEKLY;COUNT=10",
+      "--menu",
+      "1:1",
+      "--participant",
+      "ben@example.com",
+      "--facility",
+      "1:1",
+    );
+    assert.equal(added.status, 0, added.stderr);
+    assert.deepEqual(added.json(), {
+      added: "event",
+      id: "GROUP,1:1,GW_SCHEDULE,1:1",
+      title: "Weekly",
+      start: "2026-03-19T08:00:00Z",
+      end: "2026-03-19T09:00:00Z",
+      allDay: false,
+      timeZone: "Europe/Berlin",
+      rule: "FREQ=WEEKLY;COUNT=10",
+      menu: "1:1",
+      participants: ["1:2"],
+      facilities: ["1:1"],
+    });
+    const allDay = kairan(
+      data,
+      "event",
+      "add",
+      "--group",
+      "1:1",
+      "--creator",
+      "ben@example.com",
+      "--title",
+      "Off",
+    ).stdout;
+    assert.equal(allDay, "", "the times are required");
+    const holiday = kairan(
+      data,
+      "event",
+      "add",
+      "--group",
+      "1:1",
+      "--creator",
+      "ben@example.com",
+      "--title",
+      "Holiday",
+      "--start",
+      "2026-12-08",
+      "--end",
+      "2026-12-08",
+      "--all-day",
+      "--time-zone",
+      "Asia/Tokyo",
+    ).json<{ start: string; end: string }>();
+    assert.deepEqual([holiday.start, holiday.end], ["2026-12-07T15:00:00Z", "2026-12-08T15:00:00Z"]);
+    const updated = kairan(
+      data,
+      "event",
+      "update",
+      "--event",
+      "GROUP,1:1,GW_SCHEDULE,1:1",
+      "--title",
+      "Weekly sync",
+      "--start",
+      "2026-03-19T08:00:00Z",
+      "--end",
+      "2026-03-19T09:30:00Z",
+    ).json<{ title: string; timeZone: string; participants: string[] }>();
+    assert.deepEqual([updated.title, updated.timeZone, updated.participants], ["Weekly sync", "Europe/Berlin", []]);
+    assert.equal(kairan(data, "event", "delete", "--event", "GROUP,1:1,GW_SCHEDULE,1:1").status, 0);
+  });
+
+  it("fails in one line with exit status 2", () => {
+    for (const args of [
+      [
+        "add",
+        "--group",
+        "1:1",
+        "--creator",
+        "ann@example.com",
+        "--title",
+        "x",
+        "--start",
+        "2026-01-01T00:00:00Z",
+        "--end",
+        "2026-01-01T00:00:00Z",
+      ],
+      [
+        "add",
+        "--group",
+        "1:1",
+        "--creator",
+        "ann@example.com",
+        "--title",
+        "x",
+        "--start",
+        "2026-01-01T00:00:00Z",
+        "--end",
+        "2026-01-01T01:00:00Z",
+        "--rule",
+        "FREQ=HOURLY",
+      ],
+      ["delete", "--event", "GROUP,1:1,GW_SCHEDULE,1:99"],
+      ["delete", "--event", "nonsense"],
+      ["menu-add", "--group", "1:1", "--name", "x".repeat(101)],
+    ]) {
+      const run = kairan(data, "event", ...args);
+      assert.equal(run.status, 2, `${args.join(" ")}: ${run.stderr}`);
+      assert.equal(run.stderr.trim().split("\n").length, 1, run.stderr);
+    }
+    assert.equal(kairan(data, "event", "menu-add", "--group", "1:1", "--name", "x".repeat(100)).status, 0);
+  });
+});
