@@ -38,6 +38,16 @@ import type { Store } from "./store/store.js";
 import { sendPageNotFound, wantsPage } from "./web/errors.js";
 import { registerOAuthPages } from "./web/pages/oauth.js";
 import { registerWeb } from "./web/routes.js";
+import { sessionActorOf } from "./web/session.js";
+import { registerStream } from "./http/endpoints/stream/stream.js";
+import { LiveHub } from "./services/live-hub.js";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The live streams this process holds (tests and benchmarks read its stream count). */
+    readonly liveHub: LiveHub;
+  }
+}
 
 /** Everything the server needs from outside; tests pass the same things production does. */
 export interface AppDependencies {
@@ -106,6 +116,10 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
   });
   // Downloads stream stored bytes as they are, with their length: outside feed caching and compression.
   registerFileDownload(app, context);
+  // The live stream too: an answer that never ends is neither cached nor compressed.
+  const liveHub = new LiveHub(context, baseUrl);
+  app.decorate("liveHub", liveHub);
+  registerStream(app, context, liveHub, (request) => sessionActorOf(context, request));
   app.register(async (api) => {
     // Compression and validators first: both act on the routes registered after them.
     // Request bodies stay as sent: OAuth signs form bodies byte for byte, and the body limit holds.

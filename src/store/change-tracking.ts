@@ -91,6 +91,8 @@ export const UNTRACKED_TABLES: Readonly<Record<string, string>> = {
   kysely_migration_lock: "the migrator's bookkeeping",
   // Search (migration 0014).
   file_search_texts: "written with its file and version, whose own triggers move the group's version",
+  // Live updates (migration 0018).
+  live_events: "read by the live streams only, never by a feed; written with changes that move versions already",
 };
 
 /**

@@ -15,6 +15,7 @@ import type {
   GroupChangesTable,
   LikeNotificationsTable,
   LikesTable,
+  LiveEventsTable,
   MemberChangesTable,
   MentionsTable,
   NotificationsTable,
@@ -54,6 +55,7 @@ export interface Database {
   group_changes: GroupChangesTable;
   member_changes: MemberChangesTable;
   user_pictures: UserPicturesTable;
+  live_events: LiveEventsTable;
 }
 
 /** Registered users. */

@@ -17,6 +17,7 @@ import { search as postgresSearch } from "./0014-search.postgres.js";
 import { search as sqliteSearch } from "./0014-search.sqlite.js";
 import { mentions } from "./0015-mentions.js";
 import { versionsAtCommit } from "./0016-versions-at-commit.js";
+import { liveEvents } from "./0018-live-events.js";
 import { type Engine, columnTypes } from "./columns.js";
 
 /**
@@ -43,5 +44,7 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0014-search": engine === "sqlite" ? sqliteSearch : postgresSearch,
     "0015-mentions": mentions(engine),
     "0016-versions-at-commit": versionsAtCommit(engine),
+    // 0017 is the chat's (its own branch).
+    "0018-live-events": liveEvents(t),
   };
 }

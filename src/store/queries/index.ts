@@ -14,6 +14,7 @@ import { leaseRepo } from "./leases.js";
 import { notificationCountRepo } from "./notification-counts.js";
 import { loginFailureRepo } from "./login-failures.js";
 import { likeNotificationRepo } from "./like-notifications.js";
+import { liveEventRepo } from "./live-events.js";
 import { notificationRepo } from "./notifications.js";
 import { searchRepo } from "./search.js";
 import { mentionRepo } from "./mentions.js";
@@ -58,6 +59,7 @@ const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>, engine: Engi
   likeNotifications: likeNotificationRepo,
   search: searchRepo,
   mentions: mentionRepo,
+  liveEvents: liveEventRepo,
 };
 
 /** Repositories made on first use; the getters are defined once, on the prototype. */
