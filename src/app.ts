@@ -41,6 +41,8 @@ import { registerWeb } from "./web/routes.js";
 import { sessionActorOf } from "./web/session.js";
 import { registerStream } from "./http/endpoints/stream/stream.js";
 import { LiveHub } from "./services/live-hub.js";
+import { registerIcon } from "./http/endpoints/icon/icon.js";
+import { registerMpAddress } from "./http/endpoints/mp-address/mp-address.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -120,6 +122,8 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
   const liveHub = new LiveHub(context, baseUrl);
   app.decorate("liveHub", liveHub);
   registerStream(app, context, liveHub, (request) => sessionActorOf(context, request));
+  // Pictures are bytes with their own validators: outside the feed cache.
+  registerIcon(app, context);
   app.register(async (api) => {
     // Compression and validators first: both act on the routes registered after them.
     // Request bodies stay as sent: OAuth signs form bodies byte for byte, and the body limit holds.
@@ -147,6 +151,7 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     registerNotification(api, context);
     registerGoodNotification(api, context);
     registerSearch(api, context);
+    registerMpAddress(api, context);
   });
   return app;
 }

@@ -12,6 +12,7 @@ import type { InvitationRepo } from "./queries/invitations.js";
 import type { LeaseRepo } from "./queries/leases.js";
 import type { LikeNotificationRepo } from "./queries/like-notifications.js";
 import type { LiveEventRepo } from "./queries/live-events.js";
+import type { AddressBookRepo } from "./queries/address-book.js";
 import type { LoginFailureRepo } from "./queries/login-failures.js";
 import type { NotificationCountRepo } from "./queries/notification-counts.js";
 import type { NotificationRepo } from "./queries/notifications.js";
@@ -98,4 +99,6 @@ export interface Tx {
   readonly mentions: MentionRepo;
   /** The live event log: what the streams of /api/stream/V2 report. */
   readonly liveEvents: LiveEventRepo;
+  /** People who share a group with a user (/api/mpAddress/V2). */
+  readonly addressBook: AddressBookRepo;
 }

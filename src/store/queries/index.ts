@@ -15,6 +15,7 @@ import { notificationCountRepo } from "./notification-counts.js";
 import { loginFailureRepo } from "./login-failures.js";
 import { likeNotificationRepo } from "./like-notifications.js";
 import { liveEventRepo } from "./live-events.js";
+import { addressBookRepo } from "./address-book.js";
 import { notificationRepo } from "./notifications.js";
 import { searchRepo } from "./search.js";
 import { mentionRepo } from "./mentions.js";
@@ -60,6 +61,7 @@ const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>, engine: Engi
   search: searchRepo,
   mentions: mentionRepo,
   liveEvents: liveEventRepo,
+  addressBook: addressBookRepo,
 };
 
 /** Repositories made on first use; the getters are defined once, on the prototype. */
