@@ -30,6 +30,10 @@ export const PARAMETER_NAMES = [
   "oauth_token",
   "oauth_verifier",
   "q",
+  // The address book, pictures and the live stream.
+  "name",
+  "type",
+  "lastEventId",
 ] as const;
 
 const BAD_ESCAPES = [
@@ -126,6 +130,9 @@ export function validParameterValues(
     q: ["home", "home topic", '"home topic"', "home -away", "ho", "検索テスト", 'a" OR "b', "%_\\", "あ".repeat(201)],
     version: ["1", "2"],
     oauth_token: [signInToken],
+    name: ["home", "Owner", "%", "あ"],
+    type: ["user", "group", "USER"],
+    lastEventId: ["0", "1", "999999999999999", "-1"],
   };
 }
 
