@@ -302,4 +302,53 @@
       window.setTimeout(close, 150);
     });
   });
+
+  // Live updates: the header's Notifications link counts what arrived since the page loaded, and
+  // the notifications page reloads its list in place. Without EventSource (or this script) the
+  // pages stay as they are and show the news at the next load.
+  (function live() {
+    var link = document.querySelector('.site-nav a[href$="/notifications"]');
+    if (!link || !window.EventSource) return;
+    var seen = {};
+    var count = 0;
+    var badge = null;
+    var onList = link.getAttribute("aria-current") === "page";
+    var refreshing = false;
+    function refreshList() {
+      if (refreshing) return;
+      refreshing = true;
+      fetch(window.location.href, { credentials: "same-origin" })
+        .then(function (response) {
+          return response.ok ? response.text() : "";
+        })
+        .then(function (html) {
+          var fresh = html && new DOMParser().parseFromString(html, "text/html").getElementById("content");
+          var current = document.getElementById("content");
+          if (fresh && current) current.innerHTML = fresh.innerHTML;
+        })
+        .catch(function () {})
+        .then(function () {
+          refreshing = false;
+        });
+    }
+    function arrived(event) {
+      if (seen[event.lastEventId]) return;
+      seen[event.lastEventId] = true;
+      if (onList) return refreshList();
+      count += 1;
+      if (!badge) {
+        badge = document.createElement("span");
+        badge.className = "live-count";
+        link.appendChild(document.createTextNode(" "));
+        link.appendChild(badge);
+      }
+      badge.textContent = String(count);
+    }
+    var source = new EventSource("/api/stream/V2");
+    source.addEventListener("notification", arrived);
+    source.addEventListener("likeNotification", arrived);
+    window.addEventListener("pagehide", function () {
+      source.close();
+    });
+  })();
 })();
