@@ -112,6 +112,8 @@ export class LiveHub {
   }
 
   async #begin(): Promise<void> {
+    // The cursor first: a wake before it is known would send the whole retained log.
+    this.#cursor = await this.ctx.store.read((tx) => tx.liveEvents.latestId());
     const unsubscribe = this.ctx.store.onLiveEvents(() => this.#wake());
     const timers = [
       setInterval(() => this.#pingAll(), PING_MS),
@@ -123,7 +125,6 @@ export class LiveHub {
       unsubscribe();
       for (const timer of timers) clearInterval(timer);
     };
-    this.#cursor = await this.ctx.store.read((tx) => tx.liveEvents.latestId());
     this.#wake();
   }
 
