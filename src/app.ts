@@ -41,6 +41,18 @@ import type { Store } from "./store/store.js";
 import { sendPageNotFound, wantsPage } from "./web/errors.js";
 import { registerOAuthPages } from "./web/pages/oauth.js";
 import { registerWeb } from "./web/routes.js";
+import { sessionActorOf } from "./web/session.js";
+import { registerStream } from "./http/endpoints/stream/stream.js";
+import { LiveHub } from "./services/live-hub.js";
+import { registerIcon } from "./http/endpoints/icon/icon.js";
+import { registerMpAddress } from "./http/endpoints/mp-address/mp-address.js";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The live streams this process holds (tests and benchmarks read its stream count). */
+    readonly liveHub: LiveHub;
+  }
+}
 
 /** Everything the server needs from outside; tests pass the same things production does. */
 export interface AppDependencies {
@@ -111,6 +123,12 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
   });
   // Downloads stream stored bytes as they are, with their length: outside feed caching and compression.
   registerFileDownload(app, context);
+  // The live stream too: an answer that never ends is neither cached nor compressed.
+  const liveHub = new LiveHub(context, baseUrl);
+  app.decorate("liveHub", liveHub);
+  registerStream(app, context, liveHub, (request) => sessionActorOf(context, request));
+  // Pictures are bytes with their own validators: outside the feed cache.
+  registerIcon(app, context);
   app.register(async (api) => {
     // Compression and validators first: both act on the routes registered after them.
     // Request bodies stay as sent: OAuth signs form bodies byte for byte, and the body limit holds.
@@ -143,6 +161,7 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     // Chat (issue #21).
     registerMpChat(api, context);
     registerMpChatPush(api, context);
+    registerMpAddress(api, context);
   });
   return app;
 }

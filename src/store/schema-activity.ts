@@ -108,3 +108,19 @@ export interface MemberChangesTable {
   version: number;
   changed_at: number;
 }
+
+/**
+ * One change a live stream reports (migration 0018): `notification` (an item's fan-out: group,
+ * item kind and id), `likeNotification` (the owner in `user_id`, the item and its comment number),
+ * `chat` (the room in `item_id`, the message number). The id is the stream's event id.
+ */
+export interface LiveEventsTable {
+  id: Generated<number>;
+  kind: "notification" | "likeNotification" | "chat";
+  group_id: number | null;
+  item_kind: string | null;
+  item_id: number | null;
+  number: number | null;
+  user_id: number | null;
+  at: number;
+}

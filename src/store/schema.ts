@@ -15,6 +15,7 @@ import type {
   GroupChangesTable,
   LikeNotificationsTable,
   LikesTable,
+  LiveEventsTable,
   MemberChangesTable,
   MentionsTable,
   NotificationsTable,
@@ -72,6 +73,7 @@ export interface Database {
   event_participants: EventParticipantsTable;
   event_facilities: EventFacilitiesTable;
   event_exceptions: EventExceptionsTable;
+  live_events: LiveEventsTable;
 }
 
 /** Registered users. */

@@ -13,6 +13,8 @@ import type { GroupRepo, MembershipRepo } from "./queries/groups.js";
 import type { InvitationRepo } from "./queries/invitations.js";
 import type { LeaseRepo } from "./queries/leases.js";
 import type { LikeNotificationRepo } from "./queries/like-notifications.js";
+import type { LiveEventRepo } from "./queries/live-events.js";
+import type { AddressBookRepo } from "./queries/address-book.js";
 import type { LoginFailureRepo } from "./queries/login-failures.js";
 import type { NotificationCountRepo } from "./queries/notification-counts.js";
 import type { NotificationRepo } from "./queries/notifications.js";
@@ -49,6 +51,12 @@ export interface Store {
    * the token is unknown, revoked or its account disabled.
    */
   callerView(tokenHash: string): Promise<CallerView | undefined>;
+  /**
+   * Calls `onWake` whenever a transaction that logged live events may have committed: on SQLite
+   * after this process's commits, on PostgreSQL when any process's NOTIFY arrives (one listening
+   * connection, reconnecting). Returns the unsubscribe function.
+   */
+  onLiveEvents(onWake: () => void): () => void;
   /** The connection pool's state now, for the metrics (PostgreSQL; SQLite has one connection, no pool). */
   readonly pool?: () => PoolState;
   close(): Promise<void>;
@@ -95,4 +103,8 @@ export interface Tx {
   readonly chat: ChatRepo;
   /** Group events, their menus and the group's facilities. */
   readonly events: EventRepo;
+  /** The live event log: what the streams of /api/stream/V2 report. */
+  readonly liveEvents: LiveEventRepo;
+  /** People who share a group with a user (/api/mpAddress/V2). */
+  readonly addressBook: AddressBookRepo;
 }

@@ -45,9 +45,14 @@ export const TABLES_IN_DEPENDENCY_ORDER = [
 
 /**
  * Tables the database fills itself (triggers, migration 0009): not copied, since the target's
- * triggers write them as the copied rows arrive.
+ * triggers write them as the copied rows arrive. The live event log (0018) is not copied either:
+ * it holds the last hour's stream events, which a new database's streams start after.
  */
-export const DERIVED_TABLES = ["group_changes", "member_changes"] as const satisfies readonly (keyof Database)[];
+export const DERIVED_TABLES = [
+  "group_changes",
+  "member_changes",
+  "live_events",
+] as const satisfies readonly (keyof Database)[];
 
 /** Tables of the schema that the lists above forget; must stay `never`. */
 type Forgotten = Exclude<keyof Database, (typeof TABLES_IN_DEPENDENCY_ORDER)[number] | (typeof DERIVED_TABLES)[number]>;

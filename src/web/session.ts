@@ -1,6 +1,6 @@
 // The browser side of sessions: the cookies, and who a page request comes from.
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { CookieSerializeOptions } from "@fastify/cookie";
+import { type CookieSerializeOptions, fastifyCookie } from "@fastify/cookie";
 import type { Actor, Application } from "../domain/access.js";
 import { SESSION_LIFETIME_MS, type Session } from "../domain/session.js";
 import type { Context } from "../context.js";
@@ -41,6 +41,17 @@ export async function signedInOf(context: Context, request: FastifyRequest): Pro
   if (!token) return undefined;
   const session = await findSession(context, token);
   return session && { session, token, actor: { user: session.user, app: WEB_APP } };
+}
+
+/**
+ * The person of the request's session cookie, read from the raw header: for the API's live stream
+ * (same-origin EventSource), which is served outside the web's scope and its cookie parser.
+ */
+export async function sessionActorOf(context: Context, request: FastifyRequest): Promise<Actor | undefined> {
+  const token = fastifyCookie.parse(request.headers.cookie ?? "")[SESSION_COOKIE];
+  if (!token) return undefined;
+  const session = await findSession(context, token);
+  return session && { user: session.user, app: WEB_APP };
 }
 
 /** Sets the session cookie for a new session. */

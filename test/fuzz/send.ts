@@ -41,7 +41,14 @@ export function send(base: string, fuzz: FuzzRequest): Promise<FuzzAnswer> {
       (res) => {
         answered = true;
         const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        // A live stream never ends: its first chunk is its answer.
+        const streaming = String(res.headers["content-type"] ?? "").startsWith("text/event-stream");
+        res.on("data", (chunk: Buffer) => {
+          chunks.push(chunk);
+          if (!streaming) return;
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
+          req.destroy();
+        });
         res.on("end", () =>
           resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
         );

@@ -53,8 +53,10 @@ async function call(
   const { body, contentType } = await bytesOf(probe);
   const headers: Record<string, string> = { ...authorization(world, caller.credentials, op.method, url) };
   if (contentType !== undefined) headers["content-type"] = contentType;
-  const response = await fetch(url, { method: op.method, headers, body });
-  const text = await response.text();
+  const controller = new AbortController();
+  const response = await fetch(url, { method: op.method, headers, body, signal: controller.signal });
+  const streaming = (response.headers.get("content-type") ?? "").startsWith("text/event-stream");
+  const text = streaming ? await beginningOf(response, controller) : await response.text();
   const answer: Answer = {
     status: response.status,
     headers: response.headers,
@@ -64,6 +66,14 @@ async function call(
     },
   };
   return { answer, sent: `${url}\n${typeof body === "string" ? body : ""}` };
+}
+
+/** The first chunk of an answer that never ends (a live stream), then the connection is dropped. */
+async function beginningOf(response: Response, controller: AbortController): Promise<string> {
+  const reader = response.body?.getReader();
+  const chunk = await reader?.read();
+  controller.abort();
+  return new TextDecoder().decode(chunk?.value ?? new Uint8Array());
 }
 
 /** What is wrong with a stranger's or a low-level member's answer ("" when it is right). */
@@ -83,7 +93,7 @@ function misjudged(world: MatrixWorld, op: Operation, caller: Caller, answer: An
   } else if (role.kind === "member") {
     expect(403, "ACCESS_LEVEL_INSUFFICIENT", code);
   } else if (op.scope === "group") {
-    expect(403, "GROUP_NOT_JOINED", code);
+    expect(op.refusal?.status ?? 403, op.refusal?.code ?? "GROUP_NOT_JOINED", code);
   } else if (op.scope === "room") {
     expect(404, "NOT_FOUND", code);
   } else if (op.scope === "people") {

@@ -22,7 +22,7 @@ function feedOperations(world: MatrixWorld): { readonly url: string; readonly op
     .filter((endpoint) => endpoint.url.startsWith("/api/") && endpoint.methods.includes("GET"))
     .map((endpoint) => endpoint.url);
   return urls.flatMap((url) =>
-    (OPERATIONS.get(url) ?? []).filter((op) => op.method === "GET").map((op) => ({ url, op })),
+    (OPERATIONS.get(url) ?? []).filter((op) => op.method === "GET" && !op.stream).map((op) => ({ url, op })),
   );
 }
 

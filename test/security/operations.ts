@@ -34,6 +34,13 @@ export interface Operation {
   readonly probe: (world: MatrixWorld, proper: boolean) => Promise<Probe>;
   /** For `own` reads: what the secret group's member sees there, proving the leak check can fail. */
   readonly shows?: (world: MatrixWorld) => string;
+  /**
+   * For `group` scope: how an outsider is refused when it is not 403 GROUP_NOT_JOINED (pictures
+   * answer 404, as for an id that does not exist).
+   */
+  readonly refusal?: { readonly status: number; readonly code: string };
+  /** An answer that never ends (the live stream): the matrix reads its beginning only. */
+  readonly stream?: true;
 }
 
 /**
@@ -449,6 +456,45 @@ export const OPERATIONS: ReadonlyMap<string, readonly Operation[]> = new Map<str
         need: "read",
         scope: "group",
         probe: async (w) => q(`q=${encodeURIComponent(secretTag(w))}&group=${w.secret.groupPair}`),
+      },
+    ],
+  ],
+  // Live updates, the address book and pictures (docs/api.md "Live updates", "Address book", "Icons").
+  [
+    "/api/stream/V2",
+    [{ name: "my live stream", method: "GET", need: "read", scope: "own", stream: true, probe: async () => q("") }],
+  ],
+  [
+    "/api/mpAddress/V2",
+    [
+      {
+        name: "my address book",
+        method: "GET",
+        need: "read",
+        scope: "own",
+        probe: async () => q(""),
+        shows: (w) => w.owner.name,
+      },
+    ],
+  ],
+  [
+    "/api/icon/V2",
+    [
+      {
+        name: "a member's picture",
+        method: "GET",
+        need: "read",
+        scope: "group",
+        refusal: { status: 404, code: "USER_NOT_FOUND" },
+        probe: async (w) => q(`type=user&user=1:${w.owner.id}`),
+      },
+      {
+        name: "the group's picture",
+        method: "GET",
+        need: "read",
+        scope: "group",
+        refusal: { status: 404, code: "GROUP_NOT_FOUND" },
+        probe: async (w) => q(`type=group&group=${w.secret.groupPair}`),
       },
     ],
   ],

@@ -18,6 +18,7 @@ import { search as sqliteSearch } from "./0014-search.sqlite.js";
 import { mentions } from "./0015-mentions.js";
 import { versionsAtCommit } from "./0016-versions-at-commit.js";
 import { chat } from "./0017-chat.js";
+import { liveEvents } from "./0018-live-events.js";
 import { events } from "./0021-events.js";
 import { type Engine, columnTypes } from "./columns.js";
 
@@ -46,6 +47,7 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0015-mentions": mentions(engine),
     "0016-versions-at-commit": versionsAtCommit(engine),
     "0017-chat": chat(t),
+    "0018-live-events": liveEvents(t),
     "0021-events": events(engine),
   };
 }

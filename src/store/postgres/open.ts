@@ -7,6 +7,7 @@ import { sharingTemplatesOf } from "../queries/prepared.js";
 import { callerViewReader, viewVersionReader } from "../queries/view-version.js";
 import type { Store } from "../store.js";
 import { migrationsFor } from "../migrations/index.js";
+import { LiveListener } from "./listen.js";
 // The triggers' clock: versions are compared with the time they were stamped with.
 import { POSTGRES_NOW_MS } from "../migrations/0009-change-versions.postgres.js";
 
@@ -24,6 +25,7 @@ const INT8_OID = 20;
 export function openPostgresStore(options: PostgresOptions): Store {
   const db = openPostgresDatabase(options);
   const root = repositories(db, "postgres");
+  const live = new LiveListener(options.url);
   return {
     transaction: (work) =>
       timed(
@@ -52,8 +54,12 @@ export function openPostgresStore(options: PostgresOptions): Store {
     },
     viewVersion: viewVersionReader(db, POSTGRES_NOW_MS),
     callerView: callerViewReader(db, POSTGRES_NOW_MS),
+    onLiveEvents: (onWake) => live.subscribe(onWake),
     pool: poolState(POOLS.get(db)),
-    close: () => db.destroy(),
+    async close() {
+      await live.close();
+      await db.destroy();
+    },
   };
 }
 

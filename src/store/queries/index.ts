@@ -16,6 +16,8 @@ import { leaseRepo } from "./leases.js";
 import { notificationCountRepo } from "./notification-counts.js";
 import { loginFailureRepo } from "./login-failures.js";
 import { likeNotificationRepo } from "./like-notifications.js";
+import { liveEventRepo } from "./live-events.js";
+import { addressBookRepo } from "./address-book.js";
 import { notificationRepo } from "./notifications.js";
 import { searchRepo } from "./search.js";
 import { mentionRepo } from "./mentions.js";
@@ -62,6 +64,8 @@ const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>, engine: Engi
   mentions: mentionRepo,
   chat: chatRepo,
   events: eventRepo,
+  liveEvents: liveEventRepo,
+  addressBook: addressBookRepo,
 };
 
 /** Repositories made on first use; the getters are defined once, on the prototype. */

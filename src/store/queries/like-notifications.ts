@@ -7,12 +7,16 @@ import { selectLikers } from "./reactions.js";
 import type { PageWindow } from "../page-window.js";
 import type { ItemKey } from "../../domain/reaction.js";
 import type { RowOf } from "./rows.js";
+import type { Engine } from "./index.js";
+import { liveEventRepo } from "./live-events.js";
 
 /** Like notifications: one per (owner, liked item). */
 export interface LikeNotificationRepo {
   /** Creates, or brings to the top unconfirmed, the owner's like notification of the item. */
   touch(ownerId: number, item: LikedItem, commentId: number | null, at: number): Promise<void>;
   remove(ownerId: number, item: LikedItem): Promise<void>;
+  /** The owner's like notification of the item while it is unconfirmed (the live stream's event). */
+  unconfirmedOf(ownerId: number, item: LikedItem): Promise<LikeNotification | undefined>;
   /** A page of the user's like notifications, newest first, with their likers. */
   list(userId: number, filter: { readonly unconfirmedOnly: boolean }, page: PageWindow): Promise<LikeNotification[]>;
   count(userId: number, filter: { readonly unconfirmedOnly: boolean }): Promise<number>;
@@ -80,7 +84,7 @@ function itemWhere(item: LikedItem) {
 }
 
 /** Like notification queries. */
-export function likeNotificationRepo(db: Kysely<Database>): LikeNotificationRepo {
+export function likeNotificationRepo(db: Kysely<Database>, engine: Engine): LikeNotificationRepo {
   /** Everyone but the owner who likes each row's item, first liker first; one query per item kind. */
   const likersOf = async (ownerId: number, rows: readonly DetailRow[]): Promise<Map<string, UserMention[]>> => {
     const byKind = new Map<ItemKind, number[]>();
@@ -149,6 +153,7 @@ export function likeNotificationRepo(db: Kysely<Database>): LikeNotificationRepo
             .doUpdateSet({ confirmed: 0, updated_at: at }),
         )
         .execute();
+      await liveEventRepo(db, engine).append({ kind: "likeNotification", ownerId, item, at });
     },
     async remove(ownerId, item) {
       const key = itemWhere(item);
@@ -159,6 +164,21 @@ export function likeNotificationRepo(db: Kysely<Database>): LikeNotificationRepo
         .where("item_id", "=", key.id)
         .where("comment_number", "=", key.number)
         .execute();
+    },
+    async unconfirmedOf(ownerId, item) {
+      const key = itemWhere(item);
+      const rows = await filtered(ownerId, { unconfirmedOnly: true })
+        .select("id")
+        .where("item_kind", "=", key.kind)
+        .where("item_id", "=", key.id)
+        .where("comment_number", "=", key.number)
+        .execute();
+      return (
+        await page(
+          ownerId,
+          rows.map((row) => row.id),
+        )
+      )[0];
     },
     async list(userId, filter, paging: PageWindow) {
       const rows = await filtered(userId, filter)

@@ -14,6 +14,7 @@ import type { PageWindow } from "../page-window.js";
 import type { RowOf } from "./rows.js";
 import { type ListedRow, mentionRepo } from "./mentions.js";
 import { joinedGroupIds, textOf } from "./notification-items.js";
+import { liveEventRepo } from "./live-events.js";
 
 export { joinedGroupIds };
 
@@ -33,12 +34,23 @@ export interface NotificationRepo {
    * newest first, those confirmed before included (confirming is idempotent).
    */
   confirm(userId: number, items: readonly NotificationItem[], at: number): Promise<Notification[]>;
+  /**
+   * The item's unconfirmed notifications of these users, but for those who set its group to "do
+   * not notify": one query for all the streams a process holds (the live stream's audience).
+   */
+  unconfirmedFor(item: NotificationItem, userIds: readonly number[]): Promise<UserNotification[]>;
   /** Of these items of one kind, the ids whose notification for the user is unconfirmed. */
   unconfirmedOf(userId: number, kind: NotificationItemKind, ids: readonly number[]): Promise<Set<number>>;
   /** Removes every notification of these items, mention notifications included (they are being deleted). */
   removeItems(kind: NotificationItemKind, ids: readonly number[]): Promise<void>;
   /** Removes a user's notifications, like notifications and mention notifications of a group (they left it). */
   removeOfMember(userId: number, groupId: number): Promise<void>;
+}
+
+/** A notification and the user it belongs to. */
+export interface UserNotification {
+  readonly userId: number;
+  readonly notification: Notification;
 }
 
 /** Notifications with what an entry shows of their item, group and users (one row per notification). */
@@ -134,12 +146,15 @@ export function notificationRepo(db: Kysely<Database>, engine: Engine): Notifica
     return rows.map((row) => ({ id: row.id, updatedAt: row.updated_at }));
   };
   return {
-    fanOut: (event) =>
-      timed(
+    async fanOut(event) {
+      await timed(
         fanOutChannel,
         () => (engine === "sqlite" ? fanOutNotificationsInTwoSteps(db, event) : fanOutNotifications(db, event)),
         (seconds) => ({ seconds }),
-      ),
+      );
+      // One log row for the whole group, in the fan-out's transaction: the streams find the audience.
+      await liveEventRepo(db, engine).append({ kind: "notification", item: event.item, at: event.at });
+    },
     async mutedGroupIds(userId) {
       const rows = await db
         .selectFrom("memberships")
@@ -194,6 +209,22 @@ export function notificationRepo(db: Kysely<Database>, engine: Engine): Notifica
       // Those confirmed before are in the answer too, their last access unchanged: confirming is idempotent.
       const rows = await db.selectFrom("notifications").select("id").where(mine).execute();
       return details(rows.map((row) => row.id));
+    },
+    async unconfirmedFor(item, userIds) {
+      if (userIds.length === 0) return [];
+      const rows = await selectDetails(db)
+        .innerJoin("memberships as m", (join) =>
+          join.onRef("m.group_id", "=", "n.group_id").onRef("m.user_id", "=", "n.user_id"),
+        )
+        .where("m.status", "=", "JOIN")
+        .where("m.notify", "=", 1)
+        .where("n.item_kind", "=", item.kind)
+        .where("n.item_id", "=", item.id)
+        .where("n.group_id", "=", item.groupId)
+        .where("n.confirmed", "=", 0)
+        .where("n.user_id", "in", userIds)
+        .execute();
+      return rows.map((row) => ({ userId: row.user_id, notification: toNotification(row) }));
     },
     async unconfirmedOf(userId, kind, ids) {
       if (ids.length === 0) return new Set();

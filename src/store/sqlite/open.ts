@@ -39,9 +39,20 @@ export function openSqliteStore(
     : undefined;
   const root = repositories(db, "sqlite");
   const writes = new WriteBatcher(db);
+  // One process writes a SQLite file: its own commits are the only news for its live streams.
+  const liveListeners = new Set<() => void>();
+  const committed = <T>(value: T): T => {
+    for (const listener of liveListeners) listener();
+    return value;
+  };
   return {
     // Concurrent transactions share one commit (write-batch.ts), each in its own savepoint.
-    transaction: (work) => writes.run((trx) => work(repositories(sharingTemplatesOf(trx, db), "sqlite"))),
+    transaction: (work) =>
+      writes.run((trx) => work(repositories(sharingTemplatesOf(trx, db), "sqlite"))).then(committed),
+    onLiveEvents(onWake) {
+      liveListeners.add(onWake);
+      return () => void liveListeners.delete(onWake);
+    },
     read: (work) => work(root),
     async migrate() {
       const migrator = new Migrator({ db, provider: { getMigrations: async () => ({ ...migrationsFor("sqlite") }) } });

@@ -6,6 +6,13 @@
 (function () {
   "use strict";
 
+  // One live stream (/api/stream/V2) per page, shared by a chat view and the header's count.
+  var sharedStream = null;
+  function liveStream() {
+    if (!sharedStream) sharedStream = new EventSource("/api/stream/V2");
+    return sharedStream;
+  }
+
   // Destructive forms ask first.
   document.querySelectorAll("form[data-confirm]").forEach(function (form) {
     form.addEventListener("submit", function (event) {
@@ -350,7 +357,7 @@
       poll(true);
       return;
     }
-    var stream = new EventSource("/api/stream/V2");
+    var stream = liveStream();
     var names = new RegExp(",MP_CHAT,1:" + room + ",COMMENT,");
     stream.addEventListener("chat", function (event) {
       if (names.test(String(event.data))) fetchNew();
@@ -361,6 +368,55 @@
     });
     stream.addEventListener("error", function () {
       poll(true);
+    });
+  })();
+
+  // Live updates: the header's Notifications link counts what arrived since the page loaded, and
+  // the notifications page reloads its list in place. Without EventSource (or this script) the
+  // pages stay as they are and show the news at the next load.
+  (function live() {
+    var link = document.querySelector('.site-nav a[href$="/notifications"]');
+    if (!link || !window.EventSource) return;
+    var seen = {};
+    var count = 0;
+    var badge = null;
+    var onList = link.getAttribute("aria-current") === "page";
+    var refreshing = false;
+    function refreshList() {
+      if (refreshing) return;
+      refreshing = true;
+      fetch(window.location.href, { credentials: "same-origin" })
+        .then(function (response) {
+          return response.ok ? response.text() : "";
+        })
+        .then(function (html) {
+          var fresh = html && new DOMParser().parseFromString(html, "text/html").getElementById("content");
+          var current = document.getElementById("content");
+          if (fresh && current) current.innerHTML = fresh.innerHTML;
+        })
+        .catch(function () {})
+        .then(function () {
+          refreshing = false;
+        });
+    }
+    function arrived(event) {
+      if (seen[event.lastEventId]) return;
+      seen[event.lastEventId] = true;
+      if (onList) return refreshList();
+      count += 1;
+      if (!badge) {
+        badge = document.createElement("span");
+        badge.className = "live-count";
+        link.appendChild(document.createTextNode(" "));
+        link.appendChild(badge);
+      }
+      badge.textContent = String(count);
+    }
+    var source = liveStream();
+    source.addEventListener("notification", arrived);
+    source.addEventListener("likeNotification", arrived);
+    window.addEventListener("pagehide", function () {
+      source.close();
     });
   })();
 })();

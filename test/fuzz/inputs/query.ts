@@ -34,6 +34,10 @@ export const PARAMETER_NAMES = [
   // Chat (issue #21).
   "chat-type",
   "chat-member",
+  // The address book, pictures and the live stream.
+  "name",
+  "type",
+  "lastEventId",
 ] as const;
 
 const BAD_ESCAPES = [
@@ -137,6 +141,9 @@ export function validParameterValues(
     // Chat: the fuzz world's room 1 (endpoints.test.ts) and its first message, from anyone's side.
     "chat-type": ["THEME", "DIRECT"],
     "chat-member": ["1:1", "1:2", "2"],
+    name: ["home", "Owner", "%", "あ"],
+    type: ["user", "group", "USER"],
+    lastEventId: ["0", "1", "999999999999999", "-1"],
   };
 }
 

@@ -1,0 +1,101 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { type Actor, requireAccess } from "../../../domain/access.js";
+import { LIVE_PING, liveEventText } from "../../../present/live-event.js";
+import type { LiveHub, LiveStream } from "../../../services/live-hub.js";
+import type { Context } from "../../../context.js";
+import { adoptCaller, authenticateRequest } from "../../caller.js";
+import { registerEndpoint } from "../../../http-kit/route.js";
+import { readLastEventId } from "./stream.request.js";
+
+/** The browser's session, when the request carries its cookie (the web side reads it). */
+export type SessionActor = (request: FastifyRequest) => Promise<Actor | undefined>;
+
+/**
+ * A stream whose client reads slower than events come is ended past this many unsent bytes: the
+ * client reconnects with Last-Event-ID and resumes from the log, instead of the server buffering.
+ */
+const MAX_UNSENT_BYTES = 1024 * 1024;
+
+/**
+ * `GET /api/stream/V2`: Server-Sent Events of the caller's notifications, like notifications and
+ * chat messages (docs/api.md "Live updates"). Any API credential or the web session; `read` level.
+ */
+export function registerStream(app: FastifyInstance, context: Context, hub: LiveHub, session: SessionActor): void {
+  registerEndpoint(app, "/api/stream/V2", {
+    async GET(request, reply) {
+      const actor = await streamCaller(context, request, session);
+      const lastEventId = readLastEventId(request);
+      requireAccess(actor, "read");
+      openStream(context, hub, actor, request, reply, lastEventId);
+      return reply;
+    },
+  });
+  // Open streams would hold the shutdown's drain forever: they end at once, and clients reconnect.
+  app.addHook("preClose", async () => hub.endAll());
+}
+
+/** API credentials when the request carries any, else the web session's cookie. */
+async function streamCaller(context: Context, request: FastifyRequest, session: SessionActor): Promise<Actor> {
+  const signed = request.headers.authorization !== undefined || (request.raw.url ?? "").includes("oauth_");
+  if (!signed && request.headers.cookie !== undefined) {
+    const actor = await session(request);
+    if (actor !== undefined) {
+      await adoptCaller(context, request, actor);
+      return actor;
+    }
+  }
+  return authenticateRequest(context, request);
+}
+
+function openStream(
+  context: Context,
+  hub: LiveHub,
+  actor: Actor,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  lastEventId: number | undefined,
+): void {
+  reply.hijack();
+  const response = reply.raw;
+  // The socket's idle timeout would cut a quiet stream between two pings.
+  request.raw.socket.setTimeout(0);
+  response.writeHead(200, {
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-cache, no-transform",
+    // nginx buffers answers unless told not to (docs/operations.md "Live updates behind a proxy").
+    "x-accel-buffering": "no",
+    "x-request-id": request.id,
+  });
+  let closed = false;
+  let remove: (() => void) | undefined;
+  const finish = () => {
+    if (closed) return;
+    closed = true;
+    remove?.();
+    response.end();
+  };
+  const write = (text: string) => {
+    if (closed) return;
+    response.write(text);
+    if (response.writableLength > MAX_UNSENT_BYTES) finish();
+  };
+  const locale = context.config.locale;
+  const stream: LiveStream = {
+    userId: actor.user.id,
+    deliver: (delivery) => write(liveEventText(context.baseUrl(), delivery, locale)),
+    ping: () => write(LIVE_PING),
+    end: finish,
+  };
+  write(": connected\nretry: 3000\n\n");
+  request.raw.once("close", finish);
+  hub.open(stream, lastEventId).then(
+    (removal) => {
+      if (closed) removal();
+      else remove = removal;
+    },
+    (error: unknown) => {
+      request.log.error({ err: error }, "the live stream could not start");
+      finish();
+    },
+  );
+}

@@ -1,0 +1,22 @@
+import type { Locale } from "../domain/task.js";
+import type { LiveDelivery } from "../services/live.js";
+import { likeNotificationEntry } from "./like-notification.js";
+import { notificationEntry } from "./notification.js";
+
+/**
+ * One Server-Sent Event: `event:`, `id:` (the log's id, what `Last-Event-ID` sends back) and the
+ * entry as `data:` lines, one per line of the XML (a text with line breaks stays one event).
+ */
+export function liveEventText(baseUrl: string, delivery: LiveDelivery, locale: Locale): string {
+  const data =
+    delivery.kind === "chat"
+      ? delivery.entry
+      : delivery.kind === "notification"
+        ? notificationEntry(baseUrl, delivery.notification, undefined, locale)
+        : likeNotificationEntry(baseUrl, delivery.notification);
+  const lines = data.split(/\r\n|\r|\n/).map((line) => `data: ${line}\n`);
+  return `event: ${delivery.kind}\nid: ${delivery.id}\n${lines.join("")}\n`;
+}
+
+/** The keep-alive line: a comment, which EventSource ignores. */
+export const LIVE_PING = ": ping\n\n";

@@ -1,0 +1,107 @@
+import { type Kysely, type Selectable, sql } from "kysely";
+import type { Database } from "../schema.js";
+import type { LiveEventsTable } from "../schema-activity.js";
+import type { Engine } from "./index.js";
+import type { NotificationItem, LikedItem } from "../../domain/notification.js";
+
+/** The PostgreSQL channel a committed live event is announced on (LISTEN/NOTIFY). */
+export const LIVE_CHANNEL = "kairan_live";
+
+/** A change a live stream reports, as written to the log. */
+export type LiveEventInput =
+  | { readonly kind: "notification"; readonly item: NotificationItem; readonly at: number }
+  | { readonly kind: "likeNotification"; readonly ownerId: number; readonly item: LikedItem; readonly at: number }
+  | { readonly kind: "chat"; readonly roomId: number; readonly messageNumber: number; readonly at: number };
+
+/** A logged event, read back by the processes that hold streams. */
+export type LoggedLiveEvent = LiveEventInput & { readonly id: number };
+
+/** The live event log (migration 0018): one row per change, whatever its audience. */
+export interface LiveEventRepo {
+  /** Logs one change in the current transaction; on PostgreSQL also announces it, at commit. */
+  append(event: LiveEventInput): Promise<void>;
+  /** Logged events with an id above `afterId`, oldest first, at most `limit`, none older than `since`. */
+  after(afterId: number, since: number, limit: number): Promise<LoggedLiveEvent[]>;
+  /** The newest event's id (0 when the log is empty). */
+  latestId(): Promise<number>;
+  /** Deletes events logged before `before`. */
+  prune(before: number): Promise<void>;
+}
+
+type Row = Selectable<LiveEventsTable>;
+
+function rowOf(event: LiveEventInput) {
+  switch (event.kind) {
+    case "notification":
+      return { kind: event.kind, group_id: event.item.groupId, item_kind: event.item.kind, item_id: event.item.id };
+    case "likeNotification":
+      return {
+        kind: event.kind,
+        user_id: event.ownerId,
+        group_id: event.item.parent.groupId,
+        item_kind: event.item.parent.kind,
+        item_id: event.item.parent.id,
+        number: event.item.commentNumber,
+      };
+    case "chat":
+      return { kind: event.kind, item_id: event.roomId, number: event.messageNumber };
+  }
+}
+
+function eventOf(row: Row): LoggedLiveEvent | undefined {
+  const { id, at } = row;
+  if (row.kind === "chat") return { id, at, kind: "chat", roomId: row.item_id ?? 0, messageNumber: row.number ?? 0 };
+  const groupId = row.group_id ?? 0;
+  const itemId = row.item_id ?? 0;
+  const kind = row.item_kind;
+  if (kind !== "BOARD" && kind !== "TASK" && kind !== "CABINET") {
+    return kind === "GROUP" && row.kind === "notification"
+      ? { id, at, kind: "notification", item: { kind: "GROUP", groupId, id: itemId } }
+      : undefined;
+  }
+  const parent = { kind, groupId, id: itemId } as const;
+  if (row.kind === "notification") return { id, at, kind: "notification", item: parent };
+  return {
+    id,
+    at,
+    kind: "likeNotification",
+    ownerId: row.user_id ?? 0,
+    item: { parent, commentNumber: row.number ?? 0 },
+  };
+}
+
+/** Live event log queries. */
+export function liveEventRepo(db: Kysely<Database>, engine: Engine): LiveEventRepo {
+  return {
+    async append(event) {
+      await db
+        .insertInto("live_events")
+        .values({ ...rowOf(event), at: event.at })
+        .execute();
+      // NOTIFY is transactional: the other processes hear of it when the row is visible to them.
+      // Repeated notifications of one transaction are folded into one by PostgreSQL.
+      if (engine === "postgres") await sql`select pg_notify(${LIVE_CHANNEL}, '')`.execute(db);
+    },
+    async after(afterId, since, limit) {
+      const rows = await db
+        .selectFrom("live_events")
+        .selectAll()
+        .where("id", ">", afterId)
+        .where("at", ">=", since)
+        .orderBy("id")
+        .limit(limit)
+        .execute();
+      return rows.map(eventOf).filter((event): event is LoggedLiveEvent => event !== undefined);
+    },
+    async latestId() {
+      const row = await db
+        .selectFrom("live_events")
+        .select((eb) => eb.fn.max("id").as("id"))
+        .executeTakeFirst();
+      return Number(row?.id ?? 0);
+    },
+    async prune(before) {
+      await db.deleteFrom("live_events").where("at", "<", before).execute();
+    },
+  };
+}
