@@ -5,7 +5,7 @@ import { type Viewer, feedDocument, newestOf, titleElement, webLinkElements } fr
 
 /** A person's row in the web's address book: the stable address of their entry. */
 function personLinks(baseUrl: string, userId: number) {
-  const anchor = `#user-${formatPair(userId)}`;
+  const anchor = `#user-${userId}`;
   return { alternate: `${baseUrl}/address-book${anchor}`, mobile: `${baseUrl}/m/address-book${anchor}` };
 }
 

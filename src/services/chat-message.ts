@@ -39,8 +39,10 @@ export async function pushMessage(
   return ctx.store.transaction(async (tx) => {
     const userId = actor.user.id;
     await requireRoom(tx, userId, input.roomId);
-    // The message is committed with this transaction: a live event for it goes here, beside the push.
-    const number = await tx.chat.push(input.roomId, userId, body, ctx.clock.now());
+    const at = ctx.clock.now();
+    const number = await tx.chat.push(input.roomId, userId, body, at);
+    // In the same transaction: the streams learn of the message only once it is committed.
+    await tx.liveEvents.append({ kind: "chat", roomId: input.roomId, messageNumber: number, at });
     const message = await tx.chat.message(input.roomId, number);
     return { room: await requireRoom(tx, userId, input.roomId), message: message! };
   });

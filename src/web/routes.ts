@@ -9,6 +9,7 @@ import { webErrorHandler } from "./errors.js";
 import type { WebContext } from "./page.js";
 import { registerAuthPages } from "./pages/auth.js";
 import { registerBoardPages } from "./pages/board.js";
+import { registerAddressBookPage } from "./pages/address-book.js";
 import { registerChatPages } from "./pages/chat.js";
 import { registerDownload } from "./pages/download.js";
 import { registerFavoritesPage } from "./pages/favorites.js";
@@ -59,6 +60,7 @@ export function registerWeb(app: FastifyInstance, context: Context): WebContext 
     registerSearchPages(scope, web);
     // Chat (issue #21).
     registerChatPages(scope, web);
+    registerAddressBookPage(scope, web);
   });
   return web;
 }

@@ -58,6 +58,13 @@ describe("chat in Chromium", () => {
 
     await bob.goto(roomUrl);
     assert.equal(await bob.locator("#chat-messages > li").count(), 0);
+    // A second listener in Bob's page, to see what the stream itself delivers (signed in by cookie).
+    await bob.evaluate(`new Promise((resolve) => {
+      window.chatEvents = [];
+      const source = new EventSource("/api/stream/V2");
+      source.addEventListener("chat", (event) => window.chatEvents.push(String(event.data)));
+      source.addEventListener("open", () => resolve(undefined));
+    })`);
 
     await alice.getByLabel("Message", { exact: true }).fill("Hello Bob & team");
     await alice.getByRole("button", { name: "Send" }).click();
@@ -70,5 +77,15 @@ describe("chat in Chromium", () => {
     const arrived = bob.locator("#chat-messages > li .text", { hasText: "Hello Bob & team" });
     await arrived.waitFor({ timeout: 20_000 });
     assert.equal(await bob.locator("#chat-messages > li .author").last().textContent(), "Alice Aoki");
+    const delivered = (await bob.evaluate("window.chatEvents")) as string[];
+    assert.ok(
+      delivered.some((data) => data.includes("Hello Bob &amp; team")),
+      "the live stream delivered the message to Bob's page",
+    );
+
+    // And back: Bob answers, Alice's open page receives it without reloading.
+    await bob.getByLabel("Message", { exact: true }).fill("Hi Alice");
+    await bob.getByRole("button", { name: "Send" }).click();
+    await alice.locator("#chat-messages > li .text", { hasText: "Hi Alice" }).waitFor({ timeout: 20_000 });
   });
 });

@@ -54,7 +54,7 @@ function eventOf(row: Row): LoggedLiveEvent | undefined {
   const groupId = row.group_id ?? 0;
   const itemId = row.item_id ?? 0;
   const kind = row.item_kind;
-  if (kind !== "BOARD" && kind !== "TASK" && kind !== "CABINET") {
+  if (kind !== "BOARD" && kind !== "TASK" && kind !== "CABINET" && kind !== "GW_SCHEDULE") {
     return kind === "GROUP" && row.kind === "notification"
       ? { id, at, kind: "notification", item: { kind: "GROUP", groupId, id: itemId } }
       : undefined;

@@ -401,6 +401,13 @@ export const en = {
   "mentions.count": "{n} members found; use the up and down arrows, then Enter.",
   // Chat (issue #21).
   "nav.chat": "Chat",
+  "nav.addressBook": "Address book",
+  "addressBook.title": "Address book",
+  "addressBook.intro": "The people who share a group with you.",
+  "addressBook.search": "Name or reading",
+  "addressBook.submit": "Find",
+  "addressBook.none": "Nobody matches.",
+  "addressBook.you": "you",
   "chat.title": "Chat",
   "chat.noRooms": "You have no chat rooms yet. Start one below.",
   "chat.theme": "Theme",

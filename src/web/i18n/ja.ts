@@ -406,6 +406,13 @@ export const ja: Readonly<Record<MessageKey, string>> = {
   "mentions.count": "{n} 人見つかりました。上下の矢印キーで選び、Enter で入力します。",
   // Chat (issue #21).
   "nav.chat": "チャット",
+  "nav.addressBook": "アドレス帳",
+  "addressBook.title": "アドレス帳",
+  "addressBook.intro": "グループを共にする人の一覧です。",
+  "addressBook.search": "名前またはふりがな",
+  "addressBook.submit": "検索",
+  "addressBook.none": "該当する人はいません。",
+  "addressBook.you": "あなた",
   "chat.title": "チャット",
   "chat.noRooms": "チャットルームはまだありません。下から始められます。",
   "chat.theme": "テーマ",
