@@ -2,12 +2,12 @@
 // KAIRAN_TEST_DATABASE_URL (a second server over the same database holds half the streams):
 //  a. 2,000 open streams: resident memory growth of the process (server and clients share it here,
 //     so the figure is an upper bound for the server; target under 60 MB);
-//  b. an event to 200 members whose streams are all open: from the write's answer to the last
+//  b. a chat message in a room of 200 members whose streams are all open: from the write's answer to the last
 //     stream receiving it, p50/p99 over the rounds (target p99 under 250 ms on SQLite).
 // Speed is measured here only, never asserted in tests.
 import { performance } from "node:perf_hooks";
 import type { TestUser } from "../test/support/factories.js";
-import { BoardClient } from "../test/support/notifications.js";
+import { ChatClient } from "../test/support/chat.js";
 import { type TestServer, startSiblingServer, startTestServer } from "../test/support/server.js";
 import { type SseClient, openSse } from "../test/support/sse.js";
 
@@ -16,12 +16,9 @@ const STREAMS = QUICK ? 400 : 2000;
 const MEMBERS = 200;
 const ROUNDS = QUICK ? 10 : 40;
 
-/**
- * The write that raises one event for every member: a comment on a topic of their group. At merge
- * time this becomes a chat message pushed into a 200-member room (the chat's push endpoint).
- */
-async function writeEvent(board: BoardClient, author: TestUser, topicId: string, round: number): Promise<void> {
-  await board.comment(author, topicId, `round ${round}`);
+/** The write that raises one event for every member: a message pushed into their 200-member room. */
+async function writeEvent(chat: ChatClient, author: TestUser, room: number, round: number): Promise<void> {
+  await chat.say(author, room, `round ${round}`);
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -45,9 +42,9 @@ async function run(backend: "sqlite" | "postgres"): Promise<void> {
   const author = await f.user({ name: "Author" });
   const members: TestUser[] = [];
   for (let i = 0; i < MEMBERS; i++) members.push(await f.user({ name: `Member ${i}` }));
-  const group = await f.group([author, ...members], { name: "Two hundred" });
-  const board = new BoardClient(server);
-  const topicId = await board.create(author, group.id, "Bench topic");
+  await f.group([author, ...members], { name: "Two hundred" });
+  const chat = new ChatClient(server);
+  const room = await chat.theme(author, "Two hundred", members);
 
   // b. latency to 200 open streams.
   const streams = await openMany(urls, members, MEMBERS);
@@ -58,7 +55,7 @@ async function run(backend: "sqlite" | "postgres"): Promise<void> {
     for (const stream of streams) stream.events.length = 0;
     const arrivals = streams.map((stream) => stream.waitFor(() => true, 1, 10_000).then(() => performance.now()));
     const started = performance.now();
-    await writeEvent(board, author, topicId, round);
+    await writeEvent(chat, author, room, round);
     const answered = performance.now();
     const last = Math.max(...(await Promise.all(arrivals)));
     // The streams often have it before the client has read the write's answer: counted as 0.
