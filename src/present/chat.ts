@@ -15,6 +15,7 @@ import {
   webLinkElements,
 } from "./feed.js";
 import type { ItemLinks } from "./links.js";
+import { notificationFeedHead } from "./notification.js";
 
 /**
  * A room's pages: `{base_url}/mpChat/view?chatRoomId=1%23n`, byte for byte (chat bots find their
@@ -172,16 +173,7 @@ export function chatNotificationsFeed(
   const updated =
     views.reduce((max, view) => Math.max(max, view.messages[0]?.createdAt ?? view.room.createdAt), 0) || now;
   return feedDocument(
-    {
-      title: "Notifications",
-      id: `${baseUrl}/api/notification/V2`,
-      alternate: `${baseUrl}/notifications`,
-      viewer,
-      updated,
-      extra:
-        element("subtitle", { type: "text" }, `Updates for ${viewer.name}`) +
-        element("dc:date", {}, utcTimestamp(updated)),
-    },
+    notificationFeedHead(baseUrl, viewer, updated),
     views.map((view) => chatNotificationEntry(baseUrl, viewer.id, view)),
   );
 }

@@ -104,6 +104,20 @@ export function notificationEntry(
   );
 }
 
+/** The head every notification feed shares (chat's M_CHAT feed included). */
+export function notificationFeedHead(baseUrl: string, viewer: Viewer, updated: number) {
+  return {
+    title: "Notifications",
+    id: `${baseUrl}/api/notification/V2`,
+    alternate: `${baseUrl}/notifications`,
+    viewer,
+    updated,
+    extra:
+      element("subtitle", { type: "text" }, `Updates for ${viewer.name}`) +
+      element("dc:date", {}, utcTimestamp(updated)),
+  };
+}
+
 /** `GET|POST /api/notification/V2`: the caller's notifications (or those just confirmed), newest first. */
 export function notificationsFeed(
   baseUrl: string,
@@ -114,16 +128,7 @@ export function notificationsFeed(
 ): string {
   const updated = newestOf(view.notifications, now);
   return feedDocument(
-    {
-      title: "Notifications",
-      id: `${baseUrl}/api/notification/V2`,
-      alternate: `${baseUrl}/notifications`,
-      viewer,
-      updated,
-      extra:
-        element("subtitle", { type: "text" }, `Updates for ${viewer.name}`) +
-        element("dc:date", {}, utcTimestamp(updated)),
-    },
+    notificationFeedHead(baseUrl, viewer, updated),
     view.notifications.map((notification, index) =>
       notificationEntry(baseUrl, notification, view.attachments?.[index], locale),
     ),
