@@ -9,6 +9,8 @@ import { TestClock } from "../support/clock.js";
 import { Factories, type TestUser } from "../support/factories.js";
 import { CLIENT_NS, assertError, atomText, entriesOf, request } from "../support/http.js";
 import { assertProblem, oauth1a } from "../support/oauth.js";
+import { CHAT_NS } from "../support/chat.js";
+import { openSse } from "../support/sse.js";
 import { WebClient } from "../support/web.js";
 
 // Two `kairan serve` processes over one PostgreSQL database: what one writes the other sees, a
@@ -170,5 +172,34 @@ describe("two server processes over one PostgreSQL", () => {
     });
     assert.equal(signOut.status, 303, "a form of a page from one is accepted by the other");
     assert.equal((await onOne.get("/settings")).status, 303, "signed out on both");
+  });
+
+  pgIt("delivers a chat message pushed through one process to a stream held by the other", async () => {
+    const [one, two] = servers as [ServerProcess, ServerProcess];
+    const created = await request(`${one.url}/api/mpChat/V2`, {
+      token: alice.token,
+      body: `<feed ${CHAT_NS}><cbl:operation type="insert"/><entry><title>Across</title><cbl:who id="1:${bob.id}"/></entry></feed>`,
+    });
+    assert.equal(created.status, 200, created.text);
+    const room = /MP_CHAT,1:(\d+)</.exec(created.text)?.[1];
+    assert.ok(room, "the new room's id");
+    const stream = await openSse(`${two.url}/api/stream/V2`, { authorization: `Bearer ${bob.token}` });
+    try {
+      assert.equal(stream.status, 200);
+      const pushed = await request(`${one.url}/api/comet/mpChatPush/V2`, {
+        token: alice.token,
+        body: `<feed ${CHAT_NS}><cbl:operation type="insert"/><id>MYPAGE,1:${alice.id},MP_CHAT,1:${room}</id><entry><summary type="text">across processes</summary></entry></feed>`,
+      });
+      assert.equal(pushed.status, 200, pushed.text);
+      const [event] = await stream.waitFor((e) => e.event === "chat", 1, 15_000);
+      assert.match(event!.data, /across processes/);
+      assert.match(
+        event!.data,
+        new RegExp(`MYPAGE,1:${bob.id},MP_CHAT,1:${room},COMMENT,1<`),
+        "written from Bob's side",
+      );
+    } finally {
+      stream.close();
+    }
   });
 });
