@@ -56,6 +56,17 @@ describeEachBackend("live updates (/api/stream/V2)", (backend) => {
     live.close();
   });
 
+  it("answers HEAD with the stream's head and ends it (no open stream left behind)", async () => {
+    const head = await fetch(`${server.url}/api/stream/V2`, {
+      method: "HEAD",
+      headers: { authorization: `Bearer ${alice.token}` },
+    });
+    assert.equal(head.status, 200);
+    assert.match(head.headers.get("content-type") ?? "", /^text\/event-stream/);
+    assert.equal(await head.text(), "");
+    assert.equal(server.app.liveHub.streamCount, 0, "the hub holds no stream for a HEAD");
+  });
+
   it("sends a likeNotification event to the liked item's author only", async () => {
     const aliceLive = await stream(alice);
     const bobLive = await stream(bob);

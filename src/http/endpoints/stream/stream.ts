@@ -66,6 +66,12 @@ function openStream(
     "x-accel-buffering": "no",
     "x-request-id": request.id,
   });
+  // HEAD (which fastify routes here with GET) learns the stream's head and nothing more: holding
+  // it open would leave its client waiting for an end that never comes.
+  if (request.method === "HEAD") {
+    response.end();
+    return;
+  }
   let closed = false;
   let remove: (() => void) | undefined;
   const finish = () => {
