@@ -33,6 +33,19 @@ export interface ChatMessage {
   readonly authorName: string;
   readonly body: string;
   readonly createdAt: number;
+  /** Its files, where the reader loaded them (the push answer, the message list). */
+  readonly attachments?: readonly ChatAttachment[];
+}
+
+/** A file of a chat message; `position` counts the message's files from 1 in upload order. */
+export interface ChatAttachment {
+  readonly roomId: number;
+  readonly messageNumber: number;
+  readonly position: number;
+  readonly fileName: string;
+  readonly contentType: string;
+  readonly size: number;
+  readonly blobKey: string;
 }
 
 /** The unique key of a DIRECT room of two users: the same whoever opens it. */

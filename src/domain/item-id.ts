@@ -153,3 +153,30 @@ export function formatChatRoomId(viewerId: number, roomId: number): string {
 export function formatChatMessageId(viewerId: number, roomId: number, number: number): string {
   return `${formatChatRoomId(viewerId, roomId)},COMMENT,${number}`;
 }
+
+/** A file of a chat message: `<message id>,ATTACHMENT,<n>`. */
+export interface ChatAttachmentRef {
+  readonly kind: "CHAT_ATTACHMENT";
+  readonly roomId: number;
+  readonly messageNumber: number;
+  readonly position: number;
+}
+
+/** `<message id from the viewer's side>,ATTACHMENT,<n>`. */
+export function formatChatAttachmentId(viewerId: number, roomId: number, number: number, position: number): string {
+  return `${formatChatMessageId(viewerId, roomId, number)},ATTACHMENT,${position}`;
+}
+
+/** Parses a chat attachment id from anyone's side; undefined for anything else. */
+export function parseChatAttachmentId(text: string): ChatAttachmentRef | undefined {
+  const segments = text.trim().split(",");
+  if (segments.length !== 8 || segments[6] !== "ATTACHMENT" || !PLAIN.test(segments[7] ?? "")) return undefined;
+  const message = parseChatId(segments.slice(0, 6).join(","));
+  if (message?.messageNumber === undefined) return undefined;
+  return {
+    kind: "CHAT_ATTACHMENT",
+    roomId: message.roomId,
+    messageNumber: message.messageNumber,
+    position: Number(segments[7]),
+  };
+}

@@ -1,6 +1,6 @@
 import { element, utcTimestamp } from "../atom/build.js";
-import type { ChatMember, ChatMessage } from "../domain/chat.js";
-import { formatChatMessageId, formatChatRoomId, formatPair } from "../domain/item-id.js";
+import type { ChatAttachment, ChatMember, ChatMessage } from "../domain/chat.js";
+import { formatChatAttachmentId, formatChatMessageId, formatChatRoomId, formatPair } from "../domain/item-id.js";
 import type { MessagesView, MessageView } from "../services/chat-message.js";
 import type { RoomView } from "../services/chat.js";
 import type { MemberRoom } from "../store/queries/chat.js";
@@ -50,8 +50,16 @@ export function chatMessageEntry(baseUrl: string, viewerId: number, message: Cha
     authorElement(message.authorName, message.authorId) +
     element("updated", {}, utcTimestamp(message.createdAt)) +
     summaryElement(message.body) +
+    (message.attachments ?? []).map((file) => chatAttachmentElement(viewerId, file)).join("") +
     "</entry>"
   );
+}
+
+/** A message's file as a comment's is written (present/comment.ts), its id from the viewer's side. */
+function chatAttachmentElement(viewerId: number, file: ChatAttachment): string {
+  const id = formatChatAttachmentId(viewerId, file.roomId, file.messageNumber, file.position);
+  const { fileName, size, contentType: type, position: number } = file;
+  return element("cbl:attachment", { fileName, id, size, type, entryId: id, number });
 }
 
 /** A room entry in the order of docs/api.md "Chat"; `embed` adds its newest messages as comments. */

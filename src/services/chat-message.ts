@@ -1,9 +1,14 @@
+import { newBlobKey } from "../blobs/blob-store.js";
 import type { Actor } from "../domain/access.js";
+import { checkAttachments } from "../domain/attachment.js";
 import { type ChatMessage, checkChatMessage } from "../domain/chat.js";
 import { ForbiddenError, NotFoundError } from "../domain/errors.js";
 import type { PageWindow } from "../store/page-window.js";
 import type { MemberRoom } from "../store/queries/chat.js";
 import { requireRoom } from "./chat.js";
+import { storeMessageFiles, withFiles } from "./chat-files.js";
+import type { StagedFile } from "./comment.js";
+import { removeBlobs } from "./comment-detail.js";
 import type { ServiceContext } from "./context.js";
 
 /** A message just written or deleted, with its room as the writer sees it. */
@@ -23,29 +28,48 @@ export interface MessagesView {
 /** A push (`POST /api/comet/mpChatPush/V2`): a new message, or deleting one's own. */
 export type MessageWrite =
   | { readonly op: "add"; readonly roomId: number; readonly text: string | undefined }
+  // `files` come from the multipart reader, never from the XML.
   | { readonly op: "delete"; readonly roomId: number; readonly number: number };
 
 /**
- * Writes a message into a room the caller is in; every other member who did not mute the room
- * gets one more unconfirmed message in their M_CHAT notification.
- * @throws ValidationError CHAT_MESSAGE_MISSING, CHAT_MESSAGE_TOO_LONG; NotFoundError NOT_FOUND
+ * Writes a message, with its files, into a room the caller is in; every other member who did not
+ * mute the room gets one more unconfirmed message in their M_CHAT notification. Files move from
+ * the temporary area into place only once the message row has committed.
+ * @throws ValidationError CHAT_MESSAGE_MISSING, CHAT_MESSAGE_TOO_LONG, TOO_MANY_FILES; NotFoundError NOT_FOUND
+ * @throws TooLargeError FILE_TOO_LARGE, ATTACHMENTS_TOO_LARGE
  */
 export async function pushMessage(
   ctx: ServiceContext,
   actor: Actor,
-  input: { roomId: number; text: string | undefined },
+  input: { roomId: number; text: string | undefined; files?: readonly StagedFile[] },
 ): Promise<MessageView> {
-  const body = checkChatMessage(input.text, 0);
-  return ctx.store.transaction(async (tx) => {
+  const files = input.files ?? [];
+  const body = checkChatMessage(input.text, files.length);
+  checkAttachments(files.map((file) => file.draft));
+  const keys = files.map(() => newBlobKey());
+  const view = await ctx.store.transaction(async (tx) => {
     const userId = actor.user.id;
     await requireRoom(tx, userId, input.roomId);
     const at = ctx.clock.now();
     const number = await tx.chat.push(input.roomId, userId, body, at);
+    const attachments = await storeMessageFiles(tx, { roomId: input.roomId, number, at }, files, keys);
     // In the same transaction: the streams learn of the message only once it is committed.
     await tx.liveEvents.append({ kind: "chat", roomId: input.roomId, messageNumber: number, at });
     const message = await tx.chat.message(input.roomId, number);
-    return { room: await requireRoom(tx, userId, input.roomId), message: message! };
+    return { room: await requireRoom(tx, userId, input.roomId), message: { ...message!, attachments } };
   });
+  try {
+    for (const [index, file] of files.entries()) await ctx.blobs.commit(file.temp, keys[index] ?? "");
+  } catch (error) {
+    // The bytes could not be put in place: take the message back rather than keep rows without files.
+    await ctx.store.transaction(async (tx) => {
+      await tx.chatAttachments.removeOf(input.roomId, view.message.number);
+      await tx.chat.deleteMessage(input.roomId, view.message.number);
+    });
+    await removeBlobs(ctx.blobs, keys);
+    throw error;
+  }
+  return view;
 }
 
 /**
@@ -57,16 +81,19 @@ export async function deleteMessage(
   actor: Actor,
   input: { roomId: number; number: number },
 ): Promise<MessageView> {
-  return ctx.store.transaction(async (tx) => {
+  const { view, keys } = await ctx.store.transaction(async (tx) => {
     const userId = actor.user.id;
     const room = await requireRoom(tx, userId, input.roomId);
     const message = await tx.chat.message(input.roomId, input.number);
     if (message === undefined) throw new NotFoundError("COMMENT_NOT_FOUND", "The message does not exist.");
     if (message.authorId !== userId)
       throw new ForbiddenError("NOT_MESSAGE_AUTHOR", "Only a message's author deletes it.");
+    const removed = await tx.chatAttachments.removeOf(input.roomId, input.number);
     await tx.chat.deleteMessage(input.roomId, input.number);
-    return { room, message };
+    return { view: { room, message }, keys: removed };
   });
+  await removeBlobs(ctx.blobs, keys);
+  return view;
 }
 
 /** A page of a room's messages, newest first (`GET /api/comment/V2?entry=<room id>`). @throws NotFoundError NOT_FOUND */
@@ -77,7 +104,7 @@ export async function listMessages(
 ): Promise<MessagesView> {
   return ctx.store.read(async (tx) => {
     const room = await requireRoom(tx, actor.user.id, input.roomId);
-    const messages = await tx.chat.messages(input.roomId, input.page);
+    const messages = await withFiles(tx, input.roomId, await tx.chat.messages(input.roomId, input.page));
     const total = await tx.chat.countMessages(input.roomId);
     return {
       room,

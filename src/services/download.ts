@@ -1,14 +1,15 @@
 import { Readable } from "node:stream";
 import type { Actor } from "../domain/access.js";
 import { NotFoundError } from "../domain/errors.js";
-import type { AttachmentRef, ContentRef, ItemRef } from "../domain/item-id.js";
+import type { AttachmentRef, ChatAttachmentRef, ContentRef, ItemRef } from "../domain/item-id.js";
+import { requireRoom } from "./chat.js";
 import { requireCommentParent } from "./comment.js";
 import { requireFile } from "./file.js";
 import { requireGroupMember } from "./group-access.js";
 import type { ServiceContext } from "./context.js";
 
-/** What `/api/fileDownload/V2` can fetch: a comment's attachment, or a shared-folder file (CABINET). */
-export type DownloadRef = AttachmentRef | ItemRef;
+/** What `/api/fileDownload/V2` can fetch: a comment's or chat message's attachment, or a shared-folder file (CABINET). */
+export type DownloadRef = AttachmentRef | ChatAttachmentRef | ItemRef;
 
 /** A download request: which item, which file version (current when absent), and whether its thumbnail. */
 export interface DownloadRequest {
@@ -36,7 +37,7 @@ function fileNotFound(): NotFoundError {
 /**
  * Opens a file for a member of its group. The one switch over downloadable kinds.
  * @throws NotFoundError FILE_NOT_FOUND, VERSION_NOT_FOUND, THUMBNAIL_NOT_FOUND, ITEM_NOT_FOUND (kinds without bytes),
- *   GROUP_NOT_FOUND, TOPIC_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED
+ *   GROUP_NOT_FOUND, TOPIC_NOT_FOUND, NOT_FOUND (a room the caller is not in); ForbiddenError GROUP_NOT_JOINED
  */
 export async function openDownload(ctx: ServiceContext, actor: Actor, input: DownloadRequest): Promise<Download> {
   const { ref } = input;
@@ -59,11 +60,26 @@ export async function openDownload(ctx: ServiceContext, actor: Actor, input: Dow
         disposition: "attachment",
       };
     }
+    case "CHAT_ATTACHMENT":
+      return openChatAttachment(ctx, actor, ref);
     case "CABINET":
       return openFileVersion(ctx, actor, ref, input);
     default:
       throw new NotFoundError("ITEM_NOT_FOUND", "There is nothing to download under this id.");
   }
+}
+
+/** A chat message's file, for a member of its room (others are told the room does not exist). */
+async function openChatAttachment(ctx: ServiceContext, actor: Actor, ref: ChatAttachmentRef): Promise<Download> {
+  const attachment = await ctx.store.read(async (tx) => {
+    await requireRoom(tx, actor.user.id, ref.roomId);
+    return tx.chatAttachments.find(ref.roomId, ref.messageNumber, ref.position);
+  });
+  if (!attachment) throw fileNotFound();
+  const body = await ctx.blobs.open(attachment.blobKey);
+  if (!body) throw fileNotFound();
+  const { fileName, contentType, size } = attachment;
+  return { fileName, contentType, size, body, disposition: "attachment" };
 }
 
 /** A version of a shared-folder file (the current one by default), or its thumbnail. */

@@ -113,6 +113,7 @@ export const UNTRACKED_TABLES: Readonly<Record<string, string>> = {
   chat_rooms: "chat feeds are built afresh on every request, outside the feed cache",
   chat_members: "chat feeds are built afresh on every request, outside the feed cache",
   chat_messages: "chat feeds are built afresh on every request, outside the feed cache",
+  chat_attachments: "chat feeds are built afresh on every request, outside the feed cache",
   // Live updates (migration 0018).
   live_events: "read by the live streams only, never by a feed; written with changes that move versions already",
 };

@@ -34,3 +34,16 @@ export interface ChatMessagesTable {
   body: string;
   created_at: number;
 }
+
+/** A file of a chat message (migration 0022), numbered from 1 on its message; bytes in the blob store. */
+export interface ChatAttachmentsTable {
+  id: Generated<number>;
+  room_id: number;
+  message_number: number;
+  position: number;
+  file_name: string;
+  content_type: string;
+  size: number;
+  blob_key: string;
+  created_at: number;
+}

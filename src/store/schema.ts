@@ -20,7 +20,7 @@ import type {
   MentionsTable,
   NotificationsTable,
 } from "./schema-activity.js";
-import type { ChatMembersTable, ChatMessagesTable, ChatRoomsTable } from "./schema-chat.js";
+import type { ChatAttachmentsTable, ChatMembersTable, ChatMessagesTable, ChatRoomsTable } from "./schema-chat.js";
 import type {
   EventExceptionsTable,
   EventFacilitiesTable,
@@ -67,6 +67,7 @@ export interface Database {
   chat_rooms: ChatRoomsTable;
   chat_members: ChatMembersTable;
   chat_messages: ChatMessagesTable;
+  chat_attachments: ChatAttachmentsTable;
   event_menus: EventMenusTable;
   facilities: FacilitiesTable;
   events: EventsTable;

@@ -3,6 +3,7 @@ import type { CallerView } from "./queries/view-version.js";
 import type { AppRepo } from "./queries/apps.js";
 import type { AttachmentRepo } from "./queries/attachments.js";
 import type { ChatRepo } from "./queries/chat.js";
+import type { ChatAttachmentRepo } from "./queries/chat-attachments.js";
 import type { CommentReadRepo } from "./queries/comment-reads.js";
 import type { CommentRepo } from "./queries/comments.js";
 import type { DatasetRepo } from "./queries/dataset.js";
@@ -101,6 +102,7 @@ export interface Tx {
   readonly mentions: MentionRepo;
   /** Chat rooms, members and messages. */
   readonly chat: ChatRepo;
+  readonly chatAttachments: ChatAttachmentRepo;
   /** Group events, their menus and the group's facilities. */
   readonly events: EventRepo;
   /** The live event log: what the streams of /api/stream/V2 report. */

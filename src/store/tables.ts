@@ -32,6 +32,7 @@ export const TABLES_IN_DEPENDENCY_ORDER = [
   "chat_rooms",
   "chat_members",
   "chat_messages",
+  "chat_attachments",
   "event_menus",
   "facilities",
   "events",

@@ -63,7 +63,14 @@ describeEachBackend("fuzzing every endpoint of the route table", (backend) => {
   });
 
   it(`answers every generated request with a success or a well-formed refusal that changed nothing (${RUNS_PER_ENDPOINT} runs per endpoint, seed ${SEED})`, async (t) => {
-    const ids = [...existingIds(groups), CHAT_ROOM, `${CHAT_ROOM},COMMENT,1`, signIn.token, signIn.csrf];
+    const ids = [
+      ...existingIds(groups),
+      CHAT_ROOM,
+      `${CHAT_ROOM},COMMENT,1`,
+      `${CHAT_ROOM},COMMENT,1,ATTACHMENT,1`,
+      signIn.token,
+      signIn.csrf,
+    ];
     const valid = validParameterValues(groups, signIn.token);
     const material = {
       consumerKey: owner.consumer.key,

@@ -6,6 +6,7 @@ import { ACCESS_LEVELS, type AccessLevel } from "../../src/domain/access.js";
 import type { User } from "../../src/domain/user.js";
 import type { TestUser } from "../support/factories.js";
 import { CLIENT_NS, request } from "../support/http.js";
+import { postMultipart } from "../support/multipart.js";
 import { oauth1a } from "../support/oauth.js";
 import type { TestServer } from "../support/server.js";
 import { type GroupItems, seedGroup } from "../support/world.js";
@@ -48,8 +49,11 @@ export interface MatrixWorld {
   /** Every string and id of the secret group that no one else may see. */
   readonly secrets: readonly string[];
   readonly secretIds: readonly string[];
-  /** The secret chat room of the owner and the member (THEME "<tag> room", message "<tag> chat"). */
-  readonly chat: { readonly roomId: number };
+  /**
+   * The secret chat room of the owner and the member (THEME "<tag> room", message "<tag> chat"),
+   * and the id of a file on its second message.
+   */
+  readonly chat: { readonly roomId: number; readonly fileId: string };
 }
 
 /** A token of `user` through a new application of `level`; returns the token and its secret. */
@@ -198,26 +202,34 @@ export async function seedMatrixWorld(server: TestServer, tag: string): Promise<
   };
 }
 
-/** The owner's THEME room with the member, holding one message by the owner. */
+/** The owner's THEME room with the member, holding two messages by the owner, the second with a file. */
 async function seedChatRoom(
   server: TestServer,
   owner: TestUser,
   member: User,
   tag: string,
-): Promise<{ roomId: number }> {
-  return server.store.transaction(async (tx) => {
+): Promise<{ roomId: number; fileId: string }> {
+  const roomId = await server.store.transaction(async (tx) => {
     const at = server.clock.now();
-    const roomId = await tx.chat.createRoom({
+    const id = await tx.chat.createRoom({
       type: "THEME",
       title: `${tag} room`,
       creatorId: owner.id,
       directKey: null,
       at,
     });
-    await tx.chat.addMembers(roomId, [owner.id, member.id], at);
-    await tx.chat.push(roomId, owner.id, `${tag} chat`, at);
-    return { roomId };
+    await tx.chat.addMembers(id, [owner.id, member.id], at);
+    await tx.chat.push(id, owner.id, `${tag} chat`, at);
+    return id;
   });
+  const room = `MYPAGE,1:${owner.id},MP_CHAT,1:${roomId}`;
+  const xml = `<feed ${CLIENT_NS}><cbl:operation type="insert"/><id>${room}</id><entry><summary type="text">${tag} chat</summary></entry></feed>`;
+  const pushed = await postMultipart(`${server.url}/api/comet/mpChatPush/V2`, owner.token, [
+    { name: "default", text: xml },
+    { name: "file0", fileName: "secret.bin", size: 16 },
+  ]);
+  if (pushed.status !== 200) throw new Error(`seeding a chat file: ${pushed.text}`);
+  return { roomId, fileId: `${room},COMMENT,2,ATTACHMENT,1` };
 }
 
 /** The member, at `level`. */

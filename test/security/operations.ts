@@ -427,6 +427,13 @@ export const OPERATIONS: ReadonlyMap<string, readonly Operation[]> = new Map<str
         scope: "group",
         probe: async (w) => q(`id=${w.secret.fileId}`),
       },
+      {
+        name: "the secret room's file",
+        method: "GET",
+        need: "comments",
+        scope: "room",
+        probe: async (w) => q(`id=${encodeURIComponent(w.chat.fileId)}`),
+      },
     ],
   ],
   // Search (docs/api.md "Search"): the tag is in every title of the secret group, so the member's

@@ -20,6 +20,7 @@ import { versionsAtCommit } from "./0016-versions-at-commit.js";
 import { chat } from "./0017-chat.js";
 import { liveEvents } from "./0018-live-events.js";
 import { events } from "./0021-events.js";
+import { chatAttachments } from "./0022-chat-attachments.js";
 import { type Engine, columnTypes } from "./columns.js";
 
 /**
@@ -49,5 +50,6 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0017-chat": chat(t),
     "0018-live-events": liveEvents(t),
     "0021-events": events(engine),
+    "0022-chat-attachments": chatAttachments(t),
   };
 }

@@ -4,6 +4,7 @@ import type { Tx } from "../store.js";
 import { appRepo } from "./apps.js";
 import { attachmentRepo } from "./attachments.js";
 import { chatRepo } from "./chat.js";
+import { chatAttachmentRepo } from "./chat-attachments.js";
 import { commentReadRepo } from "./comment-reads.js";
 import { commentRepo } from "./comments.js";
 import { datasetRepo } from "./dataset.js";
@@ -63,6 +64,7 @@ const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>, engine: Engi
   search: searchRepo,
   mentions: mentionRepo,
   chat: chatRepo,
+  chatAttachments: chatAttachmentRepo,
   events: eventRepo,
   liveEvents: liveEventRepo,
   addressBook: addressBookRepo,

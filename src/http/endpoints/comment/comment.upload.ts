@@ -19,8 +19,8 @@ const FILE_PART = /^file([0-9]+)$/;
 const TEXT_PARTS: ReadonlySet<string> = new Set(["default"]);
 
 /**
- * Streams a `multipart/form-data` comment to temporary files, never holding a file in memory:
- * part `default` is the XML, `file0`..`file9` the files. Any failure, a client going away or a
+ * Streams a `multipart/form-data` comment (or chat message) to temporary files, never holding a
+ * file in memory: part `default` is the XML (read by `parse`), `file0`..`file9` the files. Any failure, a client going away or a
  * shutdown's grace period running out included, deletes every temporary file before the error leaves.
  * @throws ValidationError DEFAULT_PART_REQUIRED, TOO_MANY_FILES, INVALID_FILE_PART, MULTIPART_MALFORMED; XmlParseError
  * @throws TooLargeError REQUEST_TOO_LARGE, FILE_TOO_LARGE, ATTACHMENTS_TOO_LARGE, XML_PART_TOO_LARGE
@@ -31,6 +31,7 @@ export async function receiveUpload(
   reply: FastifyReply,
   blobs: BlobStore,
   admission: Admission,
+  parse: (source: string) => XmlElement = parseXml,
 ): Promise<Upload> {
   const received = await receiveMultipart(request, reply, blobs, admission, {
     textParts: TEXT_PARTS,
@@ -47,7 +48,7 @@ export async function receiveUpload(
         "DEFAULT_PART_REQUIRED",
         "The multipart body has no part named default holding the comment's XML.",
       );
-    return { document: parseXml(xml), files: received.files, discard: received.discard };
+    return { document: parse(xml), files: received.files, discard: received.discard };
   } catch (error) {
     await received.discard();
     reply.header("connection", "close");

@@ -17,8 +17,11 @@ export function registerFileDownload(app: FastifyInstance, context: Context): vo
     async GET(request, reply) {
       const actor = await authenticateRequest(context, request);
       const input = readDownloadQuery(request.query as QueryValues);
-      // A comment's attachment is comment content (docs/api.md "Access levels"); other files need only `read`.
-      requireAccess(actor, input.ref.kind === "ATTACHMENT" ? "comments" : "read");
+      // A comment's (or chat message's) attachment is comment content (docs/api.md "Access levels"); other files need only `read`.
+      requireAccess(
+        actor,
+        input.ref.kind === "ATTACHMENT" || input.ref.kind === "CHAT_ATTACHMENT" ? "comments" : "read",
+      );
       const download = await openDownload(context, actor, input);
       return reply
         .code(200)
