@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { CalendarEvent, EventException, NamedRef } from "../../domain/event.js";
+import type { CalendarEvent, EventDraft, EventException, NamedRef } from "../../domain/event.js";
 import type { Window } from "../../domain/event-time.js";
 import { LIMITS } from "../../domain/limits.js";
 import type { Database } from "../schema.js";
@@ -9,21 +9,10 @@ import type { RowOf } from "./rows.js";
 export type EventMenuFilter =
   { readonly kind: "all" } | { readonly kind: "unclassified" } | { readonly kind: "menu"; readonly menuId: number };
 
-/** An event's fields as stored; the store writes its participants, facilities and exceptions with it. */
-export interface EventFields {
-  readonly title: string;
-  readonly memo: string;
-  readonly start: number;
-  readonly end: number;
-  readonly allDay: boolean;
-  readonly timeZone: string;
-  readonly rule: string | null;
+/** An event's fields as stored (the store writes its participants, facilities and exceptions with it). */
+export interface EventFields extends EventDraft {
   /** Bound of the last occurrence's end (domain/recurrence.ts); null when the rule never ends. */
   readonly seriesEnd: number | null;
-  readonly menuId: number | null;
-  readonly participantIds: readonly number[];
-  readonly facilityIds: readonly number[];
-  readonly exceptions: readonly EventException[];
 }
 
 /** What a listing needs to place an event in a window before it reads the whole event. */
