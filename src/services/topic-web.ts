@@ -29,7 +29,7 @@ export interface TopicEditorView {
 /**
  * Reads a topic for its edit page and changes nothing: opening the page (a GET, a prefetch, a
  * tab restored) must leave the topic free for others. Pressing Edit takes the lease (`lockTopic`).
- * @throws NotFoundError, ForbiddenError TOPIC_UPDATE_FORBIDDEN, ConflictError TOPIC_BEING_EDITED naming the holder
+ * @throws NotFoundError, ForbiddenError TOPIC_UPDATE_FORBIDDEN, ConflictError TOPIC_BEING_EDITED naming the holder, TOPIC_IN_TRASH
  */
 export async function readTopicEditor(
   ctx: ServiceContext,
@@ -40,6 +40,7 @@ export async function readTopicEditor(
     const { group, membership } = await requireGroupMember(tx, actor, input.ref.groupId);
     const topic = await requireTopic(tx, input.ref);
     requireMayUpdateTopic(topic, actor.user.id, membership);
+    requireNotTrashed(topic);
     const lease = await tx.leases.find(topic.id);
     const now = ctx.clock.now();
     requireNotLeasedByOther(lease, actor.user.id, now);

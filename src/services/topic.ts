@@ -11,6 +11,7 @@ import {
   requireMayDeleteTopic,
   requireMayUpdateTopic,
   requireNotLeasedByOther,
+  requireNotTrashed,
   requireTrashed,
 } from "../domain/topic.js";
 
@@ -109,18 +110,20 @@ export async function createTopic(
 /**
  * Overwrites title and body; an omitted body empties it. The holder's own update ends its lease.
  * The other members are notified (a changed body also sets the notification's summary update).
- * @throws ValidationError, NotFoundError TOPIC_NOT_FOUND, ForbiddenError, ConflictError TOPIC_BEING_EDITED
+ * `refuseTrashed` as for `lockTopic`.
+ * @throws ValidationError, NotFoundError TOPIC_NOT_FOUND, ForbiddenError, ConflictError TOPIC_BEING_EDITED, TOPIC_IN_TRASH
  */
 export async function updateTopic(
   ctx: ServiceContext,
   actor: Actor,
-  input: { ref: ContentRef; title: string | undefined; body: string | undefined },
+  input: { ref: ContentRef; title: string | undefined; body: string | undefined; refuseTrashed?: boolean },
 ): Promise<BoardView> {
   const draft = checkTopicDraft(input);
   return ctx.store.transaction(async (tx) => {
     const { group, membership } = await requireGroupMember(tx, actor, input.ref.groupId);
     const topic = await requireTopic(tx, input.ref);
     requireMayUpdateTopic(topic, actor.user.id, membership);
+    if (input.refuseTrashed === true) requireNotTrashed(topic);
     const now = ctx.clock.now();
     requireNotLeasedByOther(await tx.leases.find(topic.id), actor.user.id, now);
     await tx.topics.update(topic.id, { ...draft, at: now });
@@ -178,19 +181,22 @@ export interface LockedTopicView extends BoardView {
  * Takes or renews the edit lease (10 minutes) for a user who may update the topic, and returns the
  * topic as it is under that lease: one transaction, so nobody's write falls between the two. The
  * API's lock operation answers with it; in the web interface pressing Edit takes it (a POST, never
- * the GET of the form) and the open form renews it while the person types.
- * @throws NotFoundError, ForbiddenError, ConflictError TOPIC_BEING_EDITED naming the holder
+ * the GET of the form) and the open form renews it while the person types. The web passes
+ * `refuseTrashed` (a topic in its trash is restored before it is edited); the API, whose delete
+ * skips the trash, keeps editing what it can read.
+ * @throws NotFoundError, ForbiddenError, ConflictError TOPIC_BEING_EDITED naming the holder, TOPIC_IN_TRASH
  */
 export async function lockTopic(
   ctx: ServiceContext,
   actor: Actor,
-  input: { ref: ContentRef },
+  input: { ref: ContentRef; refuseTrashed?: boolean },
 ): Promise<LockedTopicView> {
   return ctx.store.transaction(async (tx) => {
     const now = ctx.clock.now();
     const { group, membership } = await requireGroupMember(tx, actor, input.ref.groupId);
     const topic = await requireTopic(tx, input.ref);
     requireMayUpdateTopic(topic, actor.user.id, membership);
+    if (input.refuseTrashed === true) requireNotTrashed(topic);
     const current = await tx.leases.find(topic.id);
     requireNotLeasedByOther(current, actor.user.id, now);
     const since = current && current.userId === actor.user.id && current.until > now ? current.since : now;

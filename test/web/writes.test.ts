@@ -221,6 +221,14 @@ describeEachBackend("web pages (writing)", (backend) => {
     assert.match(inTrash.html, new RegExp(`action="${path}/restore"`));
     assert.match(inTrash.html, /<details class="confirm">\s*<summary class="button danger">Delete for good<\/summary>/);
     assert.doesNotMatch(inTrash.html, new RegExp(`action="${path}/(lock|trash|move)"`), "no editing in the trash");
+    for (const crafted of ["lock", "edit", "lease"]) {
+      await bobWeb.get(path);
+      const answer = await bobWeb.post(`${path}/${crafted}`, { title: "Edited in the trash", body: "" });
+      assert.equal(answer.status, 409, `a crafted POST ${crafted} is refused in the trash`);
+    }
+    assert.equal((await bobWeb.get(`${path}/edit`)).status, 409, "no edit form in the trash");
+    assert.equal(await server.store.read((tx) => tx.leases.find(topic.id)), undefined, "no lease taken");
+    assert.equal((await stored())?.title, "Delete me");
     await assertValidHtml(inTrash.html, "topic in the trash");
     assert.match((await bobWeb.get(`${g}/board?folder=TRASH`)).html, /Delete me/, "listed in the trash");
     assert.doesNotMatch((await bobWeb.get(`${g}/board`)).html, /Delete me/, "gone from the board");

@@ -43,7 +43,7 @@ export function registerTopicEditPages(app: FastifyInstance, web: WebContext): v
   registerPage(app, web, "/g/:group/board/:topic/lock", {
     async POST(page) {
       const ref = topicRef(page);
-      await lockTopic(web, page.actor, { ref });
+      await lockTopic(web, page.actor, { ref, refuseTrashed: true });
       return page.redirect(`${itemPath(ref)}/edit`);
     },
   });
@@ -57,7 +57,7 @@ export function registerTopicEditPages(app: FastifyInstance, web: WebContext): v
   registerPage(app, web, "/g/:group/board/:topic/lease", {
     // The script's renewal: the new end goes back in a header, for the notice to show it.
     async POST(page) {
-      const { lease } = await lockTopic(web, page.actor, { ref: topicRef(page) });
+      const { lease } = await lockTopic(web, page.actor, { ref: topicRef(page), refuseTrashed: true });
       return page.reply
         .code(204)
         .header("cache-control", "no-store")
@@ -179,12 +179,12 @@ async function saveFromForm(web: WebContext, page: PageRequest) {
   const ref = topicRef(page);
   const values = { title: page.form.get("title") ?? "", body: page.form.get("body") ?? "" };
   try {
-    await updateTopic(web, page.actor, { ref, ...values });
+    await updateTopic(web, page.actor, { ref, ...values, refuseTrashed: true });
     return page.redirect(itemPath(ref));
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;
     // The form stays open: keep (renew) the lease and show what was typed with the problem.
-    const editor = await lockTopic(web, page.actor, { ref });
+    const editor = await lockTopic(web, page.actor, { ref, refuseTrashed: true });
     return editForm(page, editor, values, errorText(page.chrome.lang, error.code, error.message));
   }
 }
