@@ -139,7 +139,12 @@ export function requireMayEditEvent(event: CalendarEvent, userId: number, member
  * A personal event's draft names no one and nothing of a group.
  * @throws ValidationError PERSONAL_EVENT_NOT_SHARED
  */
-export function checkPersonalDraft(draft: Pick<EventDraft, "menuId" | "participantIds" | "facilityIds">): void {
+export function checkPersonalDraft(draft: {
+  readonly menuId: number | null;
+  /** Ids, or e-mail addresses as the command line names people. */
+  readonly participantIds: readonly unknown[];
+  readonly facilityIds: readonly number[];
+}): void {
   if (draft.menuId !== null || draft.participantIds.length > 0 || draft.facilityIds.length > 0)
     throw new ValidationError(
       "PERSONAL_EVENT_NOT_SHARED",
