@@ -30,6 +30,7 @@ export function mayMeetWindow<T extends "events" | "personal_events">(
   eb: ExpressionBuilder<Database, T>,
   window: Window,
 ) {
+  // Kysely cannot resolve a column of a table parameter; both tables have these columns (schema-events.ts).
   const table = eb as unknown as ExpressionBuilder<Database, "events" | "personal_events">;
   const earliest = window.start - LIMITS.eventMaxDays * DAY_MS;
   return table.and([

@@ -168,16 +168,15 @@ async function removeLists(db: Kysely<Database>, eventId: number): Promise<void>
     await db.deleteFrom(table).where("event_id", "=", eventId).execute();
 }
 
-/** Candidates of the rows, with the exceptions of the repeating ones. */
-async function withExceptions(
+/** The exceptions of the repeating events among the rows. */
+async function repeatingExceptions(
   db: Kysely<Database>,
-  rows: readonly Parameters<typeof toCandidate>[0][],
-): Promise<EventCandidate[]> {
-  const exceptions = await exceptionsOf(
+  rows: readonly { id: number; rule: string | null }[],
+): Promise<Map<number, EventException[]>> {
+  return exceptionsOf(
     db,
     rows.filter((row) => row.rule !== null).map((row) => row.id),
   );
-  return rows.map((row) => toCandidate(row, exceptions));
 }
 
 /** Event queries. */
@@ -220,7 +219,9 @@ export function eventRepo(db: Kysely<Database>): EventRepo {
         .where((eb) => mayMeetWindow(eb, window));
       if (menu.kind === "unclassified") query = query.where("menu_id", "is", null);
       if (menu.kind === "menu") query = query.where("menu_id", "=", menu.menuId);
-      return withExceptions(db, await query.execute());
+      const rows = await query.execute();
+      const exceptions = await repeatingExceptions(db, rows);
+      return rows.map((row) => toCandidate(row, exceptions));
     },
     async takenPartCandidates(userId, window) {
       const rows = await db
@@ -242,11 +243,8 @@ export function eventRepo(db: Kysely<Database>): EventRepo {
           ]);
         })
         .execute();
-      const candidates = await withExceptions(db, rows);
-      return candidates.map((candidate, index) => ({
-        ...candidate,
-        groupId: (rows[index] as { group_id: number }).group_id,
-      }));
+      const exceptions = await repeatingExceptions(db, rows);
+      return rows.map((row) => ({ ...toCandidate(row, exceptions), groupId: row.group_id }));
     },
     async listNamed(table, groupId) {
       return db.selectFrom(table).select(["id", "name"]).where("group_id", "=", groupId).orderBy("id").execute();

@@ -27,8 +27,8 @@ export type PersonalEventWrite =
  * @throws ValidationError TERM_INVALID, INVALID_ID, paging codes; NotFoundError NOT_FOUND (an id of another kind)
  */
 export function readScheduleQuery(query: QueryValues, now: number): ScheduleRead {
+  // `ignore-aggregated` is not read: any value is accepted, and there is nothing to ignore.
   const embedComments = queryFlag(query, "embed-comment");
-  queryFlag(query, "ignore-aggregated");
   const entry = queryValue(query, "entry");
   if (entry !== undefined) return { kind: "one", ref: readScheduleId(entry, "entry"), embedComments };
   const start = parseTermBound(queryValue(query, "term-start"), "term-start");
