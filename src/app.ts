@@ -26,6 +26,7 @@ import { registerGwCabinet } from "./http/endpoints/gw-cabinet/gw-cabinet.js";
 import { registerGwMemberList } from "./http/endpoints/gw-member-list/gw-member-list.js";
 import { registerGwTask } from "./http/endpoints/gw-task/gw-task.js";
 import { registerGwSchedule, registerGwScheduleFolder } from "./http/endpoints/gw-schedule/gw-schedule.js";
+import { registerSchedule } from "./http/endpoints/schedule/schedule.js";
 import { registerSearch } from "./http/endpoints/search/search.js";
 import { registerMpChat } from "./http/endpoints/mp-chat/mp-chat.js";
 import { registerMpChatPush } from "./http/endpoints/mp-chat-push/mp-chat-push.js";
@@ -146,6 +147,7 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     registerGwCabinet(api, context);
     registerFolderList(api, context, "/api/gwCabinetFolder/V2", "CABINET");
     registerGwSchedule(api, context);
+    registerSchedule(api, context);
     registerGwScheduleFolder(api, context);
     registerGwMemberList(api, context);
     registerOAuthCredentials(api, context);

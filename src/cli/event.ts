@@ -1,5 +1,13 @@
-import { type CalendarEvent, type NamedRef } from "../domain/event.js";
-import { formatContentId, formatPair, parsePair } from "../domain/item-id.js";
+import { type CalendarEvent, type NamedRef, type PersonalEvent } from "../domain/event.js";
+import {
+  type ContentRef,
+  type PersonalEventRef,
+  formatContentId,
+  formatPair,
+  formatPersonalEventId,
+  parsePair,
+  parsePersonalEventId,
+} from "../domain/item-id.js";
 import {
   type NamedList,
   type OperatorEventInput,
@@ -11,23 +19,40 @@ import {
   replaceEvent,
 } from "../services/event-admin.js";
 import { eventRef } from "../services/event.js";
+import { addPersonalEvent, removePersonalEvent, replacePersonalEvent } from "../services/personal-event-admin.js";
 import { type CommandGroup, type Values, commandGroup, groupOption, itemOption, optional, required } from "./admin.js";
 import { UsageError } from "./options.js";
 
 function shown(action: string, event: CalendarEvent) {
   return {
+    ...timing(action, formatContentId(eventRef(event)), event),
+    menu: event.menuId === null ? null : formatPair(event.menuId),
+    participants: event.participants.map((person) => formatPair(person.id)),
+    facilities: event.facilities.map((facility) => formatPair(facility.id)),
+  };
+}
+
+/** A personal event as the commands print it: the fields a group event has, less what names a group. */
+function shownPersonal(action: string, event: PersonalEvent) {
+  return { ...timing(action, formatPersonalEventId(event), event), owner: formatPair(event.ownerId) };
+}
+
+function timing(action: string, id: string, event: PersonalEvent | CalendarEvent) {
+  return {
     [action]: "event",
-    id: formatContentId(eventRef(event)),
+    id,
     title: event.title,
     start: new Date(event.start).toISOString().replace(".000", ""),
     end: new Date(event.end).toISOString().replace(".000", ""),
     allDay: event.allDay,
     timeZone: event.timeZone,
     rule: event.rule,
-    menu: event.menuId === null ? null : formatPair(event.menuId),
-    participants: event.participants.map((person) => formatPair(person.id)),
-    facilities: event.facilities.map((facility) => formatPair(facility.id)),
   };
+}
+
+/** `--event`: a group event id, or a personal event id (`MYPAGE,1:<user>,MP_SCHEDULE,1:n`). @throws UsageError */
+function eventOption(values: Values): ContentRef | PersonalEventRef {
+  return parsePersonalEventId(optional(values, "event") ?? "") ?? itemOption(values, "event", "GW_SCHEDULE");
 }
 
 function idOption(values: Values, name: string): number | undefined {
@@ -123,13 +148,19 @@ function namedCommands(list: NamedList, noun: string, plural: string) {
 /** `kairan event add|update|delete` and the menus and facilities of groups. */
 export const EVENT_COMMAND: CommandGroup = commandGroup(
   "event",
-  "add, change and delete group events; menus and facilities",
+  "add, change and delete group events and personal events; menus and facilities",
   {
     add: {
-      summary: "add an event to a group (times in UTC, or dates with --all-day)",
-      usage: `--group ID --creator EMAIL ${FIELDS_USAGE}`,
-      options: { ...FIELDS, group: { type: "string" }, creator: { type: "string" } },
+      summary: "add an event to a group, or with --user a personal event (times in UTC, or dates with --all-day)",
+      usage: `(--group ID --creator EMAIL | --user EMAIL) ${FIELDS_USAGE}`,
+      options: { ...FIELDS, group: { type: "string" }, creator: { type: "string" }, user: { type: "string" } },
       async run(values, _p, context) {
+        const owner = optional(values, "user");
+        if (owner !== undefined) {
+          if (optional(values, "group") !== undefined || optional(values, "creator") !== undefined)
+            throw new UsageError("--user adds a personal event: give it without --group and --creator");
+          return shownPersonal("added", await addPersonalEvent(context, { ...eventInput(values), ownerEmail: owner }));
+        }
         const input = {
           ...eventInput(values),
           groupId: groupOption(values),
@@ -139,20 +170,25 @@ export const EVENT_COMMAND: CommandGroup = commandGroup(
       },
     },
     update: {
-      summary: "replace an event's fields (those not given are emptied, as through the API)",
+      summary:
+        "replace an event's fields, a group's or a personal one (those not given are emptied, as through the API)",
       usage: `--event ID ${FIELDS_USAGE}`,
       options: { ...FIELDS, event: { type: "string" } },
       async run(values, _p, context) {
-        const input = { ...eventInput(values), ref: itemOption(values, "event", "GW_SCHEDULE") };
-        return shown("updated", await replaceEvent(context, input));
+        const ref = eventOption(values);
+        if (ref.kind === "MP_SCHEDULE")
+          return shownPersonal("updated", await replacePersonalEvent(context, { ...eventInput(values), ref }));
+        return shown("updated", await replaceEvent(context, { ...eventInput(values), ref }));
       },
     },
     delete: {
-      summary: "delete an event with its comments",
+      summary: "delete an event with its comments, a group's or a personal one",
       usage: "--event ID",
       options: { event: { type: "string" } },
       async run(values, _p, context) {
-        return shown("deleted", await removeEvent(context, { ref: itemOption(values, "event", "GW_SCHEDULE") }));
+        const ref = eventOption(values);
+        if (ref.kind === "MP_SCHEDULE") return shownPersonal("deleted", await removePersonalEvent(context, { ref }));
+        return shown("deleted", await removeEvent(context, { ref }));
       },
     },
     ...namedCommands("event_menus", "menu", "menus"),

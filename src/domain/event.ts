@@ -1,4 +1,4 @@
-// Group events (docs/api.md "Events"): what an event is, the checks of a draft, and who may edit.
+// Events (docs/api.md "Events", "Personal schedule"): what an event is, the checks of a draft, and who may edit.
 import { ForbiddenError, ValidationError } from "./errors.js";
 import type { Window } from "./event-time.js";
 import type { Membership } from "./group.js";
@@ -19,10 +19,12 @@ export type EventException =
   | { readonly originalStart: number; readonly cancelled: true }
   | { readonly originalStart: number; readonly cancelled: false; readonly start: number; readonly end: number };
 
-/** A group event. Times are UTC epoch ms; an all-day event runs from 00:00 to 00:00 in `timeZone`. */
-export interface CalendarEvent {
+/**
+ * What every event has, a group's or a personal one. Times are UTC epoch ms; an all-day event runs
+ * from 00:00 to 00:00 in `timeZone`.
+ */
+export interface EventBase {
   readonly id: number;
-  readonly groupId: number;
   readonly creatorId: number;
   readonly creatorName: string;
   readonly title: string;
@@ -34,13 +36,23 @@ export interface CalendarEvent {
   readonly timeZone: string;
   /** The RRULE value as sent, or null for a one-off event. */
   readonly rule: string | null;
+  readonly exceptions: readonly EventException[];
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** A group event. */
+export interface CalendarEvent extends EventBase {
+  readonly groupId: number;
   readonly menuId: number | null;
   readonly menuName: string | null;
   readonly participants: readonly NamedRef[];
   readonly facilities: readonly NamedRef[];
-  readonly exceptions: readonly EventException[];
-  readonly createdAt: number;
-  readonly updatedAt: number;
+}
+
+/** A personal event: private to its owner, who is its creator; no group, participants, facilities or menu. */
+export interface PersonalEvent extends EventBase {
+  readonly ownerId: number;
 }
 
 /** An event's fields as a write gives them, checked and resolved. */
@@ -120,6 +132,23 @@ export function requireMayEditEvent(event: CalendarEvent, userId: number, member
     throw new ForbiddenError(
       "EVENT_EDIT_FORBIDDEN",
       "Only the event's creator, its participants and the group's managers may change or delete it.",
+    );
+}
+
+/**
+ * A personal event's draft names no one and nothing of a group.
+ * @throws ValidationError PERSONAL_EVENT_NOT_SHARED
+ */
+export function checkPersonalDraft(draft: {
+  readonly menuId: number | null;
+  /** Ids, or e-mail addresses as the command line names people. */
+  readonly participantIds: readonly unknown[];
+  readonly facilityIds: readonly number[];
+}): void {
+  if (draft.menuId !== null || draft.participantIds.length > 0 || draft.facilityIds.length > 0)
+    throw new ValidationError(
+      "PERSONAL_EVENT_NOT_SHARED",
+      "A personal event is private: it names no group, participants (cbl:who), facilities or menu.",
     );
 }
 

@@ -180,3 +180,23 @@ export function parseChatAttachmentId(text: string): ChatAttachmentRef | undefin
     position: Number(segments[7]),
   };
 }
+
+/** A personal event (`MYPAGE,1:<owner>,MP_SCHEDULE,1:n`): the owner is part of its id. */
+export interface PersonalEventRef {
+  readonly kind: "MP_SCHEDULE";
+  readonly ownerId: number;
+  readonly id: number;
+}
+
+const PERSONAL_EVENT_ID = /^MYPAGE,1:([1-9][0-9]{0,14}),MP_SCHEDULE,1:([1-9][0-9]{0,14})$/;
+
+/** Parses a personal event id; undefined for anything else (a comment of one included). */
+export function parsePersonalEventId(text: string): PersonalEventRef | undefined {
+  const match = PERSONAL_EVENT_ID.exec(text.trim());
+  return match === null ? undefined : { kind: "MP_SCHEDULE", ownerId: Number(match[1]), id: Number(match[2]) };
+}
+
+/** `MYPAGE,1:<owner>,MP_SCHEDULE,1:n`. */
+export function formatPersonalEventId(ref: Pick<PersonalEventRef, "ownerId" | "id">): string {
+  return `MYPAGE,${formatPair(ref.ownerId)},MP_SCHEDULE,${formatPair(ref.id)}`;
+}

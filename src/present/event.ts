@@ -1,5 +1,5 @@
 import { element, utcTimestamp } from "../atom/build.js";
-import type { CalendarEvent, EventException, NamedRef } from "../domain/event.js";
+import type { CalendarEvent, EventBase, EventException, NamedRef } from "../domain/event.js";
 import type { Group } from "../domain/group.js";
 import { formatContentId, formatGroupId, formatPair } from "../domain/item-id.js";
 import type { Occurrence } from "../domain/recurrence.js";
@@ -67,9 +67,7 @@ export function eventEntry(
   return itemEntry(
     authoredHead(id, contentLinks(baseUrl, ref), author, event.memo),
     groupElement(group) +
-      whenElement(entry.shown) +
-      (event.allDay ? element("cblSch:allDay", {}, "true") : "") +
-      recurrenceElement(event, entry.occurrences) +
+      timingElements(entry) +
       (event.menuId === null
         ? ""
         : element("cblSch:menu", { valueString: event.menuName ?? "", id: formatPair(event.menuId) })) +
@@ -86,8 +84,20 @@ function namedElements(qname: string, refs: readonly NamedRef[]): string {
   return refs.map((ref) => element(qname, { valueString: ref.name, id: formatPair(ref.id) })).join("");
 }
 
+/**
+ * What any event entry, a group's or a personal one, says of its time: `cbl:when` (the shown
+ * occurrence), `cblSch:allDay` when true, `cblSch:recurrence` for a repeating event.
+ */
+export function timingElements(entry: EventEntry<EventBase>): string {
+  return (
+    whenElement(entry.shown) +
+    (entry.event.allDay ? element("cblSch:allDay", {}, "true") : "") +
+    recurrenceElement(entry.event, entry.occurrences)
+  );
+}
+
 /** `cblSch:recurrence`: the rule, the occurrences in the window, then the exceptions. */
-function recurrenceElement(event: CalendarEvent, occurrences: readonly Occurrence[]): string {
+function recurrenceElement(event: EventBase, occurrences: readonly Occurrence[]): string {
   if (event.rule === null) return "";
   return (
     "<cblSch:recurrence>" +

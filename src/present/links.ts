@@ -40,3 +40,13 @@ export function commentLinks(baseUrl: string, parent: ContentRef, number: number
 export function memberLinks(baseUrl: string, groupId: number, memberId: number): ItemLinks {
   return both(baseUrl, `/g/${formatPair(groupId)}/members/${formatPair(memberId)}`);
 }
+
+/** The caller's own schedule page. */
+export function scheduleLinks(baseUrl: string): ItemLinks {
+  return both(baseUrl, "/schedule");
+}
+
+/** A personal event: a page of its owner's schedule. */
+export function personalEventLinks(baseUrl: string, eventId: number): ItemLinks {
+  return both(baseUrl, `/schedule/${formatPair(eventId)}`);
+}

@@ -2,6 +2,7 @@ import { resolveEventDraft } from "../domain/event-draft.js";
 import { requireEventZone } from "../domain/event-time.js";
 import { checkFileName } from "../domain/file.js";
 import { chatRoomProblems } from "./chat.js";
+import { personalEventProblems } from "./personal-events.js";
 import { draftInput } from "./load-events.js";
 import { type Seed, seedSchema } from "./schema.js";
 
@@ -42,6 +43,7 @@ function referenceProblems(seed: Seed): string[] {
   const apps = uniqueRefs(seed.apps, "apps", problems);
   uniqueRefs(seed.chatRooms, "chatRooms", problems);
   problems.push(...chatRoomProblems(seed.chatRooms, users));
+  problems.push(...personalEventProblems(seed.personalEvents, users));
   const need = (known: ReadonlySet<string>, value: string | undefined, path: string, what: string) => {
     if (value !== undefined && !known.has(value)) problems.push(`${path}: no ${what} with ref "${value}"`);
   };

@@ -21,7 +21,13 @@ export interface EventZoneDefault {
  * The draft's zone: as sent, else the event's own (update), else the caller's setting, else the server's.
  * @throws ValidationError EVENT_TIME_ZONE_INVALID
  */
-async function zoneOf(tx: Tx, actor: Actor, input: EventInput, fallback: string, current?: CalendarEvent) {
+export async function zoneOf(
+  tx: Tx,
+  actor: Actor,
+  input: EventInput,
+  fallback: string,
+  current?: Pick<CalendarEvent, "timeZone">,
+) {
   if (input.timeZone !== undefined && input.timeZone.trim() !== "") return requireEventZone(input.timeZone);
   if (current !== undefined) return current.timeZone;
   return (await tx.users.findPreferences(actor.user.id))?.timeZone ?? fallback;

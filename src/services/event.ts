@@ -1,6 +1,6 @@
 import type { Actor } from "../domain/access.js";
 import { NotFoundError } from "../domain/errors.js";
-import type { CalendarEvent, NamedRef } from "../domain/event.js";
+import type { CalendarEvent, EventBase, NamedRef } from "../domain/event.js";
 import type { Window } from "../domain/event-time.js";
 import type { Group } from "../domain/group.js";
 import type { ContentRef } from "../domain/item-id.js";
@@ -14,9 +14,9 @@ import { commentsByItem } from "./embedded-comments.js";
 import { requireGroupMember } from "./group-access.js";
 import type { ServiceContext } from "./context.js";
 
-/** An event as a feed writes it: the occurrence shown in `cbl:when`, and those inside the window. */
-export interface EventEntry {
-  readonly event: CalendarEvent;
+/** An event (a group's by default) as a feed writes it: the occurrence shown in `cbl:when`, and those inside the window. */
+export interface EventEntry<E extends EventBase = CalendarEvent> {
+  readonly event: E;
   /** The first occurrence inside the window (the event itself when read alone). */
   readonly shown: Occurrence;
   /** A repeating event's occurrences inside the window, at most 100; empty for a one-off event. */
@@ -101,13 +101,14 @@ export async function getEvent(
 }
 
 /** An event as a write answers it, or as read alone: shown as itself, occurrences from its start. */
-export function wholeEntry(event: CalendarEvent): EventEntry {
+export function wholeEntry<E extends EventBase>(event: E): EventEntry<E> {
   const window = { start: event.start, end: event.start + LIMITS.eventWindowMaxDays * DAY_MS };
   const occurrences = event.rule === null ? [] : expandEvent(event, window).occurrences;
   return { event, shown: { start: event.start, end: event.end }, occurrences };
 }
 
-function entryOf(event: CalendarEvent, window: Window): EventEntry {
+/** An event as a listing writes it: shown at its first occurrence inside the window. */
+export function entryOf<E extends EventBase>(event: E, window: Window): EventEntry<E> {
   const { occurrences } = expandEvent(event, window);
   const shown = occurrences[0] ?? { start: event.start, end: event.end };
   return { event, shown, occurrences: event.rule === null ? [] : occurrences };

@@ -3,13 +3,14 @@ import type { Comment } from "../domain/comment.js";
 import type { CalendarEvent } from "../domain/event.js";
 import { NotFoundError } from "../domain/errors.js";
 import type { Group } from "../domain/group.js";
-import type { ContentKind, ContentRef, ItemRef } from "../domain/item-id.js";
+import { type ContentKind, type ContentRef, type ItemRef, parsePersonalEventId } from "../domain/item-id.js";
 import type { ItemKey } from "../domain/reaction.js";
 import type { Tx } from "../store/store.js";
 import { requireCommentParent } from "./comment.js";
 import { requireEvent } from "./event.js";
 import { requireFile } from "./file.js";
 import { requireGroupMember } from "./group-access.js";
+import { refusePersonalEventSharing } from "./personal-event.js";
 import { requireTask } from "./task.js";
 import { requireTopic } from "./topic.js";
 
@@ -33,14 +34,19 @@ function notFound(): NotFoundError {
  * Resolves an item id for likes and favorites, for a member of its group. The one switch over
  * item kinds.
  * @throws NotFoundError ITEM_NOT_FOUND (ids of kinds this server does not hold too), GROUP_NOT_FOUND, TOPIC_NOT_FOUND,
- *   TASK_NOT_FOUND, FILE_NOT_FOUND, NOT_FOUND (an event)
+ *   TASK_NOT_FOUND, FILE_NOT_FOUND, NOT_FOUND (an event; a personal event not the caller's)
+ * @throws ValidationError PERSONAL_EVENT_NOT_SHARED (the caller's own personal event)
  * @throws ForbiddenError GROUP_NOT_JOINED
  */
 export async function requireItem(tx: Tx, actor: Actor, ref: ItemRef): Promise<ItemView> {
   switch (ref.kind) {
     case "GROUP":
-    case "foreign":
       throw notFound();
+    case "foreign": {
+      const personal = parsePersonalEventId(ref.segments.join(","));
+      if (personal !== undefined) await refusePersonalEventSharing(tx, actor, personal);
+      throw notFound();
+    }
     case "BOARD": {
       const { group } = await requireGroupMember(tx, actor, ref.groupId);
       const topic = await requireTopic(tx, ref);

@@ -114,6 +114,9 @@ export const UNTRACKED_TABLES: Readonly<Record<string, string>> = {
   chat_members: "chat feeds are built afresh on every request, outside the feed cache",
   chat_messages: "chat feeds are built afresh on every request, outside the feed cache",
   chat_attachments: "chat feeds are built afresh on every request, outside the feed cache",
+  // Personal events (migration 0023): only their owner's schedule shows them, never kept by the feed cache.
+  personal_events: "the personal schedule is built afresh on every request, outside the feed cache",
+  personal_event_exceptions: "the personal schedule is built afresh on every request, outside the feed cache",
   // Live updates (migration 0018).
   live_events: "read by the live streams only, never by a feed; written with changes that move versions already",
 };

@@ -53,3 +53,28 @@ export interface EventExceptionsTable {
   start_at: number | null;
   end_at: number | null;
 }
+
+/** A user's personal events (migration 0023): private to `owner_id`, no group, participants or facilities. */
+export interface PersonalEventsTable {
+  id: Generated<number>;
+  owner_id: number;
+  title: string;
+  memo: string;
+  start_at: number;
+  end_at: number;
+  all_day: number;
+  time_zone: string;
+  rule: string | null;
+  series_end: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Moved or cancelled occurrences of a repeating personal event, as for group events. */
+export interface PersonalEventExceptionsTable {
+  event_id: number;
+  original_start: number;
+  cancelled: number;
+  start_at: number | null;
+  end_at: number | null;
+}

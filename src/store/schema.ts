@@ -27,6 +27,8 @@ import type {
   EventMenusTable,
   EventParticipantsTable,
   EventsTable,
+  PersonalEventExceptionsTable,
+  PersonalEventsTable,
   FacilitiesTable,
 } from "./schema-events.js";
 import type { ColumnType, Generated } from "kysely";
@@ -74,6 +76,8 @@ export interface Database {
   event_participants: EventParticipantsTable;
   event_facilities: EventFacilitiesTable;
   event_exceptions: EventExceptionsTable;
+  personal_events: PersonalEventsTable;
+  personal_event_exceptions: PersonalEventExceptionsTable;
   live_events: LiveEventsTable;
 }
 

@@ -8,6 +8,7 @@ import type { CommentReadRepo } from "./queries/comment-reads.js";
 import type { CommentRepo } from "./queries/comments.js";
 import type { DatasetRepo } from "./queries/dataset.js";
 import type { EventRepo } from "./queries/events.js";
+import type { PersonalEventRepo } from "./queries/personal-events.js";
 import type { FileRepo } from "./queries/files.repo.js";
 import type { FolderRepo } from "./queries/folders.js";
 import type { GroupRepo, MembershipRepo } from "./queries/groups.js";
@@ -105,6 +106,8 @@ export interface Tx {
   readonly chatAttachments: ChatAttachmentRepo;
   /** Group events, their menus and the group's facilities. */
   readonly events: EventRepo;
+  /** Users' personal events (their own schedule). */
+  readonly personalEvents: PersonalEventRepo;
   /** The live event log: what the streams of /api/stream/V2 report. */
   readonly liveEvents: LiveEventRepo;
   /** People who share a group with a user (/api/mpAddress/V2). */

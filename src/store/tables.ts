@@ -39,6 +39,8 @@ export const TABLES_IN_DEPENDENCY_ORDER = [
   "event_participants",
   "event_facilities",
   "event_exceptions",
+  "personal_events",
+  "personal_event_exceptions",
   "oauth_nonces",
   "oauth_temporary_credentials",
   "login_failures",

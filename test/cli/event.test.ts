@@ -111,6 +111,79 @@ describe("kairan event", () => {
     assert.equal(kairan(data, "event", "delete", "--event", "GROUP,1:1,GW_SCHEDULE,1:1").status, 0);
   });
 
+  it("adds, updates and deletes personal events with --user; they name no group, participant or facility", () => {
+    const add = (...extra: string[]) =>
+      kairan(
+        data,
+        "event",
+        "add",
+        "--user",
+        "ben@example.com",
+        "--title",
+        "Dentist",
+        "--start",
+        "2026-12-01T01:00:00Z",
+        "--end",
+        "2026-12-01T02:00:00Z",
+        ...extra,
+      );
+    const added = add("--rule", "FREQ=WEEKLY;COUNT=2");
+    assert.equal(added.status, 0, added.stderr);
+    const event = added.json<{ id: string; owner: string; rule: string; timeZone: string }>();
+    assert.match(event.id, /^MYPAGE,1:2,MP_SCHEDULE,1:\d+$/);
+    assert.deepEqual([event.owner, event.rule, event.timeZone], ["1:2", "FREQ=WEEKLY;COUNT=2", "UTC"]);
+    const updated = kairan(
+      data,
+      "event",
+      "update",
+      "--event",
+      event.id,
+      "--title",
+      "Dentist (moved)",
+      "--start",
+      "2026-12-02",
+      "--end",
+      "2026-12-02",
+      "--all-day",
+      "--time-zone",
+      "Asia/Tokyo",
+    );
+    assert.equal(updated.status, 0, updated.stderr);
+    assert.deepEqual(
+      (({ title, start, end, allDay, rule }) => ({ title, start, end, allDay, rule }))(
+        updated.json<{ title: string; start: string; end: string; allDay: boolean; rule: null }>(),
+      ),
+      {
+        title: "Dentist (moved)",
+        start: "2026-12-01T15:00:00Z",
+        end: "2026-12-02T15:00:00Z",
+        allDay: true,
+        rule: null,
+      },
+    );
+    for (const extra of [
+      ["--participant", "ann@example.com"],
+      ["--facility", "1:1"],
+      ["--menu", "1:1"],
+      ["--group", "1:1"],
+    ]) {
+      const refused = add(...extra);
+      assert.equal(refused.status, 2, `${extra.join(" ")}: ${refused.stdout}`);
+      assert.equal(refused.stderr.trim().split("\n").length, 1, refused.stderr);
+    }
+    assert.equal(add("--title", "").status, 2);
+    assert.equal(kairan(data, "event", "add", "--user", "nobody@example.com", "--title", "x").status, 2);
+    const deleted = kairan(data, "event", "delete", "--event", event.id);
+    assert.equal(deleted.status, 0, deleted.stderr);
+    assert.equal(deleted.json<{ id: string }>().id, event.id);
+    assert.equal(kairan(data, "event", "delete", "--event", event.id).status, 2, "gone");
+    assert.equal(
+      kairan(data, "event", "delete", "--event", event.id.replace("MYPAGE,1:2", "MYPAGE,1:1")).status,
+      2,
+      "another owner's id names nothing",
+    );
+  });
+
   it("fails in one line with exit status 2", () => {
     for (const args of [
       [

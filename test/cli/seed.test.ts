@@ -7,6 +7,7 @@ import { kairan } from "./support.js";
 
 const DEMO = JSON.parse(readFileSync(new URL("../../seeds/demo.json", import.meta.url), "utf8")) as {
   groups: { tasks: { due?: string }[]; events: { end: string; rule?: string; creator: string }[] }[];
+  personalEvents: { ref: string; owner: string; title: string; end: string; rule?: string }[];
 };
 
 describe("kairan seed with tasks and files", () => {
@@ -48,6 +49,23 @@ describe("kairan seed with tasks and files", () => {
     assert.deepEqual(kairan(data, "user", "list").json(), [], "no row written");
   });
 
+  it("refuses personal events that break the event rules or name no user", () => {
+    const bad = structuredClone(DEMO);
+    bad.personalEvents[0]!.owner = "nobody";
+    bad.personalEvents[1]!.rule = "FREQ=HOURLY";
+    bad.personalEvents[2]!.title = "x".repeat(201);
+    bad.personalEvents[3]!.ref = bad.personalEvents[0]!.ref;
+    const file = join(data, "bad-personal.json");
+    writeFileSync(file, JSON.stringify(bad));
+    const run = kairan(data, "seed", file);
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /personalEvents\[0\]\.owner: no user with ref "nobody"/);
+    assert.match(run.stderr, /personalEvents\[1\]: cblSch:rule: FREQ/);
+    assert.match(run.stderr, /personalEvents\[2\]: The event title is longer than 200/);
+    assert.match(run.stderr, /personalEvents\[3\]\.ref: "alice-dentist" is used twice/);
+    assert.deepEqual(kairan(data, "user", "list").json(), [], "no row written");
+  });
+
   it("loads the demo with its tasks and files, and prints every ref", () => {
     const run = kairan(data, "seed", new URL("../../seeds/demo.json", import.meta.url).pathname);
     assert.equal(run.status, 0, run.stderr);
@@ -56,7 +74,10 @@ describe("kairan seed with tasks and files", () => {
       events: Record<string, string>;
       files: Record<string, string>;
       folders: Record<string, string>;
+      personalEvents: Record<string, string>;
     }>();
+    assert.match(result.personalEvents["alice-dentist"] ?? "", /^MYPAGE,1:1,MP_SCHEDULE,1:\d+$/);
+    assert.equal(Object.keys(result.personalEvents).length, 4, "alice's own week");
     assert.match(result.events.standup ?? "", /^GROUP,1:\d+,GW_SCHEDULE,1:\d+$/);
     assert.equal(Object.keys(result.events).length, 6, "a week of events: one-off, all-day and repeating");
     assert.match(result.tasks.ship ?? "", /^GROUP,1:\d+,TASK,1:\d+$/);

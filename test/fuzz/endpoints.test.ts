@@ -14,7 +14,7 @@ import { type DataSnapshot, type Snapshotter, describeChange, openSnapshotter } 
 import { type TestServer, startTestServer } from "../support/server.js";
 import { type GroupItems, pendingSignIn, seedGroup } from "../support/world.js";
 import { existingIds } from "./inputs/values.js";
-import { CHAT_ROOM, validParameterValues } from "./inputs/query.js";
+import { CHAT_ROOM, PERSONAL_EVENT, validParameterValues } from "./inputs/query.js";
 import { assertAnswerShape } from "./invariant.js";
 import { buildRequest, describeRequest, fuzzSpec } from "./requests.js";
 import { send } from "./send.js";
@@ -40,6 +40,7 @@ describeEachBackend("fuzzing every endpoint of the route table", (backend) => {
     // A second topic and task at home: a fuzzed delete of the first leaves the others to aim at.
     await server.factories.topic(groups[0]!.group, member, { title: "home second topic" });
     await seedChatRoom(server, owner, member);
+    await seedPersonalEvent(server, owner);
     signIn = await pendingSignIn(server, owner.consumer);
     snapshots = openSnapshotter(server);
     last = await snapshots.take();
@@ -68,6 +69,7 @@ describeEachBackend("fuzzing every endpoint of the route table", (backend) => {
       CHAT_ROOM,
       `${CHAT_ROOM},COMMENT,1`,
       `${CHAT_ROOM},COMMENT,1,ATTACHMENT,1`,
+      PERSONAL_EVENT,
       signIn.token,
       signIn.csrf,
     ];
@@ -146,4 +148,24 @@ async function seedChatRoom(server: TestServer, owner: TestUser, member: TestUse
     await tx.chat.addMembers(roomId, [owner.id, member.id], at);
     await tx.chat.push(roomId, owner.id, "fuzz message", at);
   });
+}
+
+/** The owner's personal event 1 (PERSONAL_EVENT), repeating weekly. */
+async function seedPersonalEvent(server: TestServer, owner: TestUser): Promise<void> {
+  const start = server.clock.now();
+  await server.store.transaction((tx) =>
+    tx.personalEvents.insert({
+      ownerId: owner.id,
+      title: "fuzz personal event",
+      memo: "",
+      start,
+      end: start + 60 * 60 * 1000,
+      allDay: false,
+      timeZone: "UTC",
+      rule: "FREQ=WEEKLY",
+      seriesEnd: null,
+      exceptions: [],
+      at: start,
+    }),
+  );
 }

@@ -126,7 +126,8 @@ describe("GET /api/comment/V2", () => {
     assertError(await comments(`entry=GROUP,1:${group.id},CABINET,1:99999`), 404, "FILE_NOT_FOUND");
     assertError(await comments(`entry=GROUP,1:99999,BOARD,1:1`), 404, "GROUP_NOT_FOUND");
     assertError(await comments(`entry=GROUP,1:${group.id},GW_SCHEDULE,1:99999`), 404, "NOT_FOUND");
-    assertError(await comments("entry=MYPAGE,1:1,MP_SCHEDULE,1:1"), 400, "UNSUPPORTED_ITEM");
+    assertError(await comments("entry=MYPAGE,1:1,MP_SCHEDULE,1:1"), 404, "NOT_FOUND");
+    assertError(await comments("entry=MYPAGE,1:1,MESSAGE,1:1"), 400, "UNSUPPORTED_ITEM");
     assertError(await comments("entry=nonsense"), 400, "INVALID_ID");
     assertError(await comments(""), 400, "PARAMETER_REQUIRED");
     assertError(await request(`${server.url}/api/comment/V2?entry=${topicId}`), 401, "AUTHENTICATION_REQUIRED");

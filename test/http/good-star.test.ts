@@ -168,7 +168,7 @@ describe("likes (/api/good/V2) and favorites (/api/star/V2)", () => {
 
   it("refuses missing and foreign items (404), several entries (400), non-members (403), and lets read-level apps in", async () => {
     for (const path of ["good", "star"] as const) {
-      assertError(await post(path, toggle("INSERT", "MYPAGE,1:1,MP_SCHEDULE,1:1")), 404, "ITEM_NOT_FOUND");
+      assertError(await post(path, toggle("INSERT", "MYPAGE,1:1,MP_SCHEDULE,1:1")), 404, "NOT_FOUND");
       assertError(await post(path, toggle("insert", `GROUP,1:${group.id},GW_SCHEDULE,1:99999`)), 404, "NOT_FOUND");
       assertError(await post(path, toggle("insert", "MYPAGE,1:1,MESSAGE,1:1")), 404, "ITEM_NOT_FOUND");
       assertError(await post(path, toggle("insert", `GROUP,1:${group.id},BOARD,1:99999`)), 404, "TOPIC_NOT_FOUND");
@@ -186,7 +186,7 @@ describe("likes (/api/good/V2) and favorites (/api/star/V2)", () => {
       assertError(await post(path, toggle("insert", topicId), outsider.token), 403, "GROUP_NOT_JOINED");
     }
     assertError(await get(`good/V2?id=${topicId}`, outsider.token), 403, "GROUP_NOT_JOINED");
-    assertError(await get("good/V2?id=MYPAGE,1:1,MP_SCHEDULE,1:1"), 404, "ITEM_NOT_FOUND");
+    assertError(await get("good/V2?id=MYPAGE,1:1,MP_SCHEDULE,1:1"), 404, "NOT_FOUND");
     assertError(await get("good/V2"), 400, "PARAMETER_REQUIRED");
     assertError(await get(`star/V2?id=${topicId}`, outsider.token), 403, "GROUP_NOT_JOINED");
     const reader = await server.factories.user({ level: "read" });

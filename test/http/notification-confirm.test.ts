@@ -54,7 +54,7 @@ describeEachBackend("update notifications: confirming, limits and errors (/api/n
       `GROUP,1:${many.id},BOARD,1:999999`, // no such topic
       last.replace(`GROUP,1:${many.id}`, `GROUP,1:${team.id}`), // the topic, in the wrong group
       `GROUP,1:${many.id},GW_SCHEDULE,1:999999`, // no such event
-      "MYPAGE,1:1,MP_SCHEDULE,1:1", // a kind this server does not hold
+      "MYPAGE,1:1,MP_SCHEDULE,1:1", // a personal event: never notified
       `GROUP,1:${many.id},BOARD,1:1,COMMENT,1`, // comments have no notification of their own
       "not an id",
     ];

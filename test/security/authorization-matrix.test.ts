@@ -94,7 +94,7 @@ function misjudged(world: MatrixWorld, op: Operation, caller: Caller, answer: An
     expect(403, "ACCESS_LEVEL_INSUFFICIENT", code);
   } else if (op.scope === "group") {
     expect(op.refusal?.status ?? 403, op.refusal?.code ?? "GROUP_NOT_JOINED", code);
-  } else if (op.scope === "room") {
+  } else if (op.scope === "room" || op.scope === "mine") {
     expect(404, "NOT_FOUND", code);
   } else if (op.scope === "people") {
     expect(400, "CHAT_MEMBER_INVALID", code);

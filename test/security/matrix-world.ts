@@ -54,6 +54,8 @@ export interface MatrixWorld {
    * and the id of a file on its second message.
    */
   readonly chat: { readonly roomId: number; readonly fileId: string };
+  /** The member's personal event ("<tag> personal"), private to them. */
+  readonly personalEventId: string;
 }
 
 /** A token of `user` through a new application of `level`; returns the token and its secret. */
@@ -124,6 +126,7 @@ export async function seedMatrixWorld(server: TestServer, tag: string): Promise<
 
   // A member's token, revoked: it must be as dead as an unknown one, by Bearer and by OAuth.
   const chat = await seedChatRoom(server, owner, member, tag);
+  const personalEventId = await seedPersonalEvent(server, member, tag);
 
   const revoked = await issueToken(server, member, "Z");
   const [summary] = (await server.store.read((tx) => tx.tokens.list())).filter(
@@ -178,6 +181,7 @@ export async function seedMatrixWorld(server: TestServer, tag: string): Promise<
     memberTokens,
     strangers,
     chat,
+    personalEventId,
     secrets: [
       ...secret.secrets,
       `${tag} room`,
@@ -185,6 +189,7 @@ export async function seedMatrixWorld(server: TestServer, tag: string): Promise<
       `${tag} Owner`,
       `${tag} Member`,
       `${tag} mention`,
+      `${tag} personal`,
       `${tag.toLowerCase()}-owner@example.com`,
       `${tag.toLowerCase()}-member@example.com`,
     ],
@@ -198,6 +203,7 @@ export async function seedMatrixWorld(server: TestServer, tag: string): Promise<
       secret.eventId,
       `GROUP,${secret.groupPair}`,
       `MP_CHAT,1:${chat.roomId}`,
+      personalEventId.slice(personalEventId.indexOf("MP_SCHEDULE")),
     ],
   };
 }
@@ -230,6 +236,27 @@ async function seedChatRoom(
   ]);
   if (pushed.status !== 200) throw new Error(`seeding a chat file: ${pushed.text}`);
   return { roomId, fileId: `${room},COMMENT,2,ATTACHMENT,1` };
+}
+
+/** The member's personal event in the matrix's month (April 2026), with a memo; returns its id. */
+async function seedPersonalEvent(server: TestServer, member: User, tag: string): Promise<string> {
+  const start = Date.parse("2026-04-03T09:00:00Z");
+  const id = await server.store.transaction((tx) =>
+    tx.personalEvents.insert({
+      ownerId: member.id,
+      title: `${tag} personal`,
+      memo: `${tag} personal memo`,
+      start,
+      end: start + 60 * 60 * 1000,
+      allDay: false,
+      timeZone: "UTC",
+      rule: null,
+      seriesEnd: start + 60 * 60 * 1000,
+      exceptions: [],
+      at: server.clock.now(),
+    }),
+  );
+  return `MYPAGE,1:${member.id},MP_SCHEDULE,1:${id}`;
 }
 
 /** The member, at `level`. */

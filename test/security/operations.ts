@@ -7,6 +7,7 @@ import type { Part } from "../support/multipart.js";
 import { seedEvent } from "../support/world.js";
 import type { MatrixWorld } from "./matrix-world.js";
 import { CHAT_COMMENT_OPERATIONS, CHAT_NOTIFICATION_OPERATIONS, CHAT_OPERATIONS } from "./chat-operations.js";
+import { SCHEDULE_OPERATIONS } from "./schedule-operations.js";
 
 /** One request: a query, an Atom body, or multipart parts. */
 export interface Probe {
@@ -28,8 +29,9 @@ export interface Operation {
    * `room`: the member's secret chat room: anyone not in it is answered 404 NOT_FOUND.
    * `people`: a chat room with the secret group's owner: anyone sharing no group with them is
    * refused 400 CHAT_MEMBER_INVALID.
+   * `mine`: the member's personal event: anyone else is answered 404 NOT_FOUND.
    */
-  readonly scope: "group" | "own" | "unknown" | "room" | "people";
+  readonly scope: "group" | "own" | "unknown" | "room" | "people" | "mine";
   /** The request; `proper` is true for the caller who must succeed (writes that use up their target get a fresh one). */
   readonly probe: (world: MatrixWorld, proper: boolean) => Promise<Probe>;
   /** For `own` reads: what the secret group's member sees there, proving the leak check can fail. */
@@ -527,6 +529,8 @@ export const OPERATIONS: ReadonlyMap<string, readonly Operation[]> = new Map<str
   ),
   // Chat (issue #21).
   ...CHAT_OPERATIONS,
+  // The personal schedule (issue #20).
+  ["/api/schedule/V2", SCHEDULE_OPERATIONS],
 ]);
 
 /** Requests for an endpoint this table does not describe: aimed at the secret group in every way the interface names items. */

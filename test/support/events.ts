@@ -59,3 +59,8 @@ export function assertEveryWhen(xml: string): number {
   }
   return found.length;
 }
+
+/** POSTs a personal event write to the caller's schedule. */
+export function postPersonalEvent(url: string, token: string, body: Omit<EventBody, "groupId">) {
+  return request(`${url}/api/schedule/V2`, { token, body: eventBody(body) });
+}

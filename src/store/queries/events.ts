@@ -1,9 +1,19 @@
 import type { Kysely } from "kysely";
 import type { CalendarEvent, EventDraft, EventException, NamedRef } from "../../domain/event.js";
 import type { Window } from "../../domain/event-time.js";
-import { LIMITS } from "../../domain/limits.js";
 import type { Database } from "../schema.js";
 import type { RowOf } from "./rows.js";
+import {
+  CANDIDATE_COLUMNS,
+  type EventCandidate,
+  exceptionColumns,
+  mayMeetWindow,
+  push,
+  toCandidate,
+  toException,
+} from "./event-window.js";
+
+export type { EventCandidate } from "./event-window.js";
 
 /** Which events of a group a list shows: every one, those without a menu, or one menu's. */
 export type EventMenuFilter =
@@ -13,17 +23,6 @@ export type EventMenuFilter =
 export interface EventFields extends EventDraft {
   /** Bound of the last occurrence's end (domain/recurrence.ts); null when the rule never ends. */
   readonly seriesEnd: number | null;
-}
-
-/** What a listing needs to place an event in a window before it reads the whole event. */
-export interface EventCandidate {
-  readonly id: number;
-  readonly start: number;
-  readonly end: number;
-  readonly allDay: boolean;
-  readonly timeZone: string;
-  readonly rule: string | null;
-  readonly exceptions: readonly EventException[];
 }
 
 /** Group events with their participants, facilities, exceptions, menus; and the group's facilities. */
@@ -38,6 +37,11 @@ export interface EventRepo {
   findByIds(ids: readonly number[]): Promise<CalendarEvent[]>;
   /** The group's events that may meet the window: one-off events that do, and series that can reach it. */
   candidates(groupId: number, window: Window, menu: EventMenuFilter): Promise<EventCandidate[]>;
+  /**
+   * The events that may meet the window in the groups the user has joined and in which the user
+   * takes part: named as a participant, or the event names no one (the whole group).
+   */
+  takenPartCandidates(userId: number, window: Window): Promise<(EventCandidate & { groupId: number })[]>;
   /** A group's event menus or facilities, by id. */
   listNamed(table: "event_menus" | "facilities", groupId: number): Promise<NamedRef[]>;
   findNamed(table: "event_menus" | "facilities", id: number): Promise<(NamedRef & { groupId: number }) | undefined>;
@@ -45,8 +49,6 @@ export interface EventRepo {
   renameNamed(table: "event_menus" | "facilities", id: number, name: string): Promise<void>;
   removeNamed(table: "event_menus" | "facilities", id: number): Promise<void>;
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 function selectEvents(db: Kysely<Database>) {
   return db
@@ -86,23 +88,6 @@ function toEvent(row: EventRow, lists: EventLists): CalendarEvent {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
-}
-
-function push<T>(map: Map<number, T[]>, key: number, value: T): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [value]);
-  else list.push(value);
-}
-
-function toException(row: {
-  original_start: number;
-  cancelled: number;
-  start_at: number | null;
-  end_at: number | null;
-}): EventException {
-  return row.cancelled === 1 || row.start_at === null || row.end_at === null
-    ? { originalStart: row.original_start, cancelled: true }
-    : { originalStart: row.original_start, cancelled: false, start: row.start_at, end: row.end_at };
 }
 
 async function exceptionsOf(db: Kysely<Database>, ids: readonly number[]): Promise<Map<number, EventException[]>> {
@@ -173,14 +158,7 @@ async function writeLists(db: Kysely<Database>, eventId: number, groupId: number
     await db
       .insertInto("event_exceptions")
       .values(
-        event.exceptions.map((exception) => ({
-          event_id: eventId,
-          group_id: groupId,
-          original_start: exception.originalStart,
-          cancelled: exception.cancelled ? 1 : 0,
-          start_at: exception.cancelled ? null : exception.start,
-          end_at: exception.cancelled ? null : exception.end,
-        })),
+        event.exceptions.map((exception) => ({ event_id: eventId, group_id: groupId, ...exceptionColumns(exception) })),
       )
       .execute();
 }
@@ -188,6 +166,17 @@ async function writeLists(db: Kysely<Database>, eventId: number, groupId: number
 async function removeLists(db: Kysely<Database>, eventId: number): Promise<void> {
   for (const table of ["event_participants", "event_facilities", "event_exceptions"] as const)
     await db.deleteFrom(table).where("event_id", "=", eventId).execute();
+}
+
+/** The exceptions of the repeating events among the rows. */
+async function repeatingExceptions(
+  db: Kysely<Database>,
+  rows: readonly { id: number; rule: string | null }[],
+): Promise<Map<number, EventException[]>> {
+  return exceptionsOf(
+    db,
+    rows.filter((row) => row.rule !== null).map((row) => row.id),
+  );
 }
 
 /** Event queries. */
@@ -225,37 +214,37 @@ export function eventRepo(db: Kysely<Database>): EventRepo {
     async candidates(groupId, window, menu) {
       let query = db
         .selectFrom("events")
-        .select(["id", "start_at", "end_at", "all_day", "time_zone", "rule"])
+        .select(CANDIDATE_COLUMNS)
         .where("group_id", "=", groupId)
-        .where("start_at", "<", window.end);
+        .where((eb) => mayMeetWindow(eb, window));
       if (menu.kind === "unclassified") query = query.where("menu_id", "is", null);
       if (menu.kind === "menu") query = query.where("menu_id", "=", menu.menuId);
-      // One-off events last at most 366 days: their start lies no further before the window.
-      const earliest = window.start - LIMITS.eventMaxDays * DAY_MS;
-      const rows = await query
-        .where((eb) =>
-          eb.or([
-            eb.and([eb("rule", "is", null), eb("start_at", ">", earliest), eb("end_at", ">", window.start)]),
-            eb.and([
-              eb("rule", "is not", null),
-              eb.or([eb("series_end", "is", null), eb("series_end", ">", window.start)]),
-            ]),
-          ]),
+      const rows = await query.execute();
+      const exceptions = await repeatingExceptions(db, rows);
+      return rows.map((row) => toCandidate(row, exceptions));
+    },
+    async takenPartCandidates(userId, window) {
+      const rows = await db
+        .selectFrom("events")
+        .select([...CANDIDATE_COLUMNS, "group_id"])
+        .where("group_id", "in", (eb) =>
+          eb
+            .selectFrom("memberships")
+            .select("memberships.group_id")
+            .where("memberships.user_id", "=", userId)
+            .where("memberships.status", "=", "JOIN"),
         )
+        .where((eb) => mayMeetWindow(eb, window))
+        .where((eb) => {
+          const named = eb.selectFrom("event_participants").whereRef("event_participants.event_id", "=", "events.id");
+          return eb.or([
+            eb.not(eb.exists(named.select("event_participants.user_id"))),
+            eb.exists(named.select("event_participants.user_id").where("event_participants.user_id", "=", userId)),
+          ]);
+        })
         .execute();
-      const exceptions = await exceptionsOf(
-        db,
-        rows.filter((row) => row.rule !== null).map((row) => row.id),
-      );
-      return rows.map((row) => ({
-        id: row.id,
-        start: row.start_at,
-        end: row.end_at,
-        allDay: row.all_day === 1,
-        timeZone: row.time_zone,
-        rule: row.rule,
-        exceptions: exceptions.get(row.id) ?? [],
-      }));
+      const exceptions = await repeatingExceptions(db, rows);
+      return rows.map((row) => ({ ...toCandidate(row, exceptions), groupId: row.group_id }));
     },
     async listNamed(table, groupId) {
       return db.selectFrom(table).select(["id", "name"]).where("group_id", "=", groupId).orderBy("id").execute();

@@ -9,6 +9,7 @@ import { commentReadRepo } from "./comment-reads.js";
 import { commentRepo } from "./comments.js";
 import { datasetRepo } from "./dataset.js";
 import { eventRepo } from "./events.js";
+import { personalEventRepo } from "./personal-events.js";
 import { fileRepo } from "./files.js";
 import { folderRepo } from "./folders.js";
 import { groupRepo, membershipRepo } from "./groups.js";
@@ -66,6 +67,7 @@ const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>, engine: Engi
   chat: chatRepo,
   chatAttachments: chatAttachmentRepo,
   events: eventRepo,
+  personalEvents: personalEventRepo,
   liveEvents: liveEventRepo,
   addressBook: addressBookRepo,
 };

@@ -38,6 +38,8 @@ export const PARAMETER_NAMES = [
   "name",
   "type",
   "lastEventId",
+  // The personal schedule (issue #20).
+  "ignore-aggregated",
 ] as const;
 
 const BAD_ESCAPES = [
@@ -112,6 +114,9 @@ const parameterName = fc.oneof(
 /** The chat room the fuzz world seeds (endpoints.test.ts), written from its creator's side. */
 export const CHAT_ROOM = "MYPAGE,1:1,MP_CHAT,1:1";
 
+/** The personal event the fuzz world seeds (endpoints.test.ts): the owner's (user 1) first. */
+export const PERSONAL_EVENT = "MYPAGE,1:1,MP_SCHEDULE,1:1";
+
 /** Values each parameter takes in a request that should succeed, from the seeded groups. */
 export function validParameterValues(
   groups: readonly GroupItems[],
@@ -120,8 +125,12 @@ export function validParameterValues(
   const all = (pick: (g: GroupItems) => readonly string[]) => groups.flatMap(pick);
   return {
     group: all((g) => [g.groupPair, `GROUP,${g.groupPair}`]),
-    entry: [...all((g) => [g.topicId, g.taskId, g.fileId, g.eventId]), CHAT_ROOM],
-    id: [...all((g) => [g.topicId, g.commentId, g.attachmentId, g.taskId, g.fileId, g.eventId]), CHAT_ROOM],
+    entry: [...all((g) => [g.topicId, g.taskId, g.fileId, g.eventId]), CHAT_ROOM, PERSONAL_EVENT],
+    id: [
+      ...all((g) => [g.topicId, g.commentId, g.attachmentId, g.taskId, g.fileId, g.eventId]),
+      CHAT_ROOM,
+      PERSONAL_EVENT,
+    ],
     "start-index": ["0", "1", "5", "100"],
     "max-results": ["1", "20", "100", "101"],
     "board-folder": ["UNCLASSIFIED", "TRASH", ...all((g) => g.folders)],
@@ -144,6 +153,7 @@ export function validParameterValues(
     name: ["home", "Owner", "%", "あ"],
     type: ["user", "group", "USER"],
     lastEventId: ["0", "1", "999999999999999", "-1"],
+    "ignore-aggregated": ["true", "True", "false", "False"],
   };
 }
 

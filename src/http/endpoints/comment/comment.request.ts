@@ -1,7 +1,7 @@
 import { NS } from "../../../atom/namespaces.js";
 import { type XmlElement, childText } from "../../../atom/parse.js";
 import { NotFoundError, ValidationError } from "../../../domain/errors.js";
-import { type ContentRef, parseChatId } from "../../../domain/item-id.js";
+import { type ContentRef, type PersonalEventRef, parseChatId, parsePersonalEventId } from "../../../domain/item-id.js";
 import type { PageWindow } from "../../../store/page-window.js";
 import { readOperation, readReplyTo, requireSingleEntry, summaryOf } from "../../atom-request.js";
 import { type QueryValues, clip, queryFlag, queryValue } from "../../../http-kit/query.js";
@@ -22,7 +22,9 @@ export type CommentWrite =
       readonly text: string | undefined;
       readonly replyTo: number | undefined;
     }
-  | { readonly op: "delete"; readonly parent: ContentRef; readonly number: number };
+  | { readonly op: "delete"; readonly parent: ContentRef; readonly number: number }
+  /** A comment on a personal event, which takes none (refused by the service: 400 or 404). */
+  | { readonly op: "personal"; readonly ref: PersonalEventRef };
 
 /** `GET /api/comment/V2?entry=<chat room id>`: a page of the room's messages. */
 export interface ChatMessagesRead {
@@ -35,6 +37,11 @@ export function readChatMessagesQuery(query: QueryValues): ChatMessagesRead | un
   const ref = parseChatId(queryValue(query, "entry") ?? "");
   if (ref === undefined || ref.messageNumber !== undefined) return undefined;
   return { roomId: ref.roomId, page: readPage(query) };
+}
+
+/** The personal event `entry` names, whose comments are refused; else undefined. */
+export function readPersonalEventParent(query: QueryValues): PersonalEventRef | undefined {
+  return parsePersonalEventId(queryValue(query, "entry") ?? "");
 }
 
 /** Reads `entry`, paging and `unconfirmed`. @throws ValidationError naming the parameter, UNSUPPORTED_ITEM */
@@ -57,6 +64,8 @@ export function readCommentWrite(feed: XmlElement): CommentWrite {
     if (feedId === undefined || feedId.trim() === "") {
       throw new ValidationError("PARENT_ID_REQUIRED", "feed/id (the id of the item to comment on) is missing.");
     }
+    const personal = parsePersonalEventId(feedId);
+    if (personal !== undefined) return { op: "personal", ref: personal };
     const parent = readParentId(feedId, "feed/id");
     const entry = requireSingleEntry(feed, "comment");
     return { op: "add", parent, text: summaryOf(entry), replyTo: readReplyTo(entry) };

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { commentWriteFeed, commentsFeed } from "../../../present/comment.js";
 import { addComment, deleteComment, listComments } from "../../../services/comment.js";
+import { refusePersonalEventComments } from "../../../services/personal-event.js";
 import type { Context } from "../../../context.js";
 import { authenticateRequest, viewerOf } from "../../caller.js";
 import { sendFeed } from "../../../http-kit/send.js";
@@ -9,7 +10,12 @@ import type { QueryValues } from "../../../http-kit/query.js";
 import { registerEndpoint } from "../../../http-kit/route.js";
 import { mediaType } from "../../../http-kit/form.js";
 import { readXmlBody } from "../../xml-body.js";
-import { readChatMessagesQuery, readCommentQuery, readCommentWrite } from "./comment.request.js";
+import {
+  readChatMessagesQuery,
+  readCommentQuery,
+  readCommentWrite,
+  readPersonalEventParent,
+} from "./comment.request.js";
 import { sendChatMessages } from "./chat-messages.js";
 import { receiveUpload } from "./comment.upload.js";
 
@@ -24,6 +30,12 @@ export function registerComment(app: FastifyInstance, context: Context): void {
         const actor = await authenticateRequest(context, request);
         const chat = readChatMessagesQuery(request.query as QueryValues);
         if (chat !== undefined) return sendChatMessages(context, actor, chat, reply);
+        // A personal event takes no comments: its owner is told so, anyone else finds nothing.
+        const personal = readPersonalEventParent(request.query as QueryValues);
+        if (personal !== undefined) {
+          requireAccess(actor, "comments");
+          return refusePersonalEventComments(context, actor, personal);
+        }
         const input = readCommentQuery(request.query as QueryValues);
         requireAccess(actor, "comments");
         const view = await listComments(context, actor, input);
@@ -39,6 +51,7 @@ export function registerComment(app: FastifyInstance, context: Context): void {
             : undefined;
         try {
           const input = readCommentWrite(upload?.document ?? readXmlBody(request));
+          if (input.op === "personal") return await refusePersonalEventComments(context, actor, input.ref);
           const view =
             input.op === "add"
               ? await addComment(context, actor, { ...input, files: upload?.files ?? [] })

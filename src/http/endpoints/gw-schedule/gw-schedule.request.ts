@@ -86,10 +86,10 @@ export function readEventWrite(feed: XmlElement): EventWrite {
           "GROUP_REQUIRED",
           "The group to create the event in is missing (entry/cbl:group id).",
         );
-      return { op: "insert", groupId: readGroupId(group, "cbl:group id"), ...readFields(entry) };
+      return { op: "insert", groupId: readGroupId(group, "cbl:group id"), ...readEventFields(entry) };
     }
     case "update":
-      return { op: "update", ref: readEntryId(entry), ...readFields(entry) };
+      return { op: "update", ref: readEntryId(entry), ...readEventFields(entry) };
     case "delete":
       return { op: "delete", ref: readEntryId(entry) };
     default:
@@ -114,7 +114,8 @@ function whenOf(element: XmlElement | undefined): WhenInput {
   };
 }
 
-function readFields(entry: XmlElement): EventInput {
+/** The fields of an event entry (docs/api.md "Events"), for a group event or a personal one. */
+export function readEventFields(entry: XmlElement): EventInput {
   const recurrence = child(entry, NS.cblSch, "recurrence");
   const ruleText = childText(entry, NS.cblSch, "rule") ?? (recurrence && childText(recurrence, NS.cblSch, "rule"));
   const menu = child(entry, NS.cblSch, "menu");

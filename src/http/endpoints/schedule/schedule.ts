@@ -1,0 +1,46 @@
+import type { FastifyInstance } from "fastify";
+import { requireAccess } from "../../../domain/access.js";
+import { deletedPersonalEventFeed, scheduleFeed } from "../../../present/schedule.js";
+import { createPersonalEvent, deletePersonalEvent, updatePersonalEvent } from "../../../services/personal-event.js";
+import { getScheduleItem, listSchedule } from "../../../services/schedule.js";
+import type { Context } from "../../../context.js";
+import { authenticateRequest, viewerOf } from "../../caller.js";
+import { sendFeed } from "../../../http-kit/send.js";
+import type { QueryValues } from "../../../http-kit/query.js";
+import { registerEndpoint } from "../../../http-kit/route.js";
+import { readXmlBody } from "../../xml-body.js";
+import { readPersonalEventWrite, readScheduleQuery } from "./schedule.request.js";
+
+/** `GET|POST /api/schedule/V2`: the caller's schedule; writes of personal events (docs/api.md "Personal schedule"). */
+export function registerSchedule(app: FastifyInstance, context: Context): void {
+  const { clock } = context;
+  const handlers = {
+    async GET(request, reply) {
+      const actor = await authenticateRequest(context, request);
+      const input = readScheduleQuery(request.query as QueryValues, clock.now());
+      requireAccess(actor, input.embedComments ? "comments" : "read");
+      const view =
+        input.kind === "one" ? await getScheduleItem(context, actor, input) : await listSchedule(context, actor, input);
+      return sendFeed(reply, scheduleFeed(context.baseUrl(), viewerOf(actor), view, clock.now()));
+    },
+    async POST(request, reply) {
+      const actor = await authenticateRequest(context, request);
+      const input = readPersonalEventWrite(readXmlBody(request));
+      requireAccess(actor, "write");
+      const viewer = viewerOf(actor);
+      const defaultTimeZone = context.config.timeZone;
+      if (input.op === "delete") {
+        const event = await deletePersonalEvent(context, actor, input);
+        return sendFeed(reply, deletedPersonalEventFeed(context.baseUrl(), viewer, event, clock.now()));
+      }
+      const entry =
+        input.op === "insert"
+          ? await createPersonalEvent(context, actor, { ...input, defaultTimeZone })
+          : await updatePersonalEvent(context, actor, { ...input, defaultTimeZone });
+      const view = { items: [{ kind: "personal", entry }] as const, total: 1, comments: undefined };
+      return sendFeed(reply, scheduleFeed(context.baseUrl(), viewer, view, clock.now()));
+    },
+  } satisfies Parameters<typeof registerEndpoint>[2];
+  // The schedule holds personal events, which no change version tracks: never kept by the feed cache.
+  registerEndpoint(app, "/api/schedule/V2", handlers, { feedCacheable: () => false });
+}
