@@ -180,3 +180,22 @@ export function parseChatAttachmentId(text: string): ChatAttachmentRef | undefin
     position: Number(segments[7]),
   };
 }
+
+/** `MYPAGE,1:<owner>,TASK,1:n`: a personal task (docs/api.md "Personal ToDo"). */
+export interface PersonalTaskRef {
+  readonly ownerId: number;
+  readonly id: number;
+}
+
+const PERSONAL_TASK_ID = /^MYPAGE,1:([1-9][0-9]{0,14}),TASK,1:([1-9][0-9]{0,14})$/;
+
+/** `MYPAGE,1:<owner>,TASK,1:n`. */
+export function formatPersonalTaskId(ref: PersonalTaskRef): string {
+  return `MYPAGE,${formatPair(ref.ownerId)},TASK,${formatPair(ref.id)}`;
+}
+
+/** A personal task id; undefined for anything else (comments on it included: it has none). */
+export function parsePersonalTaskId(text: string): PersonalTaskRef | undefined {
+  const match = PERSONAL_TASK_ID.exec(text.trim());
+  return match === null ? undefined : { ownerId: Number(match[1]), id: Number(match[2]) };
+}

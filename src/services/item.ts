@@ -4,6 +4,7 @@ import type { CalendarEvent } from "../domain/event.js";
 import { NotFoundError } from "../domain/errors.js";
 import type { Group } from "../domain/group.js";
 import type { ContentKind, ContentRef, ItemRef } from "../domain/item-id.js";
+import { refusePersonalTaskId } from "../domain/personal-task.js";
 import type { ItemKey } from "../domain/reaction.js";
 import type { Tx } from "../store/store.js";
 import { requireCommentParent } from "./comment.js";
@@ -35,11 +36,15 @@ function notFound(): NotFoundError {
  * @throws NotFoundError ITEM_NOT_FOUND (ids of kinds this server does not hold too), GROUP_NOT_FOUND, TOPIC_NOT_FOUND,
  *   TASK_NOT_FOUND, FILE_NOT_FOUND, NOT_FOUND (an event)
  * @throws ForbiddenError GROUP_NOT_JOINED
+ * @throws ValidationError PERSONAL_TASK_NOT_SUPPORTED (the caller's own personal task)
  */
 export async function requireItem(tx: Tx, actor: Actor, ref: ItemRef): Promise<ItemView> {
   switch (ref.kind) {
     case "GROUP":
+      throw notFound();
     case "foreign":
+      // A personal task takes no likes or favorites; only its owner learns it exists.
+      refusePersonalTaskId(ref.segments.join(","), actor.user.id, "likes or favorites");
       throw notFound();
     case "BOARD": {
       const { group } = await requireGroupMember(tx, actor, ref.groupId);

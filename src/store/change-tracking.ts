@@ -114,6 +114,8 @@ export const UNTRACKED_TABLES: Readonly<Record<string, string>> = {
   chat_members: "chat feeds are built afresh on every request, outside the feed cache",
   chat_messages: "chat feeds are built afresh on every request, outside the feed cache",
   chat_attachments: "chat feeds are built afresh on every request, outside the feed cache",
+  // Personal ToDo (migration 0024): `/api/task/V2` is built afresh on every request.
+  personal_tasks: "the personal ToDo feed is built afresh on every request, outside the feed cache",
   // Live updates (migration 0018).
   live_events: "read by the live streams only, never by a feed; written with changes that move versions already",
 };

@@ -24,7 +24,7 @@ export function registerComment(app: FastifyInstance, context: Context): void {
         const actor = await authenticateRequest(context, request);
         const chat = readChatMessagesQuery(request.query as QueryValues);
         if (chat !== undefined) return sendChatMessages(context, actor, chat, reply);
-        const input = readCommentQuery(request.query as QueryValues);
+        const input = readCommentQuery(request.query as QueryValues, actor.user.id);
         requireAccess(actor, "comments");
         const view = await listComments(context, actor, input);
         return sendFeed(reply, commentsFeed(context.baseUrl(), viewerOf(actor), view));
@@ -38,7 +38,7 @@ export function registerComment(app: FastifyInstance, context: Context): void {
             ? await receiveUpload(request, reply, blobs, context.admission)
             : undefined;
         try {
-          const input = readCommentWrite(upload?.document ?? readXmlBody(request));
+          const input = readCommentWrite(upload?.document ?? readXmlBody(request), actor.user.id);
           const view =
             input.op === "add"
               ? await addComment(context, actor, { ...input, files: upload?.files ?? [] })
