@@ -54,6 +54,8 @@ export interface MatrixWorld {
    * and the id of a file on its second message.
    */
   readonly chat: { readonly roomId: number; readonly fileId: string };
+  /** The member's personal task (`MYPAGE,1:<member>,TASK,1:n`, title "<tag> personal task"): theirs alone. */
+  readonly personalTaskId: string;
 }
 
 /** A token of `user` through a new application of `level`; returns the token and its secret. */
@@ -124,6 +126,7 @@ export async function seedMatrixWorld(server: TestServer, tag: string): Promise<
 
   // A member's token, revoked: it must be as dead as an unknown one, by Bearer and by OAuth.
   const chat = await seedChatRoom(server, owner, member, tag);
+  const personalTaskId = await seedPersonalTask(server, member, `${tag} personal task`);
 
   const revoked = await issueToken(server, member, "Z");
   const [summary] = (await server.store.read((tx) => tx.tokens.list())).filter(
@@ -178,7 +181,9 @@ export async function seedMatrixWorld(server: TestServer, tag: string): Promise<
     memberTokens,
     strangers,
     chat,
+    personalTaskId,
     secrets: [
+      `${tag} personal task`,
       ...secret.secrets,
       `${tag} room`,
       `${tag} chat`,
@@ -198,6 +203,7 @@ export async function seedMatrixWorld(server: TestServer, tag: string): Promise<
       secret.eventId,
       `GROUP,${secret.groupPair}`,
       `MP_CHAT,1:${chat.roomId}`,
+      personalTaskId,
     ],
   };
 }
@@ -258,4 +264,21 @@ export function authorization(
       return { authorization: client.toHeader(client.authorize({ url, method }, credentials.token)).Authorization };
     }
   }
+}
+
+/** A personal task of `owner`; returns its id. */
+export async function seedPersonalTask(server: TestServer, owner: User, title: string): Promise<string> {
+  const task = await server.store.transaction((tx) =>
+    tx.personalTasks.insert({
+      ownerId: owner.id,
+      title,
+      body: "",
+      dueAt: null,
+      allDay: false,
+      priority: "B",
+      status: "NOT_STARTED",
+      at: server.clock.now(),
+    }),
+  );
+  return `MYPAGE,1:${owner.id},TASK,1:${task.id}`;
 }
