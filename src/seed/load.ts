@@ -6,6 +6,7 @@ import { notifyMentions } from "../services/mention.js";
 import type { Store, Tx } from "../store/store.js";
 import { type StoredVersions, discardSeedFiles, loadGroupware, storeSeedFiles } from "./load-groupware.js";
 import { loadChatRooms } from "./chat.js";
+import { loadPersonalTasks } from "./personal-tasks.js";
 import { loadEvents } from "./load-events.js";
 import type { Seed } from "./schema.js";
 import { SeedError } from "./validate.js";
@@ -23,6 +24,8 @@ export interface SeedResult {
   members: Record<string, string>;
   /** Chat rooms, from their creator's side. */
   chatRooms: Record<string, string>;
+  /** Personal tasks (`MYPAGE,1:<owner>,TASK,1:n`). */
+  personalTasks: Record<string, string>;
 }
 
 /** Loads a validated seed in one transaction: all of it, or nothing (file bytes included). */
@@ -60,6 +63,7 @@ async function loadRows(
       folders: {},
       members: {},
       chatRooms: {},
+      personalTasks: {},
     };
     const userIds = new Map<string, number>();
     for (const [i, user] of seed.users.entries()) {
@@ -89,6 +93,7 @@ async function loadRows(
       await loadEvents(tx, { groupId, seed: group, userIds, now }, result);
     }
     result.chatRooms = await loadChatRooms(tx, seed.chatRooms, userIds, now);
+    result.personalTasks = await loadPersonalTasks(tx, seed.personalTasks, userIds, now);
     return result;
   });
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { seedChatRoom } from "./chat.js";
+import { seedPersonalTask } from "./personal-tasks.js";
 import { ACCESS_LEVELS } from "../domain/access.js";
 import { TASK_PRIORITIES, TASK_STATUSES, parseDue } from "../domain/task.js";
 
@@ -142,6 +143,7 @@ export const seedSchema = z.strictObject({
   tokens: z.array(token).default([]),
   groups: z.array(group).default([]),
   chatRooms: z.array(seedChatRoom).default([]),
+  personalTasks: z.array(seedPersonalTask).default([]),
 });
 
 /** A validated seed file, defaults filled in. */

@@ -7,6 +7,7 @@ import type { PersonalTaskRef } from "../domain/item-id.js";
 import { type PersonalTask, type PersonalTaskDraft, checkPersonalTaskDraft } from "../domain/personal-task.js";
 import type { TaskStatus } from "../domain/task.js";
 import type { Tx } from "../store/store.js";
+import { requireUserByEmail } from "./admin-lookup.js";
 import type { ServiceContext } from "./context.js";
 
 /** A change of a personal task: every field (an update), or only its state (done, reopened). */
@@ -33,6 +34,19 @@ export async function createPersonalTask(
       at: ctx.clock.now(),
     }),
   );
+}
+
+/**
+ * Adds a personal task for the user with this e-mail address (operators: `kairan task add --user`).
+ * @throws NotFoundError USER_NOT_FOUND; ValidationError TASK_TITLE_*, TASK_BODY_TOO_LONG
+ */
+export async function addPersonalTaskFor(
+  ctx: ServiceContext,
+  input: { ownerEmail: string; draft: PersonalTaskDraft },
+): Promise<PersonalTask> {
+  checkPersonalTaskDraft(input.draft);
+  const owner = await ctx.store.read((tx) => requireUserByEmail(tx, input.ownerEmail));
+  return createPersonalTask(ctx, { ownerId: owner.id, draft: input.draft });
 }
 
 /** One of the caller's personal tasks. @throws NotFoundError TASK_NOT_FOUND (also another's) */

@@ -9,7 +9,7 @@ import { CLIENT_NS, request } from "../support/http.js";
 import { postMultipart } from "../support/multipart.js";
 import { oauth1a } from "../support/oauth.js";
 import type { TestServer } from "../support/server.js";
-import { type GroupItems, seedGroup } from "../support/world.js";
+import { type GroupItems, seedGroup, seedPersonalTask } from "../support/world.js";
 
 /** Credentials as a client presents them. */
 export type Credentials =
@@ -264,21 +264,4 @@ export function authorization(
       return { authorization: client.toHeader(client.authorize({ url, method }, credentials.token)).Authorization };
     }
   }
-}
-
-/** A personal task of `owner`; returns its id. */
-export async function seedPersonalTask(server: TestServer, owner: User, title: string): Promise<string> {
-  const task = await server.store.transaction((tx) =>
-    tx.personalTasks.insert({
-      ownerId: owner.id,
-      title,
-      body: "",
-      dueAt: null,
-      allDay: false,
-      priority: "B",
-      status: "NOT_STARTED",
-      at: server.clock.now(),
-    }),
-  );
-  return `MYPAGE,1:${owner.id},TASK,1:${task.id}`;
 }

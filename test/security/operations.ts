@@ -5,7 +5,8 @@ import type { AccessLevel } from "../../src/domain/access.js";
 import { CLIENT_NS } from "../support/http.js";
 import type { Part } from "../support/multipart.js";
 import { seedEvent } from "../support/world.js";
-import { type MatrixWorld, seedPersonalTask } from "./matrix-world.js";
+import type { MatrixWorld } from "./matrix-world.js";
+import { seedPersonalTask } from "../support/world.js";
 import { CHAT_COMMENT_OPERATIONS, CHAT_NOTIFICATION_OPERATIONS, CHAT_OPERATIONS } from "./chat-operations.js";
 
 /** One request: a query, an Atom body, or multipart parts. */
