@@ -25,6 +25,7 @@ import { registerFolderList, registerGroups } from "./http/endpoints/group/group
 import { registerGwCabinet } from "./http/endpoints/gw-cabinet/gw-cabinet.js";
 import { registerGwMemberList } from "./http/endpoints/gw-member-list/gw-member-list.js";
 import { registerGwTask } from "./http/endpoints/gw-task/gw-task.js";
+import { registerTask } from "./http/endpoints/task/task.js";
 import { registerGwSchedule, registerGwScheduleFolder } from "./http/endpoints/gw-schedule/gw-schedule.js";
 import { registerSchedule } from "./http/endpoints/schedule/schedule.js";
 import { registerSearch } from "./http/endpoints/search/search.js";
@@ -143,6 +144,7 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     registerGroups(api, context);
     registerFolderList(api, context, "/api/boardFolder/V2", "BOARD");
     registerGwTask(api, context);
+    registerTask(api, context);
     registerFolderList(api, context, "/api/gwTaskFolder/V2", "TASK");
     registerGwCabinet(api, context);
     registerFolderList(api, context, "/api/gwCabinetFolder/V2", "CABINET");

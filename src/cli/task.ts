@@ -1,4 +1,6 @@
-import { formatContentId, formatPair, parsePair } from "../domain/item-id.js";
+import { formatContentId, formatPair, formatPersonalTaskId, parsePair } from "../domain/item-id.js";
+import type { ServiceContext } from "../services/context.js";
+import { addPersonalTaskFor } from "../services/personal-task.js";
 import { type Task, isTaskPriority, isTaskStatus, parseDue } from "../domain/task.js";
 import { type Due, type TaskPlace, addTask, moveTask, updateTask } from "../services/task-admin.js";
 import {
@@ -68,10 +70,17 @@ const STATUSES = "NOT_STARTED, IN_PROGRESS, ON_HOLD, COMPLETED";
 /** `kairan task add|update|complete|move`. */
 export const TASK_COMMAND: CommandGroup = commandGroup("task", "add and change the tasks of a group", {
   add: {
-    summary: "add a task to a group",
-    usage: `--group ID --title TEXT --author EMAIL [--summary TEXT] [--assignee EMAIL] [--due DATE|DATETIME] [--priority ${PRIORITIES}] [--status ...] [--folder ID]`,
-    options: { ...FIELDS, group: { type: "string" }, author: { type: "string" }, folder: { type: "string" } },
+    summary: "add a task to a group, or (with --user instead of --group) a user's personal task",
+    usage: `--group ID --title TEXT --author EMAIL [--summary TEXT] [--assignee EMAIL] [--due DATE|DATETIME] [--priority ${PRIORITIES}] [--status ...] [--folder ID] | --user EMAIL --title TEXT [--summary TEXT] [--due ...] [--priority ...] [--status ...]`,
+    options: {
+      ...FIELDS,
+      group: { type: "string" },
+      author: { type: "string" },
+      folder: { type: "string" },
+      user: { type: "string" },
+    },
     async run(values, _p, context) {
+      if (optional(values, "user") !== undefined) return addPersonal(values, context);
       const input = {
         groupId: groupOption(values),
         title: required(values, "title"),
@@ -126,6 +135,35 @@ export const TASK_COMMAND: CommandGroup = commandGroup("task", "add and change t
     },
   },
 });
+
+/** `task add --user EMAIL`: a personal task, which has no group, author, assignee or folder of its own. */
+async function addPersonal(values: Values, context: ServiceContext) {
+  for (const name of ["group", "author", "assignee", "folder"])
+    if (optional(values, name) !== undefined)
+      throw new UsageError(`--${name} does not go with --user (a personal task belongs to its user alone)`);
+  const task = await addPersonalTaskFor(context, {
+    ownerEmail: required(values, "user"),
+    draft: {
+      title: required(values, "title"),
+      body: optional(values, "summary") ?? "",
+      due: dueOption(values) ?? null,
+      priority: enumOption(values, "priority", isTaskPriority, PRIORITIES) ?? "B",
+      status: enumOption(values, "status", isTaskStatus, STATUSES) ?? "NOT_STARTED",
+    },
+  });
+  return {
+    added: "personal task",
+    id: formatPersonalTaskId({ ownerId: task.ownerId, id: task.id }),
+    sequence: task.sequence,
+    title: task.title,
+    status: task.status,
+    priority: task.priority,
+    due:
+      task.dueAt === null
+        ? null
+        : new Date(task.dueAt).toISOString().slice(0, task.allDay ? 10 : 19) + (task.allDay ? "" : "Z"),
+  };
+}
 
 function placeOption(values: Values): TaskPlace {
   const text = required(values, "folder");

@@ -188,6 +188,12 @@ export interface PersonalEventRef {
   readonly id: number;
 }
 
+/** `MYPAGE,1:<owner>,TASK,1:n`: a personal task (docs/api.md "Personal ToDo"). */
+export interface PersonalTaskRef {
+  readonly ownerId: number;
+  readonly id: number;
+}
+
 const PERSONAL_EVENT_ID = /^MYPAGE,1:([1-9][0-9]{0,14}),MP_SCHEDULE,1:([1-9][0-9]{0,14})$/;
 
 /** Parses a personal event id; undefined for anything else (a comment of one included). */
@@ -199,4 +205,17 @@ export function parsePersonalEventId(text: string): PersonalEventRef | undefined
 /** `MYPAGE,1:<owner>,MP_SCHEDULE,1:n`. */
 export function formatPersonalEventId(ref: Pick<PersonalEventRef, "ownerId" | "id">): string {
   return `MYPAGE,${formatPair(ref.ownerId)},MP_SCHEDULE,${formatPair(ref.id)}`;
+}
+
+const PERSONAL_TASK_ID = /^MYPAGE,1:([1-9][0-9]{0,14}),TASK,1:([1-9][0-9]{0,14})$/;
+
+/** `MYPAGE,1:<owner>,TASK,1:n`. */
+export function formatPersonalTaskId(ref: PersonalTaskRef): string {
+  return `MYPAGE,${formatPair(ref.ownerId)},TASK,${formatPair(ref.id)}`;
+}
+
+/** A personal task id; undefined for anything else (comments on it included: it has none). */
+export function parsePersonalTaskId(text: string): PersonalTaskRef | undefined {
+  const match = PERSONAL_TASK_ID.exec(text.trim());
+  return match === null ? undefined : { ownerId: Number(match[1]), id: Number(match[2]) };
 }

@@ -5,7 +5,7 @@ import { type Locale, type Task, taskStatusLabel } from "../domain/task.js";
 import type { TaskListView } from "../services/task.js";
 import type { CommentDetail } from "../services/comment-detail.js";
 import { embeddedCommentsElement } from "./embedded-comments.js";
-import { type Viewer, feedDocument, newestOf, authoredHead, itemEntry } from "./feed.js";
+import { type EntryHead, type Viewer, feedDocument, newestOf, authoredHead, itemEntry } from "./feed.js";
 import { areaLinks, contentLinks } from "./links.js";
 import { groupElement } from "./topic.js";
 
@@ -39,27 +39,58 @@ export function taskEntry(
 ): string {
   const ref: ContentRef = { kind: "TASK", groupId: task.groupId, id: task.id };
   const id = formatContentId(ref);
-  return itemEntry(
-    authoredHead(id, contentLinks(baseUrl, ref), task, task.body),
-    element("cbl:task", { sequence: task.sequence, valueString: taskStatusLabel(task.status, options.locale) }) +
+  return taskEntryOf({
+    head: authoredHead(id, contentLinks(baseUrl, ref), task, task.body),
+    task,
+    locale: options.locale,
+    place:
       groupElement(group) +
       (task.assigneeId === null
         ? ""
-        : element("cbl:who", { valueString: task.assigneeName ?? "", id: formatPair(task.assigneeId) })) +
+        : element("cbl:who", { valueString: task.assigneeName ?? "", id: formatPair(task.assigneeId) })),
+    folder:
+      task.folderId === null
+        ? ""
+        : element("cblTsk:folder", { valueString: task.folderName ?? "", id: formatPair(task.folderId) }),
+    confirmed: options.confirmed,
+    comments:
+      options.comments === undefined
+        ? ""
+        : embeddedCommentsElement(baseUrl, { id, title: task.title, updatedAt: task.updatedAt }, options.comments),
+  });
+}
+
+/** What every task entry, a group's or a personal one, is made of. */
+export interface TaskEntryParts {
+  readonly head: EntryHead;
+  readonly task: Pick<Task, "sequence" | "status" | "dueAt" | "allDay" | "priority">;
+  readonly locale: Locale;
+  /** `cbl:group` and `cbl:who` (group tasks only), serialised. */
+  readonly place: string;
+  /** `cblTsk:folder`, serialised; empty when in no folder. */
+  readonly folder: string;
+  readonly confirmed: boolean;
+  /** The embedded comments, serialised; empty when not asked for. */
+  readonly comments: string;
+}
+
+/** A task entry in the gwTask shape (docs/api.md "Tasks"), its fields in their order. */
+export function taskEntryOf(parts: TaskEntryParts): string {
+  const { task } = parts;
+  return itemEntry(
+    parts.head,
+    element("cbl:task", { sequence: task.sequence, valueString: taskStatusLabel(task.status, parts.locale) }) +
+      parts.place +
       whenElement(task) +
-      (task.folderId === null
-        ? ""
-        : element("cblTsk:folder", { valueString: task.folderName ?? "", id: formatPair(task.folderId) })) +
+      parts.folder +
       element("cblTsk:priority", {}, task.priority) +
-      element("cbl:confirmed", {}, String(options.confirmed)) +
-      (options.comments === undefined
-        ? ""
-        : embeddedCommentsElement(baseUrl, { id, title: task.title, updatedAt: task.updatedAt }, options.comments)),
+      element("cbl:confirmed", {}, String(parts.confirmed)) +
+      parts.comments,
   );
 }
 
 /** `cbl:when endTime` (then `allday`, only on all-day tasks); absent without a due date. */
-function whenElement(task: Task): string {
+function whenElement(task: Pick<Task, "dueAt" | "allDay">): string {
   if (task.dueAt === null) return "";
   return task.allDay
     ? element("cbl:when", { endTime: utcDate(task.dueAt), allday: "true" })

@@ -6,6 +6,7 @@ import { notifyMentions } from "../services/mention.js";
 import type { Store, Tx } from "../store/store.js";
 import { type StoredVersions, discardSeedFiles, loadGroupware, storeSeedFiles } from "./load-groupware.js";
 import { loadChatRooms } from "./chat.js";
+import { loadPersonalTasks } from "./personal-tasks.js";
 import { loadEvents } from "./load-events.js";
 import { loadPersonalEvents } from "./personal-events.js";
 import type { Seed } from "./schema.js";
@@ -26,6 +27,8 @@ export interface SeedResult {
   chatRooms: Record<string, string>;
   /** Personal events, by ref. */
   personalEvents: Record<string, string>;
+  /** Personal tasks (`MYPAGE,1:<owner>,TASK,1:n`). */
+  personalTasks: Record<string, string>;
 }
 
 /** Loads a validated seed in one transaction: all of it, or nothing (file bytes included). */
@@ -64,6 +67,7 @@ async function loadRows(
       members: {},
       chatRooms: {},
       personalEvents: {},
+      personalTasks: {},
     };
     const userIds = new Map<string, number>();
     for (const [i, user] of seed.users.entries()) {
@@ -94,6 +98,7 @@ async function loadRows(
     }
     result.chatRooms = await loadChatRooms(tx, seed.chatRooms, userIds, now);
     result.personalEvents = await loadPersonalEvents(tx, seed.personalEvents, userIds, now);
+    result.personalTasks = await loadPersonalTasks(tx, seed.personalTasks, userIds, now);
     return result;
   });
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { seedChatRoom } from "./chat.js";
 import { seedPersonalEvent } from "./personal-events.js";
+import { seedPersonalTask } from "./personal-tasks.js";
 import { ACCESS_LEVELS } from "../domain/access.js";
 import { TASK_PRIORITIES, TASK_STATUSES, parseDue } from "../domain/task.js";
 
@@ -144,6 +145,7 @@ export const seedSchema = z.strictObject({
   groups: z.array(group).default([]),
   chatRooms: z.array(seedChatRoom).default([]),
   personalEvents: z.array(seedPersonalEvent).default([]),
+  personalTasks: z.array(seedPersonalTask).default([]),
 });
 
 /** A validated seed file, defaults filled in. */

@@ -1,3 +1,4 @@
+import { personalTaskProblems } from "./personal-tasks.js";
 import { resolveEventDraft } from "../domain/event-draft.js";
 import { requireEventZone } from "../domain/event-time.js";
 import { checkFileName } from "../domain/file.js";
@@ -44,6 +45,8 @@ function referenceProblems(seed: Seed): string[] {
   uniqueRefs(seed.chatRooms, "chatRooms", problems);
   problems.push(...chatRoomProblems(seed.chatRooms, users));
   problems.push(...personalEventProblems(seed.personalEvents, users));
+  uniqueRefs(seed.personalTasks, "personalTasks", problems);
+  problems.push(...personalTaskProblems(seed.personalTasks, users));
   const need = (known: ReadonlySet<string>, value: string | undefined, path: string, what: string) => {
     if (value !== undefined && !known.has(value)) problems.push(`${path}: no ${what} with ref "${value}"`);
   };

@@ -4,6 +4,7 @@ import type { CalendarEvent } from "../domain/event.js";
 import { NotFoundError } from "../domain/errors.js";
 import type { Group } from "../domain/group.js";
 import { type ContentKind, type ContentRef, type ItemRef, parsePersonalEventId } from "../domain/item-id.js";
+import { refusePersonalTaskId } from "../domain/personal-task.js";
 import type { ItemKey } from "../domain/reaction.js";
 import type { Tx } from "../store/store.js";
 import { requireCommentParent } from "./comment.js";
@@ -37,6 +38,7 @@ function notFound(): NotFoundError {
  *   TASK_NOT_FOUND, FILE_NOT_FOUND, NOT_FOUND (an event; a personal event not the caller's)
  * @throws ValidationError PERSONAL_EVENT_NOT_SHARED (the caller's own personal event)
  * @throws ForbiddenError GROUP_NOT_JOINED
+ * @throws ValidationError PERSONAL_TASK_NOT_SUPPORTED (the caller's own personal task)
  */
 export async function requireItem(tx: Tx, actor: Actor, ref: ItemRef): Promise<ItemView> {
   switch (ref.kind) {
@@ -45,6 +47,8 @@ export async function requireItem(tx: Tx, actor: Actor, ref: ItemRef): Promise<I
     case "foreign": {
       const personal = parsePersonalEventId(ref.segments.join(","));
       if (personal !== undefined) await refusePersonalEventSharing(tx, actor, personal);
+      // A personal task takes no likes or favorites either; only its owner learns it exists.
+      refusePersonalTaskId(ref.segments.join(","), actor.user.id, "likes or favorites");
       throw notFound();
     }
     case "BOARD": {

@@ -75,7 +75,11 @@ async function viewOf(
  * The tasks the caller has no unconfirmed notification of: everything that changed since was
  * confirmed (or was the caller's own doing).
  */
-async function confirmedByCaller(tx: Tx, actor: Actor, items: readonly ContentRef[]): Promise<ReadonlySet<number>> {
+export async function confirmedByCaller(
+  tx: Tx,
+  actor: Actor,
+  items: readonly ContentRef[],
+): Promise<ReadonlySet<number>> {
   const unconfirmed = await tx.notifications.unconfirmedOf(
     actor.user.id,
     "TASK",

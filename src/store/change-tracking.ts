@@ -117,6 +117,8 @@ export const UNTRACKED_TABLES: Readonly<Record<string, string>> = {
   // Personal events (migration 0023): only their owner's schedule shows them, never kept by the feed cache.
   personal_events: "the personal schedule is built afresh on every request, outside the feed cache",
   personal_event_exceptions: "the personal schedule is built afresh on every request, outside the feed cache",
+  // Personal ToDo (migration 0024): `/api/task/V2` is built afresh on every request.
+  personal_tasks: "the personal ToDo feed is built afresh on every request, outside the feed cache",
   // Live updates (migration 0018).
   live_events: "read by the live streams only, never by a feed; written with changes that move versions already",
 };

@@ -63,6 +63,21 @@ export interface TasksTable {
   updated_at: number;
 }
 
+/** A user's own ToDo items (migration 0024); `sequence` numbers them per owner. */
+export interface PersonalTasksTable {
+  id: Generated<number>;
+  user_id: number;
+  sequence: number;
+  title: string;
+  summary: string;
+  due_at: number | null;
+  all_day: number;
+  priority: TasksTable["priority"];
+  status: TasksTable["status"];
+  created_at: number;
+  updated_at: number;
+}
+
 /** Shared-folder files; `current_version` is the newest row of file_versions. */
 export interface FilesTable {
   id: Generated<number>;

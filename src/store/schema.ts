@@ -6,6 +6,7 @@ import type {
   FileVersionsTable,
   FileSearchTextsTable,
   TasksTable,
+  PersonalTasksTable,
   TopicLeasesTable,
   TopicsTable,
 } from "./schema-content.js";
@@ -50,6 +51,7 @@ export interface Database {
   comment_counters: CommentCountersTable;
   topic_leases: TopicLeasesTable;
   tasks: TasksTable;
+  personal_tasks: PersonalTasksTable;
   files: FilesTable;
   file_versions: FileVersionsTable;
   file_search_texts: FileSearchTextsTable;

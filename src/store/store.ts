@@ -26,6 +26,7 @@ import type { FavoriteRepo, LikeRepo } from "./queries/reactions.js";
 import type { SearchRepo } from "./queries/search.js";
 import type { SessionRepo } from "./queries/sessions.js";
 import type { TaskRepo } from "./queries/tasks.js";
+import type { PersonalTaskRepo } from "./queries/personal-tasks.js";
 import type { TokenRepo } from "./queries/tokens.js";
 import type { TopicRepo } from "./queries/topics.js";
 import type { UserRepo } from "./queries/users.js";
@@ -88,6 +89,8 @@ export interface Tx {
   readonly leases: LeaseRepo;
   readonly dataset: DatasetRepo;
   readonly tasks: TaskRepo;
+  /** Personal tasks and the ToDo list (assigned group tasks with them). */
+  readonly personalTasks: PersonalTaskRepo;
   readonly files: FileRepo;
   readonly nonces: NonceRepo;
   readonly temporaryCredentials: TemporaryCredentialRepo;

@@ -19,6 +19,7 @@ export const TABLES_IN_DEPENDENCY_ORDER = [
   "comment_counters",
   "topic_leases",
   "tasks",
+  "personal_tasks",
   "files",
   "file_versions",
   "file_search_texts",

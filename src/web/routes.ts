@@ -13,6 +13,7 @@ import { registerAddressBookPage } from "./pages/address-book.js";
 import { registerChatPages } from "./pages/chat.js";
 import { registerDownload } from "./pages/download.js";
 import { registerFavoritesPage } from "./pages/favorites.js";
+import { registerTodoPages } from "./pages/todo.js";
 import { registerFilePages } from "./pages/files.js";
 import { registerGroupPages } from "./pages/groups.js";
 import { registerGroupManagePages } from "./pages/group-manage.js";
@@ -53,6 +54,7 @@ export function registerWeb(app: FastifyInstance, context: Context): WebContext 
     registerMentionSuggestions(scope, web);
     registerItemActions(scope, web);
     registerFavoritesPage(scope, web);
+    registerTodoPages(scope, web);
     registerNotificationPages(scope, web);
     registerSettingsPages(scope, web);
     registerAccountPages(scope, web);

@@ -3,9 +3,11 @@ import { describe, it } from "node:test";
 import {
   formatCommentId,
   formatContentId,
+  formatPersonalTaskId,
   parseGroupParameter,
   parseItemId,
   parsePair,
+  parsePersonalTaskId,
 } from "../../src/domain/item-id.js";
 import { characterCount } from "../../src/domain/text.js";
 
@@ -47,6 +49,21 @@ describe("item ids", () => {
     assert.equal(parseGroupParameter("GROUP,1:7"), 7);
     assert.equal(parseGroupParameter(" 1:7 "), 7);
     assert.equal(parseGroupParameter("GROUP,1:7,BOARD,1:1"), undefined);
+  });
+
+  it("reads and writes personal task ids, and nothing else as one", () => {
+    assert.equal(formatPersonalTaskId({ ownerId: 5, id: 9 }), "MYPAGE,1:5,TASK,1:9");
+    assert.deepEqual(parsePersonalTaskId(" MYPAGE,1:5,TASK,1:9 "), { ownerId: 5, id: 9 });
+    for (const other of [
+      "GROUP,1:5,TASK,1:9",
+      "MYPAGE,1:5,TASK,1:9,COMMENT,1",
+      "MYPAGE,1:5,MP_SCHEDULE,1:9",
+      "MYPAGE,2:5,TASK,1:9",
+      "MYPAGE,1:0,TASK,1:9",
+      "MYPAGE,1:5,TASK,1:09",
+    ])
+      assert.equal(parsePersonalTaskId(other), undefined, other);
+    assert.equal(parseItemId("MYPAGE,1:5,TASK,1:9")?.kind, "foreign", "well formed, and no group content");
   });
 
   it("counts characters as code points", () => {

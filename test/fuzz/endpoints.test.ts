@@ -12,7 +12,7 @@ import type { TestUser } from "../support/factories.js";
 import { shortOrLong } from "../support/long.js";
 import { type DataSnapshot, type Snapshotter, describeChange, openSnapshotter } from "../support/snapshot.js";
 import { type TestServer, startTestServer } from "../support/server.js";
-import { type GroupItems, pendingSignIn, seedGroup } from "../support/world.js";
+import { type GroupItems, pendingSignIn, seedGroup, seedPersonalTask } from "../support/world.js";
 import { existingIds } from "./inputs/values.js";
 import { CHAT_ROOM, PERSONAL_EVENT, validParameterValues } from "./inputs/query.js";
 import { assertAnswerShape } from "./invariant.js";
@@ -27,6 +27,7 @@ describeEachBackend("fuzzing every endpoint of the route table", (backend) => {
   let owner: TestUser;
   let groups: GroupItems[];
   let signIn: { readonly token: string; readonly csrf: string };
+  let personalTasks: string[];
   let snapshots: Snapshotter;
   let last: DataSnapshot;
   const tally = { inputs: 0, serverErrors: 0, refused: 0, notModified: 0 };
@@ -41,6 +42,11 @@ describeEachBackend("fuzzing every endpoint of the route table", (backend) => {
     await server.factories.topic(groups[0]!.group, member, { title: "home second topic" });
     await seedChatRoom(server, owner, member);
     await seedPersonalEvent(server, owner);
+    // Personal tasks: the owner's own (writable by them) and the member's (404 to the owner).
+    personalTasks = [
+      await seedPersonalTask(server, owner, "home personal task"),
+      await seedPersonalTask(server, member, "member's personal task"),
+    ];
     signIn = await pendingSignIn(server, owner.consumer);
     snapshots = openSnapshotter(server);
     last = await snapshots.take();
@@ -70,6 +76,7 @@ describeEachBackend("fuzzing every endpoint of the route table", (backend) => {
       `${CHAT_ROOM},COMMENT,1`,
       `${CHAT_ROOM},COMMENT,1,ATTACHMENT,1`,
       PERSONAL_EVENT,
+      ...personalTasks,
       signIn.token,
       signIn.csrf,
     ];

@@ -96,6 +96,8 @@ function misjudged(world: MatrixWorld, op: Operation, caller: Caller, answer: An
     expect(op.refusal?.status ?? 403, op.refusal?.code ?? "GROUP_NOT_JOINED", code);
   } else if (op.scope === "room" || op.scope === "mine") {
     expect(404, "NOT_FOUND", code);
+  } else if (op.scope === "personal") {
+    expect(404, "TASK_NOT_FOUND", code);
   } else if (op.scope === "people") {
     expect(400, "CHAT_MEMBER_INVALID", code);
   } else if (op.scope === "own") {

@@ -9,7 +9,7 @@ import { CLIENT_NS, request } from "../support/http.js";
 import { postMultipart } from "../support/multipart.js";
 import { oauth1a } from "../support/oauth.js";
 import type { TestServer } from "../support/server.js";
-import { type GroupItems, seedGroup } from "../support/world.js";
+import { type GroupItems, seedGroup, seedPersonalTask } from "../support/world.js";
 
 /** Credentials as a client presents them. */
 export type Credentials =
@@ -56,6 +56,8 @@ export interface MatrixWorld {
   readonly chat: { readonly roomId: number; readonly fileId: string };
   /** The member's personal event ("<tag> personal"), private to them. */
   readonly personalEventId: string;
+  /** The member's personal task (`MYPAGE,1:<member>,TASK,1:n`, title "<tag> personal task"): theirs alone. */
+  readonly personalTaskId: string;
 }
 
 /** A token of `user` through a new application of `level`; returns the token and its secret. */
@@ -127,6 +129,7 @@ export async function seedMatrixWorld(server: TestServer, tag: string): Promise<
   // A member's token, revoked: it must be as dead as an unknown one, by Bearer and by OAuth.
   const chat = await seedChatRoom(server, owner, member, tag);
   const personalEventId = await seedPersonalEvent(server, member, tag);
+  const personalTaskId = await seedPersonalTask(server, member, `${tag} personal task`);
 
   const revoked = await issueToken(server, member, "Z");
   const [summary] = (await server.store.read((tx) => tx.tokens.list())).filter(
@@ -182,7 +185,9 @@ export async function seedMatrixWorld(server: TestServer, tag: string): Promise<
     strangers,
     chat,
     personalEventId,
+    personalTaskId,
     secrets: [
+      `${tag} personal task`,
       ...secret.secrets,
       `${tag} room`,
       `${tag} chat`,
@@ -204,6 +209,7 @@ export async function seedMatrixWorld(server: TestServer, tag: string): Promise<
       `GROUP,${secret.groupPair}`,
       `MP_CHAT,1:${chat.roomId}`,
       personalEventId.slice(personalEventId.indexOf("MP_SCHEDULE")),
+      personalTaskId,
     ],
   };
 }

@@ -6,6 +6,7 @@ import { CLIENT_NS } from "../support/http.js";
 import type { Part } from "../support/multipart.js";
 import { seedEvent } from "../support/world.js";
 import type { MatrixWorld } from "./matrix-world.js";
+import { seedPersonalTask } from "../support/world.js";
 import { CHAT_COMMENT_OPERATIONS, CHAT_NOTIFICATION_OPERATIONS, CHAT_OPERATIONS } from "./chat-operations.js";
 import { SCHEDULE_OPERATIONS } from "./schedule-operations.js";
 
@@ -30,8 +31,9 @@ export interface Operation {
    * `people`: a chat room with the secret group's owner: anyone sharing no group with them is
    * refused 400 CHAT_MEMBER_INVALID.
    * `mine`: the member's personal event: anyone else is answered 404 NOT_FOUND.
+   * `personal`: the member's personal task: anyone else is answered 404 TASK_NOT_FOUND.
    */
-  readonly scope: "group" | "own" | "unknown" | "room" | "people" | "mine";
+  readonly scope: "group" | "own" | "unknown" | "room" | "people" | "mine" | "personal";
   /** The request; `proper` is true for the caller who must succeed (writes that use up their target get a fresh one). */
   readonly probe: (world: MatrixWorld, proper: boolean) => Promise<Probe>;
   /** For `own` reads: what the secret group's member sees there, proving the leak check can fail. */
@@ -76,6 +78,12 @@ async function freshComment(world: MatrixWorld, proper: boolean): Promise<string
 async function freshEvent(world: MatrixWorld, proper: boolean): Promise<string> {
   if (!proper) return world.secret.eventId;
   return seedEvent(world.server, world.secret.group, world.member, "matrix fresh event");
+}
+
+/** A personal task of the member's own, when the proper caller's write would use up the shared one. */
+async function freshPersonalTask(world: MatrixWorld, proper: boolean): Promise<string> {
+  if (!proper) return world.personalTaskId;
+  return seedPersonalTask(world.server, world.member, "matrix fresh personal task");
 }
 
 const EVENT_NS = 'xmlns:cblSch="http://schemas.cybozulive.com/schedule/2010"';
@@ -313,6 +321,48 @@ export const OPERATIONS: ReadonlyMap<string, readonly Operation[]> = new Map<str
         need: "comments",
         scope: "group",
         probe: async (w) => q(`group=${w.secret.groupPair}&embed-comment=true`),
+      },
+    ],
+  ],
+  [
+    "/api/task/V2",
+    [
+      {
+        name: "my ToDo",
+        method: "GET",
+        need: "read",
+        scope: "own",
+        probe: async () => q(""),
+        shows: (w) => w.personalTaskId,
+      },
+      {
+        name: "my ToDo with comments",
+        method: "GET",
+        need: "comments",
+        scope: "own",
+        probe: async () => q("embed-comment=true"),
+      },
+      {
+        name: "my tasks of one group",
+        method: "GET",
+        need: "read",
+        scope: "group",
+        probe: async (w) => q(`group=${w.secret.groupPair}`),
+      },
+      {
+        name: "update a personal task",
+        method: "POST",
+        need: "write",
+        scope: "personal",
+        probe: async (w, p) =>
+          feed(`${operation("update")}<entry><id>${await freshPersonalTask(w, p)}</id><title>changed</title></entry>`),
+      },
+      {
+        name: "delete a personal task",
+        method: "POST",
+        need: "write",
+        scope: "personal",
+        probe: async (w, p) => feed(`${operation("delete")}<entry><id>${await freshPersonalTask(w, p)}</id></entry>`),
       },
     ],
   ],

@@ -2,6 +2,7 @@
 // a group ("home") whose owner may do everything, and a second group whose items others aim at.
 import assert from "node:assert/strict";
 import type { Group } from "../../src/domain/group.js";
+import type { User } from "../../src/domain/user.js";
 import { addTestFile } from "./files.js";
 import type { TestConsumer, TestUser } from "./factories.js";
 import { CLIENT_NS, request } from "./http.js";
@@ -132,4 +133,21 @@ export async function pendingSignIn(
   const csrf = /name="csrf_token" value="([^"]*)"/.exec(page.text)?.[1];
   assert.ok(csrf, page.text);
   return { token, csrf };
+}
+
+/** A personal task of `owner`; returns its id. */
+export async function seedPersonalTask(server: TestServer, owner: User, title: string): Promise<string> {
+  const task = await server.store.transaction((tx) =>
+    tx.personalTasks.insert({
+      ownerId: owner.id,
+      title,
+      body: "",
+      dueAt: null,
+      allDay: false,
+      priority: "B",
+      status: "NOT_STARTED",
+      at: server.clock.now(),
+    }),
+  );
+  return `MYPAGE,1:${owner.id},TASK,1:${task.id}`;
 }

@@ -147,6 +147,8 @@ describeEachBackend("web pages (reading)", (backend) => {
     `${g}/members`,
     `${g}/members?status=INVITE`,
     "/favorites",
+    "/todo",
+    "/todo?state=open",
     "/settings",
   ];
 
@@ -201,6 +203,7 @@ describeEachBackend("web pages (reading)", (backend) => {
       [`${g}/files`]: /\/api\/gwCabinet\/V2\?group=/,
       [`${g}/members`]: /\/api\/gwMemberList\/V2\?group=.*member-status=JOIN/,
       "/favorites": /\/api\/star\/V2$/,
+      "/todo": /\/api\/task\/V2$/,
     };
     for (const [path, feed] of Object.entries(feeds)) {
       const links = hrefs((await web.get(path)).html, /rel="alternate" type="application\/atom\+xml"/);
@@ -219,6 +222,7 @@ describeEachBackend("web pages (reading)", (backend) => {
       ["/api/notification/V2", "/notifications", /Bob Baba commented/],
       ["/api/goodNotification/V2", "/notifications/likes", /Liked by Bob Baba/],
       ["/api/group/V2", "/", /Dev <Team> & Co/],
+      ["/api/task/V2", "/todo", /ToDo/],
     ] as const) {
       const answer = await request(`${server.url}${feed}`, { token: alice.token });
       const alternate = /<feed[^]*?<link rel="alternate" type="text\/html" href="([^"]*)"/.exec(answer.text)?.[1] ?? "";

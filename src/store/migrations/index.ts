@@ -22,6 +22,7 @@ import { liveEvents } from "./0018-live-events.js";
 import { events } from "./0021-events.js";
 import { chatAttachments } from "./0022-chat-attachments.js";
 import { personalEvents } from "./0023-personal-events.js";
+import { personalTasks } from "./0024-personal-tasks.js";
 import { type Engine, columnTypes } from "./columns.js";
 
 /**
@@ -53,5 +54,6 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0021-events": events(engine),
     "0022-chat-attachments": chatAttachments(t),
     "0023-personal-events": personalEvents(t),
+    "0024-personal-tasks": personalTasks(t),
   };
 }

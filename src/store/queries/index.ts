@@ -25,6 +25,7 @@ import { searchRepo } from "./search.js";
 import { mentionRepo } from "./mentions.js";
 import { sessionRepo } from "./sessions.js";
 import { taskRepo } from "./tasks.js";
+import { personalTaskRepo } from "./personal-tasks.js";
 import { nonceRepo, temporaryCredentialRepo } from "./oauth.js";
 import { favoriteRepo, likeRepo } from "./reactions.js";
 import { tokenRepo } from "./tokens.js";
@@ -52,6 +53,7 @@ const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>, engine: Engi
   leases: leaseRepo,
   dataset: datasetRepo,
   tasks: taskRepo,
+  personalTasks: personalTaskRepo,
   files: fileRepo,
   nonces: nonceRepo,
   temporaryCredentials: temporaryCredentialRepo,

@@ -33,6 +33,8 @@ export interface TaskRepo {
    */
   insert(task: NewTask): Promise<Task>;
   findById(id: number): Promise<Task | undefined>;
+  /** The tasks of these ids that exist, in no particular order. */
+  findMany(ids: readonly number[]): Promise<Task[]>;
   /** A page of a group's tasks, newest first (updated, then id). */
   list(groupId: number, folder: FolderFilter, filter: TaskFilter, page: PageWindow): Promise<Task[]>;
   update(id: number, change: TaskChange): Promise<void>;
@@ -129,6 +131,14 @@ export function taskRepo(db: Kysely<Database>): TaskRepo {
     async findById(id) {
       const row = await selectTasks(db).where("tasks.id", "=", id).executeTakeFirst();
       return row && toTask(row);
+    },
+    async findMany(ids) {
+      if (ids.length === 0) return [];
+      return (
+        await selectTasks(db)
+          .where("tasks.id", "in", [...ids])
+          .execute()
+      ).map(toTask);
     },
     async list(groupId, folder, filter, page) {
       const rows = await filtered(selectTasks(db).where("tasks.group_id", "=", groupId), folder, filter)

@@ -7,6 +7,7 @@ export const en = {
   "nav.favorites": "Favorites",
   "nav.notifications": "Notifications",
   "nav.likes": "Likes",
+  "nav.todo": "ToDo",
   "nav.settings": "Settings",
   "nav.account": "Account",
   "nav.signout": "Sign out",
@@ -435,6 +436,20 @@ export const en = {
   "chat.newMessages": "New messages",
   "chat.noNew": "No new messages.",
   "chat.backToRoom": "Back to the conversation",
+  "todo.title": "ToDo",
+  "todo.intro": "The tasks assigned to you in your groups, and your personal tasks (only you see them).",
+  "todo.show": "Show",
+  "todo.open": "Not completed",
+  "todo.all": "All",
+  "todo.none": "Nothing to do.",
+  "todo.personal": "Personal",
+  "todo.where": "Where",
+  "todo.add": "Add a personal task",
+  "todo.addButton": "Add",
+  "todo.newTitle": "New personal task",
+  "todo.editTitle": "Edit personal task",
+  "todo.delete": "Delete",
+  "todo.back": "Back to ToDo",
 } as const;
 
 /** A message key. */

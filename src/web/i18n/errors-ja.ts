@@ -21,6 +21,7 @@ export const ERRORS_JA: Readonly<Record<string, string>> = {
   ATTACHMENTS_TOO_LARGE: "添付ファイルは合計 50 MB までです。",
   REQUEST_TOO_LARGE: "添付ファイルは合計 50 MB までです。",
   TASK_NOT_FOUND: "ToDo が見つかりません。",
+  PERSONAL_TASK_NOT_SUPPORTED: "個人の ToDo にはコメント・いいね・お気に入りを付けられません。",
   TASK_TITLE_REQUIRED: "タイトルを入力してください。",
   TASK_TITLE_TOO_LONG: "タイトルは 200 文字までです。",
   TASK_BODY_TOO_LONG: "詳細は 20,000 文字までです。",

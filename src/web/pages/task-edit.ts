@@ -23,7 +23,7 @@ import { withQuery } from "../paging.js";
 import { itemPath } from "./item-view.js";
 
 /** The fields of the task form, as typed. */
-interface TaskFormValues {
+export interface TaskFormValues {
   readonly title: string;
   readonly body: string;
   readonly assignee: string;
@@ -93,7 +93,7 @@ export function registerTaskEditPages(app: FastifyInstance, web: WebContext): vo
 }
 
 /** A new task's form; due times are read in the person's time zone (the account page's, else the server's). */
-const emptyValues = (zone: string): TaskFormValues => ({
+export const emptyValues = (zone: string): TaskFormValues => ({
   title: "",
   body: "",
   assignee: "",
@@ -131,7 +131,8 @@ function valuesOf(task: NonNullable<TaskFormView["task"]>, zone: string): TaskFo
   };
 }
 
-function readValues(form: URLSearchParams, zone: string): TaskFormValues {
+/** The task form's values as sent. */
+export function readValues(form: URLSearchParams, zone: string): TaskFormValues {
   const field = (name: keyof TaskFormValues) => form.get(name) ?? "";
   return {
     title: field("title"),
@@ -150,7 +151,7 @@ function readValues(form: URLSearchParams, zone: string): TaskFormValues {
  * The draft a form's values describe.
  * @throws ValidationError INVALID_ASSIGNEE, TASK_PRIORITY_INVALID, TASK_STATUS_INVALID, INVALID_FOLDER and the due date's
  */
-function draftOf(values: TaskFormValues): TaskDraft {
+export function draftOf(values: TaskFormValues): TaskDraft {
   const assigneeId = values.assignee === "" ? null : parsePair(values.assignee);
   if (assigneeId === undefined)
     throw new ValidationError("INVALID_ASSIGNEE", `The assignee must be a member (got "${clip(values.assignee)}").`);

@@ -99,7 +99,49 @@ function template(ids: readonly string[]): fc.Arbitrary<XNode> {
     ),
     fc.tuple(id, text).map(([i, t]) => el("entry", [], [el("id", [], [i]), el("title", [], [t])])),
     eventWrite(id, text, opType),
+    taskWrite(id, text, opType),
   );
+}
+
+const DUES = ["2026-04-02", "2026-04-02T09:30:00Z", "1899-12-31", "2100-12-31", "2026-02-30", "", "x"];
+
+/** A personal task write (docs/api.md "Personal ToDo"): due date, all-day flag, priority, state. */
+function taskWrite(id: fc.Arbitrary<string>, text: fc.Arbitrary<string>, opType: fc.Arbitrary<string>) {
+  const due = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...DUES) }, { weight: 1, arbitrary: absurdValue() });
+  return fc
+    .tuple(
+      opType,
+      id,
+      text,
+      due,
+      fc.constantFrom("true", "false", "x"),
+      fc.constantFrom("S", "A", "c", "Z", ""),
+      fc.constantFrom("COMPLETED", "完了", "Not started", "DONE", ""),
+    )
+    .map(([o, i, t, d, allDay, priority, status]) =>
+      el(
+        "feed",
+        [],
+        [
+          el("cbl:operation", [["type", o]]),
+          el(
+            "entry",
+            [],
+            [
+              el("id", [], [i]),
+              el("title", [], [t]),
+              el("cbl:when", [
+                ["endTime", d],
+                ["allday", allDay],
+              ]),
+              el("cblTsk:priority", [], [priority]),
+              el("cblTsk:status", [], [status]),
+              el("cbl:task", [["valueString", status]]),
+            ],
+          ),
+        ],
+      ),
+    );
 }
 
 const TIMES = ["2026-04-02T00:00:00Z", "2026-04-02", "2027-04-03T00:00:01Z", "2026-02-30T00:00:00Z", "", "x"];

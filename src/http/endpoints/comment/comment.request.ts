@@ -2,6 +2,7 @@ import { NS } from "../../../atom/namespaces.js";
 import { type XmlElement, childText } from "../../../atom/parse.js";
 import { NotFoundError, ValidationError } from "../../../domain/errors.js";
 import { type ContentRef, type PersonalEventRef, parseChatId, parsePersonalEventId } from "../../../domain/item-id.js";
+import { refusePersonalTaskId } from "../../../domain/personal-task.js";
 import type { PageWindow } from "../../../store/page-window.js";
 import { readOperation, readReplyTo, requireSingleEntry, summaryOf } from "../../atom-request.js";
 import { type QueryValues, clip, queryFlag, queryValue } from "../../../http-kit/query.js";
@@ -45,19 +46,24 @@ export function readPersonalEventParent(query: QueryValues): PersonalEventRef | 
 }
 
 /** Reads `entry`, paging and `unconfirmed`. @throws ValidationError naming the parameter, UNSUPPORTED_ITEM */
-export function readCommentQuery(query: QueryValues): CommentRead {
+export function readCommentQuery(query: QueryValues, callerId: number): CommentRead {
   const entry = queryValue(query, "entry");
   if (entry === undefined)
     throw new ValidationError("PARAMETER_REQUIRED", "The query parameter entry (the item's id) is required.");
-  return { parent: readParentId(entry, "entry"), page: readPage(query), unconfirmed: queryFlag(query, "unconfirmed") };
+  return {
+    parent: readParentId(entry, "entry", callerId),
+    page: readPage(query),
+    unconfirmed: queryFlag(query, "unconfirmed"),
+  };
 }
 
 /**
  * Reads a comment POST body.
  * @throws ValidationError PARENT_ID_REQUIRED, ENTRY_ID_REQUIRED, INVALID_ID, INVALID_OPERATION, MULTIPLE_ENTRIES, ...
  * @throws ValidationError UNSUPPORTED_ITEM; NotFoundError COMMENT_NOT_FOUND for a well-formed id of no comment
+ * @throws ValidationError PERSONAL_TASK_NOT_SUPPORTED (the owner's personal task); NotFoundError TASK_NOT_FOUND (another's)
  */
-export function readCommentWrite(feed: XmlElement): CommentWrite {
+export function readCommentWrite(feed: XmlElement, callerId: number): CommentWrite {
   const operation = readOperation(feed) ?? "insert";
   if (operation === "insert") {
     const feedId = childText(feed, NS.atom, "id");
@@ -66,7 +72,7 @@ export function readCommentWrite(feed: XmlElement): CommentWrite {
     }
     const personal = parsePersonalEventId(feedId);
     if (personal !== undefined) return { op: "personal", ref: personal };
-    const parent = readParentId(feedId, "feed/id");
+    const parent = readParentId(feedId, "feed/id", callerId);
     const entry = requireSingleEntry(feed, "comment");
     return { op: "add", parent, text: summaryOf(entry), replyTo: readReplyTo(entry) };
   }
@@ -89,9 +95,11 @@ export function readCommentWrite(feed: XmlElement): CommentWrite {
 /**
  * A topic, task, file or group event id. A well-formed id of anything else (a group, a comment, a
  * personal message or schedule) is data the comment interface does not support: 400, per the spec's table.
+ * A personal task is private: only its owner learns that it takes no comments (domain/personal-task.ts).
  */
-function readParentId(text: string, field: string): ContentRef {
+function readParentId(text: string, field: string, callerId: number): ContentRef {
   refuseChat(text);
+  refusePersonalTaskId(text, callerId, "comments");
   const ref = readItemId(text, field);
   if (ref.kind !== "BOARD" && ref.kind !== "TASK" && ref.kind !== "CABINET" && ref.kind !== "GW_SCHEDULE") {
     throw new ValidationError(

@@ -36,7 +36,7 @@ export function registerComment(app: FastifyInstance, context: Context): void {
           requireAccess(actor, "comments");
           return refusePersonalEventComments(context, actor, personal);
         }
-        const input = readCommentQuery(request.query as QueryValues);
+        const input = readCommentQuery(request.query as QueryValues, actor.user.id);
         requireAccess(actor, "comments");
         const view = await listComments(context, actor, input);
         return sendFeed(reply, commentsFeed(context.baseUrl(), viewerOf(actor), view));
@@ -50,7 +50,7 @@ export function registerComment(app: FastifyInstance, context: Context): void {
             ? await receiveUpload(request, reply, blobs, context.admission)
             : undefined;
         try {
-          const input = readCommentWrite(upload?.document ?? readXmlBody(request));
+          const input = readCommentWrite(upload?.document ?? readXmlBody(request), actor.user.id);
           if (input.op === "personal") return await refusePersonalEventComments(context, actor, input.ref);
           const view =
             input.op === "add"

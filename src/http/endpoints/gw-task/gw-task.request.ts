@@ -32,15 +32,16 @@ export function readTaskQuery(query: QueryValues, now: number): TaskRead {
   }
   const groupId = readGroupParameter(query);
   const folder = readFolderParameter(queryValue(query, "task-folder"), "task-folder");
+  return { kind: "list", groupId, folder, filter: readTaskFilter(query, now), page: readPage(query), embedComments };
+}
+
+/**
+ * `term-start`, `term-end` and `status` of a task list (group tasks and the ToDo list alike).
+ * @throws ValidationError INVALID_TERM_START, INVALID_TERM_END, INVALID_STATUS, and the term rules' codes
+ */
+export function readTaskFilter(query: QueryValues, now: number): TaskFilter {
   const term = resolveTerm(readTermValue(query, "term-start"), readTermValue(query, "term-end"), now);
-  return {
-    kind: "list",
-    groupId,
-    folder,
-    filter: { term, notCompletedOnly: readStatus(query) },
-    page: readPage(query),
-    embedComments,
-  };
+  return { term, notCompletedOnly: readStatus(query) };
 }
 
 /**
