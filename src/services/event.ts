@@ -13,6 +13,7 @@ import type { CommentDetail } from "./comment-detail.js";
 import { commentsByItem } from "./embedded-comments.js";
 import { requireGroupMember } from "./group-access.js";
 import type { ServiceContext } from "./context.js";
+import { expansions } from "./expansion-cache.js";
 
 /** An event as a feed writes it: the occurrence shown in `cbl:when`, and those inside the window. */
 export interface EventEntry {
@@ -55,7 +56,7 @@ export async function requireMenuOf(tx: Tx, groupId: number, menuId: number): Pr
 
 /** The first occurrence of a candidate inside the window; undefined when it has none there. */
 function firstInside(candidate: EventCandidate, window: Window): Occurrence | undefined {
-  return expandEvent(candidate, window, 1).occurrences[0];
+  return expansions.expand(candidate, window, 1).occurrences[0];
 }
 
 /**
@@ -108,7 +109,7 @@ export function wholeEntry(event: CalendarEvent): EventEntry {
 }
 
 function entryOf(event: CalendarEvent, window: Window): EventEntry {
-  const { occurrences } = expandEvent(event, window);
+  const { occurrences } = expansions.expand(event, window);
   const shown = occurrences[0] ?? { start: event.start, end: event.end };
   return { event, shown, occurrences: event.rule === null ? [] : occurrences };
 }

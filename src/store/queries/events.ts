@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Kysely, SelectQueryBuilder } from "kysely";
 import type { CalendarEvent, EventDraft, EventException, NamedRef } from "../../domain/event.js";
 import type { Window } from "../../domain/event-time.js";
 import { LIMITS } from "../../domain/limits.js";
@@ -223,31 +223,40 @@ export function eventRepo(db: Kysely<Database>): EventRepo {
     },
     findByIds,
     async candidates(groupId, window, menu) {
-      let query = db
-        .selectFrom("events")
-        .select(["id", "start_at", "end_at", "all_day", "time_zone", "rule"])
-        .where("group_id", "=", groupId)
-        .where("start_at", "<", window.end);
-      if (menu.kind === "unclassified") query = query.where("menu_id", "is", null);
-      if (menu.kind === "menu") query = query.where("menu_id", "=", menu.menuId);
+      const menuOf = <Q extends SelectQueryBuilder<Database, "events", object>>(query: Q): Q =>
+        (menu.kind === "unclassified"
+          ? query.where("menu_id", "is", null)
+          : menu.kind === "menu"
+            ? query.where("menu_id", "=", menu.menuId)
+            : query) as Q;
+      // Two queries, each matching its partial index of migration 0028 (`rule is null` / `is not null`).
       // One-off events last at most 366 days: their start lies no further before the window.
       const earliest = window.start - LIMITS.eventMaxDays * DAY_MS;
-      const rows = await query
-        .where((eb) =>
-          eb.or([
-            eb.and([eb("rule", "is", null), eb("start_at", ">", earliest), eb("end_at", ">", window.start)]),
-            eb.and([
-              eb("rule", "is not", null),
-              eb.or([eb("series_end", "is", null), eb("series_end", ">", window.start)]),
-            ]),
-          ]),
-        )
-        .execute();
+      const oneOffs = await menuOf(
+        db
+          .selectFrom("events")
+          .select(["id", "start_at", "end_at", "all_day", "time_zone"])
+          .where("group_id", "=", groupId)
+          .where("rule", "is", null)
+          .where("start_at", ">", earliest)
+          .where("start_at", "<", window.end)
+          .where("end_at", ">", window.start),
+      ).execute();
+      const series = await menuOf(
+        db
+          .selectFrom("events")
+          .select(["id", "start_at", "end_at", "all_day", "time_zone", "rule"])
+          .where("group_id", "=", groupId)
+          .where("rule", "is not", null)
+          .where("start_at", "<", window.end)
+          .where((eb) => eb.or([eb("series_end", "is", null), eb("series_end", ">", window.start)])),
+      ).execute();
       const exceptions = await exceptionsOf(
         db,
-        rows.filter((row) => row.rule !== null).map((row) => row.id),
+        series.map((row) => row.id),
       );
-      return rows.map((row) => ({
+      // Every column the one-off rows need is in their index: the rule (null) is not read.
+      return [...oneOffs.map((row) => ({ ...row, rule: null })), ...series].map((row) => ({
         id: row.id,
         start: row.start_at,
         end: row.end_at,
