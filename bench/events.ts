@@ -6,7 +6,7 @@
 // ratio to a bare node:http server sending the same bytes, measured in the same run.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { expandEvent } from "../src/domain/recurrence.js";
@@ -75,6 +75,7 @@ async function engineRows(work: string, seconds: number, database?: string): Pro
     rows.push({
       name: `events: group list (month window), ${ordinary}, cache hit`,
       measured: await get(list(typical.groupId)),
+      target: true,
     });
     rows.push({
       name: `events: group list (month window), ${ordinary}, every request a miss`,
@@ -84,6 +85,7 @@ async function engineRows(work: string, seconds: number, database?: string): Pro
     rows.push({
       name: "events: group list (month window), group 1 (2,000 events), cache hit",
       measured: await get(list(1)),
+      target: true,
     });
     rows.push({
       name: "events: group list (month window), group 1, every request a miss",
@@ -106,7 +108,7 @@ async function engineRows(work: string, seconds: number, database?: string): Pro
       rows.push({ name: scheduleName, missing: "endpoint missing (GET /api/schedule/V2 answered 404)" });
     else if (probe.status !== 200) rows.push({ name: scheduleName, missing: `answered ${probe.status}, not measured` });
     else {
-      rows.push({ name: `${scheduleName}, cache hit`, measured: await get(schedule) });
+      rows.push({ name: `${scheduleName}, cache hit`, measured: await get(schedule), target: true });
       rows.push({
         name: `${scheduleName}, every request a miss`,
         measured: await get(schedule, { uniqueQuery: true }),
@@ -141,6 +143,12 @@ async function baselineRow(work: string, url: string, headers: Record<string, st
 }
 
 function printRows(rows: readonly Row[]): void {
+  // p99 at 32 connections is mostly queueing: it follows the machine's load, the ratio does not.
+  console.log(
+    `load average now: ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(", ")}; target: p99 < ${TARGET_P99_MS} ms`,
+  );
   const base = rows[0]?.measured?.requestsPerSecond ?? 1;
   const line = (cells: readonly string[]) => console.log(`| ${cells.join(" | ")} |`);
   line(["scenario".padEnd(72), "req/s".padStart(6), "p50 ms", "p99 ms", "vs baseline", "failures", "target"]);
