@@ -22,6 +22,8 @@ export async function measure(
     readonly expect: number;
     readonly cycles?: readonly (readonly Request[])[];
     readonly uniqueQuery?: boolean;
+    /** The path of the n-th request (from 1), instead of `path`: a new window each time, say. */
+    readonly pathOf?: (n: number) => string;
   },
   seconds: number,
   connections = 32,
@@ -47,10 +49,15 @@ export async function measure(
             ),
         }),
     // A parameter the endpoint ignores, new for every request: no two requests share a cache entry.
-    ...(request.uniqueQuery === true
+    ...(request.uniqueQuery === true || request.pathOf !== undefined
       ? {
           requests: [
-            { setupRequest: (sent: { path: string }) => ({ ...sent, path: `${request.path}&n=${++sequence}` }) },
+            {
+              setupRequest: (sent: { path: string }) => ({
+                ...sent,
+                path: request.pathOf?.(++sequence) ?? `${request.path}&n=${++sequence}`,
+              }),
+            },
           ],
         }
       : {}),

@@ -11,6 +11,7 @@ import { scenarios } from "./scenarios.js";
 import { scaleCheck } from "./scale.js";
 import { type WritersRow, postgresWriters } from "./pg-writers.js";
 import { searchBench } from "./search.js";
+import { eventsBench } from "./events.js";
 
 const SEED = 1;
 const DATASETS = {
@@ -88,6 +89,7 @@ async function main(): Promise<void> {
     }
     await timed("scale check", () => scaleCheck(work, quick ? 1 : seconds));
     await timed("search", () => searchBench(work, seconds, full ? 1_000_000 : quick ? 50_000 : 200_000));
+    await timed("events", () => eventsBench(work, seconds));
     console.log(`\nbench phases: ${phases.join(", ")}`);
   } finally {
     rmSync(work, { recursive: true, force: true });

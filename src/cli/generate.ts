@@ -1,5 +1,6 @@
 import { loadConfig } from "../config/config.js";
 import { DATASET_PASSWORD, findTypicalMember, generateDataset } from "../services/dataset.js";
+import { parsePlainDate } from "../domain/event-time.js";
 import { openStore } from "../store/open.js";
 import { SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, configFlags, parseCommand } from "./options.js";
 import type { DatasetPlan } from "../store/queries/dataset.js";
@@ -18,7 +19,8 @@ export const GENERATE_HELP = `Usage: kairan generate [options]
 
 Fills an EMPTY database with a synthetic, reproducible dataset for load benchmarks, and prints
 a JSON summary (counts, stage timings, how to authenticate, and "typical": an ordinary group and
-a member of it who is also in group 1). Group 1 is the big group: users 1..--big-members are its
+a member of it who is also in group 1). On PostgreSQL it ends with ANALYZE, so the first
+queries are planned with statistics. Group 1 is the big group: users 1..--big-members are its
 members and it holds the first --big-topics topics; the other groups get --members-per-group
 members each and share the remaining topics. Comments are spread evenly over all topics, tasks
 evenly over all groups. Every user gets the personal token gen-<seed>-<user id> (password
@@ -37,6 +39,13 @@ evenly over all groups. Every user gets the personal token gen-<seed>-<user id> 
                          of their groups that they did not write, counting its comments, and
                          one of each of the N newest tasks; about half are confirmed
                          (default ${DEFAULT_NOTIFICATION_TOPICS}; 0 for none)
+  --events N             group events (default 0): every fifth repeats (daily, weekly or
+                         monthly; by COUNT, UNTIL or open-ended; a fifth of those with one
+                         occurrence cancelled), about 15% all-day, 30% with participants,
+                         in three time zones, starting within half a year of --events-around
+  --big-events N         events in group 1; the rest round-robin over the other groups
+                         (default: an even share, ceil(events / groups))
+  --events-around DATE   YYYY-MM-DD the events are spread around (default: today, UTC)
   --seed S               seed of the pseudo-random choices (default 1)
   The issue's full scale: --users 10000 --groups 1000 --big-members 5000 --topics 1000000 --comments 5000000
 
@@ -53,8 +62,16 @@ const GENERATE_OPTIONS = {
   comments: { type: "string" },
   tasks: { type: "string" },
   "notification-topics": { type: "string" },
+  events: { type: "string" },
+  "big-events": { type: "string" },
+  "events-around": { type: "string" },
   seed: { type: "string" },
 } as const;
+
+const DAY_MS = 86_400_000;
+/** Half a year inside the years events may have (1900..2100, domain/event-time.ts). */
+const EARLIEST_AROUND = Date.UTC(1901, 0, 1);
+const LATEST_AROUND = Date.UTC(2099, 11, 31);
 
 /** A fixed start time, so that the same seed gives the same bytes. */
 const START_AT = Date.parse("2025-01-01T00:00:00Z");
@@ -64,7 +81,7 @@ export async function generate(args: readonly string[]): Promise<void> {
   const { values, positionals } = parseCommand(args, GENERATE_OPTIONS);
   if (values.help) return void console.log(GENERATE_HELP);
   if (positionals.length > 0) throw new UsageError("kairan generate takes no positional arguments");
-  const plan = planOf(values);
+  const plan = planOf(values, Date.now());
   const config = loadConfig({ ...configFlags(values), noDemo: true });
   const store = await openStore(config.store);
   try {
@@ -83,8 +100,8 @@ export async function generate(args: readonly string[]): Promise<void> {
   }
 }
 
-/** Reads and checks the numbers; every mistake is a usage error. */
-export function planOf(values: Record<string, string | boolean | undefined>): DatasetPlan {
+/** Reads and checks the numbers; every mistake is a usage error. `now` gives --events-around's default. */
+export function planOf(values: Record<string, string | boolean | undefined>, now: number): DatasetPlan {
   const num = (name: string, fallback: number, min: number, max = 100_000_000): number => {
     const raw = values[name];
     if (raw === undefined) return fallback;
@@ -97,6 +114,7 @@ export function planOf(values: Record<string, string | boolean | undefined>): Da
   const users = num("users", 2000, 1);
   const groups = num("groups", 100, 1, 1_000_000);
   const topics = num("topics", 20_000, 0);
+  const events = num("events", 0, 0, 10_000_000);
   const plan: DatasetPlan = {
     seed: num("seed", 1, 0, 1_000_000),
     users,
@@ -109,9 +127,23 @@ export function planOf(values: Record<string, string | boolean | undefined>): Da
     tasks: num("tasks", Math.floor(topics / 10), 0),
     notificationTopics: num("notification-topics", DEFAULT_NOTIFICATION_TOPICS, 0, 1_000_000),
     startAt: START_AT,
+    events,
+    bigGroupEvents: num("big-events", Math.ceil(events / groups), 0, events),
+    eventsAround: dayOf(values["events-around"], now),
   };
   if (plan.comments > 0 && plan.topics === 0) throw new UsageError("--comments needs at least one topic");
   if (plan.groups === 1 && plan.bigGroupTopics < plan.topics)
     throw new UsageError("with one group, --big-topics must equal --topics");
+  if (plan.groups === 1 && plan.bigGroupEvents < plan.events)
+    throw new UsageError("with one group, --big-events must equal --events");
   return plan;
+}
+
+/** --events-around: a date, midnight UTC of it; absent, today's. */
+function dayOf(raw: string | boolean | undefined, now: number): number {
+  if (raw === undefined) return Math.floor(now / DAY_MS) * DAY_MS;
+  const at = typeof raw === "string" ? parsePlainDate(raw) : undefined;
+  if (at === undefined || at < EARLIEST_AROUND || at > LATEST_AROUND)
+    throw new UsageError("--events-around must be a date YYYY-MM-DD from 1901-01-01 to 2099-12-31");
+  return at;
 }

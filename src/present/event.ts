@@ -96,13 +96,31 @@ export function timingElements(entry: EventEntry<EventBase>): string {
   );
 }
 
+/**
+ * The `cbl:when` elements of an expansion's occurrences, by the array they come from. A listing
+ * writes the same series' occurrences on every request (about 2,000 timestamps for a page of
+ * daily series), and the expansion cache (services/expansion-cache.ts) hands out the same frozen
+ * array each time, so the text is made once per array. Weak: it goes with the array.
+ */
+const WHEN_TEXT = new WeakMap<readonly Occurrence[], string>();
+
+function whenElements(occurrences: readonly Occurrence[]): string {
+  let text = WHEN_TEXT.get(occurrences);
+  if (text === undefined) {
+    text = occurrences.map(whenElement).join("");
+    // Only a frozen array cannot change after its text is kept.
+    if (Object.isFrozen(occurrences)) WHEN_TEXT.set(occurrences, text);
+  }
+  return text;
+}
+
 /** `cblSch:recurrence`: the rule, the occurrences in the window, then the exceptions. */
 function recurrenceElement(event: EventBase, occurrences: readonly Occurrence[]): string {
   if (event.rule === null) return "";
   return (
     "<cblSch:recurrence>" +
     element("cblSch:rule", {}, event.rule) +
-    occurrences.map(whenElement).join("") +
+    whenElements(occurrences) +
     event.exceptions.map(exceptionElement).join("") +
     "</cblSch:recurrence>"
   );

@@ -3,6 +3,7 @@ import { hashToken } from "../auth/token.js";
 import type { DatasetPlan } from "../store/queries/dataset.js";
 import type { Store } from "../store/store.js";
 import type { ServiceContext } from "./context.js";
+import { insertGeneratedEvents } from "./dataset-events.js";
 
 /** The password of every generated user. */
 export const DATASET_PASSWORD = "kairan-bench";
@@ -18,7 +19,16 @@ export function datasetToken(seed: number, userId: number): string {
 
 /** Milliseconds each stage took. */
 export type DatasetTimings = Record<
-  "users" | "groups" | "memberships" | "tokens" | "topics" | "comments" | "tasks" | "notifications",
+  | "users"
+  | "groups"
+  | "memberships"
+  | "tokens"
+  | "topics"
+  | "comments"
+  | "tasks"
+  | "notifications"
+  | "events"
+  | "analyze",
   number
 >;
 
@@ -62,6 +72,9 @@ export async function generateDataset(
       ),
     ),
     notifications: await timed("notifications", () => store.transaction((tx) => tx.dataset.insertNotifications(plan))),
+    events: await timed("events", () => insertGeneratedEvents(store, plan)),
+    // Last: the statistics must describe every table as the server will find it.
+    analyze: await timed("analyze", () => store.transaction((tx) => tx.dataset.analyze())),
   };
 }
 

@@ -13,6 +13,7 @@ import type { CommentDetail } from "./comment-detail.js";
 import { commentsByItem } from "./embedded-comments.js";
 import { requireGroupMember } from "./group-access.js";
 import type { ServiceContext } from "./context.js";
+import { expansions } from "./expansion-cache.js";
 
 /** An event (a group's by default) as a feed writes it: the occurrence shown in `cbl:when`, and those inside the window. */
 export interface EventEntry<E extends EventBase = CalendarEvent> {
@@ -55,7 +56,7 @@ export async function requireMenuOf(tx: Tx, groupId: number, menuId: number): Pr
 
 /** The first occurrence of a candidate inside the window; undefined when it has none there. */
 function firstInside(candidate: EventCandidate, window: Window): Occurrence | undefined {
-  return expandEvent(candidate, window, 1).occurrences[0];
+  return expansions.expand(candidate, window, 1).occurrences[0];
 }
 
 /**
@@ -109,7 +110,7 @@ export function wholeEntry<E extends EventBase>(event: E): EventEntry<E> {
 
 /** An event as a listing writes it: shown at its first occurrence inside the window. */
 export function entryOf<E extends EventBase>(event: E, window: Window): EventEntry<E> {
-  const { occurrences } = expandEvent(event, window);
+  const { occurrences } = expansions.expand(event, window);
   const shown = occurrences[0] ?? { start: event.start, end: event.end };
   return { event, shown, occurrences: event.rule === null ? [] : occurrences };
 }

@@ -81,6 +81,35 @@ describe("kairan generate", () => {
     assert.match(again.stderr, /not empty/);
   });
 
+  it("makes group events around a given day that the event list then serves", async () => {
+    const data = tempDir();
+    const events = ["--events", "100", "--big-events", "40", "--events-around", "2026-06-15"];
+    const result = runKairan(["generate", "--data", data, "--seed", "7", ...SMALL, ...events]);
+    assert.equal(result.status, 0, result.stderr);
+    const summary = JSON.parse(result.stdout) as {
+      plan: { events: number; bigGroupEvents: number; eventsAround: number };
+      timings: Record<string, number>;
+    };
+    assert.deepEqual(
+      [summary.plan.events, summary.plan.bigGroupEvents, summary.plan.eventsAround],
+      [100, 40, Date.UTC(2026, 5, 15)],
+    );
+    assert.ok(typeof summary.timings.events === "number" && typeof summary.timings.analyze === "number");
+    const server = await startServerProcess(["--port", "0", "--data", data, "--no-demo", "--log-level", "warn"]);
+    try {
+      const year = "term-start=2026-01-01T00:00:00Z&term-end=2027-01-01T00:00:00Z";
+      const answer = await request(`${server.url}/api/gwSchedule/V2?group=1:1&${year}&max-results=100`, {
+        token: "gen-7-3",
+      });
+      assert.equal(answer.status, 200, answer.text);
+      const total = Number(/<cbl:totalCount>(\d+)</.exec(answer.text)?.[1]);
+      assert.ok(total >= 35 && total <= 40, `${total} of group 1's 40 events meet 2026`);
+      assert.ok(answer.text.includes("<cblSch:recurrence>"), "some repeat");
+    } finally {
+      await server.stop();
+    }
+  });
+
   it("rejects bad numbers with usage", () => {
     const result = runKairan(["generate", "--data", tempDir(), "--topics=-1"]);
     assert.equal(result.status, 2);
@@ -90,6 +119,17 @@ describe("kairan generate", () => {
       /--tasks must be an integer from 0/,
     );
     assert.match(runKairan(["generate", "--help"]).stdout, /Usage: kairan generate/);
+    for (const [args, message] of [
+      [["--events=-1"], /--events must be an integer from 0/],
+      [["--events", "10", "--big-events", "11"], /--big-events must be an integer from 0 to 10/],
+      [["--events-around", "2026-02-30"], /--events-around must be a date YYYY-MM-DD/],
+      [["--events-around", "2100-01-01"], /--events-around must be a date/],
+      [["--groups", "1", "--events", "10", "--big-events", "9"], /with one group, --big-events must equal --events/],
+    ] as const) {
+      const refused = runKairan(["generate", "--data", tempDir(), ...args]);
+      assert.equal(refused.status, 2, args.join(" "));
+      assert.match(refused.stderr, message);
+    }
   });
 });
 

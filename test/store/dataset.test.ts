@@ -27,6 +27,9 @@ const PLAN: DatasetPlan = {
   tasks: 42,
   notificationTopics: 4,
   startAt: START,
+  events: 0,
+  bigGroupEvents: 0,
+  eventsAround: Date.UTC(2025, 0, 1),
 };
 
 /** Opens a fresh store, generates `plan` into it, and returns the rows that depend on the seed. */

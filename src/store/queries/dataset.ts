@@ -1,6 +1,8 @@
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { Database } from "../schema.js";
 import { CORPUS, CORPUS_CHARS } from "./dataset-corpus.js";
+import { type DatasetEventRepo, datasetEventQueries } from "./dataset-events.js";
+import type { Engine } from "./index.js";
 
 /** The shape of a synthetic dataset (`kairan generate`): every number, and the seed. */
 export interface DatasetPlan {
@@ -24,10 +26,16 @@ export interface DatasetPlan {
   readonly notificationTopics: number;
   /** Epoch ms: topic i is published and updated at startAt + i seconds. */
   readonly startAt: number;
+  /** Group events; every fifth one repeats (services/dataset-events.ts). */
+  readonly events: number;
+  /** Events 1..N are in group 1; the rest are spread over the other groups. */
+  readonly bigGroupEvents: number;
+  /** Epoch ms of a UTC midnight: events start within about half a year either side of it. */
+  readonly eventsAround: number;
 }
 
 /** Set-based inserts of a synthetic dataset into an empty database (benchmarks). */
-export interface DatasetRepo {
+export interface DatasetRepo extends DatasetEventRepo {
   insertUsers(plan: DatasetPlan, passwordHash: string, at: number): Promise<void>;
   insertGroups(plan: DatasetPlan, at: number): Promise<void>;
   insertMemberships(plan: DatasetPlan, at: number): Promise<void>;
@@ -91,8 +99,9 @@ function taskStepMs(plan: DatasetPlan): number {
 }
 
 /** Bulk dataset queries; ids are 1..N because `kairan generate` only loads into an empty database. */
-export function datasetRepo(db: Kysely<Database>): DatasetRepo {
+export function datasetRepo(db: Kysely<Database>, engine: Engine): DatasetRepo {
   return {
+    ...datasetEventQueries(db, engine),
     async insertUsers(plan, passwordHash, at) {
       await sql`${numbers(1, plan.users)}
         INSERT INTO users (name, email, password_hash, family_kana, given_kana, created_at)

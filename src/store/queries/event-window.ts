@@ -26,13 +26,18 @@ export const CANDIDATE_COLUMNS = ["id", "start_at", "end_at", "all_day", "time_z
  * One-off events last at most 366 days, so their start lies no further before the window: a
  * range on the start index.
  */
+/** One-off events last at most 366 days: one meeting the window starts no earlier than this. */
+export function oneOffEarliest(window: Window): number {
+  return window.start - LIMITS.eventMaxDays * DAY_MS;
+}
+
 export function mayMeetWindow<T extends "events" | "personal_events">(
   eb: ExpressionBuilder<Database, T>,
   window: Window,
 ) {
   // Kysely cannot resolve a column of a table parameter; both tables have these columns (schema-events.ts).
   const table = eb as unknown as ExpressionBuilder<Database, "events" | "personal_events">;
-  const earliest = window.start - LIMITS.eventMaxDays * DAY_MS;
+  const earliest = oneOffEarliest(window);
   return table.and([
     table("start_at", "<", window.end),
     table.or([

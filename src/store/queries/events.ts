@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Kysely, SelectQueryBuilder } from "kysely";
 import type { CalendarEvent, EventDraft, EventException, NamedRef } from "../../domain/event.js";
 import type { Window } from "../../domain/event-time.js";
 import type { Database } from "../schema.js";
@@ -8,6 +8,7 @@ import {
   type EventCandidate,
   exceptionColumns,
   mayMeetWindow,
+  oneOffEarliest,
   push,
   toCandidate,
   toException,
@@ -212,16 +213,40 @@ export function eventRepo(db: Kysely<Database>): EventRepo {
     },
     findByIds,
     async candidates(groupId, window, menu) {
-      let query = db
-        .selectFrom("events")
-        .select(CANDIDATE_COLUMNS)
-        .where("group_id", "=", groupId)
-        .where((eb) => mayMeetWindow(eb, window));
-      if (menu.kind === "unclassified") query = query.where("menu_id", "is", null);
-      if (menu.kind === "menu") query = query.where("menu_id", "=", menu.menuId);
-      const rows = await query.execute();
-      const exceptions = await repeatingExceptions(db, rows);
-      return rows.map((row) => toCandidate(row, exceptions));
+      const menuOf = <Q extends SelectQueryBuilder<Database, "events", object>>(query: Q): Q =>
+        (menu.kind === "unclassified"
+          ? query.where("menu_id", "is", null)
+          : menu.kind === "menu"
+            ? query.where("menu_id", "=", menu.menuId)
+            : query) as Q;
+      // Two queries, each matching its partial index of migration 0028 (`rule is null` / `is not null`).
+      // One-off events last at most 366 days: their start lies no further before the window.
+      const earliest = oneOffEarliest(window);
+      const oneOffs = await menuOf(
+        db
+          .selectFrom("events")
+          .select(["id", "start_at", "end_at", "all_day", "time_zone"])
+          .where("group_id", "=", groupId)
+          .where("rule", "is", null)
+          .where("start_at", ">", earliest)
+          .where("start_at", "<", window.end)
+          .where("end_at", ">", window.start),
+      ).execute();
+      const series = await menuOf(
+        db
+          .selectFrom("events")
+          .select(["id", "start_at", "end_at", "all_day", "time_zone", "rule"])
+          .where("group_id", "=", groupId)
+          .where("rule", "is not", null)
+          .where("start_at", "<", window.end)
+          .where((eb) => eb.or([eb("series_end", "is", null), eb("series_end", ">", window.start)])),
+      ).execute();
+      const exceptions = await exceptionsOf(
+        db,
+        series.map((row) => row.id),
+      );
+      // Every column the one-off rows need is in their index: the rule (null) is not read.
+      return [...oneOffs.map((row) => ({ ...row, rule: null })), ...series].map((row) => toCandidate(row, exceptions));
     },
     async takenPartCandidates(userId, window) {
       const rows = await db
