@@ -46,6 +46,7 @@ import { registerStream } from "./http/endpoints/stream/stream.js";
 import { LiveHub } from "./services/live-hub.js";
 import { registerIcon } from "./http/endpoints/icon/icon.js";
 import { registerMpAddress } from "./http/endpoints/mp-address/mp-address.js";
+import { registerIcal } from "./http/endpoints/ical/ical.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -162,6 +163,8 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     registerMpChat(api, context);
     registerMpChatPush(api, context);
     registerMpAddress(api, context);
+    // Calendar feeds (issue #20): outside /api/, so outside the feed cache, but compressed.
+    registerIcal(api, context);
   });
   return app;
 }

@@ -22,6 +22,7 @@ import type {
 } from "./schema-activity.js";
 import type { ChatAttachmentsTable, ChatMembersTable, ChatMessagesTable, ChatRoomsTable } from "./schema-chat.js";
 import type {
+  CalendarFeedsTable,
   EventExceptionsTable,
   EventFacilitiesTable,
   EventMenusTable,
@@ -75,6 +76,7 @@ export interface Database {
   event_facilities: EventFacilitiesTable;
   event_exceptions: EventExceptionsTable;
   live_events: LiveEventsTable;
+  calendar_feeds: CalendarFeedsTable;
 }
 
 /** Registered users. */

@@ -9,6 +9,7 @@ import { commentReadRepo } from "./comment-reads.js";
 import { commentRepo } from "./comments.js";
 import { datasetRepo } from "./dataset.js";
 import { eventRepo } from "./events.js";
+import { calendarFeedRepo } from "./calendar-feeds.js";
 import { fileRepo } from "./files.js";
 import { folderRepo } from "./folders.js";
 import { groupRepo, membershipRepo } from "./groups.js";
@@ -68,6 +69,7 @@ const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>, engine: Engi
   events: eventRepo,
   liveEvents: liveEventRepo,
   addressBook: addressBookRepo,
+  calendarFeeds: calendarFeedRepo,
 };
 
 /** Repositories made on first use; the getters are defined once, on the prototype. */
