@@ -2,7 +2,7 @@
 // line folding at 75 octets (never inside a UTF-8 sequence) are the library's; the times, rules
 // and exceptions are ours (present/ical-time.ts). One VEVENT per event, a repeating event as its
 // whole series with EXDATE for cancelled occurrences and a RECURRENCE-ID VEVENT per moved one.
-import ical, { type ICalCalendar, type ICalEventData } from "ical-generator";
+import ical, { type ICalCalendar, type ICalEventData, escape } from "ical-generator";
 import type { CalendarEvent } from "../domain/event.js";
 import type { CalendarView, FeedEvent } from "../services/calendar-feed.js";
 import { allDayDays, feedZoneOf, occurrenceValue, rruleProperty, zonedTime } from "./ical-time.js";
@@ -17,7 +17,8 @@ export function calendarText(view: CalendarView, baseUrl: string): string {
   const tzids = new Map<string, string>();
   const calendar = ical({
     prodId: { company: "Kairan", product: "Kairan", language: "EN" },
-    name: view.name,
+    // Escaped here: the library writes NAME and X-WR-CALNAME as given (a `,` or `;` of a group's name would be bare).
+    name: escape(view.name, false),
     timezone: { name: null, generator: (tzid) => tzids.get(tzid) ?? null },
     // Array pairs are written as they are (the library's object form accepts X- names only).
     x: [["CALSCALE", "GREGORIAN"]],
