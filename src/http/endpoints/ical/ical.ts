@@ -6,7 +6,7 @@ import { ICAL_TYPE, calendarText } from "../../../present/ical.js";
 import { readGroupCalendar, readMyCalendar } from "../../../services/calendar-feed.js";
 import type { Context } from "../../../context.js";
 import { registerEndpoint } from "../../../http-kit/route.js";
-import { matchesAny } from "../../caching.js";
+import { matchesAny, setIdentityTag } from "../../caching.js";
 
 /**
  * The calendar addresses (docs/api.md "Calendar feeds"): `/ical/<secret>/me.ics` and
@@ -14,30 +14,19 @@ import { matchesAny } from "../../caching.js";
  * OAuth. The secret is the credential; any address it does not open is the same 404.
  */
 export function registerIcal(app: FastifyInstance, context: Context): void {
-  const options = { public: true } as const;
-  registerEndpoint(
-    app,
-    "/ical/:secret/me.ics",
-    {
-      async GET(request, reply) {
-        const view = await readMyCalendar(context, { secret: paramOf(request, "secret") });
-        return sendCalendar(request, reply, calendarText(view, context.baseUrl()));
-      },
+  registerEndpoint(app, "/ical/:secret/me.ics", {
+    async GET(request, reply) {
+      const view = await readMyCalendar(context, { secret: paramOf(request, "secret") });
+      return sendCalendar(request, reply, calendarText(view, context.baseUrl()));
     },
-    options,
-  );
-  registerEndpoint(
-    app,
-    "/ical/:secret/group/:calendar",
-    {
-      async GET(request, reply) {
-        const groupId = groupOf(paramOf(request, "calendar"));
-        const view = await readGroupCalendar(context, { secret: paramOf(request, "secret"), groupId });
-        return sendCalendar(request, reply, calendarText(view, context.baseUrl()));
-      },
+  });
+  registerEndpoint(app, "/ical/:secret/group/:calendar", {
+    async GET(request, reply) {
+      const groupId = groupOf(paramOf(request, "calendar"));
+      const view = await readGroupCalendar(context, { secret: paramOf(request, "secret"), groupId });
+      return sendCalendar(request, reply, calendarText(view, context.baseUrl()));
     },
-    options,
-  );
+  });
 }
 
 function paramOf(request: FastifyRequest, name: string): string {
@@ -52,13 +41,14 @@ function groupOf(file: string): number {
 }
 
 /**
- * 200 with the calendar, or 304 when If-None-Match names its tag. The tag is weak: hashed from the
- * identity bytes, it stands for a compressed answer too. Calendar applications poll hourly at most.
+ * 200 with the calendar, or 304 when If-None-Match names its tag (hashed from the bytes: the
+ * calendar is built afresh on each request, which calendar applications make hourly at most).
  */
 function sendCalendar(request: FastifyRequest, reply: FastifyReply, text: string): FastifyReply {
-  const tag = `W/"${createHash("sha1").update(text).digest("base64url")}"`;
-  reply.header("etag", tag).header("cache-control", "private, no-cache").header("x-content-type-options", "nosniff");
+  const tag = `"${createHash("sha1").update(text).digest("base64url")}"`;
+  setIdentityTag(reply, tag);
+  reply.header("cache-control", "private, no-cache").header("x-content-type-options", "nosniff");
   const noneMatch = request.headers["if-none-match"];
-  if (noneMatch !== undefined && matchesAny(noneMatch, tag.slice(2))) return reply.code(304).send();
+  if (noneMatch !== undefined && matchesAny(noneMatch, tag)) return reply.code(304).send();
   return reply.code(200).header("content-type", ICAL_TYPE).send(text);
 }
