@@ -3,8 +3,7 @@
 // and exceptions are ours (present/ical-time.ts). One VEVENT per event, a repeating event as its
 // whole series with EXDATE for cancelled occurrences and a RECURRENCE-ID VEVENT per moved one.
 import ical, { type ICalCalendar, type ICalEventData, escape } from "ical-generator";
-import type { CalendarEvent } from "../domain/event.js";
-import type { CalendarView, FeedEvent } from "../services/calendar-feed.js";
+import type { CalendarView, FeedEvent, FeedEventFields } from "../services/calendar-feed.js";
 import { allDayDays, feedZoneOf, occurrenceValue, rruleProperty, zonedTime } from "./ical-time.js";
 
 /** The media type of the feeds. */
@@ -47,7 +46,7 @@ function addEvent(calendar: ICalCalendar, item: FeedEvent, names: { uid: string;
   }
 }
 
-function fieldsOf(event: CalendarEvent, names: { uid: string; url: string }): ICalEventData {
+function fieldsOf(event: FeedEventFields, names: { uid: string; url: string }): ICalEventData {
   const facilities = event.facilities.map((facility) => facility.name).join(", ");
   return {
     id: names.uid,
@@ -64,12 +63,12 @@ function fieldsOf(event: CalendarEvent, names: { uid: string; url: string }): IC
 }
 
 /** A moment of a timed event: a wall-clock reading with TZID, or a UTC Date. */
-function dateOf(event: CalendarEvent, utcMs: number): ICalEventData["start"] {
+function dateOf(event: FeedEventFields, utcMs: number): ICalEventData["start"] {
   const zone = feedZoneOf(event.timeZone);
   return zone === undefined ? new Date(utcMs) : zonedTime(utcMs, event.timeZone, zone.tzid);
 }
 
-function timesOf(event: CalendarEvent, span: Span): Partial<ICalEventData> & Pick<ICalEventData, "start"> {
+function timesOf(event: FeedEventFields, span: Span): Partial<ICalEventData> & Pick<ICalEventData, "start"> {
   if (event.allDay) {
     const days = allDayDays(span, event.timeZone);
     // Dates as midnight UTC: with no zone on the event, the library reads them through UTC.
@@ -84,7 +83,7 @@ function timesOf(event: CalendarEvent, span: Span): Partial<ICalEventData> & Pic
 }
 
 /** RRULE and its EXDATE line (the library's EXDATE needs its structured rule form, which would not keep ours as sent). */
-function repeatingOf(event: CalendarEvent): string | null {
+function repeatingOf(event: FeedEventFields): string | null {
   if (event.rule === null) return null;
   const lines = [rruleProperty({ ...event, rule: event.rule })];
   const cancelled = event.exceptions.filter((exception) => exception.cancelled);

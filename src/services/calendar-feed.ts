@@ -14,13 +14,33 @@ import type { Tx } from "../store/store.js";
 import type { ServiceContext } from "./context.js";
 import { eventRef } from "./event.js";
 
+/**
+ * What a feed writes of an event: any kind of event with these fields joins a calendar (a
+ * personal event too, with no menu or facilities).
+ */
+export type FeedEventFields = Pick<
+  CalendarEvent,
+  | "title"
+  | "memo"
+  | "start"
+  | "end"
+  | "allDay"
+  | "timeZone"
+  | "rule"
+  | "exceptions"
+  | "menuName"
+  | "facilities"
+  | "createdAt"
+  | "updatedAt"
+>;
+
 /** One event of a feed, with the item id its UID is made from and the web page it links to. */
 export interface FeedEvent {
   /** The item id (`GROUP,1:g,GW_SCHEDULE,1:n`). */
   readonly itemId: string;
   /** The path of its web page under the base URL. */
   readonly pagePath: string;
-  readonly event: CalendarEvent;
+  readonly event: FeedEventFields;
 }
 
 /** What one calendar address serves. */
@@ -110,6 +130,7 @@ async function gatherMyEvents(tx: Tx, user: User, window: Window): Promise<FeedE
       if (isEveryonesEvent(event) || event.participants.some((person) => person.id === user.id))
         mine.push(feedEventOf(event));
   }
+  // Personal events join here when the personal schedule lands: one more push per event.
   return mine.sort((a, b) => a.event.start - b.event.start || a.itemId.localeCompare(b.itemId));
 }
 
