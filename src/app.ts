@@ -48,6 +48,7 @@ import { registerStream } from "./http/endpoints/stream/stream.js";
 import { LiveHub } from "./services/live-hub.js";
 import { registerIcon } from "./http/endpoints/icon/icon.js";
 import { registerMpAddress } from "./http/endpoints/mp-address/mp-address.js";
+import { maskCalendarSecret, registerIcal } from "./http/endpoints/ical/ical.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -70,7 +71,20 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
   const baseUrl = () => config.publicUrl ?? listeningUrl ?? `http://${config.host}:${config.port}`;
   const app = Fastify({
     // Logs go to standard error: standard output carries the lines operators and scripts read.
-    logger: { level: config.logLevel, stream: process.stderr },
+    logger: {
+      level: config.logLevel,
+      stream: process.stderr,
+      // Fastify's own request fields, with a calendar address's secret masked.
+      serializers: {
+        req: (request) => ({
+          method: request.method,
+          url: maskCalendarSecret(request.url),
+          host: request.host,
+          remoteAddress: request.ip,
+          remotePort: request.socket?.remotePort,
+        }),
+      },
+    },
     genReqId: (request) => safeRequestId(request.headers["x-request-id"]),
     bodyLimit: LIMITS.xmlBodyMaxBytes,
     ...serverOptions(config.limits.timeouts),
@@ -166,6 +180,8 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     registerMpChat(api, context);
     registerMpChatPush(api, context);
     registerMpAddress(api, context);
+    // Calendar feeds (issue #20): outside /api/, so outside the feed cache, but compressed.
+    registerIcal(api, context);
   });
   return app;
 }

@@ -68,6 +68,8 @@ export const LIMITS = {
   eventFacilitiesMax: 100,
   /** Exceptions (moved or cancelled occurrences) one repeating event keeps. */
   eventExceptionsMax: 1_000,
+  /** How far back a calendar feed (/ical/) reaches: events (series: their last end) ending after now minus this. */
+  calendarFeedPastDays: 365,
   /** The name of an event menu or facility. */
   eventMenuNameMaxChars: 100,
 } as const;

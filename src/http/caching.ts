@@ -150,6 +150,15 @@ export function registerFeedCaching(app: FastifyInstance, context: Context): Fee
   }
 }
 
+/**
+ * Sets a strong ETag hashed from an answer's identity bytes, for a route outside the feed cache
+ * registered after it (the calendar feeds): a compressed variant then gets its own tag, as feeds do.
+ */
+export function setIdentityTag(reply: FastifyReply, tag: string): void {
+  IDENTITY_TAG.set(reply, tag);
+  reply.header("etag", tag);
+}
+
 /** The validator headers of a feed answer, 200 or 304. */
 function setValidators(reply: FastifyReply, tag: string, lastModified: number | undefined): void {
   IDENTITY_TAG.set(reply, tag);

@@ -1,6 +1,7 @@
 // The settings page: the caller's groups with their notify switch, and their credentials.
 import type { Actor } from "../domain/access.js";
 import type { Group, Membership } from "../domain/group.js";
+import { calendarSecretOf } from "./calendar-feed.js";
 import { requireGroupMember } from "./group-access.js";
 import { type CredentialsView, listMyCredentials } from "./personal-token.js";
 import type { ServiceContext } from "./context.js";
@@ -15,9 +16,11 @@ export interface MyGroup {
 export interface SettingsView {
   readonly groups: readonly MyGroup[];
   readonly credentials: CredentialsView;
+  /** When the caller's calendar addresses were made; undefined when they have none. */
+  readonly calendarSince: number | undefined;
 }
 
-/** The caller's groups (by name) with their notify switch, tokens and authorized applications. */
+/** The caller's groups (by name) with their notify switch, tokens, authorized applications and calendar addresses. */
 export async function readSettings(ctx: ServiceContext, actor: Actor): Promise<SettingsView> {
   const groups = await ctx.store.read(async (tx) => {
     const out: MyGroup[] = [];
@@ -27,7 +30,11 @@ export async function readSettings(ctx: ServiceContext, actor: Actor): Promise<S
     }
     return out.sort((a, b) => a.group.name.localeCompare(b.group.name) || a.group.id - b.group.id);
   });
-  return { groups, credentials: await listMyCredentials(ctx, actor) };
+  return {
+    groups,
+    credentials: await listMyCredentials(ctx, actor),
+    calendarSince: await calendarSecretOf(ctx, actor),
+  };
 }
 
 /**

@@ -121,6 +121,8 @@ export const UNTRACKED_TABLES: Readonly<Record<string, string>> = {
   personal_tasks: "the personal ToDo feed is built afresh on every request, outside the feed cache",
   // Live updates (migration 0018).
   live_events: "read by the live streams only, never by a feed; written with changes that move versions already",
+  // Calendar feeds (migration 0026).
+  calendar_feeds: "read by the calendar addresses (/ical/...), which are built afresh and never kept by the feed cache",
 };
 
 /**

@@ -78,3 +78,10 @@ export interface PersonalEventExceptionsTable {
   start_at: number | null;
   end_at: number | null;
 }
+
+/** A user's calendar feed secret, as its SHA-256 (migration 0026). */
+export interface CalendarFeedsTable {
+  user_id: number;
+  secret_hash: string;
+  created_at: number;
+}

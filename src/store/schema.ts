@@ -23,6 +23,7 @@ import type {
 } from "./schema-activity.js";
 import type { ChatAttachmentsTable, ChatMembersTable, ChatMessagesTable, ChatRoomsTable } from "./schema-chat.js";
 import type {
+  CalendarFeedsTable,
   EventExceptionsTable,
   EventFacilitiesTable,
   EventMenusTable,
@@ -81,6 +82,7 @@ export interface Database {
   personal_events: PersonalEventsTable;
   personal_event_exceptions: PersonalEventExceptionsTable;
   live_events: LiveEventsTable;
+  calendar_feeds: CalendarFeedsTable;
 }
 
 /** Registered users. */

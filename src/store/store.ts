@@ -9,6 +9,7 @@ import type { CommentRepo } from "./queries/comments.js";
 import type { DatasetRepo } from "./queries/dataset.js";
 import type { EventRepo } from "./queries/events.js";
 import type { PersonalEventRepo } from "./queries/personal-events.js";
+import type { CalendarFeedRepo } from "./queries/calendar-feeds.js";
 import type { FileRepo } from "./queries/files.repo.js";
 import type { FolderRepo } from "./queries/folders.js";
 import type { GroupRepo, MembershipRepo } from "./queries/groups.js";
@@ -115,4 +116,6 @@ export interface Tx {
   readonly liveEvents: LiveEventRepo;
   /** People who share a group with a user (/api/mpAddress/V2). */
   readonly addressBook: AddressBookRepo;
+  /** Calendar feed secrets (the /ical/ addresses). */
+  readonly calendarFeeds: CalendarFeedRepo;
 }

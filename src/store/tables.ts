@@ -10,6 +10,7 @@ export const TABLES_IN_DEPENDENCY_ORDER = [
   "user_pictures",
   "applications",
   "tokens",
+  "calendar_feeds",
   "sessions",
   "groups",
   "memberships",

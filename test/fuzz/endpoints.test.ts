@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import fc from "fast-check";
+import { hashToken } from "../../src/auth/token.js";
 import { registeredEndpoints } from "../../src/http-kit/route.js";
 import { describeEachBackend } from "../support/backends.js";
 import type { TestUser } from "../support/factories.js";
@@ -47,6 +48,11 @@ describeEachBackend("fuzzing every endpoint of the route table", (backend) => {
       await seedPersonalTask(server, owner, "home personal task"),
       await seedPersonalTask(server, member, "member's personal task"),
     ];
+    // The owner's calendar secret is the route's own placeholder: /ical/:secret/me.ics, fuzzed as
+    // registered, then serves the owner's calendar (and its damaged forms probe the same route).
+    await server.store.transaction((tx) =>
+      tx.calendarFeeds.replace(owner.id, hashToken(":secret"), server.clock.now()),
+    );
     signIn = await pendingSignIn(server, owner.consumer);
     snapshots = openSnapshotter(server);
     last = await snapshots.take();

@@ -23,6 +23,7 @@ import { events } from "./0021-events.js";
 import { chatAttachments } from "./0022-chat-attachments.js";
 import { personalEvents } from "./0023-personal-events.js";
 import { personalTasks } from "./0024-personal-tasks.js";
+import { calendarFeeds } from "./0026-calendar-feeds.js";
 import { eventWindows } from "./0028-event-windows.js";
 import { type Engine, columnTypes } from "./columns.js";
 
@@ -56,6 +57,7 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0022-chat-attachments": chatAttachments(t),
     "0023-personal-events": personalEvents(t),
     "0024-personal-tasks": personalTasks(t),
+    "0026-calendar-feeds": calendarFeeds(t),
     "0028-event-windows": eventWindows(),
   };
 }

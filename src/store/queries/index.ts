@@ -10,6 +10,7 @@ import { commentRepo } from "./comments.js";
 import { datasetRepo } from "./dataset.js";
 import { eventRepo } from "./events.js";
 import { personalEventRepo } from "./personal-events.js";
+import { calendarFeedRepo } from "./calendar-feeds.js";
 import { fileRepo } from "./files.js";
 import { folderRepo } from "./folders.js";
 import { groupRepo, membershipRepo } from "./groups.js";
@@ -72,6 +73,7 @@ const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>, engine: Engi
   personalEvents: personalEventRepo,
   liveEvents: liveEventRepo,
   addressBook: addressBookRepo,
+  calendarFeeds: calendarFeedRepo,
 };
 
 /** Repositories made on first use; the getters are defined once, on the prototype. */

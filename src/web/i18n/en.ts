@@ -208,6 +208,20 @@ export const en = {
   "settings.appRevoke": "Revoke access",
   "settings.appRevokeConfirm": "Revoke this application's access?",
   "settings.level": "Access level {level}",
+  "settings.calendar": "Calendar feeds",
+  "settings.calendarHelp":
+    "A secret address per calendar lets calendar applications (Google Calendar, Apple Calendar, Outlook, Thunderbird) subscribe to your events without signing in. Anyone who has the address can read those events.",
+  "settings.calendarNone": "You have no calendar address.",
+  "settings.calendarSince":
+    "Your calendar addresses were made {when}. They are shown only when made: renew them to see new ones.",
+  "settings.calendarCreate": "Make calendar addresses",
+  "settings.calendarRenew": "Renew addresses",
+  "settings.calendarRenewConfirm": "Make new calendar addresses? The current ones stop working at once.",
+  "settings.calendarRevoke": "Revoke addresses",
+  "settings.calendarRevokeConfirm": "Revoke your calendar addresses? Subscribed calendars stop updating at once.",
+  "settings.calendarOnce": "Your calendar addresses. Copy them now: they are shown only once.",
+  "settings.calendarMine": "My events (the events I take part in, in every group)",
+  "settings.calendarGroup": "Events of {group}",
 
   "account.title": "Your account",
   "account.email": "You sign in as {email}.",

@@ -211,6 +211,21 @@ export const ja: Readonly<Record<MessageKey, string>> = {
   "settings.appRevoke": "許可を取り消す",
   "settings.appRevokeConfirm": "このアプリケーションの許可を取り消しますか？",
   "settings.level": "アクセスレベル {level}",
+  "settings.calendar": "カレンダー配信",
+  "settings.calendarHelp":
+    "カレンダーごとの秘密のアドレスを使うと、カレンダーアプリ（Google カレンダー、Apple カレンダー、Outlook、Thunderbird）がサインインせずに予定を購読できます。アドレスを知っている人は誰でもその予定を読めます。",
+  "settings.calendarNone": "カレンダーのアドレスはありません。",
+  "settings.calendarSince":
+    "カレンダーのアドレスは{when}に作成されました。アドレスは作成時にだけ表示されます。もう一度見るには作り直してください。",
+  "settings.calendarCreate": "カレンダーのアドレスを作成",
+  "settings.calendarRenew": "アドレスを作り直す",
+  "settings.calendarRenewConfirm": "新しいアドレスを作りますか？今のアドレスはすぐに使えなくなります。",
+  "settings.calendarRevoke": "アドレスを無効にする",
+  "settings.calendarRevokeConfirm":
+    "カレンダーのアドレスを無効にしますか？購読中のカレンダーはすぐに更新されなくなります。",
+  "settings.calendarOnce": "カレンダーのアドレスです。表示は一度だけなので、今すぐコピーしてください。",
+  "settings.calendarMine": "自分の予定（すべてのグループで参加する予定）",
+  "settings.calendarGroup": "{group}の予定",
 
   "account.title": "アカウント",
   "account.email": "{email} でログインしています。",

@@ -1,7 +1,9 @@
 // The settings page (`/settings`): the notify switch of each group, personal tokens (create,
-// shown once; revoke) and the applications the person authorized (revoke).
+// shown once; revoke), the applications the person authorized (revoke) and the calendar
+// addresses (made or renewed, shown once; revoked).
 import type { FastifyInstance } from "fastify";
-import { parsePair } from "../../domain/item-id.js";
+import { formatPair, parsePair } from "../../domain/item-id.js";
+import { renewCalendarSecret, revokeCalendarSecret } from "../../services/calendar-feed.js";
 import { createPersonalToken, revokeAuthorizedApp, revokePersonalToken } from "../../services/personal-token.js";
 import { readSettings, setMyNotify } from "../../services/settings.js";
 import { type PageRequest, type WebContext, pageNotFound, registerPage } from "../page.js";
@@ -19,6 +21,7 @@ export function registerSettingsPages(app: FastifyInstance, web: WebContext): vo
         personal: view.credentials.personal,
         authorized: view.credentials.authorized,
         apps: view.credentials.apps,
+        calendarSince: view.calendarSince,
       });
     },
   });
@@ -49,6 +52,26 @@ export function registerSettingsPages(app: FastifyInstance, web: WebContext): vo
     async POST(page) {
       await revokePersonalToken(web, page.actor, { tokenId: numberParam(page) });
       return page.redirect("/settings#tokens");
+    },
+  });
+  registerPage(app, web, "/settings/calendar", {
+    async POST(page) {
+      const secret = await renewCalendarSecret(web, page.actor);
+      const { groups } = await readSettings(web, page.actor);
+      const base = `${web.baseUrl()}/ical/${secret}`;
+      // Shown once, like a personal token: only the secret's hash is kept.
+      return page.render("calendar-created", {
+        title: page.chrome.t("settings.calendar"),
+        section: "settings",
+        mine: `${base}/me.ics`,
+        groups: groups.map(({ group }) => ({ name: group.name, address: `${base}/group/${formatPair(group.id)}.ics` })),
+      });
+    },
+  });
+  registerPage(app, web, "/settings/calendar/revoke", {
+    async POST(page) {
+      await revokeCalendarSecret(web, page.actor);
+      return page.redirect("/settings#calendar");
     },
   });
   registerPage(app, web, "/settings/apps/:id/revoke", {

@@ -1,0 +1,40 @@
+// The server's request log never holds a calendar address's secret (the address is a credential
+// that calendar applications poll for months). Runs the built server: `npm run build` first.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { maskCalendarSecret } from "../../src/http/endpoints/ical/ical.js";
+import { type ServerProcess, startServerProcess } from "../support/cli.js";
+
+describe("the request log and calendar addresses", () => {
+  let dataDir: string;
+  let server: ServerProcess;
+
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "kairan-ical-log-"));
+    server = await startServerProcess(["--port", "0", "--data", dataDir, "--no-demo", "--log-level", "info"]);
+  });
+  after(async () => {
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("masks the secret of /ical/ addresses and leaves other URLs as they are", () => {
+    assert.equal(maskCalendarSecret("/ical/abcDEF_-123/me.ics"), "/ical/[secret]/me.ics");
+    assert.equal(maskCalendarSecret("/ical/abc/group/1:2.ics?x=1"), "/ical/[secret]/group/1:2.ics?x=1");
+    assert.equal(maskCalendarSecret("/ical/"), "/ical/[secret]");
+    assert.equal(maskCalendarSecret("/api/board/V2?ical/abc"), "/api/board/V2?ical/abc");
+  });
+
+  it("logs the request with the secret masked", async () => {
+    const secret = "SeCrEt-in-the-log-0123456789abcd";
+    assert.equal((await fetch(`${server.url}/ical/${secret}/me.ics`)).status, 404);
+    assert.equal((await fetch(`${server.url}/ical/${secret}/group/1:1.ics`)).status, 404);
+    await server.stop();
+    const log = server.stderr();
+    assert.match(log, /\/ical\/\[secret\]\/me\.ics/, "the request is logged");
+    assert.ok(!log.includes(secret), "without its secret");
+  });
+});
