@@ -20,7 +20,14 @@ import type {
   MentionsTable,
   NotificationsTable,
 } from "./schema-activity.js";
-import type { ChatAttachmentsTable, ChatMembersTable, ChatMessagesTable, ChatRoomsTable } from "./schema-chat.js";
+import type {
+  ChatAttachmentsTable,
+  ChatLikeNotificationsTable,
+  ChatLikesTable,
+  ChatMembersTable,
+  ChatMessagesTable,
+  ChatRoomsTable,
+} from "./schema-chat.js";
 import type {
   EventExceptionsTable,
   EventFacilitiesTable,
@@ -68,6 +75,8 @@ export interface Database {
   chat_members: ChatMembersTable;
   chat_messages: ChatMessagesTable;
   chat_attachments: ChatAttachmentsTable;
+  chat_likes: ChatLikesTable;
+  chat_like_notifications: ChatLikeNotificationsTable;
   event_menus: EventMenusTable;
   facilities: FacilitiesTable;
   events: EventsTable;

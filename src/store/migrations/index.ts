@@ -21,6 +21,7 @@ import { chat } from "./0017-chat.js";
 import { liveEvents } from "./0018-live-events.js";
 import { events } from "./0021-events.js";
 import { chatAttachments } from "./0022-chat-attachments.js";
+import { chatLikes } from "./0027-chat-likes.js";
 import { type Engine, columnTypes } from "./columns.js";
 
 /**
@@ -51,5 +52,6 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0018-live-events": liveEvents(t),
     "0021-events": events(engine),
     "0022-chat-attachments": chatAttachments(t),
+    "0027-chat-likes": chatLikes(engine),
   };
 }
