@@ -8,6 +8,7 @@ import type { TestUser } from "../support/factories.js";
 import { type Answer, assertError, atomText, entriesOf, nsChild, request } from "../support/http.js";
 import { BoardClient } from "../support/notifications.js";
 import { type TestServer, startTestServer } from "../support/server.js";
+import { openSse } from "../support/sse.js";
 
 describeEachBackend("likes of chat messages (/api/good/V2, /api/goodNotification/V2)", (backend) => {
   let server: TestServer;
@@ -148,6 +149,25 @@ describeEachBackend("likes of chat messages (/api/good/V2, /api/goodNotification
       entriesOf(paged.xml).map((e) => atomText(e, "id")),
       [ids[1]],
     );
+  });
+
+  it("sends the author a likeNotification event on the live stream, the message's id from the author's side", async () => {
+    const live = await openSse(`${server.url}/api/stream/V2`, { authorization: `Bearer ${alice.token}` });
+    const bobLive = await openSse(`${server.url}/api/stream/V2`, { authorization: `Bearer ${bob.token}` });
+    try {
+      const n = await say(alice, room, "stream my like");
+      await likeWrite(bob, messageId(bob, room, n));
+      const id = messageId(alice, room, n);
+      const [event] = await live.waitFor((e) => e.event === "likeNotification" && e.data.includes(`<id>${id}</id>`));
+      assert.ok(event!.data.includes("<name>Bob</name>"), event!.data);
+      assert.ok(event!.data.includes('<summary type="text">stream my like</summary>'), event!.data);
+      const m = await say(alice, room, "marker");
+      await bobLive.waitFor((e) => e.event === "chat" && e.data.includes(`COMMENT,${m}</id>`));
+      assert.equal(bobLive.events.filter((e) => e.event === "likeNotification").length, 0, "the liker hears nothing");
+    } finally {
+      live.close();
+      bobLive.close();
+    }
   });
 
   it("refuses outsiders, unknown messages and room ids with nothing changed", async () => {
