@@ -6,7 +6,12 @@ import { CLIENT_NS } from "../support/http.js";
 import type { Part } from "../support/multipart.js";
 import { seedEvent } from "../support/world.js";
 import type { MatrixWorld } from "./matrix-world.js";
-import { CHAT_COMMENT_OPERATIONS, CHAT_NOTIFICATION_OPERATIONS, CHAT_OPERATIONS } from "./chat-operations.js";
+import {
+  CHAT_COMMENT_OPERATIONS,
+  CHAT_LIKE_OPERATIONS,
+  CHAT_NOTIFICATION_OPERATIONS,
+  CHAT_OPERATIONS,
+} from "./chat-operations.js";
 
 /** One request: a query, an Atom body, or multipart parts. */
 export interface Probe {
@@ -408,6 +413,7 @@ export const OPERATIONS: ReadonlyMap<string, readonly Operation[]> = new Map<str
     [
       { name: "likers", method: "GET", need: "read", scope: "group", probe: async (w) => q(`id=${w.secret.topicId}`) },
       ...toggles("like"),
+      ...CHAT_LIKE_OPERATIONS,
     ],
   ],
   [
