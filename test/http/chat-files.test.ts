@@ -135,6 +135,8 @@ describeEachBackend("files on chat messages (/api/comet/mpChatPush/V2 multipart)
       assert.ok(event!.data.includes(`entryId="${bobsId}"`), event!.data);
       assert.ok(event!.data.includes('fileName="live.txt"'), event!.data);
       assert.ok(event!.data.includes("<cblGood:count>0</cblGood:count>"), event!.data);
+      const embedded = await chat.rooms(bob, `id=${encodeURIComponent(roomId(bob, room))}&embed-comment=true`);
+      assert.ok(embedded.text.includes(`entryId="${bobsId}"`), "embedded messages carry their files too");
     } finally {
       live.close();
     }
