@@ -50,18 +50,26 @@ export async function pushMessage(
   const body = checkChatMessage(input.text, files.length);
   checkAttachments(files.map((file) => file.draft));
   const keys = files.map(() => newBlobKey());
-  const view = await ctx.store.transaction(async (tx) => {
+  const view = await ctx.store.transaction(async (tx): Promise<MessageView> => {
     const userId = actor.user.id;
-    await requireRoom(tx, userId, input.roomId);
+    // Reads first: from the push to the commit the room's row stays locked and every other message
+    // into the room waits for it (PostgreSQL), so only the writes that need the number follow it.
+    const before = await requireRoom(tx, userId, input.roomId);
+    const members = (await tx.chat.members([before.id])).get(before.id) ?? [];
     const at = ctx.clock.now();
     const number = await tx.chat.push(input.roomId, userId, body, at);
     const attachments = await storeMessageFiles(tx, { roomId: input.roomId, number, at }, files, keys);
     // In the same transaction: the streams learn of the message only once it is committed.
     await tx.liveEvents.append({ kind: "chat", roomId: input.roomId, messageNumber: number, at });
-    const message = await tx.chat.message(input.roomId, number);
-    const room = await requireRoom(tx, userId, input.roomId);
-    const members = (await tx.chat.members([room.id])).get(room.id) ?? [];
-    return { room, members, message: { ...message!, attachments } };
+    const message = {
+      roomId: input.roomId,
+      number,
+      authorId: userId,
+      authorName: actor.user.name,
+      body,
+      createdAt: at,
+    };
+    return { room: { ...before, lastNumber: number, activityAt: at }, members, message: { ...message, attachments } };
   });
   try {
     for (const [index, file] of files.entries()) await ctx.blobs.commit(file.temp, keys[index] ?? "");

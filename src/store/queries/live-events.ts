@@ -95,13 +95,19 @@ function eventOf(row: Row): LoggedLiveEvent | undefined {
 export function liveEventRepo(db: Kysely<Database>, engine: Engine): LiveEventRepo {
   return {
     async append(event) {
-      await db
-        .insertInto("live_events")
-        .values({ ...rowOf(event), at: event.at })
-        .execute();
+      const values = { ...rowOf(event), at: event.at };
+      if (engine === "sqlite") {
+        await db.insertInto("live_events").values(values).execute();
+        return;
+      }
       // NOTIFY is transactional: the other processes hear of it when the row is visible to them.
-      // Repeated notifications of one transaction are folded into one by PostgreSQL.
-      if (engine === "postgres") await sql`select pg_notify(${LIVE_CHANNEL}, '')`.execute(db);
+      // Repeated notifications of one transaction are folded into one by PostgreSQL. One statement
+      // for both: a chat message appends while it holds its room's row (chat-messages.ts).
+      await db
+        .with("logged", (q) => q.insertInto("live_events").values(values).returning("id"))
+        .selectFrom("logged")
+        .select(sql<string>`pg_notify(${LIVE_CHANNEL}, '')`.as("notified"))
+        .execute();
     },
     async after(afterId, since, limit) {
       const rows = await db
