@@ -144,6 +144,12 @@ describeEachBackend("web chat pages", (backend) => {
     assert.match(seen.html, /<span class="like-count" data-count="1">1 likes<\/span>/);
     assert.match((await bobWeb.get(path)).html, /name="on" value="false"[\s\S]*Unlike/, "Bob's button now unlikes");
     assert.match((await aliceWeb.get("/notifications/likes")).html, /like this/, "Alice's like notifications list it");
+    const confirmed = await aliceWeb.post("/notifications/likes/confirm", {
+      id: `MYPAGE,1:${alice.id},MP_CHAT,1:${roomId},COMMENT,1`,
+    });
+    assert.equal(confirmed.status, 303);
+    assert.ok(!(await aliceWeb.get("/notifications/likes")).html.includes("like this"), "confirmed from the page");
+    assert.match((await aliceWeb.get("/notifications/likes?show=all")).html, /like this/);
     assert.equal((await strangerWeb.post("/mpChat/like", { chatRoomId: key, number: "1", on: "true" })).status, 404);
     await bobWeb.post("/mpChat/like", { chatRoomId: key, number: "1", on: "false" });
     assert.match((await aliceWeb.get(path)).html, /data-count="0"/);
