@@ -1,5 +1,6 @@
 import { NotFoundError, ValidationError } from "./errors.js";
 import { CHAT_LIMITS } from "./limits.js";
+import type { LikeSummary } from "./reaction.js";
 import { checkMaxChars } from "./text.js";
 
 /** The two kinds of room. */
@@ -35,6 +36,8 @@ export interface ChatMessage {
   readonly createdAt: number;
   /** Its files, where the reader loaded them (the push answer, the message list). */
   readonly attachments?: readonly ChatAttachment[];
+  /** Its likes as the reader sees them, where the reader loaded them. */
+  readonly likes?: LikeSummary;
 }
 
 /** A file of a chat message; `position` counts the message's files from 1 in upload order. */

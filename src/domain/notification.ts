@@ -1,5 +1,5 @@
 import { ValidationError } from "./errors.js";
-import type { ContentRef, ItemRef } from "./item-id.js";
+import { type ContentRef, type ItemRef, parseChatId, parseItemId } from "./item-id.js";
 import { LIMITS } from "./limits.js";
 import type { Locale } from "./task.js";
 
@@ -173,19 +173,56 @@ export function likedItemOf(ref: ItemRef): LikedItem | undefined {
   return undefined;
 }
 
-/** A like notification as its owner sees it. */
-export interface LikeNotification {
-  readonly item: LikedItem;
-  readonly groupName: string;
-  /** The item's title (a comment's: its parent's). */
+/** A liked chat message (a room is in no group): its room and number. */
+export interface LikedChatMessage {
+  readonly roomId: number;
+  readonly messageNumber: number;
+}
+
+/** What a like names: a group's item or comment, or a chat message. */
+export type LikeTarget =
+  { readonly kind: "item"; readonly ref: ItemRef } | { readonly kind: "chat"; readonly message: LikedChatMessage };
+
+/** The like target an id names; undefined for one that names none (a chat room is not liked, its messages are). */
+export function parseLikeTarget(text: string): LikeTarget | undefined {
+  const chat = parseChatId(text);
+  if (chat !== undefined) {
+    const { roomId, messageNumber } = chat;
+    return messageNumber === undefined ? undefined : { kind: "chat", message: { roomId, messageNumber } };
+  }
+  const ref = parseItemId(text);
+  return ref && { kind: "item", ref };
+}
+
+/** What every like notification shows its owner. */
+interface LikeNotificationBase {
+  /** The item's title (a comment's: its parent's; a chat message's: its room's, as the owner sees it). */
   readonly title: string;
-  /** The item's body, or the comment's text. */
+  /** The item's body, or the comment's or message's text. */
   readonly body: string;
   /** Everyone but the owner who likes it now, first liker first. */
   readonly likers: readonly UserMention[];
   readonly confirmed: boolean;
   readonly updatedAt: number;
 }
+
+/** A like notification of a group's item or comment. */
+export interface ItemLikeNotification extends LikeNotificationBase {
+  readonly kind: "item";
+  readonly item: LikedItem;
+  readonly groupName: string;
+}
+
+/** A like notification of a chat message. */
+export interface ChatLikeNotification extends LikeNotificationBase {
+  readonly kind: "chat";
+  readonly message: LikedChatMessage;
+  /** The message's author, who owns the notification: ids are written from the owner's side. */
+  readonly ownerId: number;
+}
+
+/** A like notification as its owner sees it. */
+export type LikeNotification = ItemLikeNotification | ChatLikeNotification;
 
 const MEMBER_EVENT_TEXT: Readonly<Record<Locale, Readonly<Record<"joined" | "left", (name: string) => string>>>> = {
   ja: {

@@ -49,11 +49,15 @@ export function readReplyTo(entry: XmlElement): number | undefined {
 }
 
 /**
- * A like or favorite write: `insert` (or no operation) sets it, `delete` clears it; one
- * `entry/id` per request.
- * @throws ValidationError INVALID_OPERATION, ENTRY_REQUIRED, MULTIPLE_ENTRIES, ENTRY_ID_REQUIRED, INVALID_ID
+ * A toggle write (like, favorite): `cbl:operation` insert (the default) or delete, and the one
+ * entry's id as `readId` reads it.
+ * @throws ValidationError INVALID_OPERATION, ENTRY_REQUIRED, MULTIPLE_ENTRIES, ENTRY_ID_REQUIRED, and readId's
  */
-export function readItemToggle(feed: XmlElement, what: string): { readonly ref: ItemRef; readonly on: boolean } {
+export function readToggle<T>(
+  feed: XmlElement,
+  what: string,
+  readId: (text: string, field: string) => T,
+): { readonly id: T; readonly on: boolean } {
   const operation = readOperation(feed) ?? "insert";
   if (operation !== "insert" && operation !== "delete") {
     throw new ValidationError(
@@ -65,5 +69,11 @@ export function readItemToggle(feed: XmlElement, what: string): { readonly ref: 
   const id = childText(entry, NS.atom, "id");
   if (id === undefined || id.trim() === "")
     throw new ValidationError("ENTRY_ID_REQUIRED", `entry/id (the id of the item to ${what}) is missing.`);
-  return { ref: readItemId(id, "entry/id"), on: operation === "insert" };
+  return { id: readId(id, "entry/id"), on: operation === "insert" };
+}
+
+/** A toggle of one group item (favorite). @throws ValidationError as readToggle, INVALID_ID */
+export function readItemToggle(feed: XmlElement, what: string): { readonly ref: ItemRef; readonly on: boolean } {
+  const { id, on } = readToggle(feed, what, readItemId);
+  return { ref: id, on };
 }

@@ -1,6 +1,7 @@
 import { element, utcTimestamp } from "../atom/build.js";
 import type { ChatAttachment, ChatMember, ChatMessage } from "../domain/chat.js";
 import { formatChatAttachmentId, formatChatMessageId, formatChatRoomId, formatPair } from "../domain/item-id.js";
+import { NO_LIKES } from "../domain/reaction.js";
 import type { MessagesView, MessageView } from "../services/chat-message.js";
 import type { RoomView } from "../services/chat.js";
 import type { MemberRoom } from "../store/queries/chat.js";
@@ -36,7 +37,10 @@ export function roomTitleFor(
   return members.find((member) => member.userId !== viewerId)?.name ?? room.title;
 }
 
-/** A message as a comment entry, its id written from the viewer's side. */
+/**
+ * A message as a comment entry, its id written from the viewer's side; `cblGood:set` and
+ * `cblGood:count` as a comment's (in its order: after `summary`, before the files).
+ */
 export function chatMessageEntry(baseUrl: string, viewerId: number, message: ChatMessage): string {
   const id = formatChatMessageId(viewerId, message.roomId, message.number);
   const room = chatRoomLinks(baseUrl, message.roomId);
@@ -50,6 +54,8 @@ export function chatMessageEntry(baseUrl: string, viewerId: number, message: Cha
     authorElement(message.authorName, message.authorId) +
     element("updated", {}, utcTimestamp(message.createdAt)) +
     summaryElement(message.body) +
+    element("cblGood:set", {}, String((message.likes ?? NO_LIKES).mine)) +
+    element("cblGood:count", {}, String((message.likes ?? NO_LIKES).count)) +
     (message.attachments ?? []).map((file) => chatAttachmentElement(viewerId, file)).join("") +
     "</entry>"
   );
@@ -113,13 +119,13 @@ export function chatRoomsFeed(
 }
 
 /** `GET /api/comment/V2?entry=<room>`: a page of a room's messages with older/newer flags. */
-export function chatMessagesFeed(baseUrl: string, viewer: Viewer, view: MessagesView, title: string): string {
+export function chatMessagesFeed(baseUrl: string, viewer: Viewer, view: MessagesView): string {
   const extra =
     element("cblCmnt:olderCommentExists", {}, String(view.olderExists)) +
     element("cblCmnt:newerCommentExists", {}, String(view.newerExists));
   return feedDocument(
     {
-      title,
+      title: roomTitleFor(view.room, view.members, viewer.id),
       id: formatChatRoomId(viewer.id, view.room.id),
       alternate: chatRoomLinks(baseUrl, view.room.id).alternate,
       viewer,
@@ -130,11 +136,11 @@ export function chatMessagesFeed(baseUrl: string, viewer: Viewer, view: Messages
   );
 }
 
-/** The answer to a push: a feed of the one message, from the pusher's side. */
+/** The answer to a push: a feed of the one message, from the pusher's side, titled as the room list titles the room. */
 export function chatPushFeed(baseUrl: string, viewer: Viewer, view: MessageView): string {
   return feedDocument(
     {
-      title: view.room.title,
+      title: roomTitleFor(view.room, view.members, viewer.id),
       id: formatChatRoomId(viewer.id, view.room.id),
       alternate: chatRoomLinks(baseUrl, view.room.id).alternate,
       viewer,

@@ -1,6 +1,7 @@
 import { element } from "../atom/build.js";
-import { formatCommentId, formatContentId, formatPair } from "../domain/item-id.js";
-import type { LikeNotification } from "../domain/notification.js";
+import { formatChatMessageId, formatCommentId, formatContentId, formatPair } from "../domain/item-id.js";
+import type { ChatLikeNotification, LikeNotification } from "../domain/notification.js";
+import { chatRoomLinks } from "./chat.js";
 import type { LikeNotificationsView } from "../services/like-notification.js";
 import { type Viewer, authorElement, feedDocument, newestOf, EMPTY_AUTHOR, itemEntry } from "./feed.js";
 import { commentLinks, contentLinks } from "./links.js";
@@ -10,13 +11,11 @@ import { commentLinks, contentLinks } from "./links.js";
  * `author` per liker (first liker first), id, updated, summary, `cbl:confirmed`, `cbl:group`.
  */
 export function likeNotificationEntry(baseUrl: string, notification: LikeNotification): string {
+  if (notification.kind === "chat") return chatLikeNotificationEntry(baseUrl, notification);
   const { parent, commentNumber } = notification.item;
   const id = commentNumber === 0 ? formatContentId(parent) : formatCommentId(parent, commentNumber);
   const links = commentNumber === 0 ? contentLinks(baseUrl, parent) : commentLinks(baseUrl, parent, commentNumber);
-  const author =
-    notification.likers.length === 0
-      ? EMPTY_AUTHOR
-      : notification.likers.map((liker) => authorElement(liker.name, liker.id)).join("");
+  const author = likersElements(notification);
   return itemEntry(
     {
       id,
@@ -29,6 +28,35 @@ export function likeNotificationEntry(baseUrl: string, notification: LikeNotific
     },
     element("cbl:confirmed", {}, String(notification.confirmed)) +
       element("cbl:group", { valueString: notification.groupName, id: formatPair(parent.groupId) }),
+  );
+}
+
+/** One `author` per liker, first liker first (an empty one when none is left). */
+function likersElements(notification: LikeNotification): string {
+  return notification.likers.length === 0
+    ? EMPTY_AUTHOR
+    : notification.likers.map((liker) => authorElement(liker.name, liker.id)).join("");
+}
+
+/**
+ * A chat message's like notification: as an item's, its id and links those of the message from
+ * the owner's side, the room's title, and no `cbl:group` (a room is in no group).
+ */
+function chatLikeNotificationEntry(baseUrl: string, notification: ChatLikeNotification): string {
+  const { roomId, messageNumber } = notification.message;
+  const room = chatRoomLinks(baseUrl, roomId);
+  const anchor = `#comment-${messageNumber}`;
+  return itemEntry(
+    {
+      id: formatChatMessageId(notification.ownerId, roomId, messageNumber),
+      title: notification.title,
+      links: { alternate: room.alternate + anchor, mobile: room.mobile + anchor },
+      terms: ["GOOD"],
+      author: likersElements(notification),
+      updated: notification.updatedAt,
+      summary: notification.body,
+    },
+    element("cbl:confirmed", {}, String(notification.confirmed)),
   );
 }
 

@@ -1,4 +1,5 @@
 import type { ChatAttachment, ChatMessage } from "../domain/chat.js";
+import { NO_LIKES } from "../domain/reaction.js";
 import type { Tx } from "../store/store.js";
 import type { StagedFile } from "./comment.js";
 
@@ -22,6 +23,25 @@ export async function storeMessageFiles(
     attachments.push(attachment);
   }
   return attachments;
+}
+
+/**
+ * These messages of one room with their files and likes as `viewerId` sees them (count, own
+ * like): one query each for the whole page.
+ */
+export async function decorateMessages(
+  tx: Tx,
+  roomId: number,
+  messages: readonly ChatMessage[],
+  viewerId: number,
+): Promise<ChatMessage[]> {
+  const withAttachments = await withFiles(tx, roomId, messages);
+  const likes = await tx.chatLikes.summarize(
+    roomId,
+    messages.map((message) => message.number),
+    viewerId,
+  );
+  return withAttachments.map((message) => ({ ...message, likes: likes.get(message.number) ?? NO_LIKES }));
 }
 
 /** These messages of one room with their files: one query for the whole page. */

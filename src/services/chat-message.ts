@@ -1,12 +1,12 @@
 import { newBlobKey } from "../blobs/blob-store.js";
 import type { Actor } from "../domain/access.js";
 import { checkAttachments } from "../domain/attachment.js";
-import { type ChatMessage, checkChatMessage } from "../domain/chat.js";
+import { type ChatMember, type ChatMessage, checkChatMessage } from "../domain/chat.js";
 import { ForbiddenError, NotFoundError } from "../domain/errors.js";
 import type { PageWindow } from "../store/page-window.js";
 import type { MemberRoom } from "../store/queries/chat.js";
 import { requireRoom } from "./chat.js";
-import { storeMessageFiles, withFiles } from "./chat-files.js";
+import { decorateMessages, storeMessageFiles } from "./chat-files.js";
 import type { StagedFile } from "./comment.js";
 import { removeBlobs } from "./comment-detail.js";
 import type { ServiceContext } from "./context.js";
@@ -14,12 +14,15 @@ import type { ServiceContext } from "./context.js";
 /** A message just written or deleted, with its room as the writer sees it. */
 export interface MessageView {
   readonly room: MemberRoom;
+  /** The room's members: a DIRECT room's title is the other person's name. */
+  readonly members: readonly ChatMember[];
   readonly message: ChatMessage;
 }
 
 /** A page of a room's messages (newest first) and whether more lie on either side. */
 export interface MessagesView {
   readonly room: MemberRoom;
+  readonly members: readonly ChatMember[];
   readonly messages: readonly ChatMessage[];
   readonly olderExists: boolean;
   readonly newerExists: boolean;
@@ -47,16 +50,26 @@ export async function pushMessage(
   const body = checkChatMessage(input.text, files.length);
   checkAttachments(files.map((file) => file.draft));
   const keys = files.map(() => newBlobKey());
-  const view = await ctx.store.transaction(async (tx) => {
+  const view = await ctx.store.transaction(async (tx): Promise<MessageView> => {
     const userId = actor.user.id;
-    await requireRoom(tx, userId, input.roomId);
+    // Reads first: from the push to the commit the room's row stays locked and every other message
+    // into the room waits for it (PostgreSQL), so only the writes that need the number follow it.
+    const before = await requireRoom(tx, userId, input.roomId);
+    const members = (await tx.chat.members([before.id])).get(before.id) ?? [];
     const at = ctx.clock.now();
     const number = await tx.chat.push(input.roomId, userId, body, at);
     const attachments = await storeMessageFiles(tx, { roomId: input.roomId, number, at }, files, keys);
     // In the same transaction: the streams learn of the message only once it is committed.
     await tx.liveEvents.append({ kind: "chat", roomId: input.roomId, messageNumber: number, at });
-    const message = await tx.chat.message(input.roomId, number);
-    return { room: await requireRoom(tx, userId, input.roomId), message: { ...message!, attachments } };
+    const message = {
+      roomId: input.roomId,
+      number,
+      authorId: userId,
+      authorName: actor.user.name,
+      body,
+      createdAt: at,
+    };
+    return { room: { ...before, lastNumber: number, activityAt: at }, members, message: { ...message, attachments } };
   });
   try {
     for (const [index, file] of files.entries()) await ctx.blobs.commit(file.temp, keys[index] ?? "");
@@ -89,8 +102,10 @@ export async function deleteMessage(
     if (message.authorId !== userId)
       throw new ForbiddenError("NOT_MESSAGE_AUTHOR", "Only a message's author deletes it.");
     const removed = await tx.chatAttachments.removeOf(input.roomId, input.number);
+    await tx.chatLikes.removeOf(input.roomId, input.number);
     await tx.chat.deleteMessage(input.roomId, input.number);
-    return { view: { room, message }, keys: removed };
+    const members = (await tx.chat.members([room.id])).get(room.id) ?? [];
+    return { view: { room, members, message }, keys: removed };
   });
   await removeBlobs(ctx.blobs, keys);
   return view;
@@ -104,10 +119,12 @@ export async function listMessages(
 ): Promise<MessagesView> {
   return ctx.store.read(async (tx) => {
     const room = await requireRoom(tx, actor.user.id, input.roomId);
-    const messages = await withFiles(tx, input.roomId, await tx.chat.messages(input.roomId, input.page));
+    const page = await tx.chat.messages(input.roomId, input.page);
+    const messages = await decorateMessages(tx, input.roomId, page, actor.user.id);
     const total = await tx.chat.countMessages(input.roomId);
     return {
       room,
+      members: (await tx.chat.members([room.id])).get(room.id) ?? [],
       messages,
       olderExists: input.page.offset + messages.length < total,
       newerExists: input.page.offset > 0 && total > 0,

@@ -4,6 +4,7 @@ import type { ChatMessage } from "../domain/chat.js";
 import { CHAT_LIMITS } from "../domain/limits.js";
 import type { PageWindow } from "../store/page-window.js";
 import { type RoomView, requireRoom, viewsOf } from "./chat.js";
+import { decorateMessages } from "./chat-files.js";
 import type { ServiceContext } from "./context.js";
 
 /** The room list page: the caller's rooms and the people a new room may hold. */
@@ -36,7 +37,8 @@ export async function openConversation(ctx: ServiceContext, actor: Actor, roomId
     const userId = actor.user.id;
     await tx.chat.confirm(userId, [roomId]);
     const [view] = await viewsOf(tx, [await requireRoom(tx, userId, roomId)], 1);
-    const newest = await tx.chat.messages(roomId, { offset: 0, limit: CHAT_LIMITS.pageMessages });
+    const page = await tx.chat.messages(roomId, { offset: 0, limit: CHAT_LIMITS.pageMessages });
+    const newest = await decorateMessages(tx, roomId, page, userId);
     return { view: view!, messages: [...newest].reverse(), contacts: await tx.chat.contacts(userId) };
   });
 }
@@ -50,7 +52,8 @@ export async function messagesSince(
 ): Promise<ChatMessage[]> {
   return ctx.store.transaction(async (tx) => {
     await requireRoom(tx, actor.user.id, roomId);
-    const messages = await tx.chat.messagesAfter(roomId, number, CHAT_LIMITS.pageMessages);
+    const after = await tx.chat.messagesAfter(roomId, number, CHAT_LIMITS.pageMessages);
+    const messages = await decorateMessages(tx, roomId, after, actor.user.id);
     // Seen on the open page: the room stays read.
     if (messages.length > 0) await tx.chat.confirm(actor.user.id, [roomId]);
     return messages;

@@ -12,6 +12,7 @@ import { ForbiddenError, ValidationError } from "../domain/errors.js";
 import type { PageWindow } from "../store/page-window.js";
 import type { MemberRoom } from "../store/queries/chat.js";
 import type { Tx } from "../store/store.js";
+import { decorateMessages } from "./chat-files.js";
 import type { ServiceContext } from "./context.js";
 
 /** A room as its member sees it: the room, its members and its latest messages (newest first). */
@@ -57,7 +58,12 @@ export async function requireRoom(tx: Tx, userId: number, roomId: number): Promi
 }
 
 /** Members and newest messages of each room, in the rooms' order. */
-export async function viewsOf(tx: Tx, rooms: readonly MemberRoom[], messages: number): Promise<RoomView[]> {
+export async function viewsOf(
+  tx: Tx,
+  rooms: readonly MemberRoom[],
+  messages: number,
+  viewerId?: number,
+): Promise<RoomView[]> {
   const ids = rooms.map((room) => room.id);
   const members = await tx.chat.members(ids);
   const latest = messages <= 1 ? await tx.chat.latest(ids) : undefined;
@@ -66,7 +72,9 @@ export async function viewsOf(tx: Tx, rooms: readonly MemberRoom[], messages: nu
     const newest = latest
       ? [latest.get(room.id)].filter((m): m is ChatMessage => m !== undefined)
       : await tx.chat.messages(room.id, { offset: 0, limit: messages });
-    out.push({ room, members: members.get(room.id) ?? [], messages: newest });
+    // Embedded messages carry their files and likes, as the message feed's do.
+    const shown = viewerId === undefined ? newest : await decorateMessages(tx, room.id, newest, viewerId);
+    out.push({ room, members: members.get(room.id) ?? [], messages: shown });
   }
   return out;
 }
@@ -82,7 +90,7 @@ export async function listRooms(ctx: ServiceContext, actor: Actor, input: RoomQu
       input.roomId !== null
         ? [await requireRoom(tx, userId, input.roomId)]
         : await tx.chat.rooms(userId, { type: input.type, withUserId: input.withUserId }, input.page);
-    return viewsOf(tx, rooms, input.messages);
+    return viewsOf(tx, rooms, input.messages, input.messages > 1 ? userId : undefined);
   });
 }
 
@@ -104,7 +112,7 @@ export async function writeRoom(ctx: ServiceContext, actor: Actor, input: RoomWr
       if (room.type === "DIRECT")
         throw new ValidationError("CHAT_DIRECT_FIXED", "A DIRECT conversation cannot be left.");
       const [view] = await viewsOf(tx, [room], 1);
-      await tx.chat.removeMember(roomId, userId);
+      await leaveRoom(tx, roomId, userId);
       return view!;
     }
     const [view] = await viewsOf(tx, [await requireRoom(tx, userId, roomId)], 1);
@@ -163,7 +171,11 @@ async function updateRoom(
 ): Promise<void> {
   if (room.type === "DIRECT")
     throw new ValidationError("CHAT_DIRECT_FIXED", "A DIRECT conversation has no title and its members are fixed.");
-  if (input.title !== undefined) await tx.chat.rename(room.id, checkRoomTitle(input.title));
+  if (input.title !== undefined) {
+    await tx.chat.rename(room.id, checkRoomTitle(input.title));
+    // Like notifications show the room's title: their owners' cached feeds must not keep the old one.
+    await tx.chatLikeNotifications.refreshRoom(room.id);
+  }
   if (input.memberIds === undefined) return;
   const wanted = new Set(input.memberIds);
   wanted.add(userId);
@@ -175,5 +187,11 @@ async function updateRoom(
   await requireShared(tx, room.creatorId, added);
   checkMemberCount(wanted.size);
   await tx.chat.addMembers(room.id, added, at);
-  for (const id of removed) await tx.chat.removeMember(room.id, id);
+  for (const id of removed) await leaveRoom(tx, room.id, id);
+}
+
+/** Takes a member out of a room with their like notifications of its messages (no longer theirs to see). */
+async function leaveRoom(tx: Tx, roomId: number, userId: number): Promise<void> {
+  await tx.chat.removeMember(roomId, userId);
+  await tx.chatLikeNotifications.removeOfMember(userId, roomId);
 }

@@ -1,6 +1,12 @@
 import type { Actor } from "../domain/access.js";
-import type { ItemRef } from "../domain/item-id.js";
-import { type LikedItem, type LikeNotification, likedItemOf, requireConfirmableCount } from "../domain/notification.js";
+import {
+  type LikedChatMessage,
+  type LikedItem,
+  type LikeNotification,
+  type LikeTarget,
+  likedItemOf,
+  requireConfirmableCount,
+} from "../domain/notification.js";
 import type { PageWindow } from "../store/page-window.js";
 import type { Tx } from "../store/store.js";
 import type { ItemView } from "./item.js";
@@ -35,17 +41,23 @@ export async function listLikeNotifications(
 export async function confirmLikeNotifications(
   ctx: ServiceContext,
   actor: Actor,
-  input: { ids: readonly (ItemRef | undefined)[] },
+  input: { ids: readonly (LikeTarget | undefined)[] },
 ): Promise<LikeNotificationsView> {
   requireConfirmableCount(input.ids.length);
   const items = new Map<string, LikedItem>();
-  for (const ref of input.ids) {
-    const item = ref && likedItemOf(ref);
+  const messages = new Map<string, LikedChatMessage>();
+  for (const target of input.ids) {
+    if (target?.kind === "chat")
+      messages.set(`${target.message.roomId}:${target.message.messageNumber}`, target.message);
+    const item = target?.kind === "item" ? likedItemOf(target.ref) : undefined;
     if (item) items.set(`${item.parent.kind}:${item.parent.groupId}:${item.parent.id}:${item.commentNumber}`, item);
   }
   return ctx.store.transaction(async (tx) => {
-    const confirmed = await tx.likeNotifications.confirm(actor.user.id, [...items.values()], ctx.clock.now());
-    return { notifications: confirmed, totalCount: confirmed.length };
+    const at = ctx.clock.now();
+    const confirmed = await tx.likeNotifications.confirm(actor.user.id, [...items.values()], at);
+    const chats = await tx.chatLikeNotifications.confirm(actor.user.id, [...messages.values()], at);
+    const notifications = [...confirmed, ...chats].sort((a, b) => b.updatedAt - a.updatedAt);
+    return { notifications, totalCount: notifications.length };
   });
 }
 

@@ -43,6 +43,12 @@ export async function resolveLiveEvent(
       const notification = await tx.likeNotifications.unconfirmedOf(event.ownerId, event.item);
       return notification ? [{ userId: event.ownerId, delivery: { id, kind: event.kind, notification } }] : [];
     }
+    case "chatLikeNotification": {
+      if (!userIds.includes(event.ownerId)) return [];
+      const notification = await tx.chatLikeNotifications.unconfirmedOf(event.ownerId, event.message);
+      const kind = "likeNotification";
+      return notification ? [{ userId: event.ownerId, delivery: { id, kind, notification } }] : [];
+    }
     case "chat": {
       const wanted = new Set(userIds);
       const out: Addressed[] = [];

@@ -61,6 +61,12 @@ export const EVENT_GROUP_ROWS = [
   "event_exceptions",
 ] as const;
 
+/**
+ * Migration 0027: a chat message's like notification moves its owner's row on every write (a room
+ * is in no group, so no group version covers the likers, the text or the room's title it shows).
+ */
+export const CHAT_LIKE_NOTIFICATIONS = "chat_like_notifications";
+
 /** The group_changes row every caller's version counts: user names and e-mail addresses. */
 export const DIRECTORY_ROW = 0;
 
@@ -82,6 +88,7 @@ export const TRACKED_TABLES: ReadonlyMap<string, readonly TriggerEvent[]> = new 
     "file_versions",
     "memberships",
     ...EVENT_GROUP_ROWS,
+    CHAT_LIKE_NOTIFICATIONS,
   ].map((table) => [table, ROW_EVENTS] as const),
   ...CHANGE_TRACKING.confirmations.map(({ table }) => [table, ["UPDATE"]] as const),
   [MENTION_CONFIRMATION.table, ["UPDATE"]],
@@ -114,6 +121,7 @@ export const UNTRACKED_TABLES: Readonly<Record<string, string>> = {
   chat_members: "chat feeds are built afresh on every request, outside the feed cache",
   chat_messages: "chat feeds are built afresh on every request, outside the feed cache",
   chat_attachments: "chat feeds are built afresh on every request, outside the feed cache",
+  chat_likes: "chat feeds and /api/good/V2 of a chat message are built afresh on every request, outside the feed cache",
   // Personal events (migration 0023): only their owner's schedule shows them, never kept by the feed cache.
   personal_events: "the personal schedule is built afresh on every request, outside the feed cache",
   personal_event_exceptions: "the personal schedule is built afresh on every request, outside the feed cache",

@@ -47,3 +47,23 @@ export interface ChatAttachmentsTable {
   blob_key: string;
   created_at: number;
 }
+
+/** A like of a chat message (migration 0027): one row per (message, user). */
+export interface ChatLikesTable {
+  room_id: number;
+  message_number: number;
+  user_id: number;
+  created_at: number;
+}
+
+/** A message author's like notification of one message (migration 0027), as like_notifications. */
+export interface ChatLikeNotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  room_id: number;
+  message_number: number;
+  confirmed: Generated<number>;
+  created_at: number;
+  updated_at: number;
+  confirmed_at: number | null;
+}

@@ -21,7 +21,14 @@ import type {
   MentionsTable,
   NotificationsTable,
 } from "./schema-activity.js";
-import type { ChatAttachmentsTable, ChatMembersTable, ChatMessagesTable, ChatRoomsTable } from "./schema-chat.js";
+import type {
+  ChatAttachmentsTable,
+  ChatLikeNotificationsTable,
+  ChatLikesTable,
+  ChatMembersTable,
+  ChatMessagesTable,
+  ChatRoomsTable,
+} from "./schema-chat.js";
 import type {
   CalendarFeedsTable,
   EventExceptionsTable,
@@ -73,6 +80,8 @@ export interface Database {
   chat_members: ChatMembersTable;
   chat_messages: ChatMessagesTable;
   chat_attachments: ChatAttachmentsTable;
+  chat_likes: ChatLikesTable;
+  chat_like_notifications: ChatLikeNotificationsTable;
   event_menus: EventMenusTable;
   facilities: FacilitiesTable;
   events: EventsTable;

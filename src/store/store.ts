@@ -4,6 +4,8 @@ import type { AppRepo } from "./queries/apps.js";
 import type { AttachmentRepo } from "./queries/attachments.js";
 import type { ChatRepo } from "./queries/chat.js";
 import type { ChatAttachmentRepo } from "./queries/chat-attachments.js";
+import type { ChatLikeNotificationRepo } from "./queries/chat-like-notifications.js";
+import type { ChatLikeRepo } from "./queries/chat-likes.js";
 import type { CommentReadRepo } from "./queries/comment-reads.js";
 import type { CommentRepo } from "./queries/comments.js";
 import type { DatasetRepo } from "./queries/dataset.js";
@@ -108,6 +110,9 @@ export interface Tx {
   /** Chat rooms, members and messages. */
   readonly chat: ChatRepo;
   readonly chatAttachments: ChatAttachmentRepo;
+  /** Likes of chat messages and their like notifications (a room is in no group). */
+  readonly chatLikes: ChatLikeRepo;
+  readonly chatLikeNotifications: ChatLikeNotificationRepo;
   /** Group events, their menus and the group's facilities. */
   readonly events: EventRepo;
   /** Users' personal events (their own schedule). */

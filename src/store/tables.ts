@@ -35,6 +35,8 @@ export const TABLES_IN_DEPENDENCY_ORDER = [
   "chat_members",
   "chat_messages",
   "chat_attachments",
+  "chat_likes",
+  "chat_like_notifications",
   "event_menus",
   "facilities",
   "events",

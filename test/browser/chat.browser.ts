@@ -1,7 +1,9 @@
 // Chat in Chromium: Alice makes a THEME room with Bob from the room list, sends a message and sees
 // it in the conversation with her name and the time; Bob, whose conversation page is open, sees it
 // arrive without reloading (over the live stream once it exists; until then, and whenever the
-// stream fails, by the page's 10-second polling). Run by `npm run test:browser`.
+// stream fails, by the page's 10-second polling). Then Alice sends a file, which Bob's open page
+// shows with a link that downloads it, and Bob likes it: Alice sees the count. Run by
+// `npm run test:browser`.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -87,5 +89,37 @@ describe("chat in Chromium", () => {
     await bob.getByLabel("Message", { exact: true }).fill("Hi Alice");
     await bob.getByRole("button", { name: "Send" }).click();
     await alice.locator("#chat-messages > li .text", { hasText: "Hi Alice" }).waitFor({ timeout: 20_000 });
+  });
+
+  it("sends a file that the other member's open page shows with a working link; a like's count reaches the author", async () => {
+    await alice.getByLabel("Message", { exact: true }).fill("Here is the plan");
+    await alice.getByLabel(/^Files/).setInputFiles({
+      name: "plan.txt",
+      mimeType: "text/plain",
+      buffer: Buffer.from("step one, step two"),
+    });
+    await alice.getByRole("button", { name: "Send" }).click();
+    await alice.waitForURL(/#chat-form$/);
+    assert.equal(await alice.locator("#chat-messages > li").last().locator("a.download").count(), 1);
+
+    // Bob's page, open since the first test, receives the message with its file.
+    const message = bob.locator("#chat-messages > li", { hasText: "Here is the plan" });
+    const link = message.locator("a.download", { hasText: "plan.txt" });
+    await link.waitFor({ timeout: 20_000 });
+    const href = await link.getAttribute("href");
+    assert.ok(href, "a download link");
+    const download = await bob.context().request.get(new URL(href, server.url).toString());
+    assert.equal(download.status(), 200);
+    assert.equal(await download.text(), "step one, step two");
+
+    await message.getByRole("button", { name: "Like" }).click();
+    await bob.waitForURL(/#comment-\d+$/);
+    const liked = bob.locator("#chat-messages > li", { hasText: "Here is the plan" });
+    assert.equal(await liked.locator(".like-count").textContent(), "1 likes");
+    assert.equal(await liked.getByRole("button", { name: "Unlike" }).count(), 1);
+
+    await alice.reload();
+    const own = alice.locator("#chat-messages > li", { hasText: "Here is the plan" });
+    assert.equal(await own.locator(".like-count").textContent(), "1 likes");
   });
 });

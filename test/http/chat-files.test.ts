@@ -10,6 +10,7 @@ import { CHAT_NS, ChatClient, roomId } from "../support/chat.js";
 import type { TestUser } from "../support/factories.js";
 import { assertError, atomText, entriesOf, request } from "../support/http.js";
 import { type Part, patternByte, postMultipart } from "../support/multipart.js";
+import { openSse } from "../support/sse.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 
 function attachmentsOf(entry: XmlElement): Record<string, string>[] {
@@ -118,6 +119,27 @@ describeEachBackend("files on chat messages (/api/comet/mpChatPush/V2 multipart)
       "10 files pass",
     );
     assert.deepEqual(temps(), []);
+  });
+
+  it("sends a message's files on the live stream, each id from the stream owner's side", async () => {
+    const live = await openSse(`${server.url}/api/stream/V2`, { authorization: `Bearer ${bob.token}` });
+    try {
+      const answer = await push(alice, [
+        { name: "default", text: xml(alice, "streamed file") },
+        { name: "file0", fileName: "live.txt", type: "text/plain", size: 3 },
+      ]);
+      assert.equal(answer.status, 200, answer.text);
+      const [event] = await live.waitFor((e) => e.event === "chat" && e.data.includes("streamed file"));
+      const number = /COMMENT,([0-9]+)$/.exec(atomText(entriesOf(answer.xml)[0]!, "id") ?? "")?.[1];
+      const bobsId = `${roomId(bob, room)},COMMENT,${number},ATTACHMENT,1`;
+      assert.ok(event!.data.includes(`entryId="${bobsId}"`), event!.data);
+      assert.ok(event!.data.includes('fileName="live.txt"'), event!.data);
+      assert.ok(event!.data.includes("<cblGood:count>0</cblGood:count>"), event!.data);
+      const embedded = await chat.rooms(bob, `id=${encodeURIComponent(roomId(bob, room))}&embed-comment=true`);
+      assert.ok(embedded.text.includes(`entryId="${bobsId}"`), "embedded messages carry their files too");
+    } finally {
+      live.close();
+    }
   });
 
   it("deletes a message's files with it", async () => {

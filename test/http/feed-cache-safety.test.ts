@@ -246,9 +246,14 @@ describeEachBackend("the feed cache never answers what a fresh build would not",
           notificationItemId(notification.item),
         );
       }
-      return (await tx.likeNotifications.list(user.id, { unconfirmedOnly: true }, page)).map(({ item }) =>
-        item.commentNumber === 0 ? formatContentId(item.parent) : formatCommentId(item.parent, item.commentNumber),
-      );
+      return (await tx.likeNotifications.list(user.id, { unconfirmedOnly: true }, page)).map((notification) => {
+        if (notification.kind === "chat")
+          return `chat:${notification.message.roomId}:${notification.message.messageNumber}`;
+        const { item } = notification;
+        return item.commentNumber === 0
+          ? formatContentId(item.parent)
+          : formatCommentId(item.parent, item.commentNumber);
+      });
     });
 
   async function apply(write: Write): Promise<void> {

@@ -129,3 +129,21 @@ export const CHAT_NOTIFICATION_OPERATIONS: readonly Operation[] = [
     shows: (w) => secretWith(w, " chat"),
   },
 ];
+
+/** Likes of the secret room's first message (the owner's): its members only. */
+export const CHAT_LIKE_OPERATIONS: readonly Operation[] = [
+  {
+    name: "likers of the secret room's message",
+    method: "GET",
+    need: "read",
+    scope: "room",
+    probe: async (w) => q(`id=${encodeURIComponent(`${roomOf(w)},COMMENT,1`)}`),
+  },
+  ...(["insert", "delete"] as const).map((type): Operation => ({
+    name: `${type === "insert" ? "like" : "unlike"} the secret room's message`,
+    method: "POST",
+    need: "read",
+    scope: "room",
+    probe: async (w) => feed(`${operation(type)}<entry><id>${roomOf(w)},COMMENT,1</id></entry>`),
+  })),
+];

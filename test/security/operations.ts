@@ -7,7 +7,12 @@ import type { Part } from "../support/multipart.js";
 import { seedEvent } from "../support/world.js";
 import type { MatrixWorld } from "./matrix-world.js";
 import { seedPersonalTask } from "../support/world.js";
-import { CHAT_COMMENT_OPERATIONS, CHAT_NOTIFICATION_OPERATIONS, CHAT_OPERATIONS } from "./chat-operations.js";
+import {
+  CHAT_COMMENT_OPERATIONS,
+  CHAT_LIKE_OPERATIONS,
+  CHAT_NOTIFICATION_OPERATIONS,
+  CHAT_OPERATIONS,
+} from "./chat-operations.js";
 import { SCHEDULE_OPERATIONS } from "./schedule-operations.js";
 
 /** One request: a query, an Atom body, or multipart parts. */
@@ -460,6 +465,7 @@ export const OPERATIONS: ReadonlyMap<string, readonly Operation[]> = new Map<str
     [
       { name: "likers", method: "GET", need: "read", scope: "group", probe: async (w) => q(`id=${w.secret.topicId}`) },
       ...toggles("like"),
+      ...CHAT_LIKE_OPERATIONS,
     ],
   ],
   [

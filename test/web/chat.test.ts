@@ -85,4 +85,73 @@ describeEachBackend("web chat pages", (backend) => {
     assert.equal((await bobWeb.post("/mpChat/delete", { chatRoomId: key, number: "1" })).status, 303);
     assert.match((await bobWeb.get(`/mpChat/view?chatRoomId=1%23${roomId}`)).html, /No messages yet/);
   });
+
+  it("sends files from the conversation form and shows them with download links and image previews", async () => {
+    const chat = new ChatClient(server);
+    const roomId = await chat.theme(alice, "Photos", [bob]);
+    const path = `/mpChat/view?chatRoomId=1%23${roomId}`;
+    const page = await aliceWeb.get(path);
+    assert.match(page.html, /<form method="post" action="\/mpChat\/send" enctype="multipart\/form-data"/);
+    const form = new FormData();
+    form.append("_csrf", aliceWeb.csrf());
+    form.append("chatRoomId", `1#${roomId}`);
+    form.append("text", "");
+    form.append("files", new Blob(["hello"], { type: "text/plain" }), "notes.txt");
+    form.append("files", new Blob([new Uint8Array([137, 80, 78, 71])], { type: "image/png" }), "pic.png");
+    const sent = await aliceWeb.postMultipart("/mpChat/send", form);
+    assert.equal(sent.status, 303, sent.html.slice(0, 300));
+    const room = await bobWeb.get(path);
+    await assertValidHtml(room.html, "a conversation with files");
+    const link = new RegExp(
+      `href="(/download\\?id=MYPAGE%2C1%3A${bob.id}%2CMP_CHAT%2C1%3A${roomId}%2CCOMMENT%2C1%2CATTACHMENT%2C1)"`,
+    );
+    const href = link.exec(room.html)?.[1];
+    assert.ok(href, room.html);
+    const got = await bobWeb.get(href.replace(/&amp;/g, "&"));
+    assert.equal(got.status, 200);
+    assert.equal(got.html, "hello");
+    assert.match(
+      room.html,
+      /<img class="preview" src="[^"]*ATTACHMENT%2C2&amp;inline=true"/,
+      "the image has a preview",
+    );
+    assert.ok(!/<img class="preview" src="[^"]*ATTACHMENT%2C1&amp;inline=true"/.test(room.html), "text has none");
+    const fresh = await bobWeb.get(`/mpChat/messages?chatRoomId=1%23${roomId}&after=0`);
+    assert.match(fresh.html, /id="chat-new"[\s\S]*notes\.txt/, "the live list carries the files too");
+    const empty = await aliceWeb.post("/mpChat/send", { chatRoomId: `1#${roomId}`, text: " " });
+    assert.equal(empty.status, 400, "neither text nor a file");
+    const stranger = new FormData();
+    await strangerWeb.get("/mpChat");
+    stranger.append("_csrf", strangerWeb.csrf());
+    stranger.append("chatRoomId", `1#${roomId}`);
+    stranger.append("text", "let me in");
+    assert.equal((await strangerWeb.postMultipart("/mpChat/send", stranger)).status, 404);
+  });
+
+  it("likes and unlikes a message with its button, the count shown to every member", async () => {
+    const chat = new ChatClient(server);
+    const roomId = await chat.theme(alice, "Likes", [bob]);
+    await chat.say(alice, roomId, "like this");
+    const key = `1#${roomId}`;
+    const path = `/mpChat/view?chatRoomId=1%23${roomId}`;
+    const before = await bobWeb.get(path);
+    assert.match(before.html, /<span class="like-count" data-count="0">/);
+    const liked = await bobWeb.post("/mpChat/like", { chatRoomId: key, number: "1", on: "true" });
+    assert.equal(liked.status, 303);
+    assert.equal(liked.location, `${path}#comment-1`);
+    const seen = await aliceWeb.get(path);
+    await assertValidHtml(seen.html, "a conversation with a like");
+    assert.match(seen.html, /<span class="like-count" data-count="1">1 likes<\/span>/);
+    assert.match((await bobWeb.get(path)).html, /name="on" value="false"[\s\S]*Unlike/, "Bob's button now unlikes");
+    assert.match((await aliceWeb.get("/notifications/likes")).html, /like this/, "Alice's like notifications list it");
+    const confirmed = await aliceWeb.post("/notifications/likes/confirm", {
+      id: `MYPAGE,1:${alice.id},MP_CHAT,1:${roomId},COMMENT,1`,
+    });
+    assert.equal(confirmed.status, 303);
+    assert.ok(!(await aliceWeb.get("/notifications/likes")).html.includes("like this"), "confirmed from the page");
+    assert.match((await aliceWeb.get("/notifications/likes?show=all")).html, /like this/);
+    assert.equal((await strangerWeb.post("/mpChat/like", { chatRoomId: key, number: "1", on: "true" })).status, 404);
+    await bobWeb.post("/mpChat/like", { chatRoomId: key, number: "1", on: "false" });
+    assert.match((await aliceWeb.get(path)).html, /data-count="0"/);
+  });
 });

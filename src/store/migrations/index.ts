@@ -24,6 +24,7 @@ import { chatAttachments } from "./0022-chat-attachments.js";
 import { personalEvents } from "./0023-personal-events.js";
 import { personalTasks } from "./0024-personal-tasks.js";
 import { calendarFeeds } from "./0026-calendar-feeds.js";
+import { chatLikes } from "./0027-chat-likes.js";
 import { eventWindows } from "./0028-event-windows.js";
 import { type Engine, columnTypes } from "./columns.js";
 
@@ -58,6 +59,7 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0023-personal-events": personalEvents(t),
     "0024-personal-tasks": personalTasks(t),
     "0026-calendar-feeds": calendarFeeds(t),
+    "0027-chat-likes": chatLikes(engine),
     "0028-event-windows": eventWindows(),
   };
 }

@@ -5,6 +5,8 @@ import { appRepo } from "./apps.js";
 import { attachmentRepo } from "./attachments.js";
 import { chatRepo } from "./chat.js";
 import { chatAttachmentRepo } from "./chat-attachments.js";
+import { chatLikeNotificationRepo } from "./chat-like-notifications.js";
+import { chatLikeRepo } from "./chat-likes.js";
 import { commentReadRepo } from "./comment-reads.js";
 import { commentRepo } from "./comments.js";
 import { datasetRepo } from "./dataset.js";
@@ -69,6 +71,8 @@ const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>, engine: Engi
   mentions: mentionRepo,
   chat: chatRepo,
   chatAttachments: chatAttachmentRepo,
+  chatLikes: chatLikeRepo,
+  chatLikeNotifications: chatLikeNotificationRepo,
   events: eventRepo,
   personalEvents: personalEventRepo,
   liveEvents: liveEventRepo,

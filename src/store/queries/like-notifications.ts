@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Kysely } from "kysely";
+import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import type { LikedItem, LikeNotification, UserMention } from "../../domain/notification.js";
 import type { Database } from "../schema.js";
 import type { ItemKind } from "../schema-activity.js";
@@ -9,6 +9,7 @@ import type { ItemKey } from "../../domain/reaction.js";
 import type { RowOf } from "./rows.js";
 import type { Engine } from "./index.js";
 import { liveEventRepo } from "./live-events.js";
+import { chatLikeNotificationRepo, visibleChatLikeNotifications } from "./chat-like-notifications.js";
 
 /** Like notifications: one per (owner, liked item). */
 export interface LikeNotificationRepo {
@@ -83,6 +84,28 @@ function itemWhere(item: LikedItem) {
   return { kind: item.parent.kind, id: item.parent.id, number: item.commentNumber };
 }
 
+/**
+ * Two newest-first lists as one, `first`'s entry first on a tie (the order of the page's query,
+ * which sorts chat rows before item rows of the same time).
+ */
+function mergeNewestFirst<T extends { readonly updatedAt: number }>(first: readonly T[], second: readonly T[]): T[] {
+  const out: T[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < first.length || j < second.length) {
+    const a = first[i];
+    const b = second[j];
+    if (a !== undefined && (b === undefined || a.updatedAt >= b.updatedAt)) {
+      out.push(a);
+      i += 1;
+    } else if (b !== undefined) {
+      out.push(b);
+      j += 1;
+    }
+  }
+  return out;
+}
+
 /** Like notification queries. */
 export function likeNotificationRepo(db: Kysely<Database>, engine: Engine): LikeNotificationRepo {
   /** Everyone but the owner who likes each row's item, first liker first; one query per item kind. */
@@ -105,6 +128,7 @@ export function likeNotificationRepo(db: Kysely<Database>, engine: Engine): Like
   const present = async (ownerId: number, rows: readonly DetailRow[]): Promise<LikeNotification[]> => {
     const likers = await likersOf(ownerId, rows);
     return rows.map((row) => ({
+      kind: "item" as const,
       item: {
         parent: { kind: row.item_kind, groupId: row.group_id, id: row.item_id },
         commentNumber: row.comment_number,
@@ -181,23 +205,35 @@ export function likeNotificationRepo(db: Kysely<Database>, engine: Engine): Like
       )[0];
     },
     async list(userId, filter, paging: PageWindow) {
-      const rows = await filtered(userId, filter)
-        .select("id")
-        .orderBy("updated_at", "desc")
-        .orderBy("id", "desc")
+      // One page over both tables: a room is in no group, so chat messages' likes have their own.
+      const items = filtered(userId, filter).select([sql<number>`0`.as("source"), "id", "updated_at"]);
+      const chats = visibleChatLikeNotifications(db, userId, filter.unconfirmedOnly).select([
+        sql<number>`1`.as("source"),
+        "id",
+        "updated_at",
+      ]);
+      const rows = await db
+        .selectFrom(items.unionAll(chats).as("u"))
+        .select(["u.source", "u.id"])
+        .orderBy("u.updated_at", "desc")
+        .orderBy("u.source", "desc")
+        .orderBy("u.id", "desc")
         .limit(paging.limit)
         .offset(paging.offset)
         .execute();
-      return page(
-        userId,
-        rows.map((row) => row.id),
-      );
+      const idsOf = (source: number) => rows.filter((row) => Number(row.source) === source).map((row) => row.id);
+      const fromItems = await page(userId, idsOf(0));
+      const fromChats = await chatLikeNotificationRepo(db, engine).byIds(userId, idsOf(1));
+      return mergeNewestFirst(fromChats, fromItems);
     },
     async count(userId, filter) {
       const row = await filtered(userId, filter)
         .select((eb) => eb.fn.countAll<number | string>().as("n"))
         .executeTakeFirstOrThrow();
-      return Number(row.n);
+      const chats = await visibleChatLikeNotifications(db, userId, filter.unconfirmedOnly)
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
+        .executeTakeFirstOrThrow();
+      return Number(row.n) + Number(chats.n);
     },
     async confirm(userId, items, at) {
       if (items.length === 0) return [];

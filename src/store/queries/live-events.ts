@@ -2,7 +2,7 @@ import { type Kysely, type Selectable, sql } from "kysely";
 import type { Database } from "../schema.js";
 import type { LiveEventsTable } from "../schema-activity.js";
 import type { Engine } from "./index.js";
-import type { NotificationItem, LikedItem } from "../../domain/notification.js";
+import type { NotificationItem, LikedChatMessage, LikedItem } from "../../domain/notification.js";
 
 /** The PostgreSQL channel a committed live event is announced on (LISTEN/NOTIFY). */
 export const LIVE_CHANNEL = "kairan_live";
@@ -11,7 +11,16 @@ export const LIVE_CHANNEL = "kairan_live";
 export type LiveEventInput =
   | { readonly kind: "notification"; readonly item: NotificationItem; readonly at: number }
   | { readonly kind: "likeNotification"; readonly ownerId: number; readonly item: LikedItem; readonly at: number }
+  | {
+      readonly kind: "chatLikeNotification";
+      readonly ownerId: number;
+      readonly message: LikedChatMessage;
+      readonly at: number;
+    }
   | { readonly kind: "chat"; readonly roomId: number; readonly messageNumber: number; readonly at: number };
+
+/** How a chat message's like is logged: a likeNotification row whose item kind names no group's item. */
+const CHAT_LIKE_ITEM_KIND = "MP_CHAT";
 
 /** A logged event, read back by the processes that hold streams. */
 export type LoggedLiveEvent = LiveEventInput & { readonly id: number };
@@ -43,6 +52,14 @@ function rowOf(event: LiveEventInput) {
         item_id: event.item.parent.id,
         number: event.item.commentNumber,
       };
+    case "chatLikeNotification":
+      return {
+        kind: "likeNotification" as const,
+        user_id: event.ownerId,
+        item_kind: CHAT_LIKE_ITEM_KIND,
+        item_id: event.message.roomId,
+        number: event.message.messageNumber,
+      };
     case "chat":
       return { kind: event.kind, item_id: event.roomId, number: event.messageNumber };
   }
@@ -51,6 +68,10 @@ function rowOf(event: LiveEventInput) {
 function eventOf(row: Row): LoggedLiveEvent | undefined {
   const { id, at } = row;
   if (row.kind === "chat") return { id, at, kind: "chat", roomId: row.item_id ?? 0, messageNumber: row.number ?? 0 };
+  if (row.kind === "likeNotification" && row.item_kind === CHAT_LIKE_ITEM_KIND) {
+    const message = { roomId: row.item_id ?? 0, messageNumber: row.number ?? 0 };
+    return { id, at, kind: "chatLikeNotification", ownerId: row.user_id ?? 0, message };
+  }
   const groupId = row.group_id ?? 0;
   const itemId = row.item_id ?? 0;
   const kind = row.item_kind;
@@ -74,13 +95,19 @@ function eventOf(row: Row): LoggedLiveEvent | undefined {
 export function liveEventRepo(db: Kysely<Database>, engine: Engine): LiveEventRepo {
   return {
     async append(event) {
-      await db
-        .insertInto("live_events")
-        .values({ ...rowOf(event), at: event.at })
-        .execute();
+      const values = { ...rowOf(event), at: event.at };
+      if (engine === "sqlite") {
+        await db.insertInto("live_events").values(values).execute();
+        return;
+      }
       // NOTIFY is transactional: the other processes hear of it when the row is visible to them.
-      // Repeated notifications of one transaction are folded into one by PostgreSQL.
-      if (engine === "postgres") await sql`select pg_notify(${LIVE_CHANNEL}, '')`.execute(db);
+      // Repeated notifications of one transaction are folded into one by PostgreSQL. One statement
+      // for both: a chat message appends while it holds its room's row (chat-messages.ts).
+      await db
+        .with("logged", (q) => q.insertInto("live_events").values(values).returning("id"))
+        .selectFrom("logged")
+        .select(sql<string>`pg_notify(${LIVE_CHANNEL}, '')`.as("notified"))
+        .execute();
     },
     async after(afterId, since, limit) {
       const rows = await db

@@ -6,24 +6,19 @@ import type { ChatMessage } from "../../domain/chat.js";
 import { queryValue } from "../../http-kit/query.js";
 import { roomTitleFor } from "../../present/chat.js";
 import { openDirectRoom, writeRoom } from "../../services/chat.js";
-import { deleteMessage, pushMessage } from "../../services/chat-message.js";
 import { messagesSince, openConversation, readChatHome } from "../../services/chat-page.js";
+import { formatChatAttachmentId } from "../../domain/item-id.js";
+import { LIMITS } from "../../domain/limits.js";
+import { NO_LIKES } from "../../domain/reaction.js";
 import { type PageRequest, type WebContext, pageNotFound, registerPage } from "../page.js";
 import { readPageNumber } from "../paging.js";
-
-const ROOM_KEY = /^1#([1-9][0-9]{0,14})$/;
+import { registerChatForms } from "./chat-forms.js";
+import { roomOfKey, roomPath } from "./chat-paths.js";
+import { PREVIEWABLE, downloadHref } from "./item-view.js";
 
 /** `1#n` (from `chatRoomId`, in the query or the form) -> n. @throws NotFoundError */
 function roomOf(page: PageRequest): number {
-  const key = page.form.get("chatRoomId") ?? queryValue(page.query, "chatRoomId") ?? "";
-  const match = ROOM_KEY.exec(key.trim());
-  if (match === null) throw pageNotFound();
-  return Number(match[1]);
-}
-
-/** The room's page, as every feed links it. */
-export function roomPath(roomId: number): string {
-  return `/mpChat/view?chatRoomId=1%23${roomId}`;
+  return roomOfKey(page.form.get("chatRoomId") ?? queryValue(page.query, "chatRoomId"));
 }
 
 function numbersOf(page: PageRequest, name: string): number[] {
@@ -33,8 +28,19 @@ function numbersOf(page: PageRequest, name: string): number[] {
     .filter((n) => Number.isSafeInteger(n) && n > 0);
 }
 
+/** A message as the list shows it: its files (images with a preview) and its likes as the viewer sees them. */
 function messageRow(message: ChatMessage, viewerId: number) {
-  return { ...message, mine: message.authorId === viewerId, anchor: `comment-${message.number}` };
+  const attachments = (message.attachments ?? []).map((file) => {
+    const id = formatChatAttachmentId(viewerId, file.roomId, file.messageNumber, file.position);
+    return {
+      name: file.fileName,
+      size: file.size,
+      href: downloadHref(id),
+      previewHref: PREVIEWABLE.has(file.contentType) ? downloadHref(id, { inline: true }) : undefined,
+    };
+  });
+  const likes = message.likes ?? NO_LIKES;
+  return { ...message, mine: message.authorId === viewerId, anchor: `comment-${message.number}`, attachments, likes };
 }
 
 /** Every chat page and form. */
@@ -89,48 +95,12 @@ export function registerChatPages(app: FastifyInstance, web: WebContext): void {
         roomHref: page.chrome.u(roomPath(roomId)),
         messages: messages.map((m) => messageRow(m, page.actor.user.id)),
         deleteAction: page.chrome.u("/mpChat/delete"),
+        likeAction: page.chrome.u("/mpChat/like"),
         roomKey: `1#${roomId}`,
       });
     },
   });
   registerChatForms(app, web);
-}
-
-function registerChatForms(app: FastifyInstance, web: WebContext): void {
-  registerPage(app, web, "/mpChat/send", {
-    async POST(page) {
-      const roomId = roomOf(page);
-      await pushMessage(web, page.actor, { roomId, text: page.form.get("text") ?? "" });
-      return page.redirect(`${roomPath(roomId)}#chat-form`);
-    },
-  });
-  registerPage(app, web, "/mpChat/delete", {
-    async POST(page) {
-      const roomId = roomOf(page);
-      const [number] = numbersOf(page, "number");
-      if (number === undefined) throw pageNotFound();
-      await deleteMessage(web, page.actor, { roomId, number });
-      return page.redirect(roomPath(roomId));
-    },
-  });
-  registerPage(app, web, "/mpChat/mute", {
-    async POST(page) {
-      const roomId = roomOf(page);
-      await writeRoom(web, page.actor, { op: "mute", roomId, muted: page.form.get("muted") === "true" });
-      return page.redirect(roomPath(roomId));
-    },
-  });
-  registerPage(app, web, "/mpChat/update", {
-    async POST(page) {
-      const roomId = roomOf(page);
-      const added = numbersOf(page, "member");
-      const title = page.form.get("title") ?? undefined;
-      const current = (await openConversation(web, page.actor, roomId)).view.members.map((m) => m.userId);
-      const memberIds = added.length === 0 ? undefined : [...current, ...added];
-      await writeRoom(web, page.actor, { op: "update", roomId, title, memberIds });
-      return page.redirect(roomPath(roomId));
-    },
-  });
 }
 
 async function conversationPage(web: WebContext, page: PageRequest) {
@@ -155,6 +125,10 @@ async function conversationPage(web: WebContext, page: PageRequest) {
     addable: view.room.type === "THEME" ? contacts.filter((c) => !memberIds.has(c.id)) : [],
     sendAction: page.chrome.u("/mpChat/send"),
     deleteAction: page.chrome.u("/mpChat/delete"),
+    likeAction: page.chrome.u("/mpChat/like"),
+    maxFiles: LIMITS.filesPerComment,
+    maxFileBytes: LIMITS.fileMaxBytes,
+    maxTotalBytes: LIMITS.multipartMaxBytes,
     muteAction: page.chrome.u("/mpChat/mute"),
     updateAction: page.chrome.u("/mpChat/update"),
     newHref: page.chrome.u(`/mpChat/messages?chatRoomId=1%23${roomId}`),

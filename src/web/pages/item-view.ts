@@ -14,7 +14,8 @@ import type { PageWindow } from "../../store/page-window.js";
 import { type RequestedPage, type Pager, PAGE_SIZE, readPageNumber, withQuery } from "../paging.js";
 
 /** Image types a browser shows in place; anything else is only offered as a download. */
-const PREVIEWABLE = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+/** Types shown as a preview image beside their download link. */
+export const PREVIEWABLE = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
 /** The path of an item's page (the feeds' `alternate` link without the base URL). */
 export function itemPath(ref: ContentRef): string {

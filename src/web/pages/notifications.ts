@@ -4,6 +4,7 @@
 import type { FastifyInstance } from "fastify";
 import {
   type ItemRef,
+  formatChatMessageId,
   formatCommentId,
   formatContentId,
   formatGroupId,
@@ -11,7 +12,12 @@ import {
   parseGroupParameter,
   parseItemId,
 } from "../../domain/item-id.js";
-import type { LikeNotification, Notification } from "../../domain/notification.js";
+import {
+  type ChatLikeNotification,
+  type LikeNotification,
+  type Notification,
+  parseLikeTarget,
+} from "../../domain/notification.js";
 import { queryValue } from "../../http-kit/query.js";
 import { confirmLikeNotifications, listLikeNotifications } from "../../services/like-notification.js";
 import { confirmNotifications, listNotifications } from "../../services/notification.js";
@@ -51,7 +57,7 @@ export function registerNotificationPages(app: FastifyInstance, web: WebContext)
   registerPage(app, web, "/notifications/likes", { GET: (page) => likesPage(web, page) });
   registerPage(app, web, "/notifications/likes/confirm", {
     async POST(page) {
-      await confirmLikeNotifications(web, page.actor, { ids: idsOf(page) });
+      await confirmLikeNotifications(web, page.actor, { ids: formIds(page, "id").map(parseLikeTarget) });
       return page.redirect(returnTo(page, "/notifications/likes"));
     },
   });
@@ -153,6 +159,7 @@ async function likesPage(web: WebContext, page: PageRequest) {
 }
 
 function likeRow(chrome: Chrome, notification: LikeNotification) {
+  if (notification.kind === "chat") return chatLikeRow(chrome, notification);
   const { parent, commentNumber } = notification.item;
   const isComment = commentNumber !== 0;
   return {
@@ -167,12 +174,32 @@ function likeRow(chrome: Chrome, notification: LikeNotification) {
   };
 }
 
+/** A chat message's like notification: the message in its room's page, no group. */
+function chatLikeRow(chrome: Chrome, notification: ChatLikeNotification) {
+  const { roomId, messageNumber } = notification.message;
+  return {
+    id: formatChatMessageId(notification.ownerId, roomId, messageNumber),
+    title: notification.title,
+    href: chrome.u(`/mpChat/view?chatRoomId=1%23${roomId}#comment-${messageNumber}`),
+    groupName: "",
+    likers: notification.likers.map((liker) => liker.name).join(", "),
+    excerpt: [...notification.body.replace(/\s+/g, " ").trim()].slice(0, 140).join(""),
+    confirmed: notification.confirmed,
+    updatedAt: notification.updatedAt,
+  };
+}
+
+/** The ids a form sends under `name` and `name[]`. */
+function formIds(page: PageRequest, name: string): string[] {
+  return [...page.form.getAll(name), ...page.form.getAll(`${name}[]`)];
+}
+
 /**
  * The ids of a confirm form (`id` for one, `id[]` for every one shown; `mention`, `mention[]` for
  * mention notifications), as the services take them; unparseable ids are ignored, as the API does.
  */
 function idsOf(page: PageRequest, name: "id" | "mention" = "id"): (ItemRef | undefined)[] {
-  return [...page.form.getAll(name), ...page.form.getAll(`${name}[]`)].map((id) => parseItemId(id));
+  return formIds(page, name).map((id) => parseItemId(id));
 }
 
 /** Back to the list the form was on: a path of this site only. */

@@ -16,5 +16,5 @@ export async function sendChatMessages(
 ): Promise<FastifyReply> {
   requireAccess(actor, "comments");
   const view = await listMessages(context, actor, input);
-  return sendFeed(reply, chatMessagesFeed(context.baseUrl(), viewerOf(actor), view, view.room.title));
+  return sendFeed(reply, chatMessagesFeed(context.baseUrl(), viewerOf(actor), view));
 }

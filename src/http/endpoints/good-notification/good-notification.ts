@@ -9,7 +9,8 @@ import { type QueryValues, queryFlag } from "../../../http-kit/query.js";
 import { readPage } from "../../../http-kit/parameters.js";
 import { registerEndpoint } from "../../../http-kit/route.js";
 import { readXmlBody } from "../../xml-body.js";
-import { readConfirmation } from "../notification/notification.request.js";
+import { parseLikeTarget } from "../../../domain/notification.js";
+import { confirmedIds } from "../notification/notification.request.js";
 
 /**
  * `GET|POST /api/goodNotification/V2`: likes of the caller's items, one entry per item with every
@@ -28,7 +29,8 @@ export function registerGoodNotification(app: FastifyInstance, context: Context)
     },
     async POST(request, reply) {
       const actor = await authenticateRequest(context, request);
-      const input = readConfirmation(readXmlBody(request));
+      const ids = confirmedIds(readXmlBody(request)).map((id) => (id === undefined ? undefined : parseLikeTarget(id)));
+      const input = { ids };
       requireAccess(actor, "read");
       const view = await confirmLikeNotifications(context, actor, input);
       return sendFeed(reply, likeNotificationsFeed(context.baseUrl(), viewerOf(actor), view, clock.now()));

@@ -52,7 +52,8 @@ export function readChatConfirmation(feed: XmlElement): (number | undefined)[] {
   });
 }
 
-function confirmedIds(feed: XmlElement): (string | undefined)[] {
+/** The entry ids of a confirmation (undefined for an entry without one). @throws ValidationError FEED_REQUIRED */
+export function confirmedIds(feed: XmlElement): (string | undefined)[] {
   if (feed.ns !== NS.atom || (feed.local !== "feed" && feed.local !== "entry")) {
     throw new ValidationError(
       "FEED_REQUIRED",

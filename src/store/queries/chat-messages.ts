@@ -1,0 +1,107 @@
+import { type Kysely, sql } from "kysely";
+import type { ChatMessage } from "../../domain/chat.js";
+import type { PageWindow } from "../page-window.js";
+import type { Database } from "../schema.js";
+
+/** Messages of a room, numbered per room (migration 0017). */
+export interface ChatMessageRepo {
+  /** Writes a message and raises the unread count of every member but its author and those who muted the room; its number. */
+  push(roomId: number, authorId: number, body: string, at: number): Promise<number>;
+  message(roomId: number, number: number): Promise<ChatMessage | undefined>;
+  deleteMessage(roomId: number, number: number): Promise<void>;
+  /** A page of a room's messages, newest first. */
+  messages(roomId: number, page: PageWindow): Promise<ChatMessage[]>;
+  countMessages(roomId: number): Promise<number>;
+  /** The latest message of each room (rooms without any are absent). */
+  latest(roomIds: readonly number[]): Promise<Map<number, ChatMessage>>;
+  /** Messages of a room after `number`, oldest first, at most `limit`. */
+  messagesAfter(roomId: number, number: number, limit: number): Promise<ChatMessage[]>;
+}
+
+function selectMessages(db: Kysely<Database>) {
+  return db
+    .selectFrom("chat_messages as m")
+    .innerJoin("users as u", "u.id", "m.author_id")
+    .select([
+      "m.room_id as roomId",
+      "m.number as number",
+      "m.author_id as authorId",
+      "u.name as authorName",
+      "m.body as body",
+      "m.created_at as createdAt",
+    ]);
+}
+
+/** The message queries over a connection or transaction. */
+export function chatMessageRepo(db: Kysely<Database>): ChatMessageRepo {
+  return {
+    async push(roomId, authorId, body, at) {
+      const { last_number: number } = await db
+        .updateTable("chat_rooms")
+        .set({ last_number: sql`last_number + 1`, activity_at: at })
+        .where("id", "=", roomId)
+        .returning("last_number")
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto("chat_messages")
+        .values({ room_id: roomId, number, author_id: authorId, body, created_at: at })
+        .execute();
+      await db
+        .updateTable("chat_members")
+        .set({ unconfirmed: sql`unconfirmed + 1` })
+        .where("room_id", "=", roomId)
+        .where("user_id", "!=", authorId)
+        .where("muted", "=", 0)
+        .execute();
+      return number;
+    },
+    async message(roomId, number) {
+      return selectMessages(db).where("m.room_id", "=", roomId).where("m.number", "=", number).executeTakeFirst();
+    },
+    async deleteMessage(roomId, number) {
+      await db.deleteFrom("chat_messages").where("room_id", "=", roomId).where("number", "=", number).execute();
+    },
+    async messages(roomId, page) {
+      return selectMessages(db)
+        .where("m.room_id", "=", roomId)
+        .orderBy("m.number", "desc")
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute();
+    },
+    async countMessages(roomId) {
+      const row = await db
+        .selectFrom("chat_messages")
+        .select((eb) => eb.fn.countAll<number | string>().as("count"))
+        .where("room_id", "=", roomId)
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+    async latest(roomIds) {
+      const out = new Map<number, ChatMessage>();
+      if (roomIds.length === 0) return out;
+      const rows = await selectMessages(db)
+        .where("m.room_id", "in", roomIds)
+        .where(({ eb, selectFrom }) =>
+          eb(
+            "m.number",
+            "=",
+            selectFrom("chat_messages as n")
+              .select((e) => e.fn.max("n.number").as("top"))
+              .whereRef("n.room_id", "=", "m.room_id"),
+          ),
+        )
+        .execute();
+      for (const row of rows) out.set(row.roomId, row);
+      return out;
+    },
+    async messagesAfter(roomId, number, limit) {
+      return selectMessages(db)
+        .where("m.room_id", "=", roomId)
+        .where("m.number", ">", number)
+        .orderBy("m.number", "asc")
+        .limit(limit)
+        .execute();
+    },
+  };
+}
