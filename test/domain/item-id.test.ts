@@ -3,10 +3,12 @@ import { describe, it } from "node:test";
 import {
   formatCommentId,
   formatContentId,
+  formatPersonalEventId,
   formatPersonalTaskId,
   parseGroupParameter,
   parseItemId,
   parsePair,
+  parsePersonalEventId,
   parsePersonalTaskId,
 } from "../../src/domain/item-id.js";
 import { characterCount } from "../../src/domain/text.js";
@@ -21,6 +23,22 @@ describe("item ids", () => {
     assert.equal(formatCommentId(topic, 3), "GROUP,1:12,BOARD,1:345,COMMENT,3");
     assert.deepEqual(parseItemId("GROUP,1:1,TASK,1:3"), { kind: "TASK", groupId: 1, id: 3 });
     assert.deepEqual(parseItemId("GROUP,1:1,CABINET,1:4"), { kind: "CABINET", groupId: 1, id: 4 });
+  });
+
+  it("parses personal event ids, their owner part of them, and formats them back", () => {
+    const ref = { kind: "MP_SCHEDULE", ownerId: 3, id: 9 } as const;
+    assert.deepEqual(parsePersonalEventId("MYPAGE,1:3,MP_SCHEDULE,1:9"), ref);
+    assert.deepEqual(parsePersonalEventId(" MYPAGE,1:3,MP_SCHEDULE,1:9 "), ref);
+    assert.equal(formatPersonalEventId(ref), "MYPAGE,1:3,MP_SCHEDULE,1:9");
+    for (const other of [
+      "MYPAGE,1:3,MP_SCHEDULE,1:9,COMMENT,1",
+      "MYPAGE,2:3,MP_SCHEDULE,1:9",
+      "MYPAGE,1:0,MP_SCHEDULE,1:9",
+      "MYPAGE,1:3,MP_CHAT,1:9",
+      "GROUP,1:3,GW_SCHEDULE,1:9",
+      "MYPAGE,1:3,MP_SCHEDULE",
+    ])
+      assert.equal(parsePersonalEventId(other), undefined, other);
   });
 
   it("recognises ids of areas this server does not hold, and refuses junk", () => {
