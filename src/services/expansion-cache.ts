@@ -1,8 +1,9 @@
 // Expansions of repeating events kept in memory between requests. Expanding a series with rrule
 // costs tens of microseconds, and a group's event list expands every series that can reach the
-// window on every request: 400 series of a 2,000-event group made rrule about 40% of the list's
-// time. Readers of a group mostly ask for the same windows (this month, this week), and the feed
-// cache does not help them: it keeps one feed per caller and drops it at any write to the group.
+// window on every request: the 180 series of a 2,000-event group that reach a month made rrule
+// about 40% of the list's time. Readers of a group mostly ask for the same windows (this month,
+// this week), and the feed cache does not help them: it keeps one feed per caller and drops it
+// at any write to the group.
 //
 // The key is every input of `expandEvent` itself (timing, rule, exceptions, window, limit), not an
 // event id and a version: an entry can never describe another state of the event, whoever changed
@@ -16,10 +17,12 @@ import { type Expansion, expandEvent } from "../domain/recurrence.js";
 export type ExpansionInput = Parameters<typeof expandEvent>[0];
 
 /**
- * A bounded map of expansions by their inputs. It holds at most `capacity` occurrences (about 24
- * bytes each with their object; the default 200,000 is about 5 MB); the oldest entries go first.
- * Reads do not reorder entries: moving an entry to the back on every hit leaves garbage for the
- * young generation (the feed cache measured it), and a month's entries are all read together.
+ * A bounded map of expansions by their inputs, holding at most about `capacityBytes` (default 8 MB)
+ * of keys, occurrences and entries; the oldest entries go first. A first occurrence (limit 1) is
+ * one occurrence under a key of about 100 bytes: counting occurrences alone would let 200,000 of
+ * them hold 30 MB of keys. Reads do not reorder entries: moving an entry to the back on every hit
+ * leaves garbage for the young generation (the feed cache measured it), and a month's entries are
+ * all read together.
  */
 export class ExpansionCache {
   private readonly entries = new Map<string, Expansion>();
@@ -28,7 +31,7 @@ export class ExpansionCache {
   hits = 0;
   misses = 0;
 
-  constructor(readonly capacity: number = 200_000) {}
+  constructor(readonly capacityBytes: number = 8 * 1024 * 1024) {}
 
   /** `expandEvent(event, window, limit)`, from memory when the same inputs were expanded before. */
   expand(event: ExpansionInput, window: Window, limit: number = LIMITS.occurrencesPerEntry): Expansion {
@@ -52,18 +55,33 @@ export class ExpansionCache {
     return this.entries.size;
   }
 
+  /** The estimated bytes held now. */
+  get bytes(): number {
+    return this.held;
+  }
+
   private keep(key: string, expansion: Expansion): void {
-    // Counted as at least one: an empty expansion still costs its key and slot.
-    const cost = Math.max(1, expansion.occurrences.length);
-    if (cost > this.capacity) return;
+    const cost = costOf(key, expansion);
+    if (cost > this.capacityBytes) return;
     this.entries.set(key, expansion);
     this.held += cost;
     for (const [oldest, value] of this.entries) {
-      if (this.held <= this.capacity) break;
+      if (this.held <= this.capacityBytes) break;
       this.entries.delete(oldest);
-      this.held -= Math.max(1, value.occurrences.length);
+      this.held -= costOf(oldest, value);
     }
   }
+}
+
+// V8's sizes, roughly: a one-byte string's characters plus its header; an occurrence object with
+// its slot in the array; the Map slot, the expansion object and its array.
+const STRING_HEADER_BYTES = 16;
+const OCCURRENCE_BYTES = 48;
+const ENTRY_BYTES = 120;
+
+/** What an entry costs: its key (keys are ASCII), its occurrences, its objects. */
+function costOf(key: string, expansion: Expansion): number {
+  return STRING_HEADER_BYTES + key.length + OCCURRENCE_BYTES * expansion.occurrences.length + ENTRY_BYTES;
 }
 
 function freeze(expansion: Expansion): Expansion {

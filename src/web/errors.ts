@@ -44,12 +44,20 @@ function sendErrorPage(
   status: number,
   view: { message: string; signIn: boolean; heading?: string },
 ): FastifyReply {
-  const heading = view.heading ?? chrome.t(`error.title.${String(status)}` as "error.title.400");
+  const heading = view.heading ?? chrome.t(titleOf(status));
   return sendPage(
     reply,
     status,
     renderPage(chrome, "error", { title: heading, heading, message: view.message, signIn: view.signIn, isError: true }),
   );
+}
+
+const TITLED = [400, 401, 403, 404, 405, 409, 413, 414, 415, 429, 500, 503] as const;
+
+/** The heading of an error page: its status's own, else its class's (a status without text must not fail the page). */
+function titleOf(status: number): `error.title.${(typeof TITLED)[number]}` {
+  const titled = TITLED.find((candidate) => candidate === status) ?? (status >= 500 ? 500 : 400);
+  return `error.title.${titled}`;
 }
 
 function describe(

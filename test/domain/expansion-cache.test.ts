@@ -22,6 +22,7 @@ const SERIES: ExpansionInput = {
   exceptions: [],
 };
 const WINDOW = { start: Date.UTC(2026, 3, 1), end: Date.UTC(2026, 4, 1) };
+const shifted = (days: number) => ({ start: WINDOW.start + days * DAY, end: WINDOW.end + days * DAY });
 
 describe("the expansion cache", () => {
   it("answers the same inputs from memory with the very same frozen expansion", () => {
@@ -86,21 +87,33 @@ describe("the expansion cache", () => {
     }
   });
 
-  it("holds at most its capacity of occurrences, the oldest entries going first", () => {
-    const cache = new ExpansionCache(70);
-    cache.expand(SERIES, WINDOW); // 30 occurrences
-    cache.expand(SERIES, { start: WINDOW.start + DAY, end: WINDOW.end }); // 29
+  it("holds at most its capacity in bytes, the oldest entries going first", () => {
+    const later = (days: number) => ({ start: WINDOW.start + days * DAY, end: WINDOW.end });
+    const sizing = new ExpansionCache();
+    sizing.expand(SERIES, WINDOW); // 30 occurrences
+    sizing.expand(SERIES, later(1)); // 29
+    const two = sizing.bytes;
+    assert.ok(two > 59 * 48, `${two} bytes count the occurrences`);
+    const cache = new ExpansionCache(two + 10);
+    cache.expand(SERIES, WINDOW);
+    cache.expand(SERIES, later(1));
+    assert.deepEqual([cache.size, cache.bytes], [2, two]);
+    cache.expand(SERIES, later(2)); // 28: the first goes
     assert.equal(cache.size, 2);
-    cache.expand(SERIES, { start: WINDOW.start + 2 * DAY, end: WINDOW.end }); // 28: the first goes
-    assert.equal(cache.size, 2);
+    assert.ok(cache.bytes <= two + 10);
     const misses = cache.misses;
     cache.expand(SERIES, WINDOW);
     assert.equal(cache.misses, misses + 1, "the oldest was dropped");
-    assert.equal(
-      new ExpansionCache(10).expand(SERIES, WINDOW).occurrences.length,
-      30,
-      "too large to keep, still answered",
-    );
+    const tiny = new ExpansionCache(100);
+    assert.equal(tiny.expand(SERIES, WINDOW).occurrences.length, 30, "too large to keep, still answered");
+    assert.equal(tiny.size, 0);
+  });
+
+  it("counts the keys too: many first occurrences do not hold more than the capacity", () => {
+    const cache = new ExpansionCache(50_000);
+    for (let day = 0; day < 300; day++) cache.expand(SERIES, shifted(day), 1);
+    // Without its key of about 85 bytes an entry would cost 184, and 271 would fit.
+    assert.ok(cache.bytes <= 50_000 && cache.size < 190, `${cache.size} entries, ${cache.bytes} bytes`);
   });
 
   it("passes one-off events through without keeping them", () => {

@@ -44,6 +44,17 @@ describe("sizes: URL, headers, body", () => {
     assertRawError(over, 414, "URI_TOO_LONG");
   });
 
+  it("answers a web page's address over the limit with a 414 page, in either language", async () => {
+    const path = "/g/1:1/board/1:1/comments/1/like";
+    const target = `${server.url}${path}?${"q".repeat(LIMITS.urlMaxBytes - path.length)}`;
+    for (const language of ["en", "ja"]) {
+      const over = await fetch(target, { headers: { "accept-language": language } });
+      const text = await over.text();
+      assert.equal(over.status, 414, `${language}: ${text.slice(0, 200)}`);
+      assert.match(text, /<!DOCTYPE html>/);
+    }
+  });
+
   it(`reads headers of ${LIMITS.headerMaxBytes - 1} bytes and refuses ${LIMITS.headerMaxBytes} with 431, then closes`, async () => {
     assertRawError(await rawRequest(server.url, requestOfHeaderSize(LIMITS.headerMaxBytes - 1)), 404, "NOT_FOUND");
     const over = await rawRequest(server.url, requestOfHeaderSize(LIMITS.headerMaxBytes));

@@ -126,6 +126,19 @@ describeEachBackend("web pages: the ToDo page", (backend) => {
     assert.match(refused.html, /タイトルを入力してください。/);
   });
 
+  it("marks an assigned group task done from the ToDo page and comes back to it", async () => {
+    await aliceWeb.get("/todo");
+    const done = await aliceWeb.post(`/g/1:${group.id}/tasks/1:${assignedId}/complete`, {
+      back: "todo",
+      state: "open",
+    });
+    assert.equal(done.status, 303);
+    assert.equal(done.location, "/todo?state=open");
+    assert.equal((await server.store.read((tx) => tx.tasks.findById(assignedId)))?.status, "COMPLETED");
+    assert.doesNotMatch((await aliceWeb.get("/todo?state=open")).html, /Review the plan/);
+    await aliceWeb.post(`/g/1:${group.id}/tasks/1:${assignedId}/reopen`, { back: "todo" });
+  });
+
   it("keeps personal tasks private: another person gets not found for every action", async () => {
     await aliceWeb.get("/todo");
     await aliceWeb.post("/todo/new", {

@@ -111,6 +111,8 @@ function taskRef(page: PageRequest): ContentRef {
 
 /** The list the button was pressed on, with its filters (only the list's own, re-encoded); else the task. */
 function returnPath(page: PageRequest, ref: ContentRef): string {
+  // The ToDo page lists assigned tasks of every group and marks them done in place.
+  if (page.form.get("back") === "todo") return withQuery("/todo", { state: page.form.get("state") ?? undefined });
   if (page.form.get("back") !== "list") return itemPath(ref);
   const filters = Object.fromEntries(LIST_FILTERS.map((name) => [name, page.form.get(name) ?? undefined]));
   return withQuery(`/g/${formatPair(ref.groupId)}/tasks`, filters);

@@ -104,9 +104,10 @@ async function todoPage(web: WebContext, page: PageRequest) {
 function todoRow(chrome: Chrome, item: TodoItem, now: number) {
   const { task } = item;
   const done = task.status === "COMPLETED";
-  const personalPath = item.kind === "personal" ? `/todo/${formatPair(task.id)}` : undefined;
   const path =
-    personalPath ?? itemPath({ kind: "TASK", groupId: item.kind === "group" ? item.task.groupId : 0, id: task.id });
+    item.kind === "personal"
+      ? `/todo/${formatPair(task.id)}`
+      : itemPath({ kind: "TASK", groupId: item.task.groupId, id: task.id });
   return {
     title: task.title,
     href: chrome.u(path),
@@ -117,10 +118,10 @@ function todoRow(chrome: Chrome, item: TodoItem, now: number) {
     due: task.dueAt === null ? undefined : (task.allDay ? chrome.dayTag(task.dueAt) : chrome.timeTag(task.dueAt)).value,
     overdue: isOverdue(task, now),
     priority: task.priority,
-    // Group tasks are done and reopened on their group's pages; personal ones right here.
+    // A group task's own done and reopen routes bring the person back here (`back=todo`).
     stateAction: chrome.u(`${path}/${done ? "reopen" : "complete"}`),
     stateLabel: chrome.t(done ? "tasks.reopen" : "tasks.complete"),
-    deleteAction: personalPath === undefined ? undefined : chrome.u(`${personalPath}/delete`),
+    deleteAction: item.kind === "personal" ? chrome.u(`${path}/delete`) : undefined,
   };
 }
 
