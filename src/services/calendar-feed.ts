@@ -4,15 +4,16 @@
 import { generateSecret, hashToken } from "../auth/token.js";
 import type { Actor } from "../domain/access.js";
 import { NotFoundError } from "../domain/errors.js";
-import { type CalendarEvent, isEveryonesEvent } from "../domain/event.js";
+import type { CalendarEvent } from "../domain/event.js";
 import type { Window } from "../domain/event-time.js";
-import { formatContentId } from "../domain/item-id.js";
+import { formatContentId, formatPersonalEventId } from "../domain/item-id.js";
 import { LIMITS } from "../domain/limits.js";
 import type { User } from "../domain/user.js";
-import { contentLinks } from "../present/links.js";
+import { contentLinks, personalEventLinks } from "../present/links.js";
 import type { Tx } from "../store/store.js";
 import type { ServiceContext } from "./context.js";
 import { eventRef } from "./event.js";
+import { scheduleEvents } from "./schedule.js";
 
 /**
  * What a feed writes of an event: any kind of event with these fields joins a calendar (a
@@ -120,18 +121,19 @@ export async function readGroupCalendar(
 }
 
 /**
- * Everything `me.ics` shows, by start: the group events the user takes part in (a listed
- * participant, or an event without a participant list) in each of their groups.
+ * Everything `me.ics` shows, in schedule order: the user's personal events and the group events
+ * they take part in (a listed participant, or an event without a participant list).
  */
 async function gatherMyEvents(tx: Tx, user: User, window: Window): Promise<FeedEvent[]> {
-  const mine: FeedEvent[] = [];
-  for (const membership of await tx.memberships.listJoinedOfUser(user.id)) {
-    for (const event of await groupEvents(tx, membership.groupId, window))
-      if (isEveryonesEvent(event) || event.participants.some((person) => person.id === user.id))
-        mine.push(feedEventOf(event));
-  }
-  // Personal events join here when the personal schedule lands: one more push per event.
-  return mine.sort((a, b) => a.event.start - b.event.start || a.itemId.localeCompare(b.itemId));
+  return (await scheduleEvents(tx, user.id, window)).map((item) =>
+    item.kind === "group"
+      ? feedEventOf(item.event)
+      : {
+          itemId: formatPersonalEventId(item.event),
+          pagePath: personalEventLinks("", item.event.id).alternate,
+          event: { ...item.event, menuName: null, facilities: [] },
+        },
+  );
 }
 
 /** The owner's own calendar (`me.ics`). @throws NotFoundError NOT_FOUND */

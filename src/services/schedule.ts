@@ -97,6 +97,30 @@ export async function listScheduleOccurrences(
   return ctx.store.read(async (tx) => itemsOf(tx, userId, await placeAll(tx, userId, window), window));
 }
 
+/** An event of a user's schedule, whole and not expanded. */
+export type ScheduleEvent =
+  | { readonly kind: "personal"; readonly event: PersonalEvent }
+  | { readonly kind: "group"; readonly event: CalendarEvent };
+
+/**
+ * The events of the user's schedule that meet the window, whole (rules and every exception) and in
+ * schedule order, without expanding their occurrences: what an iCalendar feed writes.
+ */
+export async function scheduleEvents(tx: Tx, userId: number, window: Window): Promise<ScheduleEvent[]> {
+  const placed = await placeAll(tx, userId, window);
+  const ids = (kind: Placed["kind"]) => placed.filter((item) => item.kind === kind).map((item) => item.id);
+  const personal = new Map((await tx.personalEvents.findByIds(ids("personal"))).map((event) => [event.id, event]));
+  const shared = new Map((await tx.events.findByIds(ids("group"))).map((event) => [event.id, event]));
+  return placed.flatMap((item): ScheduleEvent[] => {
+    if (item.kind === "personal") {
+      const event = personal.get(item.id);
+      return event && event.ownerId === userId ? [{ kind: "personal", event }] : [];
+    }
+    const event = shared.get(item.id);
+    return event ? [{ kind: "group", event }] : [];
+  });
+}
+
 /** A page of the caller's schedule in a window (`GET /api/schedule/V2`). */
 export async function listSchedule(
   ctx: ServiceContext,

@@ -7,7 +7,7 @@ import ICAL from "ical.js";
 import { hashToken } from "../../src/auth/token.js";
 import type { Group } from "../../src/domain/group.js";
 import { describeEachBackend } from "../support/backends.js";
-import { postEvent } from "../support/events.js";
+import { postEvent, postPersonalEvent } from "../support/events.js";
 import type { TestUser } from "../support/factories.js";
 import { type Answer, atomText, entriesOf, request } from "../support/http.js";
 import { type TestServer, startTestServer } from "../support/server.js";
@@ -220,16 +220,29 @@ describeEachBackend("GET /ical/<secret>/...", (backend) => {
     assert.equal(eventsTitled(calendar, "long ago").length, 0);
   });
 
-  it("me.ics holds the events of the owner's groups they take part in, named after them", async () => {
+  it("me.ics holds the owner's personal events and the group events they take part in, named after them", async () => {
+    const personal = await postPersonalEvent(server.url, alice.token, {
+      title: "dentist",
+      start: "2026-04-14T00:30:00Z",
+      end: "2026-04-14T01:30:00Z",
+      extra: "<cblSch:timeZone>Asia/Tokyo</cblSch:timeZone><cblSch:rule>FREQ=MONTHLY;COUNT=2</cblSch:rule>",
+    });
+    assert.equal(personal.status, 200, personal.text);
     const mine = parseCalendar((await feed("/me.ics")).text);
     assert.equal(mine.getFirstPropertyValue("x-wr-calname"), "Kairan: Alice");
     const titles = new Set(mine.getAllSubcomponents("vevent").map((v) => v.getFirstPropertyValue("summary")));
     // Kickoff names Bob only.
-    assert.deepEqual([...titles].sort(), ["holiday", "long memo", "standup day", "weekly"]);
+    assert.deepEqual([...titles].sort(), ["dentist", "holiday", "long memo", "standup day", "weekly"]);
+    const [dentist] = eventsTitled(mine, "dentist");
+    assert.match(String(dentist!.getFirstPropertyValue("uid")), /^MYPAGE,1:\d+,MP_SCHEDULE,1:\d+@/);
+    assert.equal(String(dentist!.getFirstPropertyValue("rrule")), "FREQ=MONTHLY;COUNT=2");
+    assert.match(String(dentist!.getFirstPropertyValue("url")), /\/schedule\/1:\d+$/);
+    assert.equal(eventsTitled(parseCalendar((await groupFeed()).text), "dentist").length, 0, "not in the group's feed");
     await setSecret(bob, "bob-calendar-secret-0123456789ab");
     const bobs = await request(`${server.url}/ical/bob-calendar-secret-0123456789ab/me.ics`);
     assert.equal(bobs.status, 200);
     assert.ok(eventsTitled(parseCalendar(bobs.text), "kickoff").length === 1);
+    assert.equal(eventsTitled(parseCalendar(bobs.text), "dentist").length, 0, "Alice's personal event is hers alone");
   });
 
   it("answers 304 to a matching If-None-Match, and a new tag once an event changes", async () => {
