@@ -356,6 +356,21 @@ describeEachBackend("web pages: calendars and events", (backend) => {
     assert.equal((await byTitle("Board meeting"))?.menuId, null);
   });
 
+  it("speaks Japanese to a Japanese reader and links the menus page from the group's edit page", async () => {
+    await server.store.transaction((tx) => tx.users.update(alice.id, { lang: "ja" }));
+    const month = await aliceWeb.get(`${g}/events?date=2026-04-01`);
+    assert.match(month.html, /<h2 class="cal-heading">2026年4月<\/h2>/);
+    assert.match(month.html, /予定を追加/);
+    await assertValidHtml(month.html, "Japanese month view");
+    const form = await aliceWeb.get(`${g}/events/new`);
+    assert.match(form.html, /繰り返さない/);
+    const weekly = await aliceWeb.get(`${g}/events/1:${(await byTitle("Weekly sync"))!.id}`);
+    assert.match(weekly.html, /毎週（月）、4 回/);
+    await server.store.transaction((tx) => tx.users.update(alice.id, { lang: null }));
+    const edit = await aliceWeb.get(`${g}/edit`);
+    assert.match(edit.html, new RegExp(`href="${g}/events/lists">Menus and facilities<`));
+  });
+
   it("deletes a whole event from its page", async () => {
     const event = (await byTitle("Busy 4"))!;
     const path = `${g}/events/1:${event.id}`;
