@@ -132,6 +132,30 @@ describeEachBackend("web pages: writing events", (backend) => {
     assert.equal((await w.byTitle("Board meeting"))?.menuId, null);
   });
 
+  it("keeps a rule the form has no fields for (written through the API) when the event is saved", async () => {
+    const custom = { repeat: "CUSTOM", rule: "FREQ=MONTHLY;BYDAY=2TU", startDate: "2026-04-14", endDate: "2026-04-14" };
+    await w.send(w.aliceWeb, `${w.g}/events/new`, w.fields({ title: "Second Tuesday", ...custom }));
+    const event = (await w.byTitle("Second Tuesday"))!;
+    assert.equal(event.rule, "FREQ=MONTHLY;BYDAY=2TU");
+    const edit = await w.aliceWeb.get(`${w.g}/events/1:${event.id}/edit`);
+    assert.match(edit.html, /<option value="CUSTOM" selected>As set before: Every month on 2nd Tue<\/option>/);
+    assert.match(edit.html, /<input type="hidden" name="rule" value="FREQ=MONTHLY;BYDAY=2TU">/);
+    await assertValidHtml(edit.html, "edit form of a custom rule");
+    const saved = await w.aliceWeb.postPairs(`${w.g}/events/1:${event.id}/edit`, [
+      ["_csrf", w.aliceWeb.csrf()],
+      ...w.fields({ title: "Second Tuesday sync", ...custom }),
+    ]);
+    assert.equal(saved.status, 303);
+    assert.equal((await w.byTitle("Second Tuesday sync"))?.rule, "FREQ=MONTHLY;BYDAY=2TU");
+    const bad = await w.send(
+      w.aliceWeb,
+      `${w.g}/events/new`,
+      w.fields({ title: "Bad", repeat: "CUSTOM", rule: "FREQ=HOURLY" }),
+    );
+    assert.equal(bad.status, 400);
+    assert.match(bad.html, /FREQ must be DAILY, WEEKLY, MONTHLY or YEARLY/);
+  });
+
   it("deletes a whole event from its page", async () => {
     await w.send(w.aliceWeb, `${w.g}/events/new`, w.fields({ title: "Doomed" }));
     const event = (await w.byTitle("Doomed"))!;

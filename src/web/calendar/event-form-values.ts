@@ -29,7 +29,10 @@ export interface EventFormValues {
   readonly endTime: string;
   readonly allDay: boolean;
   readonly zone: string;
+  /** "" (none), a frequency, or "CUSTOM": a rule the form cannot show (kept as `rule`). */
   readonly repeat: string;
+  /** The rule kept as it is when `repeat` is "CUSTOM" (written through the API: BYMONTHDAY, 2TU...). */
+  readonly rule: string;
   readonly interval: string;
   readonly byDay: readonly string[];
   /** "never", "until" or "count". */
@@ -53,6 +56,7 @@ export function emptyValues(day: string, zone: string): EventFormValues {
     allDay: false,
     zone,
     repeat: "",
+    rule: "",
     interval: "1",
     byDay: [],
     ends: "never",
@@ -77,6 +81,7 @@ export function readValues(form: URLSearchParams, zone: string): EventFormValues
     allDay: form.get("allDay") === "on",
     zone: field("zone").trim() || zone,
     repeat: field("repeat"),
+    rule: field("rule"),
     interval: field("interval").trim() || "1",
     byDay: form.getAll("byDay"),
     ends: field("ends") || "never",
@@ -132,6 +137,8 @@ function ruleInvalid(message: string): ValidationError {
 /** The RRULE of the repeat fields; undefined for none. @throws ValidationError EVENT_RULE_INVALID */
 export function ruleOf(values: EventFormValues): string | undefined {
   if (values.repeat === "") return undefined;
+  // Checked with every other rule when the draft is resolved.
+  if (values.repeat === "CUSTOM") return values.rule;
   if (!REPEATS.includes(values.repeat as (typeof REPEATS)[number])) throw ruleInvalid("Choose how the event repeats.");
   if (!WHOLE.test(values.interval)) throw ruleInvalid("The interval must be a whole number from 1 to 9999.");
   const parts = [`FREQ=${values.repeat}`];
@@ -184,6 +191,12 @@ export function valuesOf(event: CalendarEvent, times: { start: number; end: numb
   const wallEnd = utcToWallClock(times.end, zone);
   const hhmm = (wall: number) => new Date(wall).toISOString().slice(11, 16);
   const rule = event.rule === null ? undefined : parseEventRule(event.rule);
+  // BYMONTHDAY, ordinal weekdays or weekdays of a non-weekly rule have no field: kept whole.
+  const custom =
+    rule !== undefined &&
+    (rule.byMonthDay.length > 0 ||
+      rule.byDay.some((day) => !WEEKDAY_CODES.includes(day as (typeof WEEKDAY_CODES)[number])) ||
+      (rule.byDay.length > 0 && rule.frequency !== "WEEKLY"));
   return {
     title: event.title,
     memo: event.memo,
@@ -195,7 +208,8 @@ export function valuesOf(event: CalendarEvent, times: { start: number; end: numb
     endTime: event.allDay ? "10:00" : hhmm(wallEnd),
     allDay: event.allDay,
     zone,
-    repeat: rule?.frequency ?? "",
+    repeat: custom ? "CUSTOM" : (rule?.frequency ?? ""),
+    rule: custom ? rule.text : "",
     interval: String(rule?.interval ?? 1),
     byDay: rule?.byDay ?? [],
     ends: rule?.until !== undefined ? "until" : rule?.count !== undefined ? "count" : "never",

@@ -485,6 +485,7 @@ export const en = {
   "eventForm.scopeHelp":
     "This occurrence only: its new date and time are saved for it alone. The whole series: every field is saved for the event.",
   "eventForm.repeats": "Repeat",
+  "eventForm.repeatCustom": "As set before: {rule}",
   "eventForm.repeatNone": "Does not repeat",
   "eventForm.repeatDAILY": "Daily",
   "eventForm.repeatWEEKLY": "Weekly",

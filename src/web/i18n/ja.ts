@@ -490,6 +490,7 @@ export const ja: Readonly<Record<MessageKey, string>> = {
   "eventForm.scopeHelp":
     "この回のみ: 新しい日時をこの回だけに保存します。繰り返し全体: すべての項目を予定に保存します。",
   "eventForm.repeats": "繰り返し",
+  "eventForm.repeatCustom": "これまでの設定: {rule}",
   "eventForm.repeatNone": "繰り返さない",
   "eventForm.repeatDAILY": "毎日",
   "eventForm.repeatWEEKLY": "毎週",

@@ -21,6 +21,7 @@ import {
   whenOf,
 } from "../calendar/event-form-values.js";
 import { dayText } from "../calendar/calendar-query.js";
+import { ruleInWords } from "../calendar/rule-words.js";
 import { localDayOf } from "../../domain/event-time.js";
 import { errorText } from "../i18n/i18n.js";
 import { isoMoment } from "../i18n/dates.js";
@@ -146,9 +147,22 @@ function eventForm(
       at,
       scope: page.form.get("scope") ?? "occurrence",
       isNew: view.event === undefined,
-      repeats: REPEATS.map((value) =>
-        option(value, chrome.t(`eventForm.repeat${value || "None"}` as "eventForm.repeatNone"), [values.repeat]),
-      ),
+      repeats: [
+        ...(values.repeat === "CUSTOM"
+          ? [
+              option(
+                "CUSTOM",
+                chrome.t("eventForm.repeatCustom", {
+                  rule: ruleInWords(values.rule, chrome.lang, (ms) => chrome.day(ms)),
+                }),
+                [values.repeat],
+              ),
+            ]
+          : []),
+        ...REPEATS.map((value) =>
+          option(value, chrome.t(`eventForm.repeat${value || "None"}` as "eventForm.repeatNone"), [values.repeat]),
+        ),
+      ],
       weekdays: WEEKDAY_CODES.map((code) =>
         option(code, chrome.t(`eventForm.day${code}` as "eventForm.daySU"), values.byDay),
       ),
