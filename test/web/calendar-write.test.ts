@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
+import { LIMITS } from "../../src/domain/limits.js";
 import { describeEachBackend } from "../support/backends.js";
 import { assertValidHtml } from "../support/web.js";
 import { type CalendarWorld, cellTitles, startCalendarWorld } from "./calendar-world.js";
@@ -29,6 +30,31 @@ describeEachBackend("web pages: writing events", (backend) => {
       if (!("title" in values)) assert.match(answer.html, /value="Kept title"/);
     }
     assert.equal((await w.events()).length, before);
+  });
+
+  it("takes every limit at its boundary and refuses one past it", async () => {
+    const title = "t".repeat(LIMITS.eventTitleMaxChars);
+    for (const [values, ok] of [
+      [{ title }, true],
+      [{ title: `${title}t` }, false],
+      [{ repeat: "DAILY", interval: "9999", ends: "count", count: "9999" }, true],
+      [{ repeat: "DAILY", interval: "10000" }, false],
+      [{ repeat: "DAILY", ends: "count", count: "10000" }, false],
+      [{ startDate: "2026-04-08", endDate: "2027-04-09", startTime: "09:00", endTime: "09:00" }, true],
+      [{ startDate: "2026-04-08", endDate: "2027-04-09", startTime: "09:00", endTime: "09:01" }, false],
+    ] as const) {
+      const answer = await w.send(w.aliceWeb, `${w.g}/events/new`, w.fields({ title: "Edge", ...values }));
+      assert.equal(answer.status, ok ? 303 : 400, JSON.stringify(values));
+    }
+    await w.aliceWeb.get(`${w.g}/events/lists`);
+    const name = "n".repeat(LIMITS.eventMenuNameMaxChars);
+    assert.equal(
+      (await w.aliceWeb.post(`${w.g}/events/lists`, { list: "facilities", change: "add", name })).status,
+      303,
+    );
+    const long = await w.aliceWeb.post(`${w.g}/events/lists`, { list: "facilities", change: "add", name: `${name}n` });
+    assert.equal(long.status, 400);
+    await assertValidHtml(long.html, "menus page with its error");
   });
 
   it("lets only the creator, participants and managers edit; a member who may not edit gets 403 and changes nothing", async () => {

@@ -52,7 +52,7 @@ async function listsPage(web: WebContext, page: PageRequest, error?: string) {
   const items = (list: "menus" | "facilities", refs: readonly { id: number; name: string }[]) => ({
     list,
     heading: chrome.t(list === "menus" ? "eventLists.menus" : "eventLists.facilities"),
-    items: refs.map((ref) => ({ id: formatPair(ref.id), name: ref.name })),
+    items: refs.map((ref) => ({ id: formatPair(ref.id), key: String(ref.id), name: ref.name })),
   });
   return page.render(
     "event-lists",
