@@ -156,3 +156,11 @@ export function checkPersonalDraft(draft: {
 export function isEveryonesEvent(event: Pick<CalendarEvent, "participants">): boolean {
   return event.participants.length === 0;
 }
+
+/** A menu's or facility's name, trimmed. @throws ValidationError EVENT_MENU_NAME_REQUIRED, EVENT_MENU_NAME_TOO_LONG */
+export function checkNamedName(text: string): string {
+  const name = text.trim();
+  if (name === "") throw new ValidationError("EVENT_MENU_NAME_REQUIRED", "The name is missing or empty.");
+  checkMaxChars(name, LIMITS.eventMenuNameMaxChars, "EVENT_MENU_NAME_TOO_LONG", "The name");
+  return name;
+}

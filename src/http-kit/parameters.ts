@@ -14,6 +14,7 @@ import {
 import { groupNotFound } from "../domain/group.js";
 import { LIMITS } from "../domain/limits.js";
 import type { PageWindow } from "../store/page-window.js";
+import type { EventMenuFilter } from "../store/queries/events.js";
 import { type QueryValues, clip, queryValue } from "./query.js";
 
 /**
@@ -127,4 +128,14 @@ export function readPage(query: QueryValues): PageWindow {
     offset: start === undefined ? 0 : Number(start),
     limit: max === undefined ? LIMITS.pageSizeDefault : Math.min(Number(max), LIMITS.pageSizeMax),
   };
+}
+
+/** An event menu filter: a menu id or UNCLASSIFIED; absent or empty, every event. @throws ValidationError INVALID_FOLDER */
+export function readEventMenuFilter(value: string | undefined, name: string): EventMenuFilter {
+  if (value === undefined || value.trim() === "") return { kind: "all" };
+  if (value.trim().toUpperCase() === "UNCLASSIFIED") return { kind: "unclassified" };
+  const menuId = parsePair(value);
+  if (menuId === undefined)
+    throw new ValidationError("INVALID_FOLDER", `${name} must be a menu id or UNCLASSIFIED (got "${clip(value)}").`);
+  return { kind: "menu", menuId };
 }

@@ -1,12 +1,10 @@
 // The operator's event commands (`kairan event ...`): the same rules as the API's writes, with the
 // creator named by e-mail address and no caller to leave out of the notifications.
-import { NotFoundError, ValidationError } from "../domain/errors.js";
-import type { CalendarEvent, NamedRef } from "../domain/event.js";
+import { NotFoundError } from "../domain/errors.js";
+import { type CalendarEvent, type NamedRef, checkNamedName } from "../domain/event.js";
 import { type EventInput, resolveEventDraft } from "../domain/event-draft.js";
 import { requireEventZone } from "../domain/event-time.js";
 import type { ContentRef } from "../domain/item-id.js";
-import { LIMITS } from "../domain/limits.js";
-import { checkMaxChars } from "../domain/text.js";
 import { requireGroup, requireMemberByEmail } from "./admin-lookup.js";
 import { removeBlobs, removeCommentsOf, removeItemRows } from "./comment-detail.js";
 import { eventRef, requireEvent } from "./event.js";
@@ -96,9 +94,7 @@ export async function addNamed(
   ctx: ServiceContext,
   input: { list: NamedList; groupId: number; name: string },
 ): Promise<NamedRef> {
-  const name = input.name.trim();
-  if (name === "") throw new ValidationError("EVENT_MENU_NAME_REQUIRED", "The name is missing or empty.");
-  checkMaxChars(name, LIMITS.eventMenuNameMaxChars, "EVENT_MENU_NAME_TOO_LONG", "The name");
+  const name = checkNamedName(input.name);
   return ctx.store.transaction(async (tx) => {
     await requireGroup(tx, input.groupId);
     return tx.events.insertNamed(input.list, input.groupId, name, ctx.clock.now());

@@ -1,11 +1,11 @@
 import type { Actor } from "../domain/access.js";
 import { ForbiddenError, NotFoundError } from "../domain/errors.js";
-import { type CalendarEvent, type EventDraft, requireMayEditEvent } from "../domain/event.js";
+import { type CalendarEvent, type EventDraft, checkEventLists, requireMayEditEvent } from "../domain/event.js";
 import { type EventInput, resolveEventDraft } from "../domain/event-draft.js";
 import { requireEventZone } from "../domain/event-time.js";
 import type { Group } from "../domain/group.js";
 import type { ContentRef } from "../domain/item-id.js";
-import { seriesEndBound } from "../domain/recurrence.js";
+import { isRuleOccurrence, seriesEndBound } from "../domain/recurrence.js";
 import type { Tx } from "../store/store.js";
 import { removeBlobs, removeCommentsOf, removeItemRows } from "./comment-detail.js";
 import { type EventListView, eventRef, requireEvent, requireMenuOf, wholeEntry } from "./event.js";
@@ -80,19 +80,21 @@ export async function createEvent(
 
 /**
  * Replaces an event's fields (an omitted memo empties it); the creator, the participants and the
- * group's managers may. Its participants as they are now are notified.
+ * group's managers may. Its participants as they are now are notified. `keepExceptions` (the web
+ * form, which does not list them) keeps the moved and cancelled occurrences the new rule still has.
  * @throws ValidationError, NotFoundError NOT_FOUND, ForbiddenError GROUP_NOT_JOINED, EVENT_EDIT_FORBIDDEN, NOT_A_MEMBER
  */
 export async function updateEvent(
   ctx: ServiceContext,
   actor: Actor,
-  input: EventInput & EventZoneDefault & { ref: ContentRef },
+  input: EventInput & EventZoneDefault & { ref: ContentRef; keepExceptions?: boolean },
 ): Promise<EventListView> {
   return ctx.store.transaction(async (tx) => {
     const { group, membership } = await requireGroupMember(tx, actor, input.ref.groupId);
     const current = await requireEvent(tx, input.ref);
     requireMayEditEvent(current, actor.user.id, membership);
-    const draft = resolveEventDraft(input, await zoneOf(tx, actor, input, input.defaultTimeZone, current));
+    const resolved = resolveEventDraft(input, await zoneOf(tx, actor, input, input.defaultTimeZone, current));
+    const draft = input.keepExceptions ? withKeptExceptions(resolved, current) : resolved;
     await requireDraftRefs(tx, group.id, draft);
     const at = ctx.clock.now();
     await tx.events.replace(current.id, group.id, fieldsOf(draft, at));
@@ -101,6 +103,18 @@ export async function updateEvent(
     const event = await requireEvent(tx, input.ref);
     return { group, entries: [wholeEntry(event)], total: 1, comments: undefined };
   });
+}
+
+/** The draft with the current exceptions that name occurrences of its rule. @throws ValidationError EVENT_RULE_INVALID */
+function withKeptExceptions(draft: EventDraft, current: CalendarEvent): EventDraft {
+  const rule = draft.rule;
+  if (rule === null) return draft;
+  const exceptions = current.exceptions.filter((exception) =>
+    isRuleOccurrence({ ...draft, rule }, exception.originalStart),
+  );
+  const kept = { ...draft, exceptions };
+  checkEventLists(kept);
+  return kept;
 }
 
 /**

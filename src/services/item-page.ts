@@ -89,7 +89,7 @@ export interface FilePageView extends ItemPageView {
 }
 
 /** Which item, and which page of its comments. */
-interface ItemPageInput {
+export interface ItemPageInput {
   readonly ref: ContentRef;
   readonly page: PageWindow;
 }
@@ -146,7 +146,7 @@ export async function readFilePage(ctx: ServiceContext, actor: Actor, input: Ite
  * The group, likes and comments of an item the caller may read (its existence already checked),
  * and the pictures of the comments' authors and of `authorIds`.
  */
-async function aroundItem(
+export async function aroundItem(
   tx: Tx,
   actor: Actor,
   access: GroupAccess,

@@ -10,7 +10,11 @@ import type { WebContext } from "./page.js";
 import { registerAuthPages } from "./pages/auth.js";
 import { registerBoardPages } from "./pages/board.js";
 import { registerAddressBookPage } from "./pages/address-book.js";
+import { registerCalendarPages } from "./pages/calendar.js";
 import { registerChatPages } from "./pages/chat.js";
+import { registerEventEditPages } from "./pages/event-edit.js";
+import { registerEventListPages } from "./pages/event-lists.js";
+import { registerEventPage } from "./pages/event-view.js";
 import { registerDownload } from "./pages/download.js";
 import { registerFavoritesPage } from "./pages/favorites.js";
 import { registerTodoPages } from "./pages/todo.js";
@@ -63,6 +67,11 @@ export function registerWeb(app: FastifyInstance, context: Context): WebContext 
     // Chat (issue #21).
     registerChatPages(scope, web);
     registerAddressBookPage(scope, web);
+    // The calendars and events (issue #20).
+    registerCalendarPages(scope, web);
+    registerEventEditPages(scope, web);
+    registerEventListPages(scope, web);
+    registerEventPage(scope, web);
   });
   return web;
 }

@@ -19,6 +19,7 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
   let topic: Topic;
   let task: Task;
   let file: CabinetFile;
+  let eventId: number;
   let mine: Group;
   let g: string;
   const SECRET_WORDS = ["Secret Council", "Launch codes", "Budget 2027", "plan.txt", "Alice", "hidden body"];
@@ -36,6 +37,26 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
     task = await f.task(secret, alice, { title: "Budget 2027" });
     file = await addTestFile(server, secret, alice, { fileName: "plan.txt", bytes: Buffer.from("hidden body") });
     g = `/g/1:${secret.id}`;
+    const [start, end] = [Date.UTC(2026, 3, 8, 9), Date.UTC(2026, 3, 8, 10)];
+    eventId = await server.store.transaction((tx) =>
+      tx.events.insert({
+        title: "Launch codes",
+        memo: "hidden body",
+        start,
+        end,
+        allDay: false,
+        timeZone: "UTC",
+        rule: null,
+        menuId: null,
+        participantIds: [],
+        facilityIds: [],
+        exceptions: [],
+        seriesEnd: end,
+        groupId: secret.id,
+        creatorId: alice.id,
+        at: start,
+      }),
+    );
   });
   after(() => server.close());
 
@@ -50,6 +71,13 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
     `${g}/files/1:${file.id}`,
     `${g}/members`,
     `${g}/members/1:1`,
+    `${g}/events`,
+    `${g}/events?view=week&date=2026-04-08`,
+    `${g}/events?view=list&date=2026-04-01`,
+    `${g}/events/new`,
+    `${g}/events/lists`,
+    `${g}/events/1:${eventId}`,
+    `${g}/events/1:${eventId}/edit`,
     `/download?id=${encodeURIComponent(`GROUP,1:${secret.id},CABINET,1:${file.id}`)}`,
     `/download?id=${encodeURIComponent(`GROUP,1:${secret.id},BOARD,1:${topic.id},COMMENT,1,ATTACHMENT,1`)}`,
   ];
@@ -98,6 +126,13 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
       [`${item}/comments/1/favorite`, { on: "true" }],
       [`${item}/comments/1/delete`, {}],
       [`${g}/tasks/1:${task.id}/like`, { on: "true" }],
+      [`${g}/events/new`, { title: "Intruder" }],
+      [`${g}/events/1:${eventId}/edit`, { title: "Hacked" }],
+      [`${g}/events/1:${eventId}/delete`, {}],
+      [`${g}/events/1:${eventId}/like`, { on: "true" }],
+      [`${g}/events/1:${eventId}/favorite`, { on: "true" }],
+      [`${g}/events/1:${eventId}/comments`, { text: "hi" }],
+      [`${g}/events/lists`, { list: "menus", change: "add", name: "Intruder" }],
       [`${g}/files/1:${file.id}/comments`, { text: "hi" }],
       [`${g}/files`, { title: "Intruder" }],
       [`${g}/files/1:${file.id}/versions`, { comment: "v2" }],
@@ -125,6 +160,8 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
     }));
     assert.deepEqual([after.file?.trashed, after.file?.current.number, after.files], [false, 1, 1]);
     assert.equal(after.topic?.title, "Launch codes");
+    const event = await server.store.read((tx) => tx.events.findById(eventId));
+    assert.equal(event?.title, "Launch codes", "the event is untouched");
     assert.equal(after.comments, 1);
     assert.deepEqual(after.likes, []);
     assert.equal(after.lease, undefined);
@@ -140,6 +177,8 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
       `/g/1:${mine.id}/board/1:${topic.id}`,
       `/g/1:${mine.id}/tasks/1:${task.id}`,
       `/g/1:${mine.id}/files/1:${file.id}`,
+      `/g/1:${mine.id}/events/1:${eventId}`,
+      `/g/1:${mine.id}/events/1:${eventId}/edit`,
     ]) {
       const answer = await web.get(path);
       assert.equal(answer.status, 404, path);
@@ -157,8 +196,10 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
   it("lets members in, and only authors and managers delete", async () => {
     const web = new WebClient(server.url);
     await web.signIn(bob.email);
-    for (const path of readable().filter((p) => !p.endsWith("/edit") && !p.includes("ATTACHMENT")))
+    const managersOnly = (p: string) => p.endsWith("/edit") || p.endsWith("/events/lists");
+    for (const path of readable().filter((p) => !managersOnly(p) && !p.includes("ATTACHMENT")))
       assert.equal((await web.get(path)).status, 200, path);
+    assert.equal((await web.get(`${g}/events/lists`)).status, 403, "menus and facilities are the managers'");
     const page = await web.get(`${g}/board/1:${topic.id}`);
     assert.doesNotMatch(page.html, /Delete topic/, "bob is neither author nor manager");
     assert.doesNotMatch(page.html, />Edit</, "shared editing is off");

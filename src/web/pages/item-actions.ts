@@ -11,11 +11,12 @@ import { setFavorite, setLike } from "../../services/reaction.js";
 import { type PageRequest, type WebContext, pageNotFound, pathPair, registerPage, requireCsrf } from "../page.js";
 import { itemPath } from "./item-view.js";
 
-/** The three item pages and the name of their id segment. */
+/** The item pages and the name of their id segment. */
 const AREAS: readonly { kind: ContentKind; path: string }[] = [
   { kind: "BOARD", path: "/g/:group/board/:item" },
   { kind: "TASK", path: "/g/:group/tasks/:item" },
   { kind: "CABINET", path: "/g/:group/files/:item" },
+  { kind: "GW_SCHEDULE", path: "/g/:group/events/:item" },
 ];
 
 const COMMENT_TEXT_PARTS: ReadonlySet<string> = new Set(["_csrf", "text", "replyTo"]);

@@ -6,7 +6,13 @@ import { type Window, parseTermBound, resolveEventWindow } from "../../../domain
 import { type ContentRef, parsePair } from "../../../domain/item-id.js";
 import type { PageWindow } from "../../../store/page-window.js";
 import type { EventMenuFilter } from "../../../store/queries/events.js";
-import { readContentId, readGroupId, readGroupParameter, readPage } from "../../../http-kit/parameters.js";
+import {
+  readContentId,
+  readEventMenuFilter,
+  readGroupId,
+  readGroupParameter,
+  readPage,
+} from "../../../http-kit/parameters.js";
 import { type QueryValues, clip, queryFlag, queryValue } from "../../../http-kit/query.js";
 import { readOperation, requireSingleEntry, summaryOf } from "../../atom-request.js";
 
@@ -43,7 +49,7 @@ export function readEventQuery(query: QueryValues, now: number): EventRead {
     kind: "list",
     groupId,
     window: resolveEventWindow(start, end, now),
-    menu: readMenuFilter(queryValue(query, "event-folder")),
+    menu: readEventMenuFilter(queryValue(query, "event-folder"), "event-folder"),
     page: readPage(query),
     embedComments,
   };
@@ -56,19 +62,6 @@ export function isEventQueryCacheable(query: QueryValues): boolean {
     queryValue(query, "term-start") !== undefined ||
     queryValue(query, "term-end") !== undefined
   );
-}
-
-/** `event-folder`: a menu id or UNCLASSIFIED; absent or empty, every event. @throws ValidationError INVALID_FOLDER */
-function readMenuFilter(value: string | undefined): EventMenuFilter {
-  if (value === undefined || value.trim() === "") return { kind: "all" };
-  if (value.trim().toUpperCase() === "UNCLASSIFIED") return { kind: "unclassified" };
-  const menuId = parsePair(value);
-  if (menuId === undefined)
-    throw new ValidationError(
-      "INVALID_FOLDER",
-      `event-folder must be a menu id or UNCLASSIFIED (got "${clip(value)}").`,
-    );
-  return { kind: "menu", menuId };
 }
 
 /**

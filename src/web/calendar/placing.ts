@@ -1,0 +1,103 @@
+// Where an occurrence falls on a calendar and how its time reads: a timed occurrence on the days
+// of the reader's zone it touches; an all-day one on its own dates (in the event's zone), which
+// are the same dates for every reader.
+import { localDayOf } from "../../domain/event-time.js";
+import type { CalendarOccurrence } from "../../services/calendar-page.js";
+import type { Lang } from "../i18n/i18n.js";
+import { DAY_MS } from "./calendar-query.js";
+
+const LOCALES: Readonly<Record<Lang, string>> = { en: "en-US", ja: "ja-JP" };
+
+/** The first day and the last day (both as midnight UTC of their date) an occurrence covers. */
+export function daysCovered(occurrence: CalendarOccurrence, readerZone: string): { first: number; last: number } {
+  const zone = occurrence.allDay ? occurrence.timeZone : readerZone;
+  const first = localDayOf(occurrence.start, zone);
+  return { first, last: Math.max(first, localDayOf(occurrence.end - 1, zone)) };
+}
+
+/** The occurrences that cover `day`, in their order. */
+export function onDay(occurrences: readonly CalendarOccurrence[], day: number, zone: string): CalendarOccurrence[] {
+  return occurrences.filter((occurrence) => {
+    const { first, last } = daysCovered(occurrence, zone);
+    return first <= day && day <= last;
+  });
+}
+
+/** How a language writes hours, weekdays and dates of wall-clock days. */
+export interface CalendarFormat {
+  /** `09:30` in the reader's zone. */
+  clock(ms: number): string;
+  /** "Mon" / "月". */
+  weekday(day: number): string;
+  /** "Dec 8" / "12月8日". */
+  shortDay(day: number): string;
+  /** "Tuesday, December 8, 2026". */
+  longDay(day: number): string;
+  /** "December 2026" / "2026年12月". */
+  month(day: number): string;
+}
+
+/** The formats of one language and zone. */
+export function calendarFormat(lang: Lang, zone: string): CalendarFormat {
+  const locale = LOCALES[lang];
+  const clock = new Intl.DateTimeFormat(locale, {
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+    timeZone: zone,
+  });
+  const weekday = new Intl.DateTimeFormat(locale, { weekday: "short", timeZone: "UTC" });
+  const shortDay = new Intl.DateTimeFormat(locale, { month: "short", day: "numeric", timeZone: "UTC" });
+  const longDay = new Intl.DateTimeFormat(locale, { dateStyle: "full", timeZone: "UTC" });
+  const month = new Intl.DateTimeFormat(locale, { year: "numeric", month: "long", timeZone: "UTC" });
+  return {
+    clock: (ms) => clock.format(ms),
+    weekday: (day) => weekday.format(day),
+    shortDay: (day) => shortDay.format(day),
+    longDay: (day) => longDay.format(day),
+    month: (day) => month.format(day),
+  };
+}
+
+/** One occurrence as a view lists it. */
+export interface EntryView {
+  readonly title: string;
+  readonly href: string;
+  /** "09:00–10:00", or the day's part of a longer event; undefined for an all-day one. */
+  readonly time: string | undefined;
+  readonly allDay: boolean;
+  /** It began on an earlier day / goes on after this one. */
+  readonly continued: boolean;
+  readonly continues: boolean;
+  /** The group's name (the personal calendar). */
+  readonly groupName: string | undefined;
+}
+
+/** An occurrence as it shows on `day`. */
+export function entryOn(
+  occurrence: CalendarOccurrence,
+  day: number,
+  context: { zone: string; format: CalendarFormat; href: (o: CalendarOccurrence) => string; showGroup: boolean },
+): EntryView {
+  const { first, last } = daysCovered(occurrence, context.zone);
+  const continued = first < day;
+  const continues = last > day;
+  const from = continued ? "" : context.format.clock(occurrence.start);
+  const to = continues ? "" : context.format.clock(occurrence.end);
+  return {
+    title: occurrence.title,
+    href: context.href(occurrence),
+    time: occurrence.allDay ? undefined : `${from}–${to}`,
+    allDay: occurrence.allDay,
+    continued,
+    continues,
+    groupName: context.showGroup ? occurrence.groupName : undefined,
+  };
+}
+
+/** The days from `firstDay` up to (not including) `endDay`. */
+export function daysBetween(firstDay: number, endDay: number): number[] {
+  const days: number[] = [];
+  for (let day = firstDay; day < endDay; day += DAY_MS) days.push(day);
+  return days;
+}

@@ -1,0 +1,103 @@
+// The calendar in Chromium, against one real `kairan serve` with the demo workspace: a weekly
+// event written in the form, one occurrence moved with "This occurrence only", both seen in the
+// group's month view and on the personal calendar; axe checks each calendar view and the form.
+// Run by `npm run build && node --import tsx --test test/browser/calendar.browser.ts`.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { type ServerProcess, startServerProcess } from "../support/cli.js";
+import { seriousViolations } from "./axe.js";
+import { launchChromium } from "./chromium.js";
+import { DESKTOP, contextAt } from "./widths.js";
+
+const TITLE = "Browser weekly";
+
+/** The titles of the month grid's cell of `date`. */
+async function cellTitles(page: Page, date: string): Promise<string[]> {
+  return page.locator(`td[data-date="${date}"] .cal-title`).allTextContents();
+}
+
+async function assertAccessible(page: Page, what: string): Promise<void> {
+  assert.deepEqual(await seriousViolations(page), [], what);
+}
+
+describe("the calendar in Chromium: a weekly event, one occurrence moved, in the month view and on the personal calendar", () => {
+  let dataDir: string;
+  let server: ServerProcess;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  before(async () => {
+    browser = await launchChromium();
+    dataDir = mkdtempSync(join(tmpdir(), "kairan-calendar-"));
+    server = await startServerProcess(["--port", "0", "--data", dataDir, "--log-level", "warn"]);
+    context = await contextAt(browser, DESKTOP, { bypassCSP: true, locale: "en-US" });
+    page = await context.newPage();
+    await page.goto(`${server.url}/signin`);
+    await page.getByLabel("E-mail address").fill("alice@example.com");
+    await page.getByLabel("Password").fill("kairan-demo");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL((url) => !url.pathname.endsWith("/signin"));
+  });
+  after(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("writes a weekly event, moves its second occurrence alone, and shows both where they are", async () => {
+    // 2030-05-06 is a Monday.
+    await page.goto(`${server.url}/g/1:1/events/new?date=2030-05-06`);
+    await assertAccessible(page, "the new event form");
+    await page.getByLabel("Title", { exact: true }).fill(TITLE);
+    await page.locator("#event-start-time").fill("09:00");
+    await page.locator("#event-end-time").fill("10:00");
+    await page.getByLabel("Repeat", { exact: true }).selectOption("WEEKLY");
+    await page.locator("#event-weekdays").selectOption("MO");
+    await page.locator('input[name="ends"][value="count"]').check();
+    await page.locator("#event-count").fill("3");
+    await page.getByRole("button", { name: "Add event" }).click();
+    await page.waitForURL(/\/g\/1:1\/events\/1:\d+$/);
+    assert.match((await page.locator("#event-repeat").textContent()) ?? "", /Every week on Mon, 3 times/);
+    await assertAccessible(page, "the event page");
+
+    await page.goto(`${server.url}/g/1:1/events?date=2030-05-01`);
+    for (const day of ["2030-05-06", "2030-05-13", "2030-05-20"])
+      assert.ok((await cellTitles(page, day)).includes(TITLE), day);
+    await page.locator('td[data-date="2030-05-13"] a.cal-entry', { hasText: TITLE }).click();
+    await page.waitForURL(/\?at=2030-05-13/);
+    await page.getByRole("link", { name: "Edit" }).click();
+    await page.waitForURL(/\/edit\?at=/);
+    assert.equal(await page.getByLabel("This occurrence only").isChecked(), true);
+    await assertAccessible(page, "the form at one occurrence");
+    await page.locator("#event-start-date").fill("2030-05-15");
+    await page.locator("#event-end-date").fill("2030-05-15");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.waitForURL(/\/events\/1:\d+\?at=/);
+    assert.match((await page.locator("#event-when").textContent()) ?? "", /Moved/);
+
+    await page.goto(`${server.url}/g/1:1/events?date=2030-05-01`);
+    assert.ok((await cellTitles(page, "2030-05-06")).includes(TITLE), "the first stays");
+    assert.ok(!(await cellTitles(page, "2030-05-13")).includes(TITLE), "moved away from the 13th");
+    assert.ok((await cellTitles(page, "2030-05-15")).includes(TITLE), "to the 15th");
+    assert.ok((await cellTitles(page, "2030-05-20")).includes(TITLE), "the third stays");
+    await assertAccessible(page, "the month view");
+
+    await page.goto(`${server.url}/schedule?date=2030-05-01`);
+    assert.ok(!(await cellTitles(page, "2030-05-13")).includes(TITLE));
+    assert.ok((await cellTitles(page, "2030-05-15")).includes(TITLE), "on the personal calendar too");
+    await assertAccessible(page, "the personal calendar");
+
+    for (const view of ["week", "list"]) {
+      await page.goto(`${server.url}/g/1:1/events?view=${view}&date=2030-05-13`);
+      await assertAccessible(page, `the ${view} view`);
+    }
+    await page.goto(`${server.url}/g/1:1/events/lists`);
+    await assertAccessible(page, "the menus and facilities page");
+  });
+});
