@@ -19,8 +19,7 @@ export function calendarText(view: CalendarView, baseUrl: string): string {
     // Escaped here: the library writes NAME and X-WR-CALNAME as given (a `,` or `;` of a group's name would be bare).
     name: escape(view.name, false),
     timezone: { name: null, generator: (tzid) => tzids.get(tzid) ?? null },
-    // Array pairs are written as they are (the library's object form accepts X- names only).
-    x: [["CALSCALE", "GREGORIAN"]],
+    scale: "GREGORIAN",
   });
   const host = new URL(baseUrl).host;
   for (const item of view.events) {

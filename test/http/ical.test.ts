@@ -125,6 +125,11 @@ describeEachBackend("GET /ical/<secret>/...", (backend) => {
     const calendar = parseCalendar(answer.text);
     assert.equal(calendar.getFirstPropertyValue("version"), "2.0");
     assert.equal(calendar.getFirstPropertyValue("calscale"), "GREGORIAN");
+    // RFC 5545 §3.4: the calendar's properties come before its components, nothing after them.
+    const head = answer.text.slice(0, answer.text.indexOf("\r\nBEGIN:V", 1));
+    for (const property of ["VERSION:2.0\r\n", "PRODID:", "CALSCALE:GREGORIAN\r\n", "X-WR-CALNAME:"])
+      assert.ok(head.includes(property), property);
+    assert.ok(/END:VEVENT\r\nEND:VCALENDAR(\r\n)?$/.test(answer.text));
     assert.match(String(calendar.getFirstPropertyValue("prodid")), /Kairan/);
     // ical.js reads an X- property's value raw: the escaped text is checked below on the bytes.
     assert.ok(answer.text.includes("X-WR-CALNAME:Dev\\; team\\, Tokyo\r\n"));
