@@ -1,12 +1,14 @@
 // The calendar in Chromium, against one real `kairan serve` with the demo workspace: a weekly
 // event written in the form, one occurrence moved with "This occurrence only", both seen in the
-// group's month view and on the personal calendar; axe checks each calendar view and the form.
+// group's month view, on the personal calendar and in the group's iCalendar address (read with
+// ical.js, as a calendar application reads it); axe checks each calendar view and the form.
 // Run by `npm run build && node --import tsx --test test/browser/calendar.browser.ts`.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import ICAL from "ical.js";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { type ServerProcess, startServerProcess } from "../support/cli.js";
 import { seriousViolations } from "./axe.js";
@@ -92,6 +94,23 @@ describe("the calendar in Chromium: a weekly event, one occurrence moved, in the
     assert.ok(!(await cellTitles(page, "2030-05-13")).includes(TITLE));
     assert.ok((await cellTitles(page, "2030-05-15")).includes(TITLE), "on the personal calendar too");
     await assertAccessible(page, "the personal calendar");
+
+    // The group's calendar address, made in the settings page as a person would, read the way a
+    // calendar application reads it: the series, and its 13 May occurrence moved to the 15th.
+    await page.goto(`${server.url}/settings`);
+    await page.locator("#calendar").getByRole("button", { name: "Make calendar addresses" }).click();
+    const groupAddress = (await page.locator(".calendar-group").first().textContent()) ?? "";
+    assert.match(groupAddress, /\/ical\/[A-Za-z0-9_-]+\/group\/1:1\.ics$/);
+    const answer = await fetch(groupAddress.trim());
+    assert.equal(answer.status, 200);
+    const calendar = new ICAL.Component(ICAL.parse(await answer.text()));
+    const mine = calendar.getAllSubcomponents("vevent").filter((v) => v.getFirstPropertyValue("summary") === TITLE);
+    const series = mine.find((v) => !v.hasProperty("recurrence-id"));
+    const moved = mine.find((v) => v.hasProperty("recurrence-id"));
+    assert.ok(series && moved, "the series and its moved occurrence");
+    assert.match(String(series.getFirstPropertyValue("rrule")), /FREQ=WEEKLY;.*COUNT=3/);
+    assert.match(String(moved.getFirstPropertyValue("recurrence-id")), /^2030-05-13T09:00:00/);
+    assert.match(String(moved.getFirstPropertyValue("dtstart")), /^2030-05-15T09:00:00/);
 
     for (const view of ["week", "list"]) {
       await page.goto(`${server.url}/g/1:1/events?view=${view}&date=2030-05-13`);
