@@ -217,6 +217,17 @@ describeEachBackend("likes of chat messages (/api/good/V2, /api/goodNotification
     assertError(await likers(alice, messageId(alice, own, m)), 404, "NOT_FOUND");
   });
 
+  it("tells no author who has left the room, yet counts the like", async () => {
+    const own = await chat.theme(bob, "Left behind", [alice]);
+    const n = await say(alice, own, "said before leaving");
+    assert.equal((await chat.writeRoom(alice, "delete", `<id>${roomId(alice, own)}</id>`)).status, 200);
+    assert.equal((await likeWrite(bob, messageId(bob, own, n))).status, 200);
+    const entry = entriesOf((await chat.messages(bob, own)).xml).find((e) => numberOf(e) === n)!;
+    assert.equal(good(entry, "count"), "1");
+    const ids = entriesOf((await likeNotifications(alice)).xml).map((e) => atomText(e, "id"));
+    assert.ok(!ids.includes(messageId(alice, own, n)));
+  });
+
   it("leaves chat notifications out of /api/notification/V2 without category=M_CHAT", async () => {
     const own = await chat.theme(bob, "Unlisted", [alice]);
     await chat.say(bob, own, "ping");

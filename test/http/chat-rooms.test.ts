@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import { describeEachBackend } from "../support/backends.js";
 import { ChatClient, chatField, roomId, roomNumberOf } from "../support/chat.js";
+import type { User } from "../../src/domain/user.js";
+import { CHAT_LIMITS } from "../../src/domain/limits.js";
 import type { TestUser } from "../support/factories.js";
 import { assertError, atomText, entriesOf } from "../support/http.js";
 import { type TestServer, startTestServer } from "../support/server.js";
@@ -108,6 +110,38 @@ describeEachBackend("chat rooms (/api/mpChat/V2)", (backend) => {
       400,
       "CHAT_ROOM_TITLE_TOO_LONG",
     );
+  });
+
+  it(`holds at most ${CHAT_LIMITS.themeRoomMaxMembers} members in a THEME room, creating or adding`, async () => {
+    const max = CHAT_LIMITS.themeRoomMaxMembers;
+    const people = await server.store.transaction(async (tx) => {
+      const made: User[] = [];
+      for (let i = 0; i < max; i++)
+        made.push(
+          await tx.users.insert({
+            name: `Crowd ${i}`,
+            email: `crowd${i}@example.com`,
+            familyKana: "",
+            givenKana: "",
+            passwordHash: "x",
+            createdAt: server.clock.now(),
+          }),
+        );
+      return made;
+    });
+    await server.factories.group([alice, ...people], { name: "Crowd" });
+    const whos = (list: readonly User[]) => list.map((p) => `<cbl:who id="1:${p.id}"/>`).join("");
+    assertError(
+      await chat.writeRoom(alice, "insert", `<title>Too many</title>${whos(people)}`),
+      400,
+      "CHAT_TOO_MANY_MEMBERS",
+    );
+    const full = await chat.writeRoom(alice, "insert", `<title>Full</title>${whos(people.slice(0, max - 1))}`);
+    assert.equal(full.status, 200, full.text.slice(0, 300));
+    const entry = entriesOf(full.xml)[0]!;
+    assert.equal(entry.children.filter((c) => c.local === "who").length, max, `${max} members pass`);
+    const more = `<id>${atomText(entry, "id")}</id>${whos([alice, ...people])}`;
+    assertError(await chat.writeRoom(alice, "update", more), 400, "CHAT_TOO_MANY_MEMBERS");
   });
 
   it("lets any member add, only the creator remove, and a member leave a THEME room", async () => {

@@ -8,7 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import SQLite from "better-sqlite3";
-import { CHANGE_TRACKING, CHAT_LIKE_NOTIFICATIONS, EVENT_GROUP_ROWS, ROW_EVENTS } from "../../src/store/change-tracking.js";
+import {
+  CHANGE_TRACKING,
+  CHAT_LIKE_NOTIFICATIONS,
+  EVENT_GROUP_ROWS,
+  ROW_EVENTS,
+} from "../../src/store/change-tracking.js";
 import { openStore } from "../../src/store/open.js";
 import { DERIVED_TABLES, TABLES_IN_DEPENDENCY_ORDER } from "../../src/store/tables.js";
 import { INDEXED_TABLES, ftsTableOf, trigramIndexOf } from "../../src/store/search-index.js";
