@@ -1,5 +1,5 @@
 // What group events and personal events share in the store: the rows of a window, and exceptions.
-import type { ExpressionBuilder } from "kysely";
+import type { ExpressionBuilder, Kysely } from "kysely";
 import type { EventException } from "../../domain/event.js";
 import type { Window } from "../../domain/event-time.js";
 import { LIMITS } from "../../domain/limits.js";
@@ -93,4 +93,22 @@ export function push<T>(map: Map<number, T[]>, key: number, value: T): void {
   const list = map.get(key);
   if (list === undefined) map.set(key, [value]);
   else list.push(value);
+}
+
+/** The exceptions of the given events, by event, in the order of their original starts; either table. */
+export async function exceptionsIn(
+  db: Kysely<Database>,
+  table: "event_exceptions" | "personal_event_exceptions",
+  ids: readonly number[],
+): Promise<Map<number, EventException[]>> {
+  const exceptions = new Map<number, EventException[]>();
+  if (ids.length === 0) return exceptions;
+  const rows = await db
+    .selectFrom(table)
+    .select(["event_id", "original_start", "cancelled", "start_at", "end_at"])
+    .where("event_id", "in", ids)
+    .orderBy("original_start")
+    .execute();
+  for (const row of rows) push(exceptions, row.event_id, toException(row));
+  return exceptions;
 }

@@ -7,11 +7,11 @@ import {
   CANDIDATE_COLUMNS,
   type EventCandidate,
   exceptionColumns,
+  exceptionsIn,
   mayMeetWindow,
   oneOffEarliest,
   push,
   toCandidate,
-  toException,
 } from "./event-window.js";
 
 export type { EventCandidate } from "./event-window.js";
@@ -91,17 +91,8 @@ function toEvent(row: EventRow, lists: EventLists): CalendarEvent {
   };
 }
 
-async function exceptionsOf(db: Kysely<Database>, ids: readonly number[]): Promise<Map<number, EventException[]>> {
-  const exceptions = new Map<number, EventException[]>();
-  if (ids.length === 0) return exceptions;
-  const rows = await db
-    .selectFrom("event_exceptions")
-    .selectAll()
-    .where("event_id", "in", ids)
-    .orderBy("original_start")
-    .execute();
-  for (const row of rows) push(exceptions, row.event_id, toException(row));
-  return exceptions;
+function exceptionsOf(db: Kysely<Database>, ids: readonly number[]): Promise<Map<number, EventException[]>> {
+  return exceptionsIn(db, "event_exceptions", ids);
 }
 
 async function listsOf(db: Kysely<Database>, ids: readonly number[]): Promise<EventLists> {

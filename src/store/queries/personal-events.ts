@@ -6,10 +6,9 @@ import {
   CANDIDATE_COLUMNS,
   type EventCandidate,
   exceptionColumns,
+  exceptionsIn,
   mayMeetWindow,
-  push,
   toCandidate,
-  toException,
 } from "./event-window.js";
 import type { EventFields } from "./events.js";
 import type { RowOf } from "./rows.js";
@@ -57,17 +56,8 @@ function toEvent(row: RowOf<typeof selectEvents>, exceptions: ReadonlyMap<number
   };
 }
 
-async function exceptionsOf(db: Kysely<Database>, ids: readonly number[]): Promise<Map<number, EventException[]>> {
-  const exceptions = new Map<number, EventException[]>();
-  if (ids.length === 0) return exceptions;
-  const rows = await db
-    .selectFrom("personal_event_exceptions")
-    .selectAll()
-    .where("event_id", "in", ids)
-    .orderBy("original_start")
-    .execute();
-  for (const row of rows) push(exceptions, row.event_id, toException(row));
-  return exceptions;
+function exceptionsOf(db: Kysely<Database>, ids: readonly number[]): Promise<Map<number, EventException[]>> {
+  return exceptionsIn(db, "personal_event_exceptions", ids);
 }
 
 function columnsOf(event: PersonalEventFields & { at: number }) {

@@ -1,10 +1,8 @@
 // The chat page's forms: send (text and files, multipart), like, delete, mute, rename and add
 // members. Each answers with a redirect back to the conversation.
 import type { FastifyInstance } from "fastify";
-import { ValidationError } from "../../domain/errors.js";
-import { receiveMultipart } from "../../http/multipart.js";
-import { mediaType, refuseNonXmlCharacters } from "../../http-kit/form.js";
-import { clip } from "../../http-kit/query.js";
+import { receiveFilesForm } from "../files-form.js";
+import { refuseNonXmlCharacters } from "../../http-kit/form.js";
 import { writeRoom } from "../../services/chat.js";
 import { setChatLike } from "../../services/chat-like.js";
 import { deleteMessage, pushMessage } from "../../services/chat-message.js";
@@ -75,19 +73,7 @@ export function registerChatForms(app: FastifyInstance, web: WebContext): void {
  */
 async function sendMessage(web: WebContext, page: PageRequest) {
   const csrf = page.session.csrf;
-  const received =
-    mediaType(page.request) === "multipart/form-data"
-      ? await receiveMultipart(page.request, page.reply, web.blobs, web.admission, {
-          textParts: SEND_TEXT_PARTS,
-          filePart(name, fileName, textSoFar) {
-            requireCsrf(textSoFar.get("_csrf"), csrf);
-            if (name !== "files")
-              throw new ValidationError("INVALID_FILE_PART", `File fields are named files; "${clip(name)}" is not.`);
-            // A file input left empty still sends a part, with no name and no bytes.
-            return fileName === "" ? "skip" : "keep";
-          },
-        })
-      : { text: new Map([...page.form.entries()]), files: [], discard: async () => undefined };
+  const received = await receiveFilesForm(web, page, SEND_TEXT_PARTS);
   try {
     requireCsrf(received.text.get("_csrf"), csrf);
     refuseNonXmlCharacters(received.text);

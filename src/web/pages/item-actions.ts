@@ -3,9 +3,8 @@
 import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../domain/errors.js";
 import type { ContentKind, ContentRef, ItemRef } from "../../domain/item-id.js";
-import { receiveMultipart } from "../../http/multipart.js";
-import { clip } from "../../http-kit/query.js";
-import { mediaType, refuseNonXmlCharacters } from "../../http-kit/form.js";
+import { receiveFilesForm } from "../files-form.js";
+import { refuseNonXmlCharacters } from "../../http-kit/form.js";
 import { addComment, deleteComment } from "../../services/comment.js";
 import { setFavorite, setLike } from "../../services/reaction.js";
 import { type PageRequest, type WebContext, pageNotFound, pathPair, registerPage, requireCsrf } from "../page.js";
@@ -80,19 +79,7 @@ async function react(web: WebContext, page: PageRequest, ref: ItemRef, what: "li
  */
 async function postComment(web: WebContext, page: PageRequest, parent: ContentRef) {
   const csrf = page.session.csrf;
-  const received =
-    mediaType(page.request) === "multipart/form-data"
-      ? await receiveMultipart(page.request, page.reply, web.blobs, web.admission, {
-          textParts: COMMENT_TEXT_PARTS,
-          filePart(name, fileName, textSoFar) {
-            requireCsrf(textSoFar.get("_csrf"), csrf);
-            if (name !== "files")
-              throw new ValidationError("INVALID_FILE_PART", `File fields are named files; "${clip(name)}" is not.`);
-            // A file input left empty still sends a part, with no name and no bytes.
-            return fileName === "" ? "skip" : "keep";
-          },
-        })
-      : { text: new Map([...page.form.entries()]), files: [], discard: async () => undefined };
+  const received = await receiveFilesForm(web, page, COMMENT_TEXT_PARTS);
   try {
     requireCsrf(received.text.get("_csrf"), csrf);
     refuseNonXmlCharacters(received.text);
