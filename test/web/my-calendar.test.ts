@@ -159,6 +159,49 @@ describeEachBackend("web pages: personal events in the personal calendar", (back
     assert.equal((await w.aliceWeb.get(path)).status, 404);
   });
 
+  it("moves one day of a repeating all-day personal event to another day", async () => {
+    const answer = await create(
+      {
+        title: "Holiday",
+        startDate: "2026-08-03",
+        endDate: "2026-08-03",
+        repeat: "DAILY",
+        ends: "count",
+        count: "3",
+        zone: "Asia/Tokyo",
+      },
+      [["allDay", "on"]],
+    );
+    assert.equal(answer.status, 303);
+    const holiday = (await aliceEvent("Holiday"))!;
+    const at = new Date(holiday.start + 24 * 60 * 60 * 1000).toISOString().replace(/\.000Z$/, "Z");
+    const path = `/schedule/1:${holiday.id}`;
+    await w.aliceWeb.get(`${path}/edit?at=${at}`);
+    const moved = await w.aliceWeb.postPairs(`${path}/edit?at=${at}`, [
+      ["_csrf", w.aliceWeb.csrf()],
+      ["scope", "occurrence"],
+      ["allDay", "on"],
+      ...w.fields({
+        title: "Holiday",
+        startDate: "2026-08-10",
+        endDate: "2026-08-10",
+        zone: "Asia/Tokyo",
+        repeat: "DAILY",
+        ends: "count",
+        count: "3",
+      }),
+    ]);
+    assert.equal(moved.status, 303);
+    const month = await w.aliceWeb.get("/schedule?date=2026-08-01");
+    assert.ok(cellTitles(month.html, "2026-08-03").includes("Holiday"));
+    assert.ok(!cellTitles(month.html, "2026-08-04").includes("Holiday"), "moved away");
+    assert.ok(cellTitles(month.html, "2026-08-05").includes("Holiday"));
+    assert.ok(cellTitles(month.html, "2026-08-10").includes("Holiday"), "moved here");
+    const stored = (await aliceEvent("Holiday"))!;
+    assert.equal(stored.exceptions.length, 1);
+    assert.equal(stored.exceptions[0]?.originalStart, Date.UTC(2026, 7, 3, 15));
+  });
+
   it("refuses bad input in the form, says why, and stores nothing; the title at its 200/201 boundary", async () => {
     const count = (await mine(w.alice.id)).length;
     for (const [values, message] of [
