@@ -6,7 +6,7 @@ import { after, before, it } from "node:test";
 import type { PersonalEvent } from "../../src/domain/event.js";
 import { LIMITS } from "../../src/domain/limits.js";
 import { describeEachBackend } from "../support/backends.js";
-import { assertValidHtml } from "../support/web.js";
+import { WebClient, assertValidHtml } from "../support/web.js";
 import { type CalendarWorld, cellTitles, startCalendarWorld } from "./calendar-world.js";
 
 describeEachBackend("web pages: personal events in the personal calendar", (backend) => {
@@ -200,6 +200,17 @@ describeEachBackend("web pages: personal events in the personal calendar", (back
     const stored = (await aliceEvent("Holiday"))!;
     assert.equal(stored.exceptions.length, 1);
     assert.equal(stored.exceptions[0]?.originalStart, Date.UTC(2026, 7, 3, 15));
+  });
+
+  it("speaks Japanese on the personal pages", async () => {
+    const web = new WebClient(w.server.url, "ja");
+    await web.signIn(w.alice.email);
+    assert.match((await web.get("/schedule/new")).html, /個人の予定の追加/);
+    await create({ title: "歯医者", startDate: "2026-09-01", endDate: "2026-09-01" });
+    const event = (await aliceEvent("歯医者"))!;
+    assert.match((await web.get(`/schedule/1:${event.id}`)).html, /この予定はあなただけに表示されます。/);
+    assert.match((await web.get(`/schedule/1:${event.id}/edit`)).html, /個人の予定の編集/);
+    assert.match((await web.get("/schedule?date=2026-09-01")).html, /<span class="cal-personal">個人:<\/span>/);
   });
 
   it("refuses bad input in the form, says why, and stores nothing; the title at its 200/201 boundary", async () => {
