@@ -1,6 +1,6 @@
 // The occurrences of an event as a calendar shows them: each with the start its rule gave it, so
 // that a moved occurrence can be found again ("this occurrence" names it by that start).
-import type { CalendarEvent } from "./event.js";
+import type { EventBase } from "./event.js";
 import type { Window } from "./event-time.js";
 import { expandEvent } from "./recurrence.js";
 
@@ -13,7 +13,7 @@ export interface PlacedOccurrence {
 }
 
 /** The event's occurrences meeting `window`, at most `limit`, with their original starts. */
-export function placeOccurrences(event: CalendarEvent, window: Window, limit: number): PlacedOccurrence[] {
+export function placeOccurrences(event: EventBase, window: Window, limit: number): PlacedOccurrence[] {
   const moved = new Map(
     event.exceptions.flatMap((exception) =>
       exception.cancelled ? [] : [[`${exception.start}/${exception.end}`, exception.originalStart] as const],

@@ -1,8 +1,8 @@
 // What the calendar pages show: the occurrences of events in a window, whatever their source. The
-// views (src/web/calendar/*) take these occurrences only, so a personal schedule's own events can
-// join the personal calendar by adding to `readMyCalendar`.
+// views (src/web/calendar/*) take these occurrences only. The personal calendar reads the user's
+// schedule (services/schedule.ts), the same list as `GET /api/schedule/V2` and `me.ics`.
 import type { Actor } from "../domain/access.js";
-import type { CalendarEvent, NamedRef } from "../domain/event.js";
+import type { CalendarEvent, EventBase, NamedRef } from "../domain/event.js";
 import { placeOccurrences } from "../domain/event-occurrence.js";
 import type { Window } from "../domain/event-time.js";
 import type { Group, Membership } from "../domain/group.js";
@@ -10,11 +10,14 @@ import type { EventMenuFilter } from "../store/queries/events.js";
 import type { Tx } from "../store/store.js";
 import { requireMenuOf } from "./event.js";
 import { requireGroupMember } from "./group-access.js";
+import { listScheduleOccurrences } from "./schedule.js";
 import type { ServiceContext } from "./context.js";
 
 /** One occurrence of one event, as every calendar view takes it. */
 export interface CalendarOccurrence {
   readonly eventId: number;
+  /** A personal event of the reader's own: no group (`groupId` 0, `groupName` ""). */
+  readonly personal: boolean;
   readonly groupId: number;
   readonly groupName: string;
   readonly title: string;
@@ -40,12 +43,22 @@ export interface GroupCalendarView {
 /** Enough occurrences for a daily event over the longest window (366 days). */
 const OCCURRENCES_PER_EVENT = 400;
 
-function occurrencesOf(events: readonly CalendarEvent[], group: Group, window: Window): CalendarOccurrence[] {
+function byStart(a: CalendarOccurrence, b: CalendarOccurrence): number {
+  return a.start - b.start || a.end - b.end || a.eventId - b.eventId || Number(b.personal) - Number(a.personal);
+}
+
+/** The occurrences of events of one group, or personal ones (`group` undefined). */
+function occurrencesOf(
+  events: readonly (EventBase & { menuName?: string | null })[],
+  group: Group | undefined,
+  window: Window,
+): CalendarOccurrence[] {
   const out = events.flatMap((event) =>
     placeOccurrences(event, window, OCCURRENCES_PER_EVENT).map((occurrence) => ({
       eventId: event.id,
-      groupId: group.id,
-      groupName: group.name,
+      personal: group === undefined,
+      groupId: group?.id ?? 0,
+      groupName: group?.name ?? "",
       title: event.title,
       start: occurrence.start,
       end: occurrence.end,
@@ -53,10 +66,10 @@ function occurrencesOf(events: readonly CalendarEvent[], group: Group, window: W
       allDay: event.allDay,
       timeZone: event.timeZone,
       repeating: event.rule !== null,
-      menuName: event.menuName,
+      menuName: event.menuName ?? null,
     })),
   );
-  return out.sort((a, b) => a.start - b.start || a.end - b.end || a.eventId - b.eventId);
+  return out.sort(byStart);
 }
 
 async function eventsIn(tx: Tx, groupId: number, window: Window, menu: EventMenuFilter): Promise<CalendarEvent[]> {
@@ -82,24 +95,21 @@ export async function readGroupCalendar(
   });
 }
 
-/** The caller's occurrences meeting the window: events of their groups that name them or name nobody. */
+/**
+ * The caller's occurrences meeting the window: their personal events, and the events of their
+ * groups that name them or name nobody (the schedule's list, expanded over the whole window).
+ */
 export async function readMyCalendar(
   ctx: ServiceContext,
   actor: Actor,
   input: { window: Window },
 ): Promise<{ occurrences: readonly CalendarOccurrence[] }> {
-  return ctx.store.read(async (tx) => {
-    const memberships = await tx.memberships.listJoinedOfUser(actor.user.id);
-    const all: CalendarOccurrence[] = [];
-    for (const membership of memberships) {
-      const group = await tx.groups.findById(membership.groupId);
-      if (group === undefined) continue;
-      const events = (await eventsIn(tx, group.id, input.window, { kind: "all" })).filter(
-        (event) => event.participants.length === 0 || event.participants.some((person) => person.id === actor.user.id),
-      );
-      all.push(...occurrencesOf(events, group, input.window));
-    }
-    all.sort((a, b) => a.start - b.start || a.end - b.end || a.eventId - b.eventId);
-    return { occurrences: all };
-  });
+  const items = await listScheduleOccurrences(ctx, actor.user.id, input.window);
+  // The schedule keeps at most 100 occurrences of an event; a month or list view may need more.
+  const all = items.flatMap((item) =>
+    item.kind === "personal"
+      ? occurrencesOf([item.entry.event], undefined, input.window)
+      : occurrencesOf([item.entry.event], item.group, input.window),
+  );
+  return { occurrences: all.sort(byStart) };
 }

@@ -1,6 +1,12 @@
 import type { Actor } from "../domain/access.js";
 import { ForbiddenError, NotFoundError } from "../domain/errors.js";
-import { type CalendarEvent, type EventDraft, checkEventLists, requireMayEditEvent } from "../domain/event.js";
+import {
+  type CalendarEvent,
+  type EventBase,
+  type EventDraft,
+  checkEventLists,
+  requireMayEditEvent,
+} from "../domain/event.js";
 import { type EventInput, resolveEventDraft } from "../domain/event-draft.js";
 import { requireEventZone } from "../domain/event-time.js";
 import type { Group } from "../domain/group.js";
@@ -106,7 +112,7 @@ export async function updateEvent(
 }
 
 /** The draft with the current exceptions that name occurrences of its rule. @throws ValidationError EVENT_RULE_INVALID */
-function withKeptExceptions(draft: EventDraft, current: CalendarEvent): EventDraft {
+export function withKeptExceptions(draft: EventDraft, current: Pick<EventBase, "exceptions">): EventDraft {
   const rule = draft.rule;
   if (rule === null) return draft;
   const exceptions = current.exceptions.filter((exception) =>

@@ -8,7 +8,7 @@ import type { PersonalEventRef } from "../domain/item-id.js";
 import type { Tx } from "../store/store.js";
 import type { ServiceContext } from "./context.js";
 import { type EventEntry, wholeEntry } from "./event.js";
-import { type EventZoneDefault, fieldsOf, zoneOf } from "./event-write.js";
+import { type EventZoneDefault, fieldsOf, withKeptExceptions, zoneOf } from "./event-write.js";
 
 function notFound(): NotFoundError {
   return new NotFoundError("NOT_FOUND", "The event does not exist.");
@@ -68,16 +68,19 @@ export async function createPersonalEvent(
 
 /**
  * Replaces the fields of one of the caller's personal events (an omitted memo empties it).
+ * `keepExceptions` (the web form, which does not list them) keeps the moved and cancelled
+ * occurrences the new rule still has.
  * @throws ValidationError (see resolveEventDraft), PERSONAL_EVENT_NOT_SHARED; NotFoundError NOT_FOUND
  */
 export async function updatePersonalEvent(
   ctx: ServiceContext,
   actor: Actor,
-  input: EventInput & EventZoneDefault & { ref: PersonalEventRef },
+  input: EventInput & EventZoneDefault & { ref: PersonalEventRef; keepExceptions?: boolean },
 ): Promise<EventEntry<PersonalEvent>> {
   return ctx.store.transaction(async (tx) => {
     const current = await requireOwnPersonalEvent(tx, actor.user.id, input.ref);
-    const draft = resolveEventDraft(input, await zoneOf(tx, actor, input, input.defaultTimeZone, current));
+    const resolved = resolveEventDraft(input, await zoneOf(tx, actor, input, input.defaultTimeZone, current));
+    const draft = input.keepExceptions ? withKeptExceptions(resolved, current) : resolved;
     checkPersonalDraft(draft);
     await tx.personalEvents.replace(current.id, fieldsOf(draft, ctx.clock.now()));
     return wholeEntry(await requireOwnPersonalEvent(tx, actor.user.id, input.ref));

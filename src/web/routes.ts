@@ -15,6 +15,7 @@ import { registerChatPages } from "./pages/chat.js";
 import { registerEventEditPages } from "./pages/event-edit.js";
 import { registerEventListPages } from "./pages/event-lists.js";
 import { registerEventPage } from "./pages/event-view.js";
+import { registerMyEventPages } from "./pages/my-event.js";
 import { registerDownload } from "./pages/download.js";
 import { registerFavoritesPage } from "./pages/favorites.js";
 import { registerTodoPages } from "./pages/todo.js";
@@ -72,6 +73,7 @@ export function registerWeb(app: FastifyInstance, context: Context): WebContext 
     registerEventEditPages(scope, web);
     registerEventListPages(scope, web);
     registerEventPage(scope, web);
+    registerMyEventPages(scope, web);
   });
   return web;
 }

@@ -20,6 +20,7 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
   let task: Task;
   let file: CabinetFile;
   let eventId: number;
+  let personalId: number;
   let mine: Group;
   let g: string;
   const SECRET_WORDS = ["Secret Council", "Launch codes", "Budget 2027", "plan.txt", "Alice", "hidden body"];
@@ -54,6 +55,21 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
         seriesEnd: end,
         groupId: secret.id,
         creatorId: alice.id,
+        at: start,
+      }),
+    );
+    personalId = await server.store.transaction((tx) =>
+      tx.personalEvents.insert({
+        title: "Launch codes",
+        memo: "hidden body",
+        start,
+        end,
+        allDay: false,
+        timeZone: "UTC",
+        rule: null,
+        exceptions: [],
+        seriesEnd: end,
+        ownerId: alice.id,
         at: start,
       }),
     );
@@ -193,6 +209,30 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
     assert.equal((await server.store.read((tx) => tx.files.findById(file.id)))?.trashed, false);
   });
 
+  it("answers anyone but its owner 404 on a personal event's pages and forms, as for an unknown id", async () => {
+    const web = new WebClient(server.url);
+    await web.signIn(bob.email);
+    const path = `/schedule/1:${personalId}`;
+    const unknown = await web.get("/schedule/1:999999");
+    assert.equal(unknown.status, 404);
+    for (const url of [path, `${path}/edit`, `/m${path}`, `/m${path}/edit`]) {
+      const answer = await web.get(url);
+      assert.equal(answer.status, 404, url);
+      for (const word of SECRET_WORDS) assert.ok(!answer.html.includes(word), `${url} leaks "${word}"`);
+    }
+    await web.get("/schedule");
+    for (const url of [`${path}/edit`, `${path}/delete`]) {
+      const answer = await web.post(url, { title: "Hacked", startDate: "2026-04-08", startTime: "09:00" });
+      assert.equal(answer.status, 404, url);
+    }
+    const event = await server.store.read((tx) => tx.personalEvents.findById(personalId));
+    assert.equal(event?.title, "Launch codes", "the personal event is untouched");
+    const owner = new WebClient(server.url);
+    await owner.signIn(alice.email);
+    assert.equal((await owner.get(path)).status, 200);
+    assert.equal((await owner.get(`/m${path}`)).status, 200);
+  });
+
   it("lets members in, and only authors and managers delete", async () => {
     const web = new WebClient(server.url);
     await web.signIn(bob.email);
@@ -212,7 +252,15 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
   });
 
   it("answers the signed-out: pages send to sign-in, forms and downloads are refused", async () => {
-    for (const path of [...readable(), "/", "/favorites", "/settings"]) {
+    for (const path of [
+      ...readable(),
+      "/",
+      "/favorites",
+      "/settings",
+      "/schedule/new",
+      `/schedule/1:${personalId}`,
+      `/schedule/1:${personalId}/edit`,
+    ]) {
       const answer = await fetch(`${server.url}${path}`, { redirect: "manual" });
       assert.equal(answer.status, 303, path);
       assert.match(answer.headers.get("location") ?? "", /^\/signin\?next=/);

@@ -2,7 +2,7 @@
 // date-times computed in the form's zone, all-day days as dates, the repeat fields as an RRULE),
 // and filled from a stored event for editing. Dates and times are the event's own zone's.
 import { ValidationError } from "../../domain/errors.js";
-import type { CalendarEvent } from "../../domain/event.js";
+import type { CalendarEvent, EventBase } from "../../domain/event.js";
 import type { EventInput, WhenInput } from "../../domain/event-draft.js";
 import { parseEventRule } from "../../domain/event-rule.js";
 import { localDayOf, parsePlainDate, requireEventZone } from "../../domain/event-time.js";
@@ -185,7 +185,10 @@ export function inputOf(values: EventFormValues): EventInput {
 }
 
 /** The fields of a stored event, at one of its occurrences when given (dates and times on the event's clock). */
-export function valuesOf(event: CalendarEvent, times: { start: number; end: number } = event): EventFormValues {
+export function valuesOf(
+  event: EventBase & Partial<Pick<CalendarEvent, "participants" | "menuId" | "facilities">>,
+  times: { start: number; end: number } = event,
+): EventFormValues {
   const zone = event.timeZone;
   const wallStart = utcToWallClock(times.start, zone);
   const wallEnd = utcToWallClock(times.end, zone);
@@ -215,8 +218,8 @@ export function valuesOf(event: CalendarEvent, times: { start: number; end: numb
     ends: rule?.until !== undefined ? "until" : rule?.count !== undefined ? "count" : "never",
     until: rule?.until === undefined ? "" : dayText(rule.until.at - (rule.until.at % DAY_MS)),
     count: rule?.count === undefined ? "" : String(rule.count),
-    participants: event.participants.map((person) => formatPair(person.id)),
-    menu: event.menuId === null ? "" : formatPair(event.menuId),
-    facilities: event.facilities.map((facility) => formatPair(facility.id)),
+    participants: (event.participants ?? []).map((person) => formatPair(person.id)),
+    menu: event.menuId === undefined || event.menuId === null ? "" : formatPair(event.menuId),
+    facilities: (event.facilities ?? []).map((facility) => formatPair(facility.id)),
   };
 }

@@ -71,6 +71,8 @@ export interface EntryView {
   readonly continues: boolean;
   /** The group's name (the personal calendar). */
   readonly groupName: string | undefined;
+  /** One of the reader's personal events, marked as such. */
+  readonly personal: boolean;
 }
 
 /** An occurrence as it shows on `day`. */
@@ -91,7 +93,8 @@ export function entryOn(
     allDay: occurrence.allDay,
     continued,
     continues,
-    groupName: context.showGroup ? occurrence.groupName : undefined,
+    groupName: context.showGroup && !occurrence.personal ? occurrence.groupName : undefined,
+    personal: occurrence.personal,
   };
 }
 

@@ -13,6 +13,7 @@ import { type PageRequest, type WebContext, pathPair, registerPage } from "../pa
 import { readPageNumber, withQuery } from "../paging.js";
 import { isoMoment } from "../i18n/dates.js";
 import { itemPath } from "./item-view.js";
+import { personalEventPath } from "./my-event-paths.js";
 
 /** `/g/:group/events` and `/schedule`. */
 export function registerCalendarPages(app: FastifyInstance, web: WebContext): void {
@@ -22,8 +23,10 @@ export function registerCalendarPages(app: FastifyInstance, web: WebContext): vo
 
 /** The page of one occurrence: the event's page, at that occurrence for a repeating event. */
 export function occurrenceHref(occurrence: CalendarOccurrence): string {
+  const at = occurrence.repeating ? isoMoment(occurrence.originalStart) : undefined;
+  if (occurrence.personal) return withQuery(personalEventPath(occurrence.eventId), { at });
   const ref: ContentRef = { kind: "GW_SCHEDULE", groupId: occurrence.groupId, id: occurrence.eventId };
-  return withQuery(itemPath(ref), { at: occurrence.repeating ? isoMoment(occurrence.originalStart) : undefined });
+  return withQuery(itemPath(ref), { at });
 }
 
 function rangeOf(web: WebContext, page: PageRequest): CalendarRange {
@@ -144,7 +147,7 @@ async function myCalendar(web: WebContext, page: PageRequest) {
     section: "schedule",
     ...calendarBody(page, range, view.occurrences, "/schedule", {}, true),
     filter: undefined,
-    newHref: undefined,
+    newHref: page.chrome.u(withQuery("/schedule/new", { date: dayText(range.anchor) })),
     listsHref: undefined,
   });
 }

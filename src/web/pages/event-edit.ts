@@ -10,10 +10,9 @@ import { queryValue } from "../../http-kit/query.js";
 import { changeOccurrence } from "../../services/event-occurrence.js";
 import { type EventFormView, readEventForm } from "../../services/event-page.js";
 import { createEvent, deleteEvent, updateEvent } from "../../services/event-write.js";
+import { option, timingChoices } from "../calendar/event-form-choices.js";
 import {
   type EventFormValues,
-  REPEATS,
-  WEEKDAY_CODES,
   emptyValues,
   inputOf,
   readValues,
@@ -21,7 +20,6 @@ import {
   whenOf,
 } from "../calendar/event-form-values.js";
 import { dayText } from "../calendar/calendar-query.js";
-import { ruleInWords } from "../calendar/rule-words.js";
 import { localDayOf } from "../../domain/event-time.js";
 import { errorText } from "../i18n/i18n.js";
 import { isoMoment } from "../i18n/dates.js";
@@ -127,12 +125,6 @@ function eventForm(
   const path = view.event ? itemPath({ kind: "GW_SCHEDULE", groupId: view.group.id, id: view.event.id }) : undefined;
   const at = occurrence === undefined ? undefined : isoMoment(occurrence.originalStart);
   const heading = chrome.t(view.event ? "eventForm.editTitle" : "eventForm.newTitle");
-  const chosen = (value: string, current: readonly string[]) => current.includes(value);
-  const option = (value: string, label: string, current: readonly string[]) => ({
-    value,
-    label,
-    selected: chosen(value, current),
-  });
   return page.render(
     "event-form",
     {
@@ -147,25 +139,7 @@ function eventForm(
       at,
       scope: page.form.get("scope") ?? "occurrence",
       isNew: view.event === undefined,
-      repeats: [
-        ...(values.repeat === "CUSTOM"
-          ? [
-              option(
-                "CUSTOM",
-                chrome.t("eventForm.repeatCustom", {
-                  rule: ruleInWords(values.rule, chrome.lang, (ms) => chrome.day(ms)),
-                }),
-                [values.repeat],
-              ),
-            ]
-          : []),
-        ...REPEATS.map((value) =>
-          option(value, chrome.t(`eventForm.repeat${value || "None"}` as "eventForm.repeatNone"), [values.repeat]),
-        ),
-      ],
-      weekdays: WEEKDAY_CODES.map((code) =>
-        option(code, chrome.t(`eventForm.day${code}` as "eventForm.daySU"), values.byDay),
-      ),
+      ...timingChoices(chrome, values),
       members: view.members.map((m) => option(formatPair(m.id), m.name, values.participants)),
       menus: [
         option("", chrome.t("events.noMenu"), [values.menu]),

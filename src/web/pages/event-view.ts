@@ -1,7 +1,7 @@
 // An event's page (`/g/1:n/events/1:m`, the address notifications and favorites link to), at one
 // occurrence of a repeating event with `?at=<its original UTC start>`.
 import type { FastifyInstance } from "fastify";
-import type { CalendarEvent } from "../../domain/event.js";
+import type { EventBase } from "../../domain/event.js";
 import { type PlacedOccurrence, placeOccurrences } from "../../domain/event-occurrence.js";
 import { localDayOf, parseUtcDateTime } from "../../domain/event-time.js";
 import type { ContentRef } from "../../domain/item-id.js";
@@ -28,7 +28,7 @@ export function eventRefOf(page: PageRequest): ContentRef {
 }
 
 /** The occurrence `?at=` names (its original start), undefined without `?at=`. @throws NotFoundError PAGE_NOT_FOUND */
-export function occurrenceAt(page: PageRequest, event: CalendarEvent): PlacedOccurrence | undefined {
+export function occurrenceAt(page: PageRequest, event: EventBase): PlacedOccurrence | undefined {
   const text = queryValue(page.query, "at") ?? page.form.get("at") ?? "";
   if (text === "" || event.rule === null) return undefined;
   const at = parseUtcDateTime(text);
@@ -41,7 +41,7 @@ export function occurrenceAt(page: PageRequest, event: CalendarEvent): PlacedOcc
 }
 
 /** When an occurrence happens, in the reader's zone (all-day: its dates), and in the event's own zone when it differs. */
-export function whenText(chrome: Chrome, event: CalendarEvent, times: { start: number; end: number }) {
+export function whenText(chrome: Chrome, event: EventBase, times: { start: number; end: number }) {
   if (event.allDay) {
     const first = localDayOf(times.start, event.timeZone);
     const last = localDayOf(times.end - 1, event.timeZone);
