@@ -5,13 +5,13 @@ import type { CalendarEvent, PersonalEvent } from "../domain/event.js";
 import type { Window } from "../domain/event-time.js";
 import type { Group } from "../domain/group.js";
 import type { ContentRef, PersonalEventRef } from "../domain/item-id.js";
-import { expandEvent } from "../domain/recurrence.js";
 import type { PageWindow } from "../store/page-window.js";
 import type { EventCandidate } from "../store/queries/events.js";
 import type { Store, Tx } from "../store/store.js";
 import type { CommentDetail } from "./comment-detail.js";
 import { commentsByItem } from "./embedded-comments.js";
 import { type EventEntry, entryOf, eventRef, requireEvent, wholeEntry } from "./event.js";
+import { expansions } from "./expansion-cache.js";
 import { requireGroupMember } from "./group-access.js";
 import { requireOwnPersonalEvent } from "./personal-event.js";
 import type { ServiceContext } from "./context.js";
@@ -48,7 +48,7 @@ const KIND_ORDER = { personal: 0, group: 1 } as const;
 
 function place(kind: Placed["kind"], candidates: readonly (EventCandidate & { groupId?: number })[], window: Window) {
   return candidates.flatMap((candidate): Placed[] => {
-    const first = expandEvent(candidate, window, 1).occurrences[0];
+    const first = expansions.expand(candidate, window, 1).occurrences[0];
     return first === undefined ? [] : [{ kind, id: candidate.id, groupId: candidate.groupId ?? 0, first: first.start }];
   });
 }

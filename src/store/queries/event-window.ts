@@ -18,11 +18,13 @@ export interface EventCandidate {
   readonly exceptions: readonly EventException[];
 }
 
-/** The columns a candidate is read from, the same in both event tables. */
+/** The columns a candidate is read from, the same in both event tables (personal events read them so). */
 export const CANDIDATE_COLUMNS = ["id", "start_at", "end_at", "all_day", "time_zone", "rule"] as const;
 
 /**
  * The rows that may meet the window: one-off events that do, and series that can still reach it.
+ * Personal events use it (a few per owner); group events, many per group, take the two queries of
+ * `windowCandidates` (queries/events.ts), each on its partial index.
  * One-off events last at most 366 days, so their start lies no further before the window: a
  * range on the start index.
  */

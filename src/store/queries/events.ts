@@ -4,11 +4,9 @@ import type { Window } from "../../domain/event-time.js";
 import type { Database } from "../schema.js";
 import type { RowOf } from "./rows.js";
 import {
-  CANDIDATE_COLUMNS,
   type EventCandidate,
   exceptionColumns,
   exceptionsIn,
-  mayMeetWindow,
   oneOffEarliest,
   push,
   toCandidate,
@@ -160,15 +158,50 @@ async function removeLists(db: Kysely<Database>, eventId: number): Promise<void>
     await db.deleteFrom(table).where("event_id", "=", eventId).execute();
 }
 
-/** The exceptions of the repeating events among the rows. */
-async function repeatingExceptions(
+/** Narrows the window queries to some events (a group's, a menu's, the ones a user takes part in). */
+type EventScope = (
+  query: SelectQueryBuilder<Database, "events", object>,
+) => SelectQueryBuilder<Database, "events", object>;
+
+/**
+ * The events of `scope` that may meet the window, in two queries, each matching its partial index
+ * of migration 0028 (`rule is null` / `is not null`): one-off events last at most 366 days, so
+ * their start lies no further before the window; a series starts before the window's end and
+ * ends (series_end) after its start, or never.
+ */
+async function windowCandidates(
   db: Kysely<Database>,
-  rows: readonly { id: number; rule: string | null }[],
-): Promise<Map<number, EventException[]>> {
-  return exceptionsOf(
+  window: Window,
+  scope: EventScope,
+): Promise<(EventCandidate & { groupId: number })[]> {
+  const oneOffs = await scope(
+    db
+      .selectFrom("events")
+      .where("rule", "is", null)
+      .where("start_at", ">", oneOffEarliest(window))
+      .where("start_at", "<", window.end)
+      .where("end_at", ">", window.start),
+  )
+    .select(["id", "group_id", "start_at", "end_at", "all_day", "time_zone"])
+    .execute();
+  const series = await scope(
+    db
+      .selectFrom("events")
+      .where("rule", "is not", null)
+      .where("start_at", "<", window.end)
+      .where((eb) => eb.or([eb("series_end", "is", null), eb("series_end", ">", window.start)])),
+  )
+    .select(["id", "group_id", "start_at", "end_at", "all_day", "time_zone", "rule"])
+    .execute();
+  const exceptions = await exceptionsOf(
     db,
-    rows.filter((row) => row.rule !== null).map((row) => row.id),
+    series.map((row) => row.id),
   );
+  // Every column the one-off rows need is in their index: the rule (null) is not read.
+  return [...oneOffs.map((row) => ({ ...row, rule: null })), ...series].map((row) => ({
+    ...toCandidate(row, exceptions),
+    groupId: row.group_id,
+  }));
 }
 
 /** Event queries. */
@@ -204,63 +237,34 @@ export function eventRepo(db: Kysely<Database>): EventRepo {
     },
     findByIds,
     async candidates(groupId, window, menu) {
-      const menuOf = <Q extends SelectQueryBuilder<Database, "events", object>>(query: Q): Q =>
-        (menu.kind === "unclassified"
-          ? query.where("menu_id", "is", null)
-          : menu.kind === "menu"
-            ? query.where("menu_id", "=", menu.menuId)
-            : query) as Q;
-      // Two queries, each matching its partial index of migration 0028 (`rule is null` / `is not null`).
-      // One-off events last at most 366 days: their start lies no further before the window.
-      const earliest = oneOffEarliest(window);
-      const oneOffs = await menuOf(
-        db
-          .selectFrom("events")
-          .select(["id", "start_at", "end_at", "all_day", "time_zone"])
-          .where("group_id", "=", groupId)
-          .where("rule", "is", null)
-          .where("start_at", ">", earliest)
-          .where("start_at", "<", window.end)
-          .where("end_at", ">", window.start),
-      ).execute();
-      const series = await menuOf(
-        db
-          .selectFrom("events")
-          .select(["id", "start_at", "end_at", "all_day", "time_zone", "rule"])
-          .where("group_id", "=", groupId)
-          .where("rule", "is not", null)
-          .where("start_at", "<", window.end)
-          .where((eb) => eb.or([eb("series_end", "is", null), eb("series_end", ">", window.start)])),
-      ).execute();
-      const exceptions = await exceptionsOf(
-        db,
-        series.map((row) => row.id),
-      );
-      // Every column the one-off rows need is in their index: the rule (null) is not read.
-      return [...oneOffs.map((row) => ({ ...row, rule: null })), ...series].map((row) => toCandidate(row, exceptions));
+      return windowCandidates(db, window, (query) => {
+        const mine = query.where("group_id", "=", groupId);
+        if (menu.kind === "unclassified") return mine.where("menu_id", "is", null);
+        if (menu.kind === "menu") return mine.where("menu_id", "=", menu.menuId);
+        return mine;
+      });
     },
     async takenPartCandidates(userId, window) {
-      const rows = await db
-        .selectFrom("events")
-        .select([...CANDIDATE_COLUMNS, "group_id"])
-        .where("group_id", "in", (eb) =>
-          eb
-            .selectFrom("memberships")
-            .select("memberships.group_id")
-            .where("memberships.user_id", "=", userId)
-            .where("memberships.status", "=", "JOIN"),
-        )
-        .where((eb) => mayMeetWindow(eb, window))
-        .where((eb) => {
+      // The joined groups as a list, not a subquery: each engine then walks the window indexes
+      // group by group.
+      const groupIds = (
+        await db
+          .selectFrom("memberships")
+          .select("group_id")
+          .where("user_id", "=", userId)
+          .where("status", "=", "JOIN")
+          .execute()
+      ).map((row) => row.group_id);
+      if (groupIds.length === 0) return [];
+      return windowCandidates(db, window, (query) =>
+        query.where("group_id", "in", groupIds).where((eb) => {
           const named = eb.selectFrom("event_participants").whereRef("event_participants.event_id", "=", "events.id");
           return eb.or([
             eb.not(eb.exists(named.select("event_participants.user_id"))),
             eb.exists(named.select("event_participants.user_id").where("event_participants.user_id", "=", userId)),
           ]);
-        })
-        .execute();
-      const exceptions = await repeatingExceptions(db, rows);
-      return rows.map((row) => ({ ...toCandidate(row, exceptions), groupId: row.group_id }));
+        }),
+      );
     },
     async listNamed(table, groupId) {
       return db.selectFrom(table).select(["id", "name"]).where("group_id", "=", groupId).orderBy("id").execute();
