@@ -67,6 +67,12 @@ export const EVENT_GROUP_ROWS = [
  */
 export const CHAT_LIKE_NOTIFICATIONS = "chat_like_notifications";
 
+/**
+ * Migration 0029: a personal event moves its owner's row on every write (the personal schedule is
+ * kept by the feed cache; no group version covers a personal event).
+ */
+export const PERSONAL_EVENTS = "personal_events";
+
 /** The group_changes row every caller's version counts: user names and e-mail addresses. */
 export const DIRECTORY_ROW = 0;
 
@@ -89,6 +95,7 @@ export const TRACKED_TABLES: ReadonlyMap<string, readonly TriggerEvent[]> = new 
     "memberships",
     ...EVENT_GROUP_ROWS,
     CHAT_LIKE_NOTIFICATIONS,
+    PERSONAL_EVENTS,
   ].map((table) => [table, ROW_EVENTS] as const),
   ...CHANGE_TRACKING.confirmations.map(({ table }) => [table, ["UPDATE"]] as const),
   [MENTION_CONFIRMATION.table, ["UPDATE"]],
@@ -122,9 +129,9 @@ export const UNTRACKED_TABLES: Readonly<Record<string, string>> = {
   chat_messages: "chat feeds are built afresh on every request, outside the feed cache",
   chat_attachments: "chat feeds are built afresh on every request, outside the feed cache",
   chat_likes: "chat feeds and /api/good/V2 of a chat message are built afresh on every request, outside the feed cache",
-  // Personal events (migration 0023): only their owner's schedule shows them, never kept by the feed cache.
-  personal_events: "the personal schedule is built afresh on every request, outside the feed cache",
-  personal_event_exceptions: "the personal schedule is built afresh on every request, outside the feed cache",
+  // Personal events' exceptions (migration 0023).
+  personal_event_exceptions:
+    "written only together with their event's personal_events row, whose triggers move the owner's version (migration 0029)",
   // Personal ToDo (migration 0024): `/api/task/V2` is built afresh on every request.
   personal_tasks: "the personal ToDo feed is built afresh on every request, outside the feed cache",
   // Live updates (migration 0018).

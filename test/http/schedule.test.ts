@@ -9,6 +9,9 @@ import { assertEveryWhen, postEvent, postPersonalEvent } from "../support/events
 import type { TestUser } from "../support/factories.js";
 import { type Answer, assertError, atomText, entriesOf, nsChild, request } from "../support/http.js";
 import { type TestServer, startTestServer } from "../support/server.js";
+import { openPostgresDatabase } from "../../src/store/postgres/open.js";
+import { openSqliteDatabase } from "../../src/store/sqlite/open.js";
+import { sql } from "kysely";
 
 const CBL = "http://schemas.cybozulive.com/common/2010";
 const SCH = "http://schemas.cybozulive.com/schedule/2010";
@@ -372,6 +375,45 @@ describeEachBackend("GET and POST /api/schedule/V2", (backend) => {
       starts,
       [...starts].sort((a, b) => a - b),
       "ordered by the first occurrence in the window",
+    );
+  });
+
+  it("is kept by the feed cache, and every change of what it shows is a new answer, however it is written", async () => {
+    const MAY = "term-start=2026-05-01T00:00:00Z&term-end=2026-06-01T00:00:00Z";
+    const poll = async (tag?: string) => {
+      const headers: Record<string, string> = tag === undefined ? {} : { "if-none-match": tag };
+      return request(`${server.url}/api/schedule/V2?${MAY}`, { token: alice.token, headers });
+    };
+    const first = await poll();
+    const tag = first.headers.get("etag");
+    assert.ok(tag, "a window the clock does not move is tagged");
+    assert.equal((await poll(tag)).status, 304, "unchanged: kept");
+    await mine("may visit", "2026-05-10T01:00:00Z", "2026-05-10T02:00:00Z");
+    const added = await poll(tag);
+    assert.equal(added.status, 200, "a personal event written through the API");
+    assert.deepEqual(titles(added), ["may visit"]);
+    const addedTag = added.headers.get("etag")!;
+    // An operator's SQL through a connection of its own: only the triggers can tell the cache.
+    const config = server.storeConfig;
+    const operator =
+      config.kind === "sqlite" ? openSqliteDatabase(config.file) : openPostgresDatabase({ url: config.url });
+    try {
+      await sql`update personal_events set title = ${"renamed by SQL"} where title = ${"may visit"}`.execute(operator);
+    } finally {
+      await operator.destroy();
+    }
+    const renamed = await poll(addedTag);
+    assert.equal(renamed.status, 200, "a personal event changed behind the server's back");
+    assert.deepEqual(titles(renamed), ["renamed by SQL"]);
+    await shared("may meeting", "2026-05-12T00:00:00Z", "2026-05-12T01:00:00Z");
+    const grouped = await poll(renamed.headers.get("etag")!);
+    assert.equal(grouped.status, 200, "a group event of the caller's group");
+    assert.deepEqual(titles(grouped), ["renamed by SQL", "may meeting"]);
+    assert.equal(
+      (await request(`${server.url}/api/schedule/V2?${MAY}`, { token: bob.token, headers: { "if-none-match": tag } }))
+        .status,
+      200,
+      "another caller's tag is not mine",
     );
   });
 });

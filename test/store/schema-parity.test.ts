@@ -12,6 +12,7 @@ import {
   CHANGE_TRACKING,
   CHAT_LIKE_NOTIFICATIONS,
   EVENT_GROUP_ROWS,
+  PERSONAL_EVENTS,
   ROW_EVENTS,
 } from "../../src/store/change-tracking.js";
 import { openStore } from "../../src/store/open.js";
@@ -47,6 +48,7 @@ const CHANGE_TRIGGER_TABLES = [
   "memberships",
   ...EVENT_GROUP_ROWS,
   CHAT_LIKE_NOTIFICATIONS,
+  PERSONAL_EVENTS,
 ];
 
 /** What one engine has and the other has not, and why. */
@@ -79,6 +81,7 @@ const ENGINE_ONLY: Readonly<Record<"sqlite" | "postgres", SchemaShape["engineOnl
       "kairan_groups_changed",
       "kairan_member_rows_changed",
       "kairan_memberships_changed",
+      "kairan_owner_rows_changed",
       "kairan_user_renamed",
     ],
     onConflictTables: [],

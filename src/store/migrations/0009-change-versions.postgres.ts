@@ -97,7 +97,7 @@ END $$`;
  * A statement trigger function: the group ids and user ids of the rows the statement touched
  * (`new_rows` and `old_rows`, the transition tables; both for an UPDATE).
  */
-async function statementFunction(
+export async function statementFunction(
   db: Kysely<unknown>,
   name: string,
   groups: ((rows: string) => string) | undefined,

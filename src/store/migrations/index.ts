@@ -26,6 +26,7 @@ import { personalTasks } from "./0024-personal-tasks.js";
 import { calendarFeeds } from "./0026-calendar-feeds.js";
 import { chatLikes } from "./0027-chat-likes.js";
 import { eventWindows } from "./0028-event-windows.js";
+import { personalEventVersions } from "./0029-personal-event-versions.js";
 import { type Engine, columnTypes } from "./columns.js";
 
 /**
@@ -61,5 +62,6 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0026-calendar-feeds": calendarFeeds(t),
     "0027-chat-likes": chatLikes(engine),
     "0028-event-windows": eventWindows(),
+    "0029-personal-event-versions": personalEventVersions(engine),
   };
 }

@@ -9,6 +9,7 @@ import { sendFeed } from "../../../http-kit/send.js";
 import type { QueryValues } from "../../../http-kit/query.js";
 import { registerEndpoint } from "../../../http-kit/route.js";
 import { readXmlBody } from "../../xml-body.js";
+import { isEventQueryCacheable } from "../gw-schedule/gw-schedule.request.js";
 import { readPersonalEventWrite, readScheduleQuery } from "./schedule.request.js";
 
 /** `GET|POST /api/schedule/V2`: the caller's schedule; writes of personal events (docs/api.md "Personal schedule"). */
@@ -41,6 +42,7 @@ export function registerSchedule(app: FastifyInstance, context: Context): void {
       return sendFeed(reply, scheduleFeed(context.baseUrl(), viewer, view, clock.now()));
     },
   } satisfies Parameters<typeof registerEndpoint>[2];
-  // The schedule holds personal events, which no change version tracks: never kept by the feed cache.
-  registerEndpoint(app, "/api/schedule/V2", handlers, { feedCacheable: () => false });
+  // Kept by the feed cache as the group event list is (a window of the clock's is not): a personal
+  // event's write moves its owner's version (migration 0029), a group event's its group's.
+  registerEndpoint(app, "/api/schedule/V2", handlers, { feedCacheable: isEventQueryCacheable });
 }
