@@ -4,51 +4,23 @@
 // form, the event's page and the personal calendar with it.
 // Run by `npm run build && node --import tsx --test test/browser/my-calendar.browser.ts`.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { type ServerProcess, startServerProcess } from "../support/cli.js";
-import { seriousViolations } from "./axe.js";
-import { launchChromium } from "./chromium.js";
-import { DESKTOP, contextAt } from "./widths.js";
+import type { Page } from "playwright-core";
+import type { ServerProcess } from "../support/cli.js";
+import { type DemoSession, assertAccessible, cellTitles, openDemoSession } from "./demo-calendar.js";
 
 const TITLE = "Swimming lesson";
 
-async function cellTitles(page: Page, date: string): Promise<string[]> {
-  return page.locator(`td[data-date="${date}"] .cal-title`).allTextContents();
-}
-
-async function assertAccessible(page: Page, what: string): Promise<void> {
-  assert.deepEqual(await seriousViolations(page), [], what);
-}
-
 describe("personal events in Chromium: written from the personal calendar, one occurrence moved", () => {
-  let dataDir: string;
+  let session: DemoSession;
   let server: ServerProcess;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
 
   before(async () => {
-    browser = await launchChromium();
-    dataDir = mkdtempSync(join(tmpdir(), "kairan-my-calendar-"));
-    server = await startServerProcess(["--port", "0", "--data", dataDir, "--log-level", "warn"]);
-    context = await contextAt(browser, DESKTOP, { bypassCSP: true, locale: "en-US" });
-    page = await context.newPage();
-    await page.goto(`${server.url}/signin`);
-    await page.getByLabel("E-mail address").fill("alice@example.com");
-    await page.getByLabel("Password").fill("kairan-demo");
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL((url) => !url.pathname.endsWith("/signin"));
+    session = await openDemoSession("kairan-my-calendar-");
+    ({ server, page } = session);
   });
-  after(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+  after(() => session?.close());
 
   it("writes a weekly personal event, moves its second occurrence alone, and shows it marked in the month view", async () => {
     // 2030-05-07 is a Tuesday.
