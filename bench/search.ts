@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import pg from "pg";
-import { withSchemaOption } from "../src/store/postgres/open.js";
+import { withSchemaOption } from "../src/store/postgres/url.js";
 import { CORPUS } from "../src/store/queries/dataset-corpus.js";
 import { type Measured, measure } from "./load.js";
 import { build, kairan, startKairan } from "./processes.js";

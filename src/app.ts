@@ -31,7 +31,7 @@ import { registerSchedule } from "./http/endpoints/schedule/schedule.js";
 import { registerSearch } from "./http/endpoints/search/search.js";
 import { registerMpChat } from "./http/endpoints/mp-chat/mp-chat.js";
 import { registerMpChatPush } from "./http/endpoints/mp-chat-push/mp-chat-push.js";
-import { Admission } from "./http/admission.js";
+import { Admission } from "./http-kit/admission.js";
 import { clientAddressResolver } from "./http/client-address.js";
 import { errorHandler } from "./http/errors.js";
 import { registerGuards, serverOptions } from "./http/guards.js";
@@ -140,7 +140,7 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
   // Downloads stream stored bytes as they are, with their length: outside feed caching and compression.
   registerFileDownload(app, context);
   // The live stream too: an answer that never ends is neither cached nor compressed.
-  const liveHub = new LiveHub(context, baseUrl);
+  const liveHub = new LiveHub(context);
   app.decorate("liveHub", liveHub);
   registerStream(app, context, liveHub, (request) => sessionActorOf(context, request));
   // Pictures are bytes with their own validators: outside the feed cache.

@@ -1,9 +1,12 @@
 import type { FastifyRequest } from "fastify";
 import type { Authenticate } from "./auth/authenticate.js";
 import type { Config } from "./config/config.js";
-import type { Admission } from "./http/admission.js";
-import type { TokenLimit } from "./http/rate-limit.js";
+import type { Actor } from "./domain/access.js";
+import type { Admission } from "./http-kit/admission.js";
 import type { ServiceContext } from "./services/context.js";
+
+/** Counts an authenticated request against its token's quota (http/rate-limit.ts). @throws TooManyRequestsError RATE_LIMITED */
+export type TokenLimit = (request: FastifyRequest, actor: Actor) => Promise<void>;
 
 /**
  * What every handler, of the API and of the web pages, is given: the services' context (store,

@@ -3,24 +3,10 @@ import type { Actor } from "../domain/access.js";
 import { AuthenticationError } from "../domain/errors.js";
 import type { TokenGrant } from "../store/queries/tokens.js";
 import type { Store } from "../store/store.js";
+import type { Credentials } from "./credentials.js";
 import { OAuthProblem } from "./oauth1.js";
 import { createOAuthVerifier } from "./oauth-verify.js";
 import { hashToken } from "./token.js";
-
-/** The parts of an HTTP request that carry credentials (and that OAuth signs). */
-export interface Credentials {
-  readonly method: string;
-  /** scheme://host[:port]/path as received, without the query. */
-  readonly baseUri: string;
-  readonly rawQuery: string;
-  readonly authorization: string | undefined;
-  /** Raw body, only for application/x-www-form-urlencoded requests. */
-  readonly formBody: string | undefined;
-  /** Raw body of any other non-multipart request ("" when none), for oauth_body_hash. */
-  readonly rawBody?: string | undefined;
-  /** The same URI under the configured public URL (behind a proxy); a signature over either verifies. */
-  readonly publicBaseUri?: string | undefined;
-}
 
 /** One way of proving who is calling (Bearer token, OAuth 1.0a signature). */
 export interface CredentialScheme {

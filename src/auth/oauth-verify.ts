@@ -3,7 +3,7 @@
 import type { Clock } from "../clock.js";
 import type { Application } from "../domain/access.js";
 import type { Store } from "../store/store.js";
-import type { Credentials } from "./authenticate.js";
+import type { Credentials } from "./credentials.js";
 import {
   OAuthProblem,
   type OAuthRequest,

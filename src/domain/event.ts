@@ -2,6 +2,7 @@
 import { ForbiddenError, ValidationError } from "./errors.js";
 import type { Window } from "./event-time.js";
 import type { Membership } from "./group.js";
+import type { ContentRef } from "./item-id.js";
 import { LIMITS } from "./limits.js";
 import { checkMaxChars } from "./text.js";
 
@@ -48,6 +49,11 @@ export interface CalendarEvent extends EventBase {
   readonly menuName: string | null;
   readonly participants: readonly NamedRef[];
   readonly facilities: readonly NamedRef[];
+}
+
+/** An event's id as a content reference. */
+export function eventRef(event: Pick<CalendarEvent, "groupId" | "id">): ContentRef {
+  return { kind: "GW_SCHEDULE", groupId: event.groupId, id: event.id };
 }
 
 /** A personal event: private to its owner, who is its creator; no group, participants, facilities or menu. */

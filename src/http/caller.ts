@@ -1,6 +1,6 @@
 // The caller of an API request: the credentials it carries, who it is once authenticated.
 import type { FastifyRequest } from "fastify";
-import type { Credentials } from "../auth/authenticate.js";
+import type { Credentials } from "../auth/credentials.js";
 import type { Context } from "../context.js";
 import type { Actor } from "../domain/access.js";
 import { mediaType } from "../http-kit/form.js";

@@ -5,7 +5,7 @@ import type { Server } from "node:http";
 import type { TimeoutConfig } from "../config/limits.js";
 import { UriTooLongError } from "../domain/errors.js";
 import { LIMITS } from "../domain/limits.js";
-import type { Admission } from "./admission.js";
+import type { Admission } from "../http-kit/admission.js";
 import { clientErrorHandler } from "./errors.js";
 
 /** After uploads are aborted, their 503 answers get this long to leave before every connection is cut. */

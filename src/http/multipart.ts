@@ -8,7 +8,7 @@ import type { Readable, Writable } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { MultipartFile, MultipartValue } from "@fastify/multipart";
 import type { BlobStore, TempBlob } from "../blobs/blob-store.js";
-import type { Admission, UploadSlot } from "./admission.js";
+import type { Admission, UploadSlot } from "../http-kit/admission.js";
 import { attachmentsTooLarge, fileTooLarge, tooManyFiles } from "../domain/attachment.js";
 import { TooLargeError, ValidationError } from "../domain/errors.js";
 import { LIMITS } from "../domain/limits.js";

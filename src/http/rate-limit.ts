@@ -6,12 +6,9 @@
 import fastifyRateLimit from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { RateLimitConfig } from "../config/limits.js";
-import type { Actor } from "../domain/access.js";
 import { TooManyRequestsError } from "../domain/errors.js";
 import { requestSlot } from "../http-kit/request-data.js";
-
-/** Counts an authenticated request against its token's quota. @throws TooManyRequestsError RATE_LIMITED */
-export type TokenLimit = (request: FastifyRequest, actor: Actor) => Promise<void>;
+import type { TokenLimit } from "../context.js";
 
 const POLICIES = ["address", "token"] as const;
 type Policy = (typeof POLICIES)[number];

@@ -1,10 +1,10 @@
 import { element, utcTimestamp } from "../atom/build.js";
-import type { CalendarEvent, EventBase, EventException, NamedRef } from "../domain/event.js";
+import { type CalendarEvent, type EventBase, type EventException, type NamedRef, eventRef } from "../domain/event.js";
 import type { Group } from "../domain/group.js";
 import { formatContentId, formatGroupId, formatPair } from "../domain/item-id.js";
 import type { Occurrence } from "../domain/recurrence.js";
 import type { CommentDetail } from "../services/comment-detail.js";
-import { type EventEntry, type EventListView, eventRef } from "../services/event.js";
+import type { EventEntry, EventListView } from "../services/event.js";
 import { embeddedCommentsElement } from "./embedded-comments.js";
 import {
   type Viewer,

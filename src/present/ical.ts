@@ -4,6 +4,7 @@
 // whole series with EXDATE for cancelled occurrences and a RECURRENCE-ID VEVENT per moved one.
 import ical, { type ICalCalendar, type ICalEventData, escape } from "ical-generator";
 import type { CalendarView, FeedEvent, FeedEventFields } from "../services/calendar-feed.js";
+import { contentLinks, personalEventLinks } from "./links.js";
 import { allDayDays, feedZoneOf, occurrenceValue, rruleProperty, zonedTime } from "./ical-time.js";
 
 /** The media type of the feeds. */
@@ -25,9 +26,16 @@ export function calendarText(view: CalendarView, baseUrl: string): string {
   for (const item of view.events) {
     const zone = item.event.allDay ? undefined : feedZoneOf(item.event.timeZone);
     if (zone !== undefined) tzids.set(zone.tzid, zone.vtimezone);
-    addEvent(calendar, item, { uid: `${item.itemId}@${host}`, url: `${baseUrl}${item.pagePath}` });
+    addEvent(calendar, item, { uid: `${item.itemId}@${host}`, url: pageUrl(baseUrl, item.page) });
   }
   return calendar.toString();
+}
+
+/** The event's web page. */
+function pageUrl(baseUrl: string, page: FeedEvent["page"]): string {
+  return page.kind === "group"
+    ? contentLinks(baseUrl, page.ref).alternate
+    : personalEventLinks(baseUrl, page.eventId).alternate;
 }
 
 function addEvent(calendar: ICalCalendar, item: FeedEvent, names: { uid: string; url: string }): void {

@@ -1,5 +1,6 @@
 import type { Locale } from "../domain/task.js";
 import type { LiveDelivery } from "../services/live.js";
+import { chatMessageEntry } from "./chat.js";
 import { likeNotificationEntry } from "./like-notification.js";
 import { notificationEntry } from "./notification.js";
 
@@ -10,7 +11,7 @@ import { notificationEntry } from "./notification.js";
 export function liveEventText(baseUrl: string, delivery: LiveDelivery, locale: Locale): string {
   const data =
     delivery.kind === "chat"
-      ? delivery.entry
+      ? chatMessageEntry(baseUrl, delivery.viewerId, delivery.message)
       : delivery.kind === "notification"
         ? notificationEntry(baseUrl, delivery.notification, undefined, locale)
         : likeNotificationEntry(baseUrl, delivery.notification);

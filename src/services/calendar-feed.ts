@@ -6,10 +6,9 @@ import type { Actor } from "../domain/access.js";
 import { NotFoundError } from "../domain/errors.js";
 import type { CalendarEvent } from "../domain/event.js";
 import type { Window } from "../domain/event-time.js";
-import { formatContentId, formatPersonalEventId } from "../domain/item-id.js";
+import { type ContentRef, formatContentId, formatPersonalEventId } from "../domain/item-id.js";
 import { LIMITS } from "../domain/limits.js";
 import type { User } from "../domain/user.js";
-import { contentLinks, personalEventLinks } from "../present/links.js";
 import type { Tx } from "../store/store.js";
 import type { ServiceContext } from "./context.js";
 import { eventRef } from "./event.js";
@@ -39,8 +38,9 @@ export type FeedEventFields = Pick<
 export interface FeedEvent {
   /** The item id (`GROUP,1:g,GW_SCHEDULE,1:n`). */
   readonly itemId: string;
-  /** The path of its web page under the base URL. */
-  readonly pagePath: string;
+  /** Its web page: the group item's, or the owner's personal event's (present/links.ts makes the URL). */
+  readonly page:
+    { readonly kind: "group"; readonly ref: ContentRef } | { readonly kind: "personal"; readonly eventId: number };
   readonly event: FeedEventFields;
 }
 
@@ -102,7 +102,7 @@ async function groupEvents(tx: Tx, groupId: number, window: Window): Promise<Cal
 
 function feedEventOf(event: CalendarEvent): FeedEvent {
   const ref = eventRef(event);
-  return { itemId: formatContentId(ref), pagePath: contentLinks("", ref).alternate, event };
+  return { itemId: formatContentId(ref), page: { kind: "group", ref }, event };
 }
 
 /** One group's events for the owner of `secret`. @throws NotFoundError NOT_FOUND (also for a group not theirs) */
@@ -130,7 +130,7 @@ async function gatherMyEvents(tx: Tx, user: User, window: Window): Promise<FeedE
       ? feedEventOf(item.event)
       : {
           itemId: formatPersonalEventId(item.event),
-          pagePath: personalEventLinks("", item.event.id).alternate,
+          page: { kind: "personal", eventId: item.event.id },
           event: { ...item.event, menuName: null, facilities: [] },
         },
   );

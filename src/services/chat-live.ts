@@ -1,5 +1,5 @@
 // What the live stream needs of chat: who hears a message, and the message as one reader sees it.
-import { chatMessageEntry } from "../present/chat.js";
+import type { ChatMessage } from "../domain/chat.js";
 import type { Tx } from "../store/store.js";
 import { decorateMessages } from "./chat-files.js";
 
@@ -8,18 +8,17 @@ export function chatMessageAudience(tx: Tx, roomId: number): Promise<readonly nu
   return tx.chat.memberIds(roomId);
 }
 
-/** The message as one Atom `entry` element written from `viewerId`'s side (ids MYPAGE,<viewer>,...), or undefined when it is gone or the viewer is not in the room. */
-export async function chatMessageEntryFor(
+/** The message with its files and likes as `viewerId` sees it, or undefined when it is gone or the viewer is not in the room. */
+export async function chatMessageFor(
   tx: Tx,
-  baseUrl: string,
   viewerId: number,
   roomId: number,
   messageNumber: number,
-): Promise<string | undefined> {
+): Promise<ChatMessage | undefined> {
   if ((await tx.chat.room(roomId, viewerId)) === undefined) return undefined;
   const message = await tx.chat.message(roomId, messageNumber);
   if (message === undefined) return undefined;
   // With its files and likes, as the message feed writes it.
   const [decorated] = await decorateMessages(tx, roomId, [message], viewerId);
-  return chatMessageEntry(baseUrl, viewerId, decorated ?? message);
+  return decorated ?? message;
 }

@@ -1,6 +1,6 @@
 import type { Actor } from "../domain/access.js";
 import { NotFoundError } from "../domain/errors.js";
-import type { CalendarEvent, EventBase, NamedRef } from "../domain/event.js";
+import { type CalendarEvent, type EventBase, type NamedRef, eventRef } from "../domain/event.js";
 import type { Window } from "../domain/event-time.js";
 import type { Group } from "../domain/group.js";
 import type { ContentRef } from "../domain/item-id.js";
@@ -33,12 +33,10 @@ export interface EventListView {
   readonly comments: ReadonlyMap<number, readonly CommentDetail[]> | undefined;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+// Its callers among the services import it from here (the presenters read it in the domain).
+export { eventRef };
 
-/** An event's id as a content reference. */
-export function eventRef(event: Pick<CalendarEvent, "groupId" | "id">): ContentRef {
-  return { kind: "GW_SCHEDULE", groupId: event.groupId, id: event.id };
-}
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** @throws NotFoundError NOT_FOUND (also when the id names another group) */
 export async function requireEvent(tx: Tx, ref: ContentRef): Promise<CalendarEvent> {

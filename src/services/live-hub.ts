@@ -42,10 +42,7 @@ export class LiveHub {
   #again = false;
   #stop: (() => void) | undefined;
 
-  constructor(
-    private readonly ctx: ServiceContext,
-    private readonly baseUrl: () => string,
-  ) {}
+  constructor(private readonly ctx: ServiceContext) {}
 
   /** Open streams. */
   get streamCount(): number {
@@ -173,7 +170,7 @@ export class LiveHub {
         this.#cursor = Math.max(this.#cursor, event.id);
         const users = [...this.#streams.keys()];
         if (users.length === 0) continue;
-        const addressed = await this.ctx.store.read((tx) => resolveLiveEvent(tx, this.baseUrl(), event, users));
+        const addressed = await this.ctx.store.read((tx) => resolveLiveEvent(tx, event, users));
         for (const { userId, delivery } of addressed) {
           for (const stream of this.#streams.get(userId) ?? []) stream.deliver(delivery);
         }
@@ -191,9 +188,7 @@ export class LiveHub {
         (event) => event.id <= upTo,
       );
       for (const event of events) {
-        const addressed = await this.ctx.store.read((tx) =>
-          resolveLiveEvent(tx, this.baseUrl(), event, [stream.userId]),
-        );
+        const addressed = await this.ctx.store.read((tx) => resolveLiveEvent(tx, event, [stream.userId]));
         for (const { delivery } of addressed) {
           replayed.add(delivery.id);
           stream.deliver(delivery);

@@ -1,16 +1,17 @@
 // What a logged live event means to each reader: the audience is resolved when the event is read,
 // with one query for every stream a process holds, so that writing it stays one row whatever the
 // group's size.
+import type { ChatMessage } from "../domain/chat.js";
 import type { LikeNotification, Notification } from "../domain/notification.js";
 import type { LoggedLiveEvent } from "../store/queries/live-events.js";
 import type { Tx } from "../store/store.js";
-import { chatMessageAudience, chatMessageEntryFor } from "./chat-live.js";
+import { chatMessageAudience, chatMessageFor } from "./chat-live.js";
 
 /** One event for one stream: the id is the log's, the stream's `id:` line. */
 export type LiveDelivery =
   | { readonly id: number; readonly kind: "notification"; readonly notification: Notification }
   | { readonly id: number; readonly kind: "likeNotification"; readonly notification: LikeNotification }
-  | { readonly id: number; readonly kind: "chat"; readonly entry: string };
+  | { readonly id: number; readonly kind: "chat"; readonly viewerId: number; readonly message: ChatMessage };
 
 /** A delivery and the user it is for. */
 export interface Addressed {
@@ -28,7 +29,6 @@ export const LIVE_RESUME_WINDOW_MS = 60 * 60 * 1000;
  */
 export async function resolveLiveEvent(
   tx: Tx,
-  baseUrl: string,
   event: LoggedLiveEvent,
   userIds: readonly number[],
 ): Promise<Addressed[]> {
@@ -54,8 +54,8 @@ export async function resolveLiveEvent(
       const out: Addressed[] = [];
       for (const userId of await chatMessageAudience(tx, event.roomId)) {
         if (!wanted.has(userId)) continue;
-        const entry = await chatMessageEntryFor(tx, baseUrl, userId, event.roomId, event.messageNumber);
-        if (entry !== undefined) out.push({ userId, delivery: { id, kind: "chat", entry } });
+        const message = await chatMessageFor(tx, userId, event.roomId, event.messageNumber);
+        if (message !== undefined) out.push({ userId, delivery: { id, kind: "chat", viewerId: userId, message } });
       }
       return out;
     }

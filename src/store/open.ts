@@ -1,6 +1,7 @@
 import pg from "pg";
 import type { StoreConfig } from "../config/config.js";
-import { openPostgresStore, withSchemaOption } from "./postgres/open.js";
+import { openPostgresStore } from "./postgres/open.js";
+import { withSchemaOption } from "./postgres/url.js";
 import { type SqliteStoreOptions, openSqliteStore } from "./sqlite/open.js";
 import type { Store } from "./store.js";
 import {

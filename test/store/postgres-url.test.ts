@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { withSchemaOption } from "../../src/store/postgres/open.js";
+import { withSchemaOption } from "../../src/store/postgres/url.js";
 
 describe("PostgreSQL URL: search_path parameter", () => {
   it("becomes pg's `options=-c search_path=...`, keeping other options and parameters", () => {

@@ -1,7 +1,7 @@
 // One LISTEN connection per process for the live event log's announcements (queries/live-events.ts).
 import pg from "pg";
 import { LIVE_CHANNEL } from "../queries/live-events.js";
-import { withSchemaOption } from "./open.js";
+import { withSchemaOption } from "./url.js";
 
 /** Waits between reconnection attempts after the listening connection is lost. */
 const RECONNECT_MS = 1000;

@@ -8,6 +8,7 @@ import { callerViewReader, viewVersionReader } from "../queries/view-version.js"
 import type { Store } from "../store.js";
 import { migrationsFor } from "../migrations/index.js";
 import { LiveListener } from "./listen.js";
+import { withSchemaOption } from "./url.js";
 // The triggers' clock: versions are compared with the time they were stamped with.
 import { POSTGRES_NOW_MS } from "../migrations/0009-change-versions.postgres.js";
 
@@ -83,18 +84,4 @@ export function openPostgresDatabase(options: PostgresOptions): Kysely<Database>
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   POOLS.set(db, pool);
   return db;
-}
-
-/**
- * Turns a `search_path=a,b` query parameter into the `options=-c search_path=a,b` that pg (like
- * libpq) sends at connection start, so an operator can name the schema without escaping `-c`.
- */
-export function withSchemaOption(url: string): string {
-  const parsed = new URL(url);
-  const path = parsed.searchParams.get("search_path");
-  if (path === null) return url;
-  parsed.searchParams.delete("search_path");
-  const options = [parsed.searchParams.get("options"), `-c search_path=${path}`].filter(Boolean).join(" ");
-  parsed.searchParams.set("options", options);
-  return parsed.toString();
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { ChatLikeNotification, LikedChatMessage, UserMention } from "../../domain/notification.js";
 import type { Database } from "../schema.js";
-import type { Engine } from "./index.js";
+import type { Engine } from "./engine.js";
 import { liveEventRepo } from "./live-events.js";
 
 /** Like notifications of chat messages (migration 0027): one per (author, message). */

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import type { EventException } from "../../domain/event.js";
 import type { Database } from "../schema.js";
-import type { Engine } from "./index.js";
+import type { Engine } from "./engine.js";
 
 /** One generated event as stored, with its participants and exceptions (`kairan generate --events`). */
 export interface GeneratedEvent {

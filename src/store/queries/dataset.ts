@@ -2,7 +2,7 @@ import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { Database } from "../schema.js";
 import { CORPUS, CORPUS_CHARS } from "./dataset-corpus.js";
 import { type DatasetEventRepo, datasetEventQueries } from "./dataset-events.js";
-import type { Engine } from "./index.js";
+import type { Engine } from "./engine.js";
 
 /** The shape of a synthetic dataset (`kairan generate`): every number, and the seed. */
 export interface DatasetPlan {

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
 import type { Tx } from "../store.js";
+import type { Engine } from "./engine.js";
 import { appRepo } from "./apps.js";
 import { attachmentRepo } from "./attachments.js";
 import { chatRepo } from "./chat.js";
@@ -35,9 +36,6 @@ import { tokenRepo } from "./tokens.js";
 import { topicRepo } from "./topics.js";
 import { userRepo } from "./users.js";
 import { userPictureRepo } from "./user-pictures.js";
-
-/** The database engine under the queries: the same SQL on each but for the notification fan-out. */
-export type Engine = "sqlite" | "postgres";
 
 /** How each repository is made over a connection or transaction. */
 const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>, engine: Engine) => Tx[K] } = {

@@ -7,7 +7,7 @@ import { selectLikers } from "./reactions.js";
 import type { PageWindow } from "../page-window.js";
 import type { ItemKey } from "../../domain/reaction.js";
 import type { RowOf } from "./rows.js";
-import type { Engine } from "./index.js";
+import type { Engine } from "./engine.js";
 import { liveEventRepo } from "./live-events.js";
 import { chatLikeNotificationRepo, visibleChatLikeNotifications } from "./chat-like-notifications.js";
 

@@ -1,7 +1,7 @@
 import { type Kysely, type Selectable, sql } from "kysely";
 import type { Database } from "../schema.js";
 import type { LiveEventsTable } from "../schema-activity.js";
-import type { Engine } from "./index.js";
+import type { Engine } from "./engine.js";
 import type { NotificationItem, LikedChatMessage, LikedItem } from "../../domain/notification.js";
 
 /** The PostgreSQL channel a committed live event is announced on (LISTEN/NOTIFY). */

@@ -7,7 +7,7 @@ import type {
   NotificationItemKind,
 } from "../../domain/notification.js";
 import type { Database } from "../schema.js";
-import type { Engine } from "./index.js";
+import type { Engine } from "./engine.js";
 import { fanOutChannel, timed } from "../events.js";
 import { fanOutNotifications, fanOutNotificationsInTwoSteps } from "./notification-fanout.js";
 import type { PageWindow } from "../page-window.js";

@@ -5,7 +5,7 @@ import type { Database } from "../schema.js";
 import type { PageWindow } from "../page-window.js";
 import { INDEXED_TABLES, ftsTableOf, searchedText, trigramIndexOf } from "../search-index.js";
 import { SOURCES, containing, ftsMatch } from "./search-sources.js";
-import type { Engine } from "./index.js";
+import type { Engine } from "./engine.js";
 
 /** What to look for and where: the caller's joined groups, or one of them, and some kinds. */
 export interface SearchFilter {

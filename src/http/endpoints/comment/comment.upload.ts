@@ -3,7 +3,7 @@ import { type XmlElement, parseXml } from "../../../atom/parse.js";
 import type { BlobStore } from "../../../blobs/blob-store.js";
 import { ValidationError } from "../../../domain/errors.js";
 import type { StagedFile } from "../../../services/comment.js";
-import type { Admission } from "../../admission.js";
+import type { Admission } from "../../../http-kit/admission.js";
 import { receiveMultipart } from "../../multipart.js";
 import { clip } from "../../../http-kit/query.js";
 
