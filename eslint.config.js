@@ -28,41 +28,5 @@ export default tseslint.config(
       ],
     },
   },
-  // The layers' borders: the API and the web pages share only the HTTP kit (src/http-kit/), which
-  // knows neither; the web reuses three API parts by name (the error table that decides statuses,
-  // the multipart reader with its limits, the download's parameters).
-  {
-    files: ["src/http-kit/**/*.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        { patterns: [{ group: ["**/http/**", "**/web/**"], message: "The HTTP kit knows neither side." }] },
-      ],
-    },
-  },
-  {
-    files: ["src/http/**/*.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        { patterns: [{ group: ["**/web/**"], message: "The API does not import the web pages." }] },
-      ],
-    },
-  },
-  {
-    files: ["src/web/**/*.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            {
-              regex: "^(\\.\\./)+http/(?!(errors|multipart|endpoints/file-download/file-download\\.request)\\.js$)",
-              message: "The web pages share the HTTP kit (src/http-kit/) with the API, not the API itself.",
-            },
-          ],
-        },
-      ],
-    },
-  },
+  // The layers' borders are dependency-cruiser's (.dependency-cruiser.mjs, `npm run lint:layers`).
 );
