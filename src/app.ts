@@ -89,7 +89,9 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     bodyLimit: LIMITS.xmlBodyMaxBytes,
     ...serverOptions(config.limits.timeouts),
     // Requests refused before routing (a broken path) answer like all others.
-    frameworkErrors: (error, request, reply) => errorHandler(baseUrl)(error, request, reply),
+    // Fire and forget: the handler sends the reply itself; the reply it returns is thenable only to
+    // report that sending, which Fastify's frameworkErrors (a void callback) does not await.
+    frameworkErrors: (error, request, reply) => void errorHandler(baseUrl)(error, request, reply),
   });
   app.addHook("onListen", async () => {
     const address = app.server.address() as AddressInfo;

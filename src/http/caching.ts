@@ -3,9 +3,9 @@ import type {
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
-  onRequestHookHandler,
+  onRequestAsyncHookHandler,
   onSendHookHandler,
-  preHandlerHookHandler,
+  preHandlerAsyncHookHandler,
 } from "fastify";
 import { bearerActor, bearerTokenOf } from "../auth/authenticate.js";
 import { hashToken } from "../auth/token.js";
@@ -80,7 +80,7 @@ export function registerFeedCaching(app: FastifyInstance, context: Context): Fee
 
   // The fast path of a poll with a Bearer token (docs/architecture.md "The fast path of a poll"):
   // before the rest of the request's hooks, the token and the view version in one query.
-  const fastLookUp: onRequestHookHandler = async (request, reply) => {
+  const fastLookUp: onRequestAsyncHookHandler = async (request, reply) => {
     if (!isFeedRoute(request)) return;
     const token = bearerTokenOf(request.headers.authorization);
     if (token === undefined) return;
@@ -95,7 +95,7 @@ export function registerFeedCaching(app: FastifyInstance, context: Context): Fee
   };
 
   // Every other feed request (OAuth signatures): authenticate, then read the version.
-  const lookUp: preHandlerHookHandler = async (request, reply) => {
+  const lookUp: preHandlerAsyncHookHandler = async (request, reply) => {
     if (!isFeedRoute(request) || CHECKED.get(request) === true) return;
     const actor = await authenticateRequest(context, request);
     if (!isCacheable(request)) return;

@@ -21,7 +21,8 @@ const PUBLIC_URL = "http://kairan.test";
 const skip = TEST_DATABASE_URL ? false : "needs PostgreSQL: set KAIRAN_TEST_DATABASE_URL";
 
 /** `it`, skipped with the reason when there is no PostgreSQL (counted as skipped, never silently green). */
-const pgIt = (name: string, fn: () => Promise<void>) => it(name, { skip }, fn);
+// node:test awaits its tests itself: the promise `it` returns is the runner's, not ours to hold.
+const pgIt = (name: string, fn: () => Promise<void>): void => void it(name, { skip }, fn);
 
 /** The schema named the operator's way, `?search_path=NAME` (the in-test store uses pg's `options=`). */
 function serverUrl(name: string): string {
