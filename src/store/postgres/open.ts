@@ -7,6 +7,7 @@ import { sharingTemplatesOf } from "../queries/prepared.js";
 import { callerViewReader, viewVersionReader } from "../queries/view-version.js";
 import type { Store } from "../store.js";
 import { migrationsFor } from "../migrations/index.js";
+import { TransactionScope } from "../nesting.js";
 import { LiveListener } from "./listen.js";
 import { withSchemaOption } from "./url.js";
 // The triggers' clock: versions are compared with the time they were stamped with.
@@ -26,15 +27,25 @@ const INT8_OID = 20;
 export function openPostgresStore(options: PostgresOptions): Store {
   const db = openPostgresDatabase(options);
   const root = repositories(db, "postgres");
+  const scope = new TransactionScope();
   const live = new LiveListener(options.url);
   return {
-    transaction: (work) =>
-      timed(
+    async transaction(work) {
+      scope.check("transaction");
+      return timed(
         commitChannel,
-        () => db.transaction().execute((trx) => work(repositories(sharingTemplatesOf(trx, db), "postgres"))),
+        () =>
+          db
+            .transaction()
+            .execute((trx) => scope.enter(() => work(repositories(sharingTemplatesOf(trx, db), "postgres")))),
         (seconds, failed) => ({ engine: "postgres", transactions: 1, seconds, failed }),
-      ),
-    read: (work) => work(root),
+      );
+    },
+    async read(work) {
+      // It would not wait, but run on another connection, outside the transaction's view: as on SQLite, refused.
+      scope.check("read");
+      return work(root);
+    },
     async migrate() {
       // Kysely looks for its migration table in every schema unless told which one; several
       // Kairan databases (or test schemas) in one PostgreSQL would otherwise see each other's.

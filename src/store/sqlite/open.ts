@@ -9,6 +9,7 @@ import { sharingTemplatesOf } from "../queries/prepared.js";
 import { callerViewReader, viewVersionReader } from "../queries/view-version.js";
 import type { Store } from "../store.js";
 import { migrationsFor } from "../migrations/index.js";
+import { TransactionScope } from "../nesting.js";
 import { memoisedCallerView } from "./caller-memo.js";
 import { startCheckpointer } from "./checkpointer.js";
 import { WriteBatcher } from "./write-batch.js";
@@ -38,6 +39,7 @@ export function openSqliteStore(
     ? startCheckpointer(file, () => void sql.raw(`pragma wal_autocheckpoint = ${walPages(db)}`).execute(db))
     : undefined;
   const root = repositories(db, "sqlite");
+  const scope = new TransactionScope();
   const writes = new WriteBatcher(db);
   // One process writes a SQLite file: its own commits are the only news for its live streams.
   const liveListeners = new Set<() => void>();
@@ -46,14 +48,24 @@ export function openSqliteStore(
     return value;
   };
   return {
-    // Concurrent transactions share one commit (write-batch.ts), each in its own savepoint.
-    transaction: (work) =>
-      writes.run((trx) => work(repositories(sharingTemplatesOf(trx, db), "sqlite"))).then(committed),
+    // Concurrent transactions share one commit (write-batch.ts), each in its own savepoint. The
+    // check is made here, in the caller's context: the work itself runs in the batch's.
+    async transaction(work) {
+      scope.check("transaction");
+      const done = await writes.run((trx) =>
+        scope.enter(() => work(repositories(sharingTemplatesOf(trx, db), "sqlite"))),
+      );
+      return committed(done);
+    },
     onLiveEvents(onWake) {
       liveListeners.add(onWake);
       return () => void liveListeners.delete(onWake);
     },
-    read: (work) => work(root),
+    async read(work) {
+      // A read waits for the one connection, which a running transaction holds.
+      scope.check("read");
+      return work(root);
+    },
     async migrate() {
       const migrator = new Migrator({ db, provider: { getMigrations: async () => ({ ...migrationsFor("sqlite") }) } });
       const { error } = await migrator.migrateToLatest();
