@@ -1,18 +1,19 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { after, before, it } from "node:test";
 import type { Group } from "../../src/domain/group.js";
 import type { TestUser } from "../support/factories.js";
 import { atomText, entriesOf, request } from "../support/http.js";
+import { describeEachBackend } from "../support/backends.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 
-describe("GET /api/board/V2 deep pages (ids first, joins after)", () => {
+describeEachBackend("GET /api/board/V2 deep pages (ids first, joins after)", (backend) => {
   let server: TestServer;
   let alice: TestUser;
   let group: Group;
   let folderId: number;
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer(backend);
     alice = await server.factories.user();
     const bob = await server.factories.user({ name: "Bob" });
     group = await server.factories.group([alice, bob]);

@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { after, before, it } from "node:test";
 import type { Group } from "../../src/domain/group.js";
 import type { Topic } from "../../src/domain/topic.js";
 import { assertValidAtom } from "../support/atom-schema.js";
 import type { TestUser } from "../support/factories.js";
 import { assertError, atomText, entriesOf, nsChild, request } from "../support/http.js";
+import { describeEachBackend } from "../support/backends.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 
-describe("GET /api/comment/V2", () => {
+describeEachBackend("GET /api/comment/V2", (backend) => {
   let server: TestServer;
   let alice: TestUser;
   let bob: TestUser;
@@ -18,7 +19,7 @@ describe("GET /api/comment/V2", () => {
   let comments: (query: string, token?: string) => ReturnType<typeof request>;
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer(backend);
     const f = server.factories;
     alice = await f.user({ name: "Alice" });
     bob = await f.user({ name: "Bob" });

@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { after, before, describe, it } from "node:test";
+import { after, before, it } from "node:test";
 import type { XmlElement } from "../../src/atom/parse.js";
 import type { Group } from "../../src/domain/group.js";
 import type { Topic } from "../../src/domain/topic.js";
@@ -12,6 +12,7 @@ import { assertValidAtom } from "../support/atom-schema.js";
 import type { TestUser } from "../support/factories.js";
 import { CLIENT_NS, assertError, atomText, entriesOf, request } from "../support/http.js";
 import { type Part, multipartHead, multipartLength, multipartStream, postMultipart } from "../support/multipart.js";
+import { describeEachBackend } from "../support/backends.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 
 const MB = 1024 * 1024;
@@ -24,7 +25,7 @@ function filesUnder(dir: string): string[] {
     .map((e) => join(e.parentPath, e.name));
 }
 
-describe("POST /api/comment/V2 (multipart)", () => {
+describeEachBackend("POST /api/comment/V2 (multipart)", (backend) => {
   let server: TestServer;
   let alice: TestUser;
   let group: Group;
@@ -51,7 +52,7 @@ describe("POST /api/comment/V2 (multipart)", () => {
   }
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer(backend);
     alice = await server.factories.user({ name: "Alice" });
     group = await server.factories.group([alice]);
     topic = await server.factories.topic(group, alice);

@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { after, before, it } from "node:test";
 import type { Group } from "../../src/domain/group.js";
 import type { TestUser } from "../support/factories.js";
 import { CLIENT_NS, assertError, request } from "../support/http.js";
 import { patternByte, postMultipart } from "../support/multipart.js";
+import { describeEachBackend } from "../support/backends.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 
-describe("GET /api/fileDownload/V2", () => {
+describeEachBackend("GET /api/fileDownload/V2", (backend) => {
   let server: TestServer;
   let alice: TestUser;
   let outsider: TestUser;
@@ -18,7 +19,7 @@ describe("GET /api/fileDownload/V2", () => {
     });
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer(backend);
     alice = await server.factories.user();
     outsider = await server.factories.user();
     group = await server.factories.group([alice]);

@@ -1,17 +1,18 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { after, before, it } from "node:test";
 import type { XmlElement } from "../../src/atom/parse.js";
 import type { Group } from "../../src/domain/group.js";
 import type { Topic } from "../../src/domain/topic.js";
 import { assertValidAtom } from "../support/atom-schema.js";
 import type { TestUser } from "../support/factories.js";
 import { CLIENT_NS, assertError, atomText, entriesOf, nsChild, request } from "../support/http.js";
+import { describeEachBackend } from "../support/backends.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 
 const toggle = (operation: string | undefined, id: string, extraEntry = "") =>
   `<feed ${CLIENT_NS}>${operation ? `<cbl:operation type="${operation}"/>` : ""}<entry><id>${id}</id></entry>${extraEntry}</feed>`;
 
-describe("likes (/api/good/V2) and favorites (/api/star/V2)", () => {
+describeEachBackend("likes (/api/good/V2) and favorites (/api/star/V2)", (backend) => {
   let server: TestServer;
   let alice: TestUser;
   let bob: TestUser;
@@ -25,7 +26,7 @@ describe("likes (/api/good/V2) and favorites (/api/star/V2)", () => {
   const get = (query: string, token = alice.token) => request(`${server.url}/api/${query}`, { token });
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer(backend);
     const f = server.factories;
     alice = await f.user({ name: "Alice" });
     bob = await f.user({ name: "Bob <B>" });

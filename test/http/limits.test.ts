@@ -3,13 +3,14 @@
 // (503). Every refusal is an <error> document.
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { after, before, it } from "node:test";
 import { LIMITS } from "../../src/domain/limits.js";
 import type { TestUser } from "../support/factories.js";
 import { eventually, filesUnder } from "../support/eventually.js";
 import { CLIENT_NS, assertError, request } from "../support/http.js";
 import { type Part, multipartHead, multipartLength, multipartStream, postMultipart } from "../support/multipart.js";
 import { type RawAnswer, openRaw, rawRequest } from "../support/raw-http.js";
+import { describeEachBackend } from "../support/backends.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 
 function assertRawError(answer: RawAnswer, status: number, code: string): void {
@@ -26,12 +27,12 @@ function requestOfHeaderSize(size: number): string {
   return `GET /nowhere HTTP/1.1\r\nHost: x\r\nX-Pad: ${"p".repeat(size - fixed)}\r\n\r\n`;
 }
 
-describe("sizes: URL, headers, body", () => {
+describeEachBackend("sizes: URL, headers, body", (backend) => {
   let server: TestServer;
   let alice: TestUser;
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer(backend);
     alice = await server.factories.user();
   });
   after(() => server.close());
@@ -82,14 +83,14 @@ describe("sizes: URL, headers, body", () => {
   });
 });
 
-describe("slow and idle clients", () => {
+describeEachBackend("slow and idle clients", (backend) => {
   let server: TestServer;
   let alice: TestUser;
   let topicId: string;
 
   before(async () => {
     // Short timeouts so that the test waits well under a second or two for each.
-    server = await startTestServer(undefined, {
+    server = await startTestServer(backend, {
       limits: { headersTimeout: "0.5", requestTimeout: "1", keepAliveTimeout: "0.3", idleTimeout: "5" },
     });
     alice = await server.factories.user();
@@ -131,7 +132,7 @@ describe("slow and idle clients", () => {
   });
 });
 
-describe("concurrent uploads", () => {
+describeEachBackend("concurrent uploads", (backend) => {
   let server: TestServer;
   let alice: TestUser;
   let topicId: string;
@@ -144,7 +145,7 @@ describe("concurrent uploads", () => {
   ];
 
   before(async () => {
-    server = await startTestServer(undefined, { limits: { maxUploads: "1" } });
+    server = await startTestServer(backend, { limits: { maxUploads: "1" } });
     alice = await server.factories.user();
     const group = await server.factories.group([alice]);
     const topic = await server.factories.topic(group, alice);

@@ -1,9 +1,10 @@
 // Requests refused before any route runs (found by test/fuzz: fastify answered them in JSON).
 import assert from "node:assert/strict";
 import { connect } from "node:net";
-import { after, before, describe, it } from "node:test";
+import { after, before, it } from "node:test";
 import { parseXml } from "../../src/atom/parse.js";
 import { request } from "../support/http.js";
+import { describeEachBackend } from "../support/backends.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 
 /** Writes raw bytes on a fresh connection and reads everything until the server closes it. */
@@ -26,9 +27,9 @@ function readRaw(answer: string): { status: number; type: string; code: string |
   return { status, type, code: parseXml(body).attributes.get("code") };
 }
 
-describe("requests refused before routing", () => {
+describeEachBackend("requests refused before routing", (backend) => {
   let server: TestServer;
-  before(async () => (server = await startTestServer()));
+  before(async () => (server = await startTestServer(backend)));
   after(() => server.close());
 
   const cases: ReadonlyArray<readonly [string, Buffer]> = [

@@ -139,11 +139,11 @@ describeEachBackend("GET /metrics", (backend) => {
   });
 });
 
-describe("GET /metrics with KAIRAN_METRICS_TOKEN", () => {
+describeEachBackend("GET /metrics with KAIRAN_METRICS_TOKEN", (backend) => {
   const token = "scrape-0123456789";
   let server: TestServer;
   before(async () => {
-    server = await startTestServer(undefined, { metrics: { token }, limits: { trustProxy: "127.0.0.1" } });
+    server = await startTestServer(backend, { metrics: { token }, limits: { trustProxy: "127.0.0.1" } });
   });
   after(() => server?.close());
 
@@ -176,10 +176,10 @@ describe("loopback addresses, which may scrape without a token", () => {
   });
 });
 
-describe("GET /metrics when not enabled", () => {
+describeEachBackend("GET /metrics when not enabled", (backend) => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer(backend);
   });
   after(() => server?.close());
 

@@ -2,9 +2,10 @@
 // proxy's X-Forwarded-For, so one test machine can be many clients) and per token; 429 with an
 // <error> document, Retry-After, and the draft-ietf-httpapi-ratelimit-headers fields.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { after, before, it } from "node:test";
 import type { TestUser } from "../support/factories.js";
 import { type Answer, assertError, request } from "../support/http.js";
+import { describeEachBackend } from "../support/backends.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 
 /** The RateLimit field's items: policy -> { r, t }. */
@@ -30,7 +31,7 @@ function assertRateLimited(answer: Answer, policy: "address" | "token"): void {
   assert.equal(answer.headers.get("connection"), "close", "a refused request's body is not read");
 }
 
-describe("rate limits per address and per token", () => {
+describeEachBackend("rate limits per address and per token", (backend) => {
   let server: TestServer;
   let alice: TestUser;
   let bob: TestUser;
@@ -38,7 +39,7 @@ describe("rate limits per address and per token", () => {
     request(`${server.url}/api/group/V2`, { token, headers: { "x-forwarded-for": `203.0.113.9, ${address}` } });
 
   before(async () => {
-    server = await startTestServer(undefined, {
+    server = await startTestServer(backend, {
       limits: {
         noRateLimit: false,
         rateLimitAddress: "5",
@@ -87,7 +88,7 @@ describe("rate limits per address and per token", () => {
   });
 
   it("ignores X-Forwarded-For from a peer that is not a trusted proxy", async () => {
-    const direct = await startTestServer(undefined, { limits: { noRateLimit: false, rateLimitAddress: "2" } });
+    const direct = await startTestServer(backend, { limits: { noRateLimit: false, rateLimitAddress: "2" } });
     try {
       const spoof = (address: string) =>
         request(`${direct.url}/api/group/V2`, { headers: { "x-forwarded-for": address } });
@@ -100,7 +101,7 @@ describe("rate limits per address and per token", () => {
   });
 
   it("sends no RateLimit fields and refuses nothing when rate limiting is off", async () => {
-    const off = await startTestServer();
+    const off = await startTestServer(backend);
     try {
       for (let n = 0; n < 20; n++) {
         const answer = await request(`${off.url}/api/group/V2`);

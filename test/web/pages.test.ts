@@ -476,10 +476,10 @@ describeEachBackend("web pages (reading)", (backend) => {
   });
 });
 
-describe("web pages: a server whose --locale is en", () => {
+describeEachBackend("web pages: a server whose --locale is en", (backend) => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer(undefined, { locale: "en" });
+    server = await startTestServer(backend, { locale: "en" });
   });
   after(() => server.close());
   it("speaks English to a browser that names no language of ours", async () => {

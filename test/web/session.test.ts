@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { AddressInfo } from "node:net";
-import { after, before, describe, it } from "node:test";
+import { after, before, it } from "node:test";
 import { buildApp } from "../../src/app.js";
 import { openLocalBlobStore } from "../../src/blobs/local.js";
 import { loadConfig } from "../../src/config/config.js";
@@ -160,10 +160,10 @@ describeEachBackend("web sign-in and sessions", (backend) => {
   });
 });
 
-describe("web sessions behind https", () => {
+describeEachBackend("web sessions behind https", (backend) => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer(undefined, { publicUrl: "https://kairan.example" });
+    server = await startTestServer(backend, { publicUrl: "https://kairan.example" });
   });
   after(() => server.close());
 
@@ -186,10 +186,10 @@ describe("web sessions behind https", () => {
   });
 });
 
-describe("web sign-in throttling", () => {
+describeEachBackend("web sign-in throttling", (backend) => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer(undefined, { limits: { loginLimitAccount: "2" } });
+    server = await startTestServer(backend, { limits: { loginLimitAccount: "2" } });
   });
   after(() => server.close());
 

@@ -1,7 +1,7 @@
 // Accounts people make themselves, over real HTTP: the sign-up page and an invitation's link,
 // each with sign-up allowed by the operator and without.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { after, before, it } from "node:test";
 import { INVITATION_LIFETIME_MS } from "../../src/domain/invitation.js";
 import { describeEachBackend } from "../support/backends.js";
 import type { TestUser } from "../support/factories.js";
@@ -157,12 +157,12 @@ describeEachBackend("web: sign-up allowed", (backend) => {
   });
 });
 
-describe("web: sign-up not allowed (the default)", () => {
+describeEachBackend("web: sign-up not allowed (the default)", (backend) => {
   let server: TestServer;
   let managerWeb: WebClient;
 
   before(async () => {
-    server = await startTestServer();
+    server = await startTestServer(backend);
     const manager = await server.factories.user({ name: "Maria" });
     managerWeb = new WebClient(server.url);
     await managerWeb.signIn(manager.email);
