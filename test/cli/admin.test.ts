@@ -13,6 +13,9 @@ import { TestClock } from "../support/clock.js";
 import { pngOf } from "../support/files.js";
 import { kairan } from "./support.js";
 
+// engines: sqlite only, because the command line is under test here (arguments, output, exit codes)
+// over the --data directory it defaults to; the services and queries it drives run on both engines
+// in test/http, test/web and test/store.
 describe("kairan user|group|member|task|file", () => {
   let data: string;
   before(() => {

@@ -13,6 +13,9 @@ interface Run {
   readonly status: number;
 }
 
+// engines: sqlite only, because the command line is under test here (arguments, output, exit codes)
+// over the --data directory it defaults to; the services and queries it drives run on both engines
+// in test/http, test/web and test/store.
 describe("kairan app / kairan token", () => {
   let server: TestServer;
   let alice: TestUser;

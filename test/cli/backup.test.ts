@@ -27,6 +27,8 @@ import { type Ack, missingAcks, startWriters } from "../support/writers.js";
 const DEMO = { groupId: "1:1", tokens: ["alice-demo-token", "bob-demo-token"] };
 const WRITERS = 6;
 
+// engines: sqlite only, because `kairan backup` copies a SQLite file (on PostgreSQL it refuses,
+// which this suite checks; PostgreSQL has pg_dump).
 describe("kairan backup", () => {
   let place: string;
   before(() => {

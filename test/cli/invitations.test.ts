@@ -9,6 +9,9 @@ import { hashToken } from "../../src/auth/token.js";
 import { openSqliteStore } from "../../src/store/sqlite/open.js";
 import { kairan } from "./support.js";
 
+// engines: sqlite only, because the command line is under test here (arguments, output, exit codes)
+// over the --data directory it defaults to; the services and queries it drives run on both engines
+// in test/http, test/web and test/store.
 describe("kairan member invitations", () => {
   let data: string;
   before(() => {

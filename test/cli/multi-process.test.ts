@@ -31,6 +31,8 @@ function serverUrl(name: string): string {
   return url.toString();
 }
 
+// engines: postgres only, because two server processes share one database only on PostgreSQL (a
+// SQLite file has one writing process); skipped with its reason when PostgreSQL is absent.
 describe("two server processes over one PostgreSQL", () => {
   let schema: TestSchema;
   let store: Store;

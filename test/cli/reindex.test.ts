@@ -11,6 +11,9 @@ import { kairan } from "./support.js";
 
 const tempDir = tempDirs("kairan-reindex-");
 
+// engines: sqlite only, because the command line is under test here (arguments, output, exit codes)
+// over the --data directory it defaults to; the services and queries it drives run on both engines
+// in test/http, test/web and test/store.
 it("rebuilds the index: a file's lost text is found again, every other kind still is", async () => {
   const data = tempDir();
   kairan(data, "user", "add", "--name", "Ann", "--email", "ann@example.com", "--password", "pw");

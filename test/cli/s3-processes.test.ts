@@ -38,6 +38,8 @@ async function fetchBytes(
   };
 }
 
+// engines: both, because the S3 blob store is under test: one process over the default SQLite
+// store, and two processes sharing one bucket over one PostgreSQL database (skipped without it).
 describe("kairan serve with --blob-store s3://", () => {
   let s3: TestS3;
   const dirs: string[] = [];

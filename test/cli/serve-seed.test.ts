@@ -9,6 +9,9 @@ import { tempDirs } from "../support/temp-dirs.js";
 
 const tempDir = tempDirs("kairan-cli-");
 
+// engines: sqlite only, because the command line is under test here (arguments, output, exit codes)
+// over the --data directory it defaults to; the services and queries it drives run on both engines
+// in test/http, test/web and test/store.
 describe("kairan serve", () => {
   it("loads the demo on first start and prints a curl line that reads the demo board; SIGTERM exits 0", async () => {
     const data = tempDir();
@@ -66,6 +69,9 @@ describe("kairan serve", () => {
   });
 });
 
+// engines: sqlite only, because the command line is under test here (arguments, output, exit codes)
+// over the --data directory it defaults to; the services and queries it drives run on both engines
+// in test/http, test/web and test/store.
 describe("kairan seed", () => {
   const good = {
     users: [

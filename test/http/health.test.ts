@@ -80,6 +80,8 @@ describeEachBackend("health checks", (backend) => {
   });
 });
 
+// engines: postgres only, because the stalled database is a listener that accepts a PostgreSQL
+// connection and never answers; a SQLite file has no connection to stall.
 describe("health checks: a database that accepts the connection and never answers", () => {
   let silent: Server;
   let port: number;

@@ -14,6 +14,7 @@ import type { Store } from "../../src/store/store.js";
 import { TestClock } from "../support/clock.js";
 import { Factories } from "../support/factories.js";
 
+// engines: sqlite only, because the caller memo is SQLite's (src/store/sqlite/caller-memo.ts).
 describe("SQLite's caller memo", () => {
   let dir: string;
   let file: string;

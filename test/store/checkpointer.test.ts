@@ -33,6 +33,7 @@ function checkpointedTitles(file: string, scratch: string): string[] {
   }
 }
 
+// engines: sqlite only, because WAL checkpoints are SQLite's (src/store/sqlite/checkpointer.ts).
 describe("SQLite's background checkpointer", () => {
   let dir: string;
   let file: string;

@@ -45,6 +45,8 @@ const rows = async (db: Kysely<Database>): Promise<Row[]> =>
 const sequence = async (db: Kysely<Database>): Promise<unknown> =>
   (await sql<{ seq: number }>`select seq from sqlite_sequence where name = 'notifications'`.execute(db)).rows[0]?.seq;
 
+// engines: sqlite only, because it checks migration 0008 on SQLite's tables (the migrations as a
+// whole run on both engines in every store suite).
 describe("SQLite migration 0008-notification-layout", () => {
   const file = join(work, "kairan.sqlite");
   let before0008: Row[];

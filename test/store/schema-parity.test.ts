@@ -129,6 +129,7 @@ function tableDifferences(table: string, s: TableShape, p: TableShape): string[]
   return found;
 }
 
+// engines: both, because it migrates one store of each engine itself and compares their schemas.
 describe("schema parity: SQLite and PostgreSQL migrated alike", { skip }, () => {
   const work = mkdtempSync(join(tmpdir(), "kairan-parity-"));
   const file = join(work, "kairan.sqlite");

@@ -39,6 +39,7 @@ async function migrateAndWrite(file: string): Promise<void> {
   }
 }
 
+// engines: sqlite only, because it reads the SQLite file's own settings (pragmas, WAL).
 describe("SQLite database file", () => {
   it("creates new files with 16 KB pages and checkpoints every 40 MB of WAL (2,560 pages)", async () => {
     const file = join(work, "new", "kairan.sqlite");

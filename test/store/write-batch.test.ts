@@ -13,6 +13,8 @@ import { WriteBatcher } from "../../src/store/sqlite/write-batch.js";
 
 const T0 = 1_700_000_000_000;
 
+// engines: sqlite only, because the write batch is SQLite's (src/store/sqlite/write-batch.ts);
+// PostgreSQL runs each transaction on its own connection.
 describe("SQLite write batches", () => {
   let dir: string;
   let db: Kysely<Database>;
