@@ -140,7 +140,7 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
   // Downloads stream stored bytes as they are, with their length: outside feed caching and compression.
   registerFileDownload(app, context);
   // The live stream too: an answer that never ends is neither cached nor compressed.
-  const liveHub = new LiveHub(context, baseUrl);
+  const liveHub = new LiveHub(context, baseUrl, config.limits.streams);
   app.decorate("liveHub", liveHub);
   registerStream(app, context, liveHub, (request) => sessionActorOf(context, request));
   // Pictures are bytes with their own validators: outside the feed cache.
