@@ -117,7 +117,9 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
   const limitToken = registerRateLimits(app, config.limits.rateLimit, clientAddress);
   // Before every route: the metrics' response hook must see them all.
   let feedCache: FeedCache | undefined;
-  registerMetrics(app, { config: config.metrics, feedCache: () => feedCache, clientAddress, pool: store.pool });
+  const sources = { config: config.metrics, feedCache: () => feedCache, clientAddress, pool: store.pool };
+  // The hub is made with the context below; a scrape reads it then.
+  registerMetrics(app, { ...sources, streams: () => liveHub });
   registerHealth(app, store);
 
   const context: Context = {
