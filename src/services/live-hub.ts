@@ -38,6 +38,9 @@ export class LiveHub {
   #reading: Promise<void> | undefined;
   #again = false;
   #recheck = false;
+  /** Streams added so far, and how many of them the last credential check saw. */
+  #added = 0;
+  #checkedAt = -1;
   #stop: (() => void) | undefined;
 
   constructor(
@@ -74,7 +77,7 @@ export class LiveHub {
     const held: LiveDelivery[] = [];
     const replaying = lastEventId !== undefined;
     const entry: LiveStream = replaying ? { ...stream, deliver: (delivery) => held.push(delivery) } : stream;
-    this.#streams.add(entry);
+    this.#add(entry);
     await this.#start();
     const remove = () => this.#remove(entry);
     if (!replaying) return remove;
@@ -89,7 +92,7 @@ export class LiveHub {
     if (!this.#streams.has(entry)) return () => undefined;
     // In one turn: nothing can arrive between the held events and the switch.
     for (const delivery of held) if (!replayed.has(delivery.id)) deliverTo(stream, delivery);
-    this.#streams.add(stream);
+    this.#add(stream);
     this.#remove(entry);
     return () => this.#remove(stream);
   }
@@ -98,6 +101,11 @@ export class LiveHub {
   endAll(): void {
     for (const stream of this.#streams.all()) this.#end(stream, "shutdown");
     this.#halt();
+  }
+
+  #add(stream: LiveStream): void {
+    this.#added += 1;
+    this.#streams.add(stream);
   }
 
   #end(stream: LiveStream, reason: StreamEndReason): void {
@@ -184,6 +192,8 @@ export class LiveHub {
       // written after a credential ended reaches its streams.
       if (fresh.length > 0 || this.#recheck) await this.#endRevoked();
       for (const event of fresh) {
+        // A stream that opened during the check above was not in it: checked before it receives a row.
+        if (this.#added !== this.#checkedAt) await this.#endRevoked();
         this.#sent.add(event.id);
         this.#cursor = Math.max(this.#cursor, event.id);
         const users = this.#streams.users();
@@ -201,6 +211,7 @@ export class LiveHub {
   /** Ends the streams whose token was revoked, whose session ended, or whose account was disabled. */
   async #endRevoked(): Promise<void> {
     this.#recheck = false;
+    this.#checkedAt = this.#added;
     const streams = this.#streams.all();
     if (streams.length === 0) return;
     const ids = (kind: "token" | "session") =>
