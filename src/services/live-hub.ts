@@ -1,6 +1,6 @@
 // Each process's live streams and the one reader that fans the event log out to them.
 import type { ServiceContext } from "./context.js";
-import { type LiveDelivery, LIVE_RESUME_WINDOW_MS, resolveLiveEvent } from "./live.js";
+import { type LiveDelivery, LIVE_RESUME_WINDOW_MS, replayLiveEvents, resolveLiveEvent } from "./live.js";
 import { type LiveStream, type StreamEndReason, type StreamLimits, StreamSet } from "./live-streams.js";
 
 export type { LiveStream, StreamEndReason, StreamLimits } from "./live-streams.js";
@@ -83,7 +83,16 @@ export class LiveHub {
     if (!replaying) return remove;
     const replayed = new Set<number>();
     try {
-      await this.#replay(stream, lastEventId, this.#cursor, replayed);
+      await replayLiveEvents(
+        this.ctx,
+        this.baseUrl(),
+        stream.userId,
+        { after: lastEventId, upTo: this.#cursor },
+        (delivery) => {
+          replayed.add(delivery.id);
+          deliverTo(stream, delivery);
+        },
+      );
     } catch (error) {
       this.#remove(entry);
       throw error;
@@ -229,27 +238,6 @@ export class LiveHub {
   #endExpired(): void {
     const oldest = this.ctx.clock.now() - this.limits.lifetimeMs;
     for (const stream of this.#streams.all()) if (stream.openedAt <= oldest) this.#end(stream, "lifetime");
-  }
-
-  async #replay(stream: LiveStream, afterId: number, upTo: number, replayed: Set<number>): Promise<void> {
-    let from = afterId;
-    while (from < upTo) {
-      const since = this.ctx.clock.now() - LIVE_RESUME_WINDOW_MS;
-      const events = (await this.ctx.store.read((tx) => tx.liveEvents.after(from, since, PAGE))).filter(
-        (event) => event.id <= upTo,
-      );
-      for (const event of events) {
-        const addressed = await this.ctx.store.read((tx) =>
-          resolveLiveEvent(tx, this.baseUrl(), event, [stream.userId]),
-        );
-        for (const { delivery } of addressed) {
-          replayed.add(delivery.id);
-          deliverTo(stream, delivery);
-        }
-      }
-      if (events.length < PAGE) return;
-      from = events[events.length - 1]?.id ?? upTo;
-    }
   }
 }
 
