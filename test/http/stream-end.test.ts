@@ -148,7 +148,20 @@ describeEachBackend("a live stream ends with its credential", (backend) => {
     });
   };
 
-  describe("stream and ending action on one server", () => cases(() => server.url));
+  describe("stream and ending action on one server", () => {
+    cases(() => server.url);
+
+    it("ends a quiet stream too, with no write after the ending (the hub's 5-second poll)", async () => {
+      const { user } = await member("Quinn");
+      const web = await signedIn(user);
+      const live = await open(server.url, sessionOf(web));
+      await web.get("/settings");
+      assert.equal((await web.post("/signout")).status, 303);
+      const [end] = await live.waitFor((event) => event.event === "end", 1, 15_000);
+      assert.equal(end!.data, "credential-ended");
+      await live.ended;
+    });
+  });
   describe(
     "stream held by a second server process over the same PostgreSQL database",
     { skip: backend !== "postgres" ? "PostgreSQL only: two server processes share one database" : false },
