@@ -119,7 +119,9 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
   const limitToken = registerRateLimits(app, config.limits.rateLimit, clientAddress);
   // Before every route: the metrics' response hook must see them all.
   let feedCache: FeedCache | undefined;
-  registerMetrics(app, { config: config.metrics, feedCache: () => feedCache, clientAddress, pool: store.pool });
+  const sources = { config: config.metrics, feedCache: () => feedCache, clientAddress, pool: store.pool };
+  // The hub is made with the context below; a scrape reads it then.
+  registerMetrics(app, { ...sources, streams: () => liveHub });
   registerHealth(app, store);
 
   const context: Context = {
@@ -142,7 +144,7 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
   // Downloads stream stored bytes as they are, with their length: outside feed caching and compression.
   registerFileDownload(app, context);
   // The live stream too: an answer that never ends is neither cached nor compressed.
-  const liveHub = new LiveHub(context);
+  const liveHub = new LiveHub(context, config.limits.streams);
   app.decorate("liveHub", liveHub);
   registerStream(app, context, liveHub, (request) => sessionActorOf(context, request));
   // Pictures are bytes with their own validators: outside the feed cache.

@@ -53,6 +53,9 @@ export const LIMIT_OPTIONS = {
   "keep-alive-timeout": { type: "string" },
   "idle-timeout": { type: "string" },
   "shutdown-grace": { type: "string" },
+  "streams-per-user": { type: "string" },
+  "streams-per-address": { type: "string" },
+  "stream-lifetime": { type: "string" },
   metrics: { type: "boolean" },
 } as const;
 
@@ -72,6 +75,9 @@ export const LIMIT_OPTIONS_HELP = `Limits (each also read from its environment v
   --keep-alive-timeout S      KAIRAN_KEEP_ALIVE_TIMEOUT    idle keep-alive connection (10)
   --idle-timeout S            KAIRAN_IDLE_TIMEOUT          socket without any traffic (60)
   --shutdown-grace S          KAIRAN_SHUTDOWN_GRACE        after SIGTERM, time for requests in flight (10)
+  --streams-per-user N        KAIRAN_STREAMS_PER_USER      live streams open at once per user; more ends the oldest (20)
+  --streams-per-address N     KAIRAN_STREAMS_PER_ADDRESS   live streams open at once per client address (100)
+  --stream-lifetime S         KAIRAN_STREAM_LIFETIME       a live stream ends after this long; clients resume (21600)
 
 Operations (GET /healthz: the process serves; GET /readyz: the database answers, else 503):
   --metrics                   KAIRAN_METRICS=1             serve GET /metrics in Prometheus text format
@@ -168,6 +174,9 @@ export function configFlags(values: Record<string, string | boolean | undefined>
       keepAliveTimeout: text("keep-alive-timeout"),
       idleTimeout: text("idle-timeout"),
       shutdownGrace: text("shutdown-grace"),
+      streamsPerUser: text("streams-per-user"),
+      streamsPerAddress: text("streams-per-address"),
+      streamLifetime: text("stream-lifetime"),
     },
   };
 }

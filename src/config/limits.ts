@@ -44,6 +44,16 @@ export interface TimeoutConfig {
   readonly shutdownGraceMs: number;
 }
 
+/** Live streams (`GET /api/stream/V2`) open at once in this process, and how long one lives. */
+export interface StreamLimitConfig {
+  /** Per user: one more ends that user's oldest. */
+  readonly perUser: number;
+  /** Per client address (after --trust-proxy): one more ends that address's oldest. */
+  readonly perAddress: number;
+  /** A stream ends after this long; its client reconnects with Last-Event-ID. */
+  readonly lifetimeMs: number;
+}
+
 /** Every limit of a server process. */
 export interface LimitsConfig {
   /** undefined: rate limiting is off (`--no-rate-limit`). */
@@ -56,6 +66,7 @@ export interface LimitsConfig {
   /** Bytes of built GET feeds this process keeps to answer repeated polls (0: none). */
   readonly feedCacheBytes: number;
   readonly timeouts: TimeoutConfig;
+  readonly streams: StreamLimitConfig;
 }
 
 /** Each limit's option and environment variable. */
@@ -74,6 +85,9 @@ export const LIMIT_SOURCES = {
   keepAliveTimeout: { flag: "--keep-alive-timeout", env: "KAIRAN_KEEP_ALIVE_TIMEOUT" },
   idleTimeout: { flag: "--idle-timeout", env: "KAIRAN_IDLE_TIMEOUT" },
   shutdownGrace: { flag: "--shutdown-grace", env: "KAIRAN_SHUTDOWN_GRACE" },
+  streamsPerUser: { flag: "--streams-per-user", env: "KAIRAN_STREAMS_PER_USER" },
+  streamsPerAddress: { flag: "--streams-per-address", env: "KAIRAN_STREAMS_PER_ADDRESS" },
+  streamLifetime: { flag: "--stream-lifetime", env: "KAIRAN_STREAM_LIFETIME" },
 } as const;
 
 /** Command-line values of the limits, as strings (undefined = not given); `noRateLimit` is `--no-rate-limit`. */
@@ -127,6 +141,9 @@ export const limitsSchema = {
   keepAliveTimeout: seconds(10),
   idleTimeout: seconds(60),
   shutdownGrace: seconds(10),
+  streamsPerUser: count(20),
+  streamsPerAddress: count(100),
+  streamLifetime: seconds(6 * 3600),
 };
 
 /** The raw values of the limits: flags over environment. */
@@ -181,6 +198,11 @@ export function toLimitsConfig(value: ParsedLimits): LimitsConfig {
       keepAliveMs: ms(value.keepAliveTimeout),
       idleMs: ms(value.idleTimeout),
       shutdownGraceMs: ms(value.shutdownGrace),
+    }),
+    streams: Object.freeze({
+      perUser: value.streamsPerUser,
+      perAddress: value.streamsPerAddress,
+      lifetimeMs: ms(value.streamLifetime),
     }),
   });
 }

@@ -1,6 +1,7 @@
 // GET /metrics in Prometheus text format (prom-client), when enabled (config/metrics.ts): HTTP
 // requests by route pattern, method and status with latency histograms; the feed cache; the
-// store's commits and notification fan-outs (store/events.ts); and the process's own figures.
+// store's commits and notification fan-outs (store/events.ts); live streams (stream-metrics.ts);
+// and the process's own figures.
 import { createHash, timingSafeEqual } from "node:crypto";
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { isIPv4 } from "node:net";
@@ -12,6 +13,7 @@ import { type CommitEvent, type FanOutEvent, commitChannel, fanOutChannel } from
 import type { PoolState } from "../store/store.js";
 import type { FeedCache } from "./feed-cache.js";
 import { registerEndpoint } from "../http-kit/route.js";
+import { type StreamTally, registerStreamMetrics } from "./stream-metrics.js";
 
 /**
  * The Prometheus client, loaded only when metrics are on: it and its default metrics add about
@@ -35,6 +37,8 @@ export interface MetricsSources {
   readonly clientAddress: (request: FastifyRequest) => string;
   /** The store's connection pool, when it has one (PostgreSQL). */
   readonly pool: (() => PoolState) | undefined;
+  /** The live streams' hub, once made. */
+  readonly streams: () => StreamTally | undefined;
 }
 
 /** Registers the metrics hooks and GET /metrics when they are enabled; nothing at all otherwise. */
@@ -60,6 +64,7 @@ export function registerMetrics(app: FastifyInstance, sources: MetricsSources): 
   registerFeedCacheMetrics(prom, registry, sources.feedCache);
   const stopStore = registerStoreMetrics(prom, registry);
   if (sources.pool !== undefined) registerPoolMetrics(prom, registry, sources.pool);
+  registerStreamMetrics(prom, registry, sources.streams);
   app.addHook("onClose", async () => stopStore());
   const admit = scrapeAdmission(sources);
   registerEndpoint(

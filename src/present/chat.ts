@@ -68,8 +68,18 @@ function chatAttachmentElement(viewerId: number, file: ChatAttachment): string {
   return element("cbl:attachment", { fileName, id, size, type, entryId: id, number });
 }
 
-/** A room entry in the order of docs/api.md "Chat"; `embed` adds its newest messages as comments. */
-export function chatRoomEntry(baseUrl: string, viewerId: number, view: RoomView, embed: boolean): string {
+/**
+ * What a room entry shows besides the room: `embed` its newest messages as comments, `text` the
+ * latest message's text as the summary (message text is comment contents: an application below the
+ * `comments` level gets an empty summary, as for a room without messages).
+ */
+export interface RoomShow {
+  readonly embed: boolean;
+  readonly text: boolean;
+}
+
+/** A room entry in the order of docs/api.md "Chat". */
+export function chatRoomEntry(baseUrl: string, viewerId: number, view: RoomView, { embed, text }: RoomShow): string {
   const { room, members, messages } = view;
   const id = formatChatRoomId(viewerId, room.id);
   const latest = messages[0];
@@ -85,7 +95,7 @@ export function chatRoomEntry(baseUrl: string, viewerId: number, view: RoomView,
       links: chatRoomLinks(baseUrl, room.id),
       author: authorElement(room.creatorName, room.creatorId),
       updated: latest?.createdAt ?? room.createdAt,
-      summary: latest?.body ?? "",
+      summary: text ? (latest?.body ?? "") : "",
     },
     rest,
   );
@@ -108,13 +118,13 @@ export function chatRoomsFeed(
   baseUrl: string,
   viewer: Viewer,
   views: readonly RoomView[],
-  embed: boolean,
+  show: RoomShow,
   now: number,
 ): string {
   const updated = views[0] ? (views[0].messages[0]?.createdAt ?? views[0].room.createdAt) : now;
   return feedDocument(
     { title: "Chat", id: `${baseUrl}/api/mpChat/V2`, alternate: `${baseUrl}/mpChat`, viewer, updated },
-    views.map((view) => chatRoomEntry(baseUrl, viewer.id, view, embed)),
+    views.map((view) => chatRoomEntry(baseUrl, viewer.id, view, show)),
   );
 }
 
@@ -151,11 +161,11 @@ export function chatPushFeed(baseUrl: string, viewer: Viewer, view: MessageView)
 }
 
 /**
- * An M_CHAT notification: the room from the member's side, its latest message as `summary` and
- * `author` (the creator while there is none), then `cbl:confirmed`, the unconfirmed count, the
- * latest message's id and `cblNtf:icon` M_CHAT.
+ * An M_CHAT notification: the room from the member's side, its latest message as `summary` (when
+ * `text`: see {@link RoomShow}) and `author` (the creator while there is none), then
+ * `cbl:confirmed`, the unconfirmed count, the latest message's id and `cblNtf:icon` M_CHAT.
  */
-export function chatNotificationEntry(baseUrl: string, viewerId: number, view: RoomView): string {
+export function chatNotificationEntry(baseUrl: string, viewerId: number, view: RoomView, text: boolean): string {
   const { room, members } = view;
   const latest = view.messages[0];
   const id = formatChatRoomId(viewerId, room.id);
@@ -168,7 +178,7 @@ export function chatNotificationEntry(baseUrl: string, viewerId: number, view: R
         ? authorElement(latest.authorName, latest.authorId)
         : authorElement(room.creatorName, room.creatorId),
       updated: latest?.createdAt ?? room.createdAt,
-      summary: latest?.body ?? "",
+      summary: text ? (latest?.body ?? "") : "",
     },
     element("cbl:confirmed", {}, String(room.unconfirmed === 0)) +
       element("cbl:unconfirmedCommentCount", {}, String(room.unconfirmed)) +
@@ -182,12 +192,13 @@ export function chatNotificationsFeed(
   baseUrl: string,
   viewer: Viewer,
   views: readonly RoomView[],
+  text: boolean,
   now: number,
 ): string {
   const updated =
     views.reduce((max, view) => Math.max(max, view.messages[0]?.createdAt ?? view.room.createdAt), 0) || now;
   return feedDocument(
     notificationFeedHead(baseUrl, viewer, updated),
-    views.map((view) => chatNotificationEntry(baseUrl, viewer.id, view)),
+    views.map((view) => chatNotificationEntry(baseUrl, viewer.id, view, text)),
   );
 }

@@ -19,5 +19,13 @@ export function liveEventText(baseUrl: string, delivery: LiveDelivery, locale: L
   return `event: ${delivery.kind}\nid: ${delivery.id}\n${lines.join("")}\n`;
 }
 
+/**
+ * The last event of a stream the server ends: `event: end`, the reason as its data, and no `id:`
+ * (a reconnecting client resumes after the last event it received).
+ */
+export function liveEndText(reason: string): string {
+  return `event: end\ndata: ${reason}\n\n`;
+}
+
 /** The keep-alive line: a comment, which EventSource ignores. */
 export const LIVE_PING = ": ping\n\n";

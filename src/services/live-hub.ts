@@ -1,16 +1,12 @@
 // Each process's live streams and the one reader that fans the event log out to them.
 import type { ServiceContext } from "./context.js";
-import { type LiveDelivery, LIVE_RESUME_WINDOW_MS, resolveLiveEvent } from "./live.js";
+import { type LiveDelivery, LIVE_RESUME_WINDOW_MS, replayLiveEvents, resolveLiveEvent } from "./live.js";
+import { type LiveStream, type StreamEndReason, type StreamLimits, StreamSet } from "./live-streams.js";
 
-/** One open stream, as the hub sees it. */
-export interface LiveStream {
-  readonly userId: number;
-  deliver(delivery: LiveDelivery): void;
-  /** A keep-alive comment line. */
-  ping(): void;
-  /** The process is shutting down: end the stream (the client reconnects elsewhere). */
-  end(): void;
-}
+export type { LiveStream, StreamEndReason, StreamLimits } from "./live-streams.js";
+
+/** How many streams ended for each reason since the process started (the metrics read it). */
+export type StreamEndCounts = Record<StreamEndReason, number>;
 
 /** Log rows read per query while catching up. */
 const PAGE = 500;
@@ -28,27 +24,38 @@ const PRUNE_MS = 10 * 60_000;
 const PRUNE_AFTER_MS = LIVE_RESUME_WINDOW_MS + 5 * 60_000;
 
 /**
- * The streams this process holds, by user, and the one reader of the event log: woken by the
- * store after a commit (SQLite) or a NOTIFY (PostgreSQL), it reads the new rows once, resolves each
- * row's audience among the local users with one query, and hands each stream its events. Timers
- * and the store subscription exist only while a stream is open.
+ * The streams this process holds, and the one reader of the event log: woken by the store after a
+ * commit (SQLite) or a NOTIFY (PostgreSQL), it reads the new rows once, checks that the streams'
+ * credentials still hold, resolves each row's audience among the local users with one query, and
+ * hands each stream its events. Timers and the store subscription exist only while a stream is open.
  */
 export class LiveHub {
-  readonly #streams = new Map<number, Set<LiveStream>>();
+  readonly #streams = new StreamSet();
   readonly #sent = new Set<number>();
+  readonly #ended: StreamEndCounts = { "credential-ended": 0, "too-many-streams": 0, lifetime: 0, shutdown: 0 };
   #cursor = 0;
   #started: Promise<void> | undefined;
   #reading: Promise<void> | undefined;
   #again = false;
+  #recheck = false;
+  /** Streams added so far, and how many of them the last credential check saw. */
+  #added = 0;
+  #checkedAt = -1;
   #stop: (() => void) | undefined;
 
-  constructor(private readonly ctx: ServiceContext) {}
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly limits: StreamLimits,
+  ) {}
 
   /** Open streams. */
   get streamCount(): number {
-    let count = 0;
-    for (const set of this.#streams.values()) count += set.size;
-    return count;
+    return this.#streams.size;
+  }
+
+  /** Streams the server ended, by reason (a copy). */
+  get endedCounts(): Readonly<StreamEndCounts> {
+    return { ...this.#ended };
   }
 
   /** True while the hub listens to the store (a stream is open). */
@@ -57,11 +64,15 @@ export class LiveHub {
   }
 
   /**
-   * Adds a stream; with `lastEventId`, first sends it what it missed (within the resume window),
-   * holding back live events until then so that nothing comes twice or out of order.
+   * Adds a stream, first ending the oldest of its user's and its address's streams beyond the
+   * caps; with `lastEventId`, first sends it what it missed (within the resume window), holding
+   * back live events until then so that nothing comes twice or out of order.
    * Returns the stream's removal, which frees everything it held.
    */
   async open(stream: LiveStream, lastEventId: number | undefined): Promise<() => void> {
+    for (const old of this.#streams.overCap(stream.userId, stream.address, this.limits)) {
+      this.#end(old, "too-many-streams");
+    }
     const held: LiveDelivery[] = [];
     const replaying = lastEventId !== undefined;
     const entry: LiveStream = replaying ? { ...stream, deliver: (delivery) => held.push(delivery) } : stream;
@@ -71,13 +82,23 @@ export class LiveHub {
     if (!replaying) return remove;
     const replayed = new Set<number>();
     try {
-      await this.#replay(stream, lastEventId, this.#cursor, replayed);
+      await replayLiveEvents(
+        this.ctx,
+        stream.userId,
+        { after: lastEventId, upTo: this.#cursor },
+        (delivery) => {
+          replayed.add(delivery.id);
+          deliverTo(stream, delivery);
+        },
+      );
     } catch (error) {
       this.#remove(entry);
       throw error;
     }
+    // Ended meanwhile (a newer stream over the cap, a credential that ended): it stays ended.
+    if (!this.#streams.has(entry)) return () => undefined;
     // In one turn: nothing can arrive between the held events and the switch.
-    for (const delivery of held) if (!replayed.has(delivery.id)) stream.deliver(delivery);
+    for (const delivery of held) if (!replayed.has(delivery.id)) deliverTo(stream, delivery);
     this.#add(stream);
     this.#remove(entry);
     return () => this.#remove(stream);
@@ -85,22 +106,24 @@ export class LiveHub {
 
   /** Ends every stream (shutdown) and stops listening. */
   endAll(): void {
-    for (const set of [...this.#streams.values()]) for (const stream of [...set]) stream.end();
-    this.#streams.clear();
+    for (const stream of this.#streams.all()) this.#end(stream, "shutdown");
     this.#halt();
   }
 
   #add(stream: LiveStream): void {
-    const set = this.#streams.get(stream.userId) ?? new Set<LiveStream>();
-    set.add(stream);
-    this.#streams.set(stream.userId, set);
+    this.#added += 1;
+    this.#streams.add(stream);
+  }
+
+  #end(stream: LiveStream, reason: StreamEndReason): void {
+    if (!this.#streams.remove(stream)) return;
+    this.#ended[reason] += 1;
+    stream.end(reason);
+    if (this.#streams.size === 0) this.#halt();
   }
 
   #remove(stream: LiveStream): void {
-    const set = this.#streams.get(stream.userId);
-    if (!set?.delete(stream)) return;
-    if (set.size === 0) this.#streams.delete(stream.userId);
-    if (this.#streams.size === 0) this.#halt();
+    if (this.#streams.remove(stream) && this.#streams.size === 0) this.#halt();
   }
 
   #start(): Promise<void> {
@@ -114,7 +137,7 @@ export class LiveHub {
     const unsubscribe = this.ctx.store.onLiveEvents(() => this.#wake());
     const timers = [
       setInterval(() => this.#pingAll(), PING_MS),
-      setInterval(() => this.#wake(), POLL_MS),
+      setInterval(() => this.#poll(), POLL_MS),
       setInterval(() => void this.#prune(), PRUNE_MS),
     ];
     for (const timer of timers) timer.unref();
@@ -133,7 +156,13 @@ export class LiveHub {
   }
 
   #pingAll(): void {
-    for (const set of this.#streams.values()) for (const stream of set) stream.ping();
+    for (const stream of this.#streams.all()) stream.ping();
+  }
+
+  /** The poll also ends, within its period, the streams whose credential ended while no event came. */
+  #poll(): void {
+    this.#recheck = true;
+    this.#wake();
   }
 
   async #prune(): Promise<void> {
@@ -160,19 +189,25 @@ export class LiveHub {
   }
 
   async #readNew(): Promise<void> {
+    this.#endExpired();
     for (;;) {
       const since = this.ctx.clock.now() - LIVE_RESUME_WINDOW_MS;
       const from = Math.max(0, this.#cursor - REORDER_SLACK);
       const events = await this.ctx.store.read((tx) => tx.liveEvents.after(from, since, PAGE));
       const fresh = events.filter((event) => !this.#sent.has(event.id));
+      // Read after the events: an ending committed before an event's commit is seen, so nothing
+      // written after a credential ended reaches its streams.
+      if (fresh.length > 0 || this.#recheck) await this.#endRevoked();
       for (const event of fresh) {
+        // A stream that opened during the check above was not in it: checked before it receives a row.
+        if (this.#added !== this.#checkedAt) await this.#endRevoked();
         this.#sent.add(event.id);
         this.#cursor = Math.max(this.#cursor, event.id);
-        const users = [...this.#streams.keys()];
+        const users = this.#streams.users();
         if (users.length === 0) continue;
         const addressed = await this.ctx.store.read((tx) => resolveLiveEvent(tx, event, users));
         for (const { userId, delivery } of addressed) {
-          for (const stream of this.#streams.get(userId) ?? []) stream.deliver(delivery);
+          for (const stream of [...this.#streams.ofUser(userId)]) deliverTo(stream, delivery);
         }
       }
       for (const id of this.#sent) if (id <= this.#cursor - REORDER_SLACK) this.#sent.delete(id);
@@ -180,22 +215,32 @@ export class LiveHub {
     }
   }
 
-  async #replay(stream: LiveStream, afterId: number, upTo: number, replayed: Set<number>): Promise<void> {
-    let from = afterId;
-    while (from < upTo) {
-      const since = this.ctx.clock.now() - LIVE_RESUME_WINDOW_MS;
-      const events = (await this.ctx.store.read((tx) => tx.liveEvents.after(from, since, PAGE))).filter(
-        (event) => event.id <= upTo,
-      );
-      for (const event of events) {
-        const addressed = await this.ctx.store.read((tx) => resolveLiveEvent(tx, event, [stream.userId]));
-        for (const { delivery } of addressed) {
-          replayed.add(delivery.id);
-          stream.deliver(delivery);
-        }
-      }
-      if (events.length < PAGE) return;
-      from = events[events.length - 1]?.id ?? upTo;
+  /** Ends the streams whose token was revoked, whose session ended, or whose account was disabled. */
+  async #endRevoked(): Promise<void> {
+    this.#recheck = false;
+    this.#checkedAt = this.#added;
+    const streams = this.#streams.all();
+    if (streams.length === 0) return;
+    const ids = (kind: "token" | "session") =>
+      streams.flatMap((stream) => (stream.credential.kind === kind ? [stream.credential.id] : []));
+    const now = this.ctx.clock.now();
+    const live = await this.ctx.store.read((tx) => tx.liveEvents.liveCredentials(ids("token"), ids("session"), now));
+    for (const stream of streams) {
+      const { kind, id } = stream.credential;
+      const holds = kind === "token" ? live.tokenIds.has(id) : live.sessionIds.has(id);
+      if (!holds) this.#end(stream, "credential-ended");
     }
   }
+
+  /** Ends the streams past their lifetime: their clients reconnect with Last-Event-ID. */
+  #endExpired(): void {
+    const oldest = this.ctx.clock.now() - this.limits.lifetimeMs;
+    for (const stream of this.#streams.all()) if (stream.openedAt <= oldest) this.#end(stream, "lifetime");
+  }
+}
+
+/** Chat messages are comment contents: a stream below the `comments` level never receives them. */
+function deliverTo(stream: LiveStream, delivery: LiveDelivery): void {
+  if (delivery.kind === "chat" && !stream.readsComments) return;
+  stream.deliver(delivery);
 }

@@ -6,6 +6,7 @@ import type { LikeNotification, Notification } from "../domain/notification.js";
 import type { LoggedLiveEvent } from "../store/queries/live-events.js";
 import type { Tx } from "../store/store.js";
 import { chatMessageAudience, chatMessageFor } from "./chat-live.js";
+import type { ServiceContext } from "./context.js";
 
 /** One event for one stream: the id is the log's, the stream's `id:` line. */
 export type LiveDelivery =
@@ -59,5 +60,32 @@ export async function resolveLiveEvent(
       }
       return out;
     }
+  }
+}
+
+/** Log rows read per query while replaying. */
+const REPLAY_PAGE = 500;
+
+/**
+ * Hands `deliver` the deliveries to `userId` of the logged events in (`after`, `upTo`], oldest first,
+ * none older than the resume window: what a stream resumed with Last-Event-ID missed.
+ */
+export async function replayLiveEvents(
+  ctx: ServiceContext,
+  userId: number,
+  range: { readonly after: number; readonly upTo: number },
+  deliver: (delivery: LiveDelivery) => void,
+): Promise<void> {
+  let from = range.after;
+  while (from < range.upTo) {
+    const since = ctx.clock.now() - LIVE_RESUME_WINDOW_MS;
+    const page = await ctx.store.read((tx) => tx.liveEvents.after(from, since, REPLAY_PAGE));
+    const events = page.filter((event) => event.id <= range.upTo);
+    for (const event of events) {
+      const addressed = await ctx.store.read((tx) => resolveLiveEvent(tx, event, [userId]));
+      for (const { delivery } of addressed) deliver(delivery);
+    }
+    if (events.length < REPLAY_PAGE) return;
+    from = events[events.length - 1]?.id ?? range.upTo;
   }
 }

@@ -44,14 +44,18 @@ export async function signedInOf(context: Context, request: FastifyRequest): Pro
 }
 
 /**
- * The person of the request's session cookie, read from the raw header: for the API's live stream
- * (same-origin EventSource), which is served outside the web's scope and its cookie parser.
+ * The person of the request's session cookie and the session's id, read from the raw header: for
+ * the API's live stream (same-origin EventSource), which is served outside the web's scope and its
+ * cookie parser, and ends when the session does.
  */
-export async function sessionActorOf(context: Context, request: FastifyRequest): Promise<Actor | undefined> {
+export async function sessionActorOf(
+  context: Context,
+  request: FastifyRequest,
+): Promise<{ readonly actor: Actor; readonly sessionId: number } | undefined> {
   const token = fastifyCookie.parse(request.headers.cookie ?? "")[SESSION_COOKIE];
   if (!token) return undefined;
   const session = await findSession(context, token);
-  return session && { user: session.user, app: WEB_APP };
+  return session && { actor: { user: session.user, app: WEB_APP }, sessionId: session.id };
 }
 
 /** Sets the session cookie for a new session. */

@@ -110,7 +110,10 @@ export const CHAT_COMMENT_OPERATIONS: readonly Operation[] = [
   },
 ];
 
-/** M_CHAT notifications: the member sees the secret room's latest message; others nothing. */
+/**
+ * M_CHAT notifications: the member sees the secret room (its title); others nothing. The latest
+ * message's text needs `comments` (test/http/chat-access-level.test.ts), so at `read` the title is the proof.
+ */
 export const CHAT_NOTIFICATION_OPERATIONS: readonly Operation[] = [
   {
     name: "my chat notifications",
@@ -118,7 +121,7 @@ export const CHAT_NOTIFICATION_OPERATIONS: readonly Operation[] = [
     need: "read",
     scope: "own",
     probe: async () => q("category=M_CHAT&include-rule-out=true"),
-    shows: (w) => secretWith(w, " chat"),
+    shows: (w) => secretWith(w, " room"),
   },
   {
     name: "confirm the secret room",
@@ -126,7 +129,7 @@ export const CHAT_NOTIFICATION_OPERATIONS: readonly Operation[] = [
     need: "read",
     scope: "own",
     probe: async (w) => ({ ...feed(`<entry><id>${roomOf(w)}</id></entry>`), query: "category=M_CHAT" }),
-    shows: (w) => secretWith(w, " chat"),
+    shows: (w) => secretWith(w, " room"),
   },
 ];
 

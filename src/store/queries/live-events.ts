@@ -35,6 +35,26 @@ export interface LiveEventRepo {
   latestId(): Promise<number>;
   /** Deletes events logged before `before`. */
   prune(before: number): Promise<void>;
+  /**
+   * Of these token and web session ids, those that still stand for their user: the token not
+   * revoked, the session not ended or expired, the account not disabled (the streams' re-check).
+   */
+  liveCredentials(tokenIds: readonly number[], sessionIds: readonly number[], now: number): Promise<LiveCredentials>;
+}
+
+/** The credentials of open streams that still hold. */
+export interface LiveCredentials {
+  readonly tokenIds: ReadonlySet<number>;
+  readonly sessionIds: ReadonlySet<number>;
+}
+
+/** Ids per query: far below either engine's limit of bound parameters. */
+const ID_CHUNK = 1000;
+
+function chunks(ids: readonly number[]): number[][] {
+  const out: number[][] = [];
+  for (let start = 0; start < ids.length; start += ID_CHUNK) out.push(ids.slice(start, start + ID_CHUNK));
+  return out;
 }
 
 type Row = Selectable<LiveEventsTable>;
@@ -129,6 +149,33 @@ export function liveEventRepo(db: Kysely<Database>, engine: Engine): LiveEventRe
     },
     async prune(before) {
       await db.deleteFrom("live_events").where("at", "<", before).execute();
+    },
+    async liveCredentials(tokenIds, sessionIds, now) {
+      const tokens = new Set<number>();
+      const sessions = new Set<number>();
+      for (const ids of chunks([...new Set(tokenIds)])) {
+        const rows = await db
+          .selectFrom("tokens")
+          .innerJoin("users", "users.id", "tokens.user_id")
+          .select("tokens.id")
+          .where("tokens.id", "in", ids)
+          .where("tokens.revoked_at", "is", null)
+          .where("users.disabled_at", "is", null)
+          .execute();
+        for (const row of rows) tokens.add(Number(row.id));
+      }
+      for (const ids of chunks([...new Set(sessionIds)])) {
+        const rows = await db
+          .selectFrom("sessions")
+          .innerJoin("users", "users.id", "sessions.user_id")
+          .select("sessions.id")
+          .where("sessions.id", "in", ids)
+          .where("sessions.expires_at", ">", now)
+          .where("users.disabled_at", "is", null)
+          .execute();
+        for (const row of rows) sessions.add(Number(row.id));
+      }
+      return { tokenIds: tokens, sessionIds: sessions };
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Context } from "../../../context.js";
 import type { Actor } from "../../../domain/access.js";
-import { requireAccess } from "../../../domain/access.js";
+import { levelAllows, requireAccess } from "../../../domain/access.js";
 import { chatNotificationsFeed } from "../../../present/chat.js";
 import { confirmChatNotifications, listChatNotifications } from "../../../services/chat-notification.js";
 import { viewerOf } from "../../caller.js";
@@ -31,7 +31,10 @@ export async function sendChatNotifications(
   };
   requireAccess(actor, "read");
   const views = await listChatNotifications(context, actor, input);
-  return sendFeed(reply, chatNotificationsFeed(context.baseUrl(), viewerOf(actor), views, context.clock.now()));
+  return sendFeed(
+    reply,
+    chatNotificationsFeed(context.baseUrl(), viewerOf(actor), views, readsText(actor), context.clock.now()),
+  );
 }
 
 /** `POST /api/notification/V2?category=M_CHAT`: confirms rooms; one entry per requested room of the caller's. */
@@ -44,5 +47,13 @@ export async function confirmChat(
   const ids = readChatConfirmation(readXmlBody(request));
   requireAccess(actor, "read");
   const views = await confirmChatNotifications(context, actor, ids);
-  return sendFeed(reply, chatNotificationsFeed(context.baseUrl(), viewerOf(actor), views, context.clock.now()));
+  return sendFeed(
+    reply,
+    chatNotificationsFeed(context.baseUrl(), viewerOf(actor), views, readsText(actor), context.clock.now()),
+  );
+}
+
+/** Message text is comment contents: below the `comments` level a notification's summary stays empty. */
+function readsText(actor: Actor): boolean {
+  return levelAllows(actor.app.accessLevel, "comments");
 }

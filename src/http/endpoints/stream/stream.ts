@@ -1,14 +1,28 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { type Actor, requireAccess } from "../../../domain/access.js";
-import { LIVE_PING, liveEventText } from "../../../present/live-event.js";
-import type { LiveHub, LiveStream } from "../../../services/live-hub.js";
+import { type Actor, levelAllows, requireAccess } from "../../../domain/access.js";
+import { AuthenticationError } from "../../../domain/errors.js";
+import { LIVE_PING, liveEndText, liveEventText } from "../../../present/live-event.js";
+import type { LiveHub, LiveStream, StreamEndReason } from "../../../services/live-hub.js";
+import type { StreamCredential } from "../../../services/live-streams.js";
 import type { Context } from "../../../context.js";
 import { adoptCaller, authenticateRequest } from "../../caller.js";
 import { registerEndpoint } from "../../../http-kit/route.js";
 import { readLastEventId } from "./stream.request.js";
 
 /** The browser's session, when the request carries its cookie (the web side reads it). */
-export type SessionActor = (request: FastifyRequest) => Promise<Actor | undefined>;
+export type SessionActor = (request: FastifyRequest) => Promise<SessionCaller | undefined>;
+
+/** The person of a web session, and the session's id (signing out ends its streams). */
+export interface SessionCaller {
+  readonly actor: Actor;
+  readonly sessionId: number;
+}
+
+/** Who opened a stream, and with which credential. */
+interface StreamCaller {
+  readonly actor: Actor;
+  readonly credential: StreamCredential;
+}
 
 /**
  * A stream whose client reads slower than events come is ended past this many unsent bytes: the
@@ -23,10 +37,10 @@ const MAX_UNSENT_BYTES = 1024 * 1024;
 export function registerStream(app: FastifyInstance, context: Context, hub: LiveHub, session: SessionActor): void {
   registerEndpoint(app, "/api/stream/V2", {
     async GET(request, reply) {
-      const actor = await streamCaller(context, request, session);
+      const caller = await streamCaller(context, request, session);
       const lastEventId = readLastEventId(request);
-      requireAccess(actor, "read");
-      openStream(context, hub, actor, request, reply, lastEventId);
+      requireAccess(caller.actor, "read");
+      openStream(context, hub, caller, request, reply, lastEventId);
       return reply;
     },
   });
@@ -34,23 +48,32 @@ export function registerStream(app: FastifyInstance, context: Context, hub: Live
   app.addHook("preClose", async () => hub.endAll());
 }
 
-/** API credentials when the request carries any, else the web session's cookie. */
-async function streamCaller(context: Context, request: FastifyRequest, session: SessionActor): Promise<Actor> {
+/**
+ * API credentials when the request carries any, else the web session's cookie.
+ * @throws AuthenticationError (and as authenticateRequest)
+ */
+async function streamCaller(context: Context, request: FastifyRequest, session: SessionActor): Promise<StreamCaller> {
   const signed = request.headers.authorization !== undefined || (request.raw.url ?? "").includes("oauth_");
   if (!signed && request.headers.cookie !== undefined) {
-    const actor = await session(request);
-    if (actor !== undefined) {
-      await adoptCaller(context, request, actor);
-      return actor;
+    const signedIn = await session(request);
+    if (signedIn !== undefined) {
+      await adoptCaller(context, request, signedIn.actor);
+      return { actor: signedIn.actor, credential: { kind: "session", id: signedIn.sessionId } };
     }
   }
-  return authenticateRequest(context, request);
+  const actor = await authenticateRequest(context, request);
+  // Every API credential is a token; a stream must know which one to end with it.
+  if (actor.tokenId === undefined)
+    throw new AuthenticationError("TOKEN_REJECTED", "This credential cannot open a stream.");
+  return { actor, credential: { kind: "token", id: actor.tokenId } };
 }
+
+let serials = 0;
 
 function openStream(
   context: Context,
   hub: LiveHub,
-  actor: Actor,
+  { actor, credential }: StreamCaller,
   request: FastifyRequest,
   reply: FastifyReply,
   lastEventId: number | undefined,
@@ -74,11 +97,11 @@ function openStream(
   }
   let closed = false;
   let remove: (() => void) | undefined;
-  const finish = () => {
+  const finish = (reason?: StreamEndReason) => {
     if (closed) return;
     closed = true;
     remove?.();
-    response.end();
+    response.end(reason === undefined ? undefined : liveEndText(reason));
   };
   const write = (text: string) => {
     if (closed) return;
@@ -88,12 +111,17 @@ function openStream(
   const locale = context.config.locale;
   const stream: LiveStream = {
     userId: actor.user.id,
+    credential,
+    address: context.clientAddress(request),
+    openedAt: context.clock.now(),
+    serial: ++serials,
+    readsComments: levelAllows(actor.app.accessLevel, "comments"),
     deliver: (delivery) => write(liveEventText(context.baseUrl(), delivery, locale)),
     ping: () => write(LIVE_PING),
     end: finish,
   };
   write(": connected\nretry: 3000\n\n");
-  request.raw.once("close", finish);
+  request.raw.once("close", () => finish());
   hub.open(stream, lastEventId).then(
     (removal) => {
       if (closed) removal();
