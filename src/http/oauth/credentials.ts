@@ -1,6 +1,6 @@
 // `/oauth/initiate` and `/oauth/token` (docs/api.md "OAuth"): signed requests that hand out credentials.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { type OAuthVerifier, createOAuthVerifier } from "../../auth/oauth-verify.js";
+import { type OAuthVerifier, type ResolvedToken, createOAuthVerifier } from "../../auth/oauth-verify.js";
 import { OAuthProblem, type OAuthRequest } from "../../auth/oauth1.js";
 import {
   exchangePassword,
@@ -60,9 +60,10 @@ async function handleToken(
     app,
     request: signed,
     grant,
+    legacySigned,
   } = await verifier.verify(
     credentialsOf(request, context.config.publicUrl),
-    async (oauth, consumer): Promise<{ secret: string; grant: TemporaryCredential | undefined }> => {
+    async (oauth, consumer): Promise<ResolvedToken<TemporaryCredential | undefined>> => {
       if (oauth.token === undefined) {
         if (param(oauth, "x_auth_mode") !== "client_auth")
           throw new OAuthProblem("parameter_absent", "oauth_token is missing (or x_auth_mode=client_auth for xAuth)");
@@ -75,7 +76,10 @@ async function handleToken(
           "oauth_token is unknown, expired, already exchanged or not issued to this application",
         );
       }
-      return { secret: credential.secret, grant: credential };
+      // Catalyst::Authentication::Credential::OAuth 0.04 signs this step with an empty token
+      // secret; only for applications the operator marked, and only once the person approved.
+      const acceptEmptySecret = consumer.legacySigning && credential.status === "approved";
+      return { secret: credential.secret, grant: credential, acceptEmptySecret };
     },
   );
   const issued = grant
@@ -88,6 +92,12 @@ async function handleToken(
           address: context.clientAddress(request),
         },
       });
+  if (legacySigned) {
+    request.log.warn(
+      { consumerKey: app.consumerKey, userId: grant?.userId },
+      "legacy signing accepted: /oauth/token signed with an empty token secret",
+    );
+  }
   return sendForm(reply, { oauth_token: issued.token, oauth_token_secret: issued.secret });
 }
 
