@@ -2,14 +2,15 @@
 // verbose level, goes through every way of signing in (three-legged OAuth with a callback and out
 // of band, legacy signing, xAuth, Bearer with a personal and a seeded token, OAuth signed in the
 // query string and in a form body, the web's password sign-in, an invitation link, a calendar
-// address); then not one of the secrets used appears in what it wrote. Runs the built server:
-// `npm run build` first.
+// address); then not one of the secrets used appears in what it wrote. On SQLite, and on PostgreSQL
+// when KAIRAN_TEST_DATABASE_URL is set. Runs the built server: `npm run build` first.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { after, before, it } from "node:test";
 import { SESSION_COOKIE } from "../../src/web/session.js";
+import { TEST_DATABASE_URL, type TestSchema, createTestSchema, describeEachBackend } from "../support/backends.js";
 import { type ServerProcess, runKairan, startServerProcess } from "../support/cli.js";
 import { TestClock } from "../support/clock.js";
 import { request } from "../support/http.js";
@@ -22,8 +23,9 @@ const Z_APP = { key: "log-z-key", secret: "log-z-consumer-secret-91c2" };
 const LEGACY_APP = { key: "log-legacy-key", secret: "log-legacy-consumer-secret-5d7e" };
 const SEEDED = { key: "log-seeded-token-4b8e", secret: "log-seeded-token-secret-0c1d" };
 
-describe("secrets never reach the server's log", () => {
+describeEachBackend("secrets never reach the server's log", (backend) => {
   let dataDir: string;
+  let schema: TestSchema | undefined;
   let server: ServerProcess;
   let personal: KeyPair;
   /** Every secret the flows used; none may appear in the log. */
@@ -39,7 +41,8 @@ describe("secrets never reach the server's log", () => {
     const tokens = [{ user: "alice", app: "z", token: SEEDED.key, secret: SEEDED.secret }];
     const groups = [{ ref: "g", name: "Logged", members: [{ user: "alice", manager: true }] }];
     writeFileSync(seedFile, JSON.stringify({ users: [alice], apps, tokens, groups }));
-    const data = ["--data", dataDir];
+    schema = backend === "postgres" ? await createTestSchema() : undefined;
+    const data = ["--data", dataDir, ...(schema ? ["--database", operatorUrl(schema.name)] : [])];
     assert.equal(runKairan(["seed", seedFile, ...data]).status, 0);
     const legacy = ["--name", "Catalyst", "--level", "write", "--key", LEGACY_APP.key, "--secret", LEGACY_APP.secret];
     assert.equal(runKairan(["app", "add", ...legacy, "--legacy-signing", ...data]).status, 0);
@@ -54,6 +57,7 @@ describe("secrets never reach the server's log", () => {
   });
   after(async () => {
     await server?.stop();
+    await schema?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -153,6 +157,13 @@ describe("secrets never reach the server's log", () => {
     return `${url}${url.includes("?") ? "&" : "?"}${formEncode({ ...data, ...oauth })}`;
   }
 });
+
+/** The schema named the operator's way, `?search_path=NAME`. */
+function operatorUrl(name: string): string {
+  const url = new URL(TEST_DATABASE_URL ?? "");
+  url.searchParams.set("search_path", name);
+  return url.toString();
+}
 
 /** A secret as it could be written: raw, percent-encoded, form-encoded. */
 function variants(secret: string): string[] {
