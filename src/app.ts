@@ -48,7 +48,8 @@ import { registerStream } from "./http/endpoints/stream/stream.js";
 import { LiveHub } from "./services/live-hub.js";
 import { registerIcon } from "./http/endpoints/icon/icon.js";
 import { registerMpAddress } from "./http/endpoints/mp-address/mp-address.js";
-import { maskCalendarSecret, registerIcal } from "./http/endpoints/ical/ical.js";
+import { registerIcal } from "./http/endpoints/ical/ical.js";
+import { redactUrl } from "./http-kit/log-url.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -74,11 +75,12 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     logger: {
       level: config.logLevel,
       stream: process.stderr,
-      // Fastify's own request fields, with a calendar address's secret masked.
+      // Fastify's own request fields, every credential in the URL redacted (http-kit/log-url.ts);
+      // never the headers (Authorization, Cookie).
       serializers: {
         req: (request) => ({
           method: request.method,
-          url: maskCalendarSecret(request.url),
+          url: redactUrl(request.url),
           host: request.host,
           remoteAddress: request.ip,
           remotePort: request.socket?.remotePort,

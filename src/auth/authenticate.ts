@@ -51,7 +51,9 @@ export function bearerActor(grant: TokenGrant): Actor {
 
 /**
  * Personal tokens: `Authorization: Bearer <token>`, carrying the issuing application's level.
- * @throws AuthenticationError TOKEN_REJECTED for an unknown or revoked token
+ * A token issued through OAuth (three-legged or xAuth) is refused: it travels in every signed
+ * request and is public by design, so alone it proves nothing (docs/api.md "Authentication").
+ * @throws AuthenticationError TOKEN_REJECTED for an unknown, revoked or OAuth-issued token
  */
 export function bearerScheme(store: Store): CredentialScheme {
   return {
@@ -59,11 +61,15 @@ export function bearerScheme(store: Store): CredentialScheme {
     async authenticate(credentials) {
       const token = bearerTokenOf(credentials.authorization) ?? "";
       const grant = await store.read((tx) => tx.tokens.findLive(hashToken(token)));
-      if (!grant) throw new AuthenticationError("TOKEN_REJECTED", "The Bearer token is unknown or has been revoked.");
+      // One answer for every refusal: it must not tell whether the token exists.
+      if (grant?.origin !== "personal") throw new AuthenticationError("TOKEN_REJECTED", BEARER_REFUSED);
       return bearerActor(grant);
     },
   };
 }
+
+const BEARER_REFUSED =
+  "The Bearer token is not accepted: Bearer takes a live personal token only (an OAuth token needs its signature).";
 
 /** True when the request carries OAuth 1.0a parameters in the header, the query or a form body. */
 function carriesOAuth(credentials: Credentials): boolean {

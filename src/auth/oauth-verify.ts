@@ -19,16 +19,26 @@ import { hashToken } from "./token.js";
 export interface ResolvedToken<T> {
   readonly secret: string;
   readonly grant: T;
+  /**
+   * Also accept a signature keyed with an empty token secret (`consumer_secret&`): only the
+   * access-token step of an application the operator marked for legacy signing sets it.
+   */
+  readonly acceptEmptySecret?: boolean;
 }
 
+/** The consumer as a token resolver sees it: public fields and the operator's legacy-signing mark. */
+export type Consumer = Application & { readonly legacySigning: boolean };
+
 /** Finds the token a request names (or none) for the consumer's application. @throws OAuthProblem */
-export type TokenResolver<T> = (request: OAuthRequest, app: Application) => Promise<ResolvedToken<T>>;
+export type TokenResolver<T> = (request: OAuthRequest, app: Consumer) => Promise<ResolvedToken<T>>;
 
 /** A verified request: the consumer's application, the parameters and the resolved token. */
 export interface VerifiedRequest<T> {
   readonly app: Application;
   readonly request: OAuthRequest;
   readonly grant: T;
+  /** True when only the empty-token-secret signature matched (see {@link ResolvedToken}). */
+  readonly legacySigned: boolean;
 }
 
 /** Checks signed requests against the store. */
@@ -58,37 +68,46 @@ export function createOAuthVerifier(store: Store, clock: Clock): OAuthVerifier {
       }
       const app = await store.read((tx) => tx.apps.findByConsumerKey(request.consumerKey));
       if (!app) throw new OAuthProblem("consumer_key_unknown", "oauth_consumer_key names no registered application");
-      const { consumerSecret, ...publicApp } = app;
-      const token = await resolveToken(request, publicApp);
-      checkSignature(credentials, request, consumerSecret, token.secret);
+      const { consumerSecret, legacySigning, ...publicApp } = app;
+      const token = await resolveToken(request, { ...publicApp, legacySigning });
+      const legacySigned = checkSignature(credentials, request, consumerSecret, token);
       if (now >= nextPurge) {
         nextPurge = now + PURGE_INTERVAL_MS;
         await store.transaction((tx) => tx.nonces.removeExpired(now));
       }
       await claimNonce(store, request);
-      return { app: publicApp, request, grant: token.grant };
+      return { app: publicApp, request, grant: token.grant, legacySigned };
     },
   };
 }
 
-/** The signature over either base URI (as received, or the configured public one), then the body hash. */
-function checkSignature(
+/**
+ * The signature over either base URI (as received, or the configured public one), then the body
+ * hash. Returns true when only the empty-token-secret signature the resolver allowed matched.
+ */
+function checkSignature<T>(
   credentials: Credentials,
   request: OAuthRequest,
   consumerSecret: string,
-  tokenSecret: string,
-): void {
+  token: ResolvedToken<T>,
+): boolean {
   const bases = [credentials.baseUri, credentials.publicBaseUri].filter((base): base is string => base !== undefined);
-  const signed = bases.some((baseUri) =>
-    signatureMatches(request, { baseUri, method: credentials.method }, consumerSecret, tokenSecret),
-  );
-  if (!signed) throw new OAuthProblem("signature_invalid", "oauth_signature does not match the request");
+  const signedWith = (tokenSecret: string) =>
+    bases.some((baseUri) =>
+      signatureMatches(request, { baseUri, method: credentials.method }, consumerSecret, tokenSecret),
+    );
+  const signed = signedWith(token.secret);
+  const legacySigned = !signed && token.acceptEmptySecret === true && signedWith("");
+  if (!signed && !legacySigned)
+    throw new OAuthProblem("signature_invalid", "oauth_signature does not match the request");
   const bodyHash = request.params.find(([name]) => name === "oauth_body_hash")?.[1];
   // Form bodies are signed parameter by parameter; multipart bodies are not covered (rawBody undefined).
-  if (bodyHash === undefined || credentials.formBody !== undefined || credentials.rawBody === undefined) return;
+  if (bodyHash === undefined || credentials.formBody !== undefined || credentials.rawBody === undefined)
+    return legacySigned;
   if (!bodyHashMatches(bodyHash, Buffer.from(credentials.rawBody, "utf8"), request.signatureMethod)) {
     throw new OAuthProblem("signature_invalid", "oauth_body_hash does not match the request body");
   }
+  return legacySigned;
 }
 
 /** Records the nonce; a replay within the timestamp window finds it taken. @throws OAuthProblem nonce_used */

@@ -5,13 +5,18 @@ import { CommandError, SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, parseCom
 import { printRows, withStore } from "./store-command.js";
 
 /** Usage of `kairan app`. */
-export const APP_HELP = `Usage: kairan app add --name NAME --level read|comments|write|Z [--key KEY --secret SECRET]
+export const APP_HELP = `Usage: kairan app add --name NAME --level read|comments|write|Z [--key KEY --secret SECRET] [--legacy-signing]
        kairan app list [--json]
+       kairan app update KEY --legacy-signing|--no-legacy-signing
        kairan app remove KEY
 
 Registers the client applications (OAuth consumers) that may call the API. 'add' prints the
 consumer key and secret once; without --key and --secret they are generated. 'remove' also
 revokes every token issued through the application. Secrets are never listed.
+
+--legacy-signing lets the application's access-token request (/oauth/token, after the person
+approved) be signed with an empty token secret, as Catalyst::Authentication::Credential::OAuth
+0.04 does; nowhere else. Off unless set; 'update' sets or clears it on an existing application.
 
 ${SERVER_OPTIONS_HELP}`;
 
@@ -22,9 +27,11 @@ const OPTIONS = {
   key: { type: "string" },
   secret: { type: "string" },
   json: { type: "boolean" },
+  "legacy-signing": { type: "boolean" },
+  "no-legacy-signing": { type: "boolean" },
 } as const;
 
-/** `kairan app add|list|remove`. @throws UsageError, CommandError, ConfigError */
+/** `kairan app add|list|update|remove`. @throws UsageError, CommandError, ConfigError */
 export async function app(args: readonly string[]): Promise<void> {
   const { values, positionals } = parseCommand(args, OPTIONS);
   if (values.help) return void console.log(APP_HELP);
@@ -40,6 +47,8 @@ export async function app(args: readonly string[]): Promise<void> {
         const rows = apps.map((a) => ({ id: a.id, key: a.consumerKey, level: a.accessLevel, name: a.name }));
         printRows(rows, ["id", "key", "level", "name"], values.json === true);
       });
+    case "update":
+      return updateApp(values, rest);
     case "remove": {
       const [key, ...extra] = rest;
       if (key === undefined || extra.length > 0) throw new UsageError("kairan app remove takes exactly one KEY");
@@ -49,7 +58,7 @@ export async function app(args: readonly string[]): Promise<void> {
     }
     default:
       throw new UsageError(
-        action === undefined ? "kairan app needs add, list or remove" : `unknown action "${action}"`,
+        action === undefined ? "kairan app needs add, list, update or remove" : `unknown action "${action}"`,
       );
   }
 }
@@ -69,17 +78,35 @@ async function addApp(
   if (values.key !== undefined && (values.key.trim() === "" || (values.secret ?? "").length < 8)) {
     throw new UsageError("--key must not be empty and --secret must have at least 8 characters");
   }
+  if (values["no-legacy-signing"] === true) throw new UsageError("kairan app add takes --legacy-signing or nothing");
+  const legacySigning = values["legacy-signing"] === true;
   const consumerKey = values.key ?? generateSecret();
   const consumerSecret = values.secret ?? generateSecret();
   await withStore(values, (store) =>
     store.transaction(async (tx) => {
       if (await tx.apps.findByConsumerKey(consumerKey))
         throw new CommandError(`an application with the key "${consumerKey}" exists already`);
-      await tx.apps.insert({ name, consumerKey, consumerSecret, accessLevel: level, createdAt: systemClock.now() });
+      const createdAt = systemClock.now();
+      await tx.apps.insert({ name, consumerKey, consumerSecret, accessLevel: level, legacySigning, createdAt });
     }),
   );
   // Printed once: the secret cannot be shown again (list never prints it).
   console.log(
     `name:            ${name}\naccess level:    ${level}\nconsumer key:    ${consumerKey}\nconsumer secret: ${consumerSecret}`,
   );
+  if (legacySigning) console.log("legacy signing:  on");
+}
+
+/** `kairan app update KEY --legacy-signing|--no-legacy-signing`: the only setting that changes. */
+async function updateApp(values: Record<string, string | boolean | undefined>, rest: readonly string[]): Promise<void> {
+  const [key, ...extra] = rest;
+  if (key === undefined || extra.length > 0) throw new UsageError("kairan app update takes exactly one KEY");
+  const on = values["legacy-signing"] === true;
+  if (on === (values["no-legacy-signing"] === true))
+    throw new UsageError("kairan app update needs --legacy-signing or --no-legacy-signing");
+  const other = ["name", "level", "key", "secret"].find((name) => values[name] !== undefined);
+  if (other !== undefined) throw new UsageError(`kairan app update does not change --${other}`);
+  const updated = await withStore(values, (store) => store.transaction((tx) => tx.apps.setLegacySigning(key, on)));
+  if (!updated) throw new CommandError(`no application has the key "${key}"`);
+  console.log(`legacy signing ${on ? "on" : "off"} for application ${key}`);
 }

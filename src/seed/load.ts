@@ -88,6 +88,8 @@ async function loadRows(
         tokenHash: hashToken(token.token),
         secret: token.secret,
         label: token.label,
+        // Operator-provisioned: works as a Bearer token and as an OAuth token alike.
+        origin: "personal",
         createdAt: now,
       });
     }

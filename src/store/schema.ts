@@ -129,6 +129,8 @@ export interface ApplicationsTable {
   consumer_secret: string;
   access_level: string;
   created_at: number;
+  /** 1: `/oauth/token` also takes a signature keyed with an empty token secret (migration 0030). */
+  legacy_signing: Generated<number>;
 }
 
 /** Token credentials (OAuth) that double as personal Bearer tokens; looked up by hash. */

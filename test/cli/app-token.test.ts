@@ -100,6 +100,38 @@ describe("kairan app / kairan token", () => {
     assert.equal((await kairan("token", "revoke", String(mine?.id))).status, 2, "already revoked");
   });
 
+  it("app add --legacy-signing marks the application; app update sets and clears the mark", async () => {
+    const legacy = async (key: string) =>
+      (await server.store.read((tx) => tx.apps.findByConsumerKey(key)))?.legacySigning;
+    const added = await kairan(
+      ...["app", "add", "--name", "Catalyst", "--level", "write", "--key", "cat-key", "--secret", "cat-secret"],
+      "--legacy-signing",
+    );
+    assert.equal(added.status, 0, added.err);
+    assert.match(added.out, /^legacy signing: +on$/m);
+    assert.equal(await legacy("cat-key"), true);
+    const plain = await kairan(
+      "app",
+      "add",
+      "--name",
+      "Plain",
+      "--level",
+      "read",
+      "--key",
+      "plain-key",
+      "--secret",
+      "plain-secret",
+    );
+    assert.doesNotMatch(plain.out, /legacy/, "the output of add without the flag is unchanged");
+    assert.equal(await legacy("plain-key"), false);
+    const cleared = await kairan("app", "update", "cat-key", "--no-legacy-signing");
+    assert.equal(cleared.status, 0, cleared.err);
+    assert.equal(cleared.out, "legacy signing off for application cat-key");
+    assert.equal(await legacy("cat-key"), false);
+    assert.equal((await kairan("app", "update", "plain-key", "--legacy-signing")).status, 0);
+    assert.equal(await legacy("plain-key"), true);
+  });
+
   it("app remove deletes the application", async () => {
     await kairan("app", "add", "--name", "Old", "--level", "Z", "--key", "old-key", "--secret", "old-secret");
     assert.equal((await kairan("app", "remove", "old-key")).status, 0);
@@ -118,6 +150,12 @@ describe("kairan app / kairan token", () => {
         /exists already/,
       ],
       [["app", "frobnicate"], /unknown action "frobnicate"/],
+      [["app", "update", "script-key"], /needs --legacy-signing or --no-legacy-signing/],
+      [["app", "update", "script-key", "--legacy-signing", "--no-legacy-signing"], /needs --legacy-signing or/],
+      [["app", "update", "--legacy-signing"], /exactly one KEY/],
+      [["app", "update", "script-key", "--legacy-signing", "--level", "Z"], /does not change --level/],
+      [["app", "update", "nope", "--legacy-signing"], /no application has the key "nope"/],
+      [["app", "add", "--name", "X", "--level", "read", "--no-legacy-signing"], /--legacy-signing or nothing/],
       [["token", "add", "--user", "nobody@example.com", "--app", "script-key"], /no user has the e-mail address/],
       [["token", "add", "--user", alice.email, "--app", "nope"], /no application has the key "nope"/],
       [["token", "add", "--user", alice.email], /--user and --app are required/],

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { maskCalendarSecret } from "../../src/http/endpoints/ical/ical.js";
+import { redactUrl } from "../../src/http-kit/log-url.js";
 import { type ServerProcess, startServerProcess } from "../support/cli.js";
 
 describe("the request log and calendar addresses", () => {
@@ -22,10 +22,10 @@ describe("the request log and calendar addresses", () => {
   });
 
   it("masks the secret of /ical/ addresses and leaves other URLs as they are", () => {
-    assert.equal(maskCalendarSecret("/ical/abcDEF_-123/me.ics"), "/ical/[secret]/me.ics");
-    assert.equal(maskCalendarSecret("/ical/abc/group/1:2.ics?x=1"), "/ical/[secret]/group/1:2.ics?x=1");
-    assert.equal(maskCalendarSecret("/ical/"), "/ical/[secret]");
-    assert.equal(maskCalendarSecret("/api/board/V2?ical/abc"), "/api/board/V2?ical/abc");
+    assert.equal(redactUrl("/ical/abcDEF_-123/me.ics"), "/ical/[secret]/me.ics");
+    assert.equal(redactUrl("/ical/abc/group/1:2.ics?x=1"), "/ical/[secret]/group/1:2.ics?x=1");
+    assert.equal(redactUrl("/ical/"), "/ical/[secret]");
+    assert.equal(redactUrl("/api/board/V2?ical/abc"), "/api/board/V2?ical/abc");
   });
 
   it("logs the request with the secret masked", async () => {

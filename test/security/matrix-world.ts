@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { hashToken } from "../../src/auth/token.js";
 import { ACCESS_LEVELS, type AccessLevel } from "../../src/domain/access.js";
+import type { TokenOrigin } from "../../src/domain/session.js";
 import type { User } from "../../src/domain/user.js";
 import type { TestUser } from "../support/factories.js";
 import { CLIENT_NS, request } from "../support/http.js";
@@ -60,11 +61,12 @@ export interface MatrixWorld {
   readonly personalTaskId: string;
 }
 
-/** A token of `user` through a new application of `level`; returns the token and its secret. */
+/** A token of `user` through a new application of `level` (a personal one unless `origin` says); returns the token and its secret. */
 export async function issueToken(
   server: TestServer,
   user: User,
   level: AccessLevel,
+  origin: TokenOrigin = "personal",
 ): Promise<{ token: string; secret: string; consumer: { key: string; secret: string } }> {
   const consumer = await server.factories.app(level);
   const token = randomBytes(12).toString("hex");
@@ -76,6 +78,7 @@ export async function issueToken(
       tokenHash: hashToken(token),
       secret,
       label: "",
+      origin,
       createdAt: server.clock.now(),
     }),
   );
@@ -137,6 +140,8 @@ export async function seedMatrixWorld(server: TestServer, tag: string): Promise<
   );
   await server.store.transaction((tx) => tx.tokens.revoke(summary?.id ?? 0, server.clock.now()));
   const valid = await issueToken(server, member, "Z");
+  // Issued through OAuth: public by design, so never a Bearer token (docs/api.md "Authentication").
+  const viaOAuth = await issueToken(server, member, "Z", "oauth");
 
   const strangers: Caller[] = [
     {
@@ -162,6 +167,11 @@ export async function seedMatrixWorld(server: TestServer, tag: string): Promise<
       name: "revoked token (OAuth)",
       credentials: { kind: "oauth", consumer: revoked.consumer, token: { key: revoked.token, secret: revoked.secret } },
       role: { kind: "unauthenticated", answer: "token_rejected" },
+    },
+    {
+      name: "OAuth-issued token (Bearer)",
+      credentials: { kind: "bearer", token: viaOAuth.token },
+      role: { kind: "unauthenticated", answer: "TOKEN_REJECTED" },
     },
     {
       name: "unknown token",

@@ -1,6 +1,6 @@
 // `/oauth/initiate` and `/oauth/token` (docs/api.md "OAuth"): signed requests that hand out credentials.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { type OAuthVerifier, createOAuthVerifier } from "../../auth/oauth-verify.js";
+import { type OAuthVerifier, type TokenResolver, createOAuthVerifier } from "../../auth/oauth-verify.js";
 import { OAuthProblem, type OAuthRequest } from "../../auth/oauth1.js";
 import {
   exchangePassword,
@@ -60,24 +60,8 @@ async function handleToken(
     app,
     request: signed,
     grant,
-  } = await verifier.verify(
-    credentialsOf(request, context.config.publicUrl),
-    async (oauth, consumer): Promise<{ secret: string; grant: TemporaryCredential | undefined }> => {
-      if (oauth.token === undefined) {
-        if (param(oauth, "x_auth_mode") !== "client_auth")
-          throw new OAuthProblem("parameter_absent", "oauth_token is missing (or x_auth_mode=client_auth for xAuth)");
-        return { secret: "", grant: undefined };
-      }
-      const credential = await findTemporaryCredential(context, oauth.token);
-      if (!credential || credential.app.id !== consumer.id) {
-        throw new OAuthProblem(
-          "token_rejected",
-          "oauth_token is unknown, expired, already exchanged or not issued to this application",
-        );
-      }
-      return { secret: credential.secret, grant: credential };
-    },
-  );
+    legacySigned,
+  } = await verifier.verify(credentialsOf(request, context.config.publicUrl), temporaryCredentialOf(context));
   const issued = grant
     ? await exchangeVerifier(context, { credential: grant, verifier: signed.verifier })
     : await exchangePassword(context, {
@@ -88,7 +72,35 @@ async function handleToken(
           address: context.clientAddress(request),
         },
       });
+  if (legacySigned) {
+    request.log.warn(
+      { consumerKey: app.consumerKey, userId: grant?.userId },
+      "legacy signing accepted: /oauth/token signed with an empty token secret",
+    );
+  }
   return sendForm(reply, { oauth_token: issued.token, oauth_token_secret: issued.secret });
+}
+
+/** The `/oauth/token` request's temporary credential (none for xAuth). @throws OAuthProblem parameter_absent, token_rejected */
+function temporaryCredentialOf(context: Context): TokenResolver<TemporaryCredential | undefined> {
+  return async (oauth, consumer) => {
+    if (oauth.token === undefined) {
+      if (param(oauth, "x_auth_mode") !== "client_auth")
+        throw new OAuthProblem("parameter_absent", "oauth_token is missing (or x_auth_mode=client_auth for xAuth)");
+      return { secret: "", grant: undefined };
+    }
+    const credential = await findTemporaryCredential(context, oauth.token);
+    if (!credential || credential.app.id !== consumer.id) {
+      throw new OAuthProblem(
+        "token_rejected",
+        "oauth_token is unknown, expired, already exchanged or not issued to this application",
+      );
+    }
+    // Catalyst::Authentication::Credential::OAuth 0.04 signs this step with an empty token
+    // secret; only for applications the operator marked, and only once the person approved.
+    const acceptEmptySecret = consumer.legacySigning && credential.status === "approved";
+    return { secret: credential.secret, grant: credential, acceptEmptySecret };
+  };
 }
 
 /** A signed parameter's value; the last one when repeated. */

@@ -2,6 +2,9 @@ import type { Kysely, Selectable } from "kysely";
 import type { AccessLevel, Application } from "../../domain/access.js";
 import type { ApplicationsTable, Database } from "../schema.js";
 
+/** An application as the OAuth verifier needs it: its secret and the operator's legacy-signing mark. */
+export type ConsumerApplication = Application & { readonly consumerSecret: string; readonly legacySigning: boolean };
+
 /** Registered applications. */
 export interface AppRepo {
   insert(app: {
@@ -9,9 +12,12 @@ export interface AppRepo {
     consumerKey: string;
     consumerSecret: string;
     accessLevel: AccessLevel;
+    legacySigning?: boolean;
     createdAt: number;
   }): Promise<Application>;
-  findByConsumerKey(key: string): Promise<(Application & { consumerSecret: string }) | undefined>;
+  findByConsumerKey(key: string): Promise<ConsumerApplication | undefined>;
+  /** Sets or clears the legacy-signing mark (docs/operations.md "kairan app"); false when unknown. */
+  setLegacySigning(consumerKey: string, on: boolean): Promise<boolean>;
   list(): Promise<Application[]>;
   /** Removes the application and every token issued through it; false when unknown. */
   remove(consumerKey: string): Promise<boolean>;
@@ -28,7 +34,9 @@ export const APPLICATION_COLUMNS = [
 ] as const;
 
 /** Maps an applications row to the domain type, keeping the secret for signature checks. */
-export function toApplication(row: Selectable<ApplicationsTable>): Application & { consumerSecret: string } {
+export function toApplication(
+  row: Omit<Selectable<ApplicationsTable>, "legacy_signing">,
+): Application & { consumerSecret: string } {
   return {
     id: row.id,
     name: row.name,
@@ -49,6 +57,7 @@ export function appRepo(db: Kysely<Database>): AppRepo {
           consumer_key: app.consumerKey,
           consumer_secret: app.consumerSecret,
           access_level: app.accessLevel,
+          legacy_signing: app.legacySigning === true ? 1 : 0,
           created_at: app.createdAt,
         })
         .returningAll()
@@ -57,7 +66,15 @@ export function appRepo(db: Kysely<Database>): AppRepo {
     },
     async findByConsumerKey(key) {
       const row = await db.selectFrom("applications").selectAll().where("consumer_key", "=", key).executeTakeFirst();
-      return row && toApplication(row);
+      return row && { ...toApplication(row), legacySigning: row.legacy_signing === 1 };
+    },
+    async setLegacySigning(consumerKey, on) {
+      const result = await db
+        .updateTable("applications")
+        .set({ legacy_signing: on ? 1 : 0 })
+        .where("consumer_key", "=", consumerKey)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
     async list() {
       const rows = await db.selectFrom("applications").selectAll().orderBy("id").execute();

@@ -11,6 +11,8 @@ import type { User } from "../../domain/user.js";
 export interface TokenGrant {
   readonly tokenId: number;
   readonly secret: string;
+  /** Bearer accepts only `personal` tokens; an OAuth token is public and needs its signature. */
+  readonly origin: TokenOrigin;
   readonly user: User;
   readonly app: Application & { consumerSecret: string };
 }
@@ -59,6 +61,7 @@ const findLiveToken = prepared(["tokenHash"], (db, values: { tokenHash: string }
     .select([
       "tokens.id as token_id",
       "tokens.secret as token_secret",
+      "tokens.origin as token_origin",
       "users.id as user_id",
       "users.name as user_name",
       "users.email",
@@ -113,6 +116,7 @@ export function tokenRepo(db: Kysely<Database>): TokenRepo {
       return {
         tokenId: row.token_id,
         secret: row.token_secret,
+        origin: row.token_origin,
         user: toUser({ ...row, id: row.user_id, name: row.user_name }),
         app: toApplication(row),
       };

@@ -3,6 +3,7 @@ import { DIRECTORY_ROW, type ViewVersion } from "../change-tracking.js";
 import type { Database } from "../schema.js";
 import { toApplication } from "./apps.js";
 import { prepared } from "./prepared.js";
+import type { TokenOrigin } from "../../domain/session.js";
 import type { TokenGrant } from "./tokens.js";
 import { toUser } from "./users.js";
 
@@ -67,6 +68,7 @@ export interface CallerView {
 interface CallerRow extends VersionColumns {
   readonly token_id: number;
   readonly token_secret: string;
+  readonly token_origin: TokenOrigin;
   readonly user_id: number;
   readonly user_name: string;
   readonly email: string;
@@ -81,8 +83,8 @@ interface CallerRow extends VersionColumns {
 }
 
 /**
- * The conditional GET's one query: the live token with this hash (the same conditions as the
- * token lookup: not revoked, the account not disabled), its user and application, and the
+ * The conditional GET's one query: the live Bearer token with this hash (the same conditions as
+ * the Bearer scheme: not revoked, the account not disabled, a personal token), its user and application, and the
  * user's view version, in one statement (one snapshot), compiled once. Undefined when the token
  * is not live. The token's user is found twice (the view version's subqueries cannot see the
  * outer row on SQLite, which has no LATERAL): both in the same snapshot, so the same user.
@@ -95,14 +97,16 @@ export function callerViewReader(
     const userOfToken = sql`(SELECT user_id FROM tokens WHERE token_hash = ${tokenHash})`;
     return {
       compile: () =>
-        sql<CallerRow>`SELECT t.id AS token_id, t.secret AS token_secret, u.id AS user_id, u.name AS user_name,
+        sql<CallerRow>`SELECT t.id AS token_id, t.secret AS token_secret, t.origin AS token_origin, u.id AS user_id, u.name AS user_name,
       u.email, u.family_kana, u.given_kana, a.id AS app_id, a.name AS app_name, a.consumer_key, a.consumer_secret,
       a.access_level, a.created_at AS app_created_at, vv.*
     FROM tokens t
     INNER JOIN users u ON u.id = t.user_id
     INNER JOIN applications a ON a.id = t.app_id
     CROSS JOIN (SELECT ${versionColumns(userOfToken, nowMs)}) vv
-    WHERE t.token_hash = ${tokenHash} AND t.revoked_at IS NULL AND u.disabled_at IS NULL`.compile(root),
+    WHERE t.token_hash = ${tokenHash} AND t.revoked_at IS NULL AND u.disabled_at IS NULL AND t.origin = 'personal'`.compile(
+          root,
+        ),
     };
   });
   return async (tokenHash) => {
@@ -112,6 +116,7 @@ export function callerViewReader(
     const grant = {
       tokenId: row.token_id,
       secret: row.token_secret,
+      origin: row.token_origin,
       user: toUser({ ...row, id: row.user_id, name: row.user_name }),
       app,
     };

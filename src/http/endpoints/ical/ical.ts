@@ -29,16 +29,6 @@ export function registerIcal(app: FastifyInstance, context: Context): void {
   });
 }
 
-const SECRET_SEGMENT = /^(\/ical\/)[^/?#]*/;
-
-/**
- * A request URL as the log writes it: the secret of a calendar address masked. Calendar
- * applications poll the same address for months, and a log line is no place for a credential.
- */
-export function maskCalendarSecret(url: string): string {
-  return url.replace(SECRET_SEGMENT, "$1[secret]");
-}
-
 function paramOf(request: FastifyRequest, name: string): string {
   return (request.params as Record<string, string | undefined>)[name] ?? "";
 }
