@@ -7,6 +7,7 @@ import { sharingTemplatesOf } from "../queries/prepared.js";
 import { callerViewReader, viewVersionReader } from "../queries/view-version.js";
 import type { Store } from "../store.js";
 import { migrationsFor } from "../migrations/index.js";
+import { asStorageFull } from "../storage-full.js";
 import { LiveListener } from "./listen.js";
 // The triggers' clock: versions are compared with the time they were stamped with.
 import { POSTGRES_NOW_MS } from "../migrations/0009-change-versions.postgres.js";
@@ -27,12 +28,15 @@ export function openPostgresStore(options: PostgresOptions): Store {
   const root = repositories(db, "postgres");
   const live = new LiveListener(options.url);
   return {
+    // A full disk (SQLSTATE 53100) is answered as such (StorageFullError), not as a fault.
     transaction: (work) =>
       timed(
         commitChannel,
         () => db.transaction().execute((trx) => work(repositories(sharingTemplatesOf(trx, db), "postgres"))),
         (seconds, failed) => ({ engine: "postgres", transactions: 1, seconds, failed }),
-      ),
+      ).catch((error: unknown) => {
+        throw asStorageFull(error);
+      }),
     read: (work) => work(root),
     async migrate() {
       // Kysely looks for its migration table in every schema unless told which one; several
