@@ -12,6 +12,7 @@ import {
   UnavailableError,
 } from "../domain/errors.js";
 import { asStorageFull } from "../store/storage-full.js";
+import { bodyStillArriving, drainRefusedBody } from "../http-kit/refused-body.js";
 
 /** THE table: each kind of domain error and the status it is answered with (docs/api.md "Errors"). */
 const STATUS_OF: Readonly<Record<ErrorKind, number>> = {
@@ -120,7 +121,7 @@ export function errorDocument(code: string, message: string): string {
 
 /** The fastify error handler: one place where errors become responses. Faults are logged, never echoed. */
 export function errorHandler(realm: () => string) {
-  return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<void> => {
     if (error instanceof OAuthProblem) {
       request.log.info({ oauthProblem: error.problem }, "request refused");
       return reply
@@ -140,10 +141,15 @@ export function errorHandler(realm: () => string) {
     if (answer.retryAfterSeconds !== undefined) reply.header("retry-after", String(answer.retryAfterSeconds));
     // A refused request's body is not read (it may be a 50 MB upload): close rather than drain it.
     if (answer.status === 429 || answer.status === 503) reply.header("connection", "close");
-    return reply
-      .code(answer.status)
-      .header("content-type", "application/xml; charset=utf-8")
-      .send(errorDocument(answer.code, answer.message));
+    const send = () =>
+      reply
+        .code(answer.status)
+        .header("content-type", "application/xml; charset=utf-8")
+        .send(errorDocument(answer.code, answer.message));
+    // A body too large is read to its end first (bounded), so that the client gets to read its 413.
+    if (answer.status === 413 && bodyStillArriving(request.raw))
+      return drainRefusedBody(request.raw).then(() => void send());
+    return send();
   };
 }
 

@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { DomainError } from "../domain/errors.js";
 import { TopicBeingEditedError } from "../domain/topic.js";
 import { logStorageFull, toErrorReply } from "../http/errors.js";
+import { bodyStillArriving, drainRefusedBody } from "../http-kit/refused-body.js";
 import { sendPage } from "../http-kit/send.js";
 import type { Chrome } from "./chrome.js";
 import { errorText } from "./i18n/i18n.js";
@@ -26,14 +27,18 @@ const OWN_TEXT: Readonly<
 
 /** The fastify error handler of the web pages. Faults are logged, never echoed. */
 export function webErrorHandler(web: WebContext) {
-  return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<void> => {
     const answer = toErrorReply(error);
     if (!logStorageFull(request, error)) {
       if (answer.status >= 500) request.log.error({ err: error }, "page failed");
       else request.log.info({ code: answer.code, status: answer.status }, "page refused");
     }
     const chrome = chromeOf(request) ?? anonymousChrome(web, request);
-    return sendErrorPage(reply, chrome, answer.status, describe(chrome, error, answer));
+    const send = () => sendErrorPage(reply, chrome, answer.status, describe(chrome, error, answer));
+    // A body too large is read to its end first (bounded), so that the browser gets to show the page.
+    if (answer.status === 413 && bodyStillArriving(request.raw))
+      return drainRefusedBody(request.raw).then(() => void send());
+    return send();
   };
 }
 
