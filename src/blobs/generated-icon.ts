@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type Sharp from "sharp";
+import { LIMITS } from "../domain/limits.js";
 
 /** Side of a generated picture, in pixels: the size uploaded pictures are normalised to is close. */
 const SIDE = 96;
@@ -71,5 +72,6 @@ async function render(colour: string, initials: string, square: boolean): Promis
     `<svg xmlns="http://www.w3.org/2000/svg" width="${SIDE}" height="${SIDE}">${shape}` +
     `<text x="50%" y="50%" dy="0.35em" text-anchor="middle" font-family="sans-serif" font-size="40" fill="#ffffff">` +
     `${escapeXml(initials)}</text></svg>`;
-  return sharp(Buffer.from(svg)).png({ compressionLevel: 9 }).toBuffer();
+  // Our own SVG of SIDE pixels: far below the limit, which still bounds it like every decode.
+  return sharp(Buffer.from(svg), { limitInputPixels: LIMITS.imageMaxPixels }).png({ compressionLevel: 9 }).toBuffer();
 }

@@ -1,7 +1,7 @@
 import { NotFoundError, ValidationError } from "./errors.js";
 import { CHAT_LIMITS } from "./limits.js";
 import type { LikeSummary } from "./reaction.js";
-import { checkMaxChars } from "./text.js";
+import { checkMaxChars, checkNameCharacters } from "./text.js";
 
 /** The two kinds of room. */
 export type ChatRoomType = "THEME" | "DIRECT";
@@ -70,12 +70,13 @@ export function checkChatMessage(text: string | undefined, fileCount: number): s
 
 /**
  * Checks a THEME room's title.
- * @throws ValidationError CHAT_ROOM_TITLE_REQUIRED, CHAT_ROOM_TITLE_TOO_LONG
+ * @throws ValidationError CHAT_ROOM_TITLE_REQUIRED, CHAT_ROOM_TITLE_TOO_LONG, CHAT_ROOM_TITLE_INVALID
  */
 export function checkRoomTitle(title: string | undefined): string {
   const text = (title ?? "").trim();
   if (text === "") throw new ValidationError("CHAT_ROOM_TITLE_REQUIRED", "A THEME room needs a title.");
   checkMaxChars(text, CHAT_LIMITS.roomTitleMaxChars, "CHAT_ROOM_TITLE_TOO_LONG", "The room title");
+  checkNameCharacters(text, "CHAT_ROOM_TITLE_INVALID", "The room title");
   return text;
 }
 

@@ -15,7 +15,8 @@ export type ErrorKind =
   | "unsupported_media_type"
   | "too_many_requests"
   | "uri_too_long"
-  | "unavailable";
+  | "unavailable"
+  | "storage_full";
 
 /** Base of every error a client may see; the message is for a person and names the field. */
 export abstract class DomainError extends Error {
@@ -95,5 +96,21 @@ export class UnavailableError extends DomainError {
     readonly retryAfterSeconds: number,
   ) {
     super(code, message);
+  }
+}
+
+/**
+ * The disk holding the database or the stored files is full: nothing was written, and nothing
+ * will be until the operator frees space. Reads still work. `cause` keeps the engine's own error.
+ */
+export class StorageFullError extends DomainError {
+  readonly kind = "storage_full";
+  constructor(
+    /** What the engine said: `SQLITE_FULL`, PostgreSQL's `53100`, `ENOSPC`, `EDQUOT`. */
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super("STORAGE_FULL", "The server's storage is full: nothing was written. Try again once space has been freed.");
+    if (options?.cause !== undefined) this.cause = options.cause;
   }
 }

@@ -3,7 +3,7 @@ import type { FolderFilter } from "./folder.js";
 import type { Membership } from "./group.js";
 import type { ContentRef } from "./item-id.js";
 import { LIMITS } from "./limits.js";
-import { checkMaxChars } from "./text.js";
+import { checkMaxChars, checkNameCharacters, hasControlCharacter } from "./text.js";
 
 /** One stored version of a shared-folder file; versions count up from 1 and are never removed. */
 export interface FileVersion {
@@ -54,9 +54,9 @@ export function fileTitle(file: CabinetFile): string {
 }
 
 const FILE_NAME_MAX_CHARS = 255;
-// Path separators and control characters would break Content-Disposition and every client's save dialog.
-// eslint-disable-next-line no-control-regex -- refusing control characters is the point
-const FORBIDDEN_IN_NAME = /[/\\\x00-\x1f\x7f]/;
+// Path separators and control characters would break Content-Disposition and every client's save
+// dialog; a bidi control would show another name and extension than the one saved.
+const PATH_SEPARATOR = /[/\\]/;
 
 /**
  * Checks a file name as shown and downloaded.
@@ -65,10 +65,10 @@ const FORBIDDEN_IN_NAME = /[/\\\x00-\x1f\x7f]/;
 export function checkFileName(name: string): string {
   if (name.trim() === "") throw new ValidationError("FILE_NAME_REQUIRED", "The file name is missing or empty.");
   checkMaxChars(name, FILE_NAME_MAX_CHARS, "FILE_NAME_TOO_LONG", "The file name");
-  if (FORBIDDEN_IN_NAME.test(name) || name === "." || name === "..") {
+  if (PATH_SEPARATOR.test(name) || hasControlCharacter(name) || name === "." || name === "..") {
     throw new ValidationError(
       "FILE_NAME_INVALID",
-      "The file name must not contain slashes, backslashes or control characters.",
+      "The file name must not contain slashes, backslashes or control characters (bidi controls included).",
     );
   }
   return name;
@@ -76,10 +76,12 @@ export function checkFileName(name: string): string {
 
 /**
  * Checks a file's title and memo (same limits as a topic's title and body).
- * @throws ValidationError FILE_TITLE_TOO_LONG, FILE_MEMO_TOO_LONG
+ * @throws ValidationError FILE_TITLE_TOO_LONG, FILE_TITLE_INVALID, FILE_MEMO_TOO_LONG
  */
 export function checkFileText(draft: { title: string; memo: string }): { title: string; memo: string } {
   checkMaxChars(draft.title, LIMITS.topicTitleMaxChars, "FILE_TITLE_TOO_LONG", "The file title");
+  // The title is shown where the file name would be (fileTitle): it may not lie about it either.
+  checkNameCharacters(draft.title, "FILE_TITLE_INVALID", "The file title");
   checkMaxChars(draft.memo, LIMITS.topicBodyMaxChars, "FILE_MEMO_TOO_LONG", "The file memo");
   return draft;
 }

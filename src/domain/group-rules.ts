@@ -3,18 +3,19 @@
 import { ForbiddenError, ValidationError } from "./errors.js";
 import type { Membership } from "./group.js";
 import { LIMITS } from "./limits.js";
-import { checkMaxChars } from "./text.js";
+import { checkMaxChars, checkNameCharacters } from "./text.js";
 
 /**
  * A group's name and description. The name is an entry title wherever a feed shows the group
  * (`title` of the groups feed, `valueString` of `cbl:group`) and the description its summary, so
  * they take the API's limits of a title and of a text.
- * @throws ValidationError GROUP_NAME_REQUIRED, GROUP_NAME_TOO_LONG, GROUP_SUMMARY_TOO_LONG
+ * @throws ValidationError GROUP_NAME_REQUIRED, GROUP_NAME_TOO_LONG, GROUP_NAME_INVALID, GROUP_SUMMARY_TOO_LONG
  */
 export function checkGroupDraft(draft: { name: string; summary: string }): { name: string; summary: string } {
   const name = draft.name.trim();
   if (name === "") throw new ValidationError("GROUP_NAME_REQUIRED", "The group's name is missing or empty.");
   checkMaxChars(name, LIMITS.groupNameMaxChars, "GROUP_NAME_TOO_LONG", "The group's name");
+  checkNameCharacters(name, "GROUP_NAME_INVALID", "The group's name");
   checkMaxChars(draft.summary, LIMITS.groupSummaryMaxChars, "GROUP_SUMMARY_TOO_LONG", "The group's description");
   return { name, summary: draft.summary };
 }

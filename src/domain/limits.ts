@@ -33,9 +33,13 @@ export const LIMITS = {
   /** A password chosen on the account page (the operator's command line only refuses an empty one). */
   passwordMinChars: 8,
   passwordMaxChars: 1024,
-  /** A picture as uploaded, and its pixels (decoding costs memory by pixels, not by bytes). */
+  /** A picture as uploaded, in bytes. */
   pictureMaxBytes: 10 * 1024 * 1024,
-  pictureMaxPixels: 50_000_000,
+  /**
+   * The most pixels any image is decoded with (decoding costs memory and CPU by pixels, not by
+   * bytes): a larger profile picture is refused, a larger shared file is stored without a thumbnail.
+   */
+  imageMaxPixels: 50_000_000,
   /** The side of the square a picture is stored as, in pixels. */
   pictureSidePx: 192,
   /** OAuth temporary credentials and verifiers live this long, and are used once. */

@@ -23,16 +23,41 @@ export function checkMaxChars(text: string, max: number, code: string, what: str
   if (characterCount(text) > max) throw new ValidationError(code, `${what} is longer than ${max} characters.`);
 }
 
+/**
+ * C0 controls and DEL, and the Unicode bidi controls: ALM (U+061C), LRM and RLM (U+200E, U+200F),
+ * the embeddings and overrides (U+202A-202E) and the isolates (U+2066-2069). A bidi control is
+ * invisible and reorders what is shown around it (`x\u202Etxt.exe` shows as `xexe.txt`), so a
+ * name holding one can show itself as another. Zero-width joiners and non-joiners (U+200C, U+200D)
+ * and the zero-width space (U+200B) are not controls here: Persian, the Indic scripts and emoji
+ * sequences need the joiners, Thai and Khmer use the space to mark word breaks, and none of them
+ * reorders anything. Message and body text keep bidi marks (right-to-left writers need them).
+ */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const EVERY_CONTROL_CHARACTER = new RegExp(CONTROL_CHARACTER.source, "g");
 
 /**
- * True when `text` holds a C0 control character or DEL. No key, token, nonce, URL or e-mail
- * address has one, and a NUL cannot even be compared or stored in PostgreSQL text: callers
- * refuse such values before any lookup.
+ * True when `text` holds a control character: a C0 control, DEL or a bidi control (above). No
+ * key, token, nonce, URL, e-mail address or name has one, and a NUL cannot even be compared or
+ * stored in PostgreSQL text: callers refuse such values before any lookup.
  */
 export function hasControlCharacter(text: string): boolean {
   return CONTROL_CHARACTER.test(text);
+}
+
+/**
+ * Refuses a name (or a title shown where a name is) holding a control character, bidi controls
+ * included; `what` names it in the message ("The room title").
+ * @throws ValidationError `code`
+ */
+export function checkNameCharacters(text: string, code: string, what: string): void {
+  if (hasControlCharacter(text))
+    throw new ValidationError(code, `${what} must not contain control characters (bidi controls included).`);
+}
+
+/** `text` without its control characters (bidi controls included): what a name received from a client keeps. */
+export function removeControlCharacters(text: string): string {
+  return text.replace(EVERY_CONTROL_CHARACTER, "");
 }
 
 // eslint-disable-next-line no-control-regex -- matching control characters is the point

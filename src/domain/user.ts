@@ -49,7 +49,10 @@ export function checkUserNames(names: Partial<UserNames>): void {
   }
   // A name is shown on one line everywhere, and PostgreSQL cannot store a NUL at all.
   if ([names.name, names.familyKana, names.givenKana].some((text) => text !== undefined && hasControlCharacter(text)))
-    throw new ValidationError("USER_NAME_INVALID", "A name or reading may not hold control characters or line breaks.");
+    throw new ValidationError(
+      "USER_NAME_INVALID",
+      "A name or reading may not hold control characters (bidi controls included) or line breaks.",
+    );
 }
 
 /**

@@ -4,7 +4,15 @@ import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { XML_DECLARATION, escapeAttribute, escapeText } from "../atom/build.js";
 import { XmlParseError } from "../atom/parse.js";
 import { OAuthProblem } from "../auth/oauth1.js";
-import { DomainError, type ErrorKind, TooManyRequestsError, UnavailableError } from "../domain/errors.js";
+import {
+  DomainError,
+  type ErrorKind,
+  StorageFullError,
+  TooManyRequestsError,
+  UnavailableError,
+} from "../domain/errors.js";
+import { asStorageFull } from "../store/storage-full.js";
+import { bodyStillArriving, drainRefusedBody } from "../http-kit/refused-body.js";
 
 /** THE table: each kind of domain error and the status it is answered with (docs/api.md "Errors"). */
 const STATUS_OF: Readonly<Record<ErrorKind, number>> = {
@@ -19,6 +27,7 @@ const STATUS_OF: Readonly<Record<ErrorKind, number>> = {
   too_many_requests: 429,
   uri_too_long: 414,
   unavailable: 503,
+  storage_full: 507,
 };
 
 /**
@@ -76,8 +85,12 @@ export interface ErrorReply {
   readonly retryAfterSeconds?: number;
 }
 
-/** Maps any thrown value to what the client is told; unknown errors become a bare 500. */
-export function toErrorReply(error: unknown): ErrorReply {
+/**
+ * Maps any thrown value to what the client is told; unknown errors become a bare 500. A full disk
+ * met outside the store (a blob write's ENOSPC) is answered as the store's are: 507 STORAGE_FULL.
+ */
+export function toErrorReply(thrown: unknown): ErrorReply {
+  const error = asStorageFull(thrown);
   if (error instanceof TooManyRequestsError || error instanceof UnavailableError) {
     return {
       status: STATUS_OF[error.kind],
@@ -108,7 +121,7 @@ export function errorDocument(code: string, message: string): string {
 
 /** The fastify error handler: one place where errors become responses. Faults are logged, never echoed. */
 export function errorHandler(realm: () => string) {
-  return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<void> => {
     if (error instanceof OAuthProblem) {
       request.log.info({ oauthProblem: error.problem }, "request refused");
       return reply
@@ -119,17 +132,39 @@ export function errorHandler(realm: () => string) {
     }
     const answer = toErrorReply(error);
     // A 503 the server chose (shutting down, uploads full) is a refusal, not a fault.
-    if (answer.status >= 500 && !(error instanceof DomainError)) request.log.error({ err: error }, "request failed");
-    else request.log.info({ code: answer.code, status: answer.status }, "request refused");
+    const fault = answer.status >= 500 && !(error instanceof DomainError);
+    if (!logStorageFull(request, error)) {
+      if (fault) request.log.error({ err: error }, "request failed");
+      else request.log.info({ code: answer.code, status: answer.status }, "request refused");
+    }
     if (answer.status === 401) reply.header("www-authenticate", `OAuth realm="${escapeAttribute(realm())}"`);
     if (answer.retryAfterSeconds !== undefined) reply.header("retry-after", String(answer.retryAfterSeconds));
     // A refused request's body is not read (it may be a 50 MB upload): close rather than drain it.
     if (answer.status === 429 || answer.status === 503) reply.header("connection", "close");
-    return reply
-      .code(answer.status)
-      .header("content-type", "application/xml; charset=utf-8")
-      .send(errorDocument(answer.code, answer.message));
+    const send = () =>
+      reply
+        .code(answer.status)
+        .header("content-type", "application/xml; charset=utf-8")
+        .send(errorDocument(answer.code, answer.message));
+    // A body too large is read to its end first (bounded), so that the client gets to read its 413.
+    if (answer.status === 413 && bodyStillArriving(request.raw))
+      return drainRefusedBody(request.raw).then(() => void send());
+    return send();
   };
+}
+
+/**
+ * Logs a full disk as one error line that says so (the operator must free space), and tells
+ * whether it did; any other error is left to the caller.
+ */
+export function logStorageFull(request: FastifyRequest, error: unknown): boolean {
+  const full = asStorageFull(error);
+  if (!(full instanceof StorageFullError)) return false;
+  request.log.error(
+    { code: full.code, reason: full.reason },
+    `storage full (${full.reason}): no space left for the database or the stored files; writes are refused with 507 until space is freed`,
+  );
+  return true;
 }
 
 /** Node's private link from a socket to the response being written on it. */

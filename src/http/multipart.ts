@@ -27,6 +27,11 @@ export interface MultipartRules {
    * without its CSRF token before the files).
    */
   filePart(name: string, fileName: string, textSoFar: ReadonlyMap<string, string>): "keep" | "skip";
+  /**
+   * Runs for every part, text or file, before any of it is read: throwing refuses the whole
+   * request (the API's parts are named exactly, each once). Without it, unknown fields are ignored.
+   */
+  checkPart?(name: string): void;
 }
 
 /** A received form: its text parts, its files in the temporary area, and their cleanup. */
@@ -123,6 +128,7 @@ async function readParts(
     },
   });
   for await (const part of parts) {
+    rules.checkPart?.(part.fieldname);
     if (part.type === "field") {
       if (rules.textParts.has(part.fieldname)) text.set(part.fieldname, fieldText(part));
       continue;

@@ -2,7 +2,7 @@
 // language and time zone, picture; and the picture as an icon for whoever may see it.
 import { createHash } from "node:crypto";
 import { hashPassword } from "../auth/password.js";
-import { readImageSize, squarePng } from "../blobs/image.js";
+import { readImageSize, squarePng, withinPixelLimit } from "../blobs/image.js";
 import type { Actor } from "../domain/access.js";
 import { NotFoundError, TooLargeError, ValidationError } from "../domain/errors.js";
 import { sniffImageType } from "../domain/file.js";
@@ -105,12 +105,12 @@ export async function setPicture(ctx: ServiceContext, actor: Actor, bytes: Uint8
   if (!sniffImageType(bytes.subarray(0, 16))) throw notImage();
   const size = await readImageSize(bytes);
   if (!size) throw notImage();
-  if (size.width * size.height > LIMITS.pictureMaxPixels)
+  if (!withinPixelLimit(size.width, size.height))
     throw new ValidationError(
       "PICTURE_TOO_MANY_PIXELS",
-      `The picture has more than ${LIMITS.pictureMaxPixels} pixels (${size.width} × ${size.height}).`,
+      `The picture has more than ${LIMITS.imageMaxPixels} pixels (${size.width} × ${size.height}).`,
     );
-  const png = await squarePng(bytes, LIMITS.pictureSidePx, LIMITS.pictureMaxPixels);
+  const png = await squarePng(bytes, LIMITS.pictureSidePx);
   if (!png) throw notImage();
   const etag = createHash("sha256").update(png).digest("base64url").slice(0, 22);
   const picture = { mediaType: "image/png", bytes: png, etag, updatedAt: ctx.clock.now() };

@@ -50,8 +50,8 @@ async function describeStoredBytes(
   try {
     const head = await readHead(blobs, blobKey);
     const facts = sniffImageType(head) ? await readImage(() => openBlob(blobs, blobKey)) : undefined;
-    const thumbnailKey = facts ? `${blobKey}.thumbnail` : null;
-    if (facts && thumbnailKey) await writeBlob(blobs, thumbnailKey, facts.thumbnail);
+    const thumbnailKey = facts?.thumbnail ? `${blobKey}.thumbnail` : null;
+    if (facts?.thumbnail && thumbnailKey) await writeBlob(blobs, thumbnailKey, facts.thumbnail);
     const mimeType = mimeTypeOf(upload.fileName, head);
     return {
       fileName: upload.fileName,

@@ -1,6 +1,7 @@
 import { hashPassword } from "../auth/password.js";
 import { ValidationError } from "../domain/errors.js";
 import type { Group } from "../domain/group.js";
+import { checkNameCharacters } from "../domain/text.js";
 import { type User, checkUserNames } from "../domain/user.js";
 import { requireUserByEmail } from "./admin-lookup.js";
 import type { ServiceContext } from "./context.js";
@@ -42,7 +43,7 @@ export async function listUsers(ctx: ServiceContext): Promise<Array<User & { dis
 
 /**
  * Creates a group; with `managerEmail`, that user joins it as its first manager.
- * @throws ValidationError GROUP_NAME_REQUIRED; NotFoundError USER_NOT_FOUND
+ * @throws ValidationError GROUP_NAME_REQUIRED, GROUP_NAME_INVALID; NotFoundError USER_NOT_FOUND
  */
 export async function addGroup(
   ctx: ServiceContext,
@@ -50,6 +51,7 @@ export async function addGroup(
 ): Promise<Group> {
   if (input.name.trim() === "")
     throw new ValidationError("GROUP_NAME_REQUIRED", "The group's name is missing or empty.");
+  checkNameCharacters(input.name, "GROUP_NAME_INVALID", "The group's name");
   return ctx.store.transaction(async (tx) => {
     const manager = input.managerEmail === undefined ? undefined : await requireUserByEmail(tx, input.managerEmail);
     const group = await tx.groups.insert({ name: input.name, summary: input.summary, createdAt: ctx.clock.now() });

@@ -3,32 +3,42 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { DomainError } from "../domain/errors.js";
 import { TopicBeingEditedError } from "../domain/topic.js";
-import { toErrorReply } from "../http/errors.js";
+import { logStorageFull, toErrorReply } from "../http/errors.js";
+import { bodyStillArriving, drainRefusedBody } from "../http-kit/refused-body.js";
 import { sendPage } from "../http-kit/send.js";
 import type { Chrome } from "./chrome.js";
 import { errorText } from "./i18n/i18n.js";
 import { type WebContext, anonymousChrome, chromeOf, renderPage } from "./page.js";
 
 /** Codes whose page text is one of the interface's own. */
-const OWN_TEXT: Readonly<Record<string, "error.csrf" | "error.signedOut" | "error.pageNotFound" | "error.notMember">> =
-  {
-    CSRF_TOKEN_INVALID: "error.csrf",
-    SIGNED_OUT: "error.signedOut",
-    PAGE_NOT_FOUND: "error.pageNotFound",
-    NOT_FOUND: "error.pageNotFound",
-    // A non-member learns nothing, not even whether the group exists.
-    GROUP_NOT_JOINED: "error.notMember",
-    GROUP_NOT_FOUND: "error.notMember",
-  };
+const OWN_TEXT: Readonly<
+  Record<string, "error.csrf" | "error.signedOut" | "error.pageNotFound" | "error.notMember" | "error.storageFull">
+> = {
+  CSRF_TOKEN_INVALID: "error.csrf",
+  SIGNED_OUT: "error.signedOut",
+  PAGE_NOT_FOUND: "error.pageNotFound",
+  NOT_FOUND: "error.pageNotFound",
+  // A non-member learns nothing, not even whether the group exists.
+  GROUP_NOT_JOINED: "error.notMember",
+  GROUP_NOT_FOUND: "error.notMember",
+  // The operator's problem, not the reader's: said plainly, so that they can tell the operator.
+  STORAGE_FULL: "error.storageFull",
+};
 
 /** The fastify error handler of the web pages. Faults are logged, never echoed. */
 export function webErrorHandler(web: WebContext) {
-  return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply => {
+  return (error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply | Promise<void> => {
     const answer = toErrorReply(error);
-    if (answer.status >= 500) request.log.error({ err: error }, "page failed");
-    else request.log.info({ code: answer.code, status: answer.status }, "page refused");
+    if (!logStorageFull(request, error)) {
+      if (answer.status >= 500) request.log.error({ err: error }, "page failed");
+      else request.log.info({ code: answer.code, status: answer.status }, "page refused");
+    }
     const chrome = chromeOf(request) ?? anonymousChrome(web, request);
-    return sendErrorPage(reply, chrome, answer.status, describe(chrome, error, answer));
+    const send = () => sendErrorPage(reply, chrome, answer.status, describe(chrome, error, answer));
+    // A body too large is read to its end first (bounded), so that the browser gets to show the page.
+    if (answer.status === 413 && bodyStillArriving(request.raw))
+      return drainRefusedBody(request.raw).then(() => void send());
+    return send();
   };
 }
 
@@ -52,7 +62,7 @@ function sendErrorPage(
   );
 }
 
-const TITLED = [400, 401, 403, 404, 405, 409, 413, 414, 415, 429, 500, 503] as const;
+const TITLED = [400, 401, 403, 404, 405, 409, 413, 414, 415, 429, 500, 503, 507] as const;
 
 /** The heading of an error page: its status's own, else its class's (a status without text must not fail the page). */
 function titleOf(status: number): `error.title.${(typeof TITLED)[number]}` {

@@ -1,6 +1,7 @@
 // What every answer to a fuzz request must be: docs/api.md "Errors" and "OAuth failures", whatever the input.
 import assert from "node:assert/strict";
 import { parseXml } from "../../src/atom/parse.js";
+import { multipartPartNames, refusedPartName } from "./inputs/multipart.js";
 import type { FuzzAnswer, FuzzRequest } from "./send.js";
 
 const header = (answer: FuzzAnswer, name: string): string => {
@@ -42,6 +43,7 @@ export function assertAnswerShape(request: FuzzRequest, answer: FuzzAnswer): voi
   }
   if (request.method === "HEAD") return;
   if (status < 300) {
+    assertPartsNamed(request, said);
     if (/xml/.test(type))
       assert.doesNotThrow(() => parseXml(text), `a success body that is not well-formed XML: ${said}`);
     return;
@@ -64,4 +66,12 @@ export function assertAnswerShape(request: FuzzRequest, answer: FuzzAnswer): voi
   assert.equal(error.ns, "", said);
   assert.match(error.attributes.get("code") ?? "", /^[A-Z][A-Z0-9_]*$/, said);
   assert.ok(error.text.trim().length > 0, `an error that does not say what was wrong: ${said}`);
+}
+
+/** A multipart body the API took names only `default` and `file0`..`file9`, each once. */
+function assertPartsNamed(request: FuzzRequest, said: string): void {
+  if (request.method !== "POST" || !request.target.startsWith("/api/") || request.body === undefined) return;
+  const names = multipartPartNames(request.headers["content-type"] ?? "", request.body);
+  const refused = names && refusedPartName(names);
+  assert.equal(refused, undefined, `a multipart body with part "${refused}" was taken: ${said}`);
 }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../../src/store/schema.js";
-import { openSqliteDatabase, openSqliteStore } from "../../src/store/sqlite/open.js";
+import { inTransactionOf, openSqliteDatabase, openSqliteStore } from "../../src/store/sqlite/open.js";
 import { WriteBatcher } from "../../src/store/sqlite/write-batch.js";
 
 const T0 = 1_700_000_000_000;
@@ -28,7 +28,7 @@ describe("SQLite write batches", () => {
     await store.close();
     db = openSqliteDatabase(file);
     observer = openSqliteDatabase(file);
-    batcher = new WriteBatcher(db);
+    batcher = new WriteBatcher(db, inTransactionOf(db));
   });
   after(async () => {
     await db.destroy();

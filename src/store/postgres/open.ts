@@ -8,6 +8,7 @@ import { callerViewReader, viewVersionReader } from "../queries/view-version.js"
 import type { Store } from "../store.js";
 import { migrationsFor } from "../migrations/index.js";
 import { TransactionScope } from "../nesting.js";
+import { asStorageFull } from "../storage-full.js";
 import { LiveListener } from "./listen.js";
 import { withSchemaOption } from "./url.js";
 // The triggers' clock: versions are compared with the time they were stamped with.
@@ -30,6 +31,7 @@ export function openPostgresStore(options: PostgresOptions): Store {
   const scope = new TransactionScope();
   const live = new LiveListener(options.url);
   return {
+    // A full disk (SQLSTATE 53100) is answered as such (StorageFullError), not as a fault.
     async transaction(work) {
       scope.check("transaction");
       return timed(
@@ -39,7 +41,9 @@ export function openPostgresStore(options: PostgresOptions): Store {
             .transaction()
             .execute((trx) => scope.enter(() => work(repositories(sharingTemplatesOf(trx, db), "postgres")))),
         (seconds, failed) => ({ engine: "postgres", transactions: 1, seconds, failed }),
-      );
+      ).catch((error: unknown) => {
+        throw asStorageFull(error);
+      });
     },
     async read(work) {
       // It would not wait, but run on another connection, outside the transaction's view: as on SQLite, refused.

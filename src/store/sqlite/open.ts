@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, SqliteDialect, type SqliteDatabase, sql } from "kysely";
+import { type Driver, Kysely, Migrator, SqliteDialect, type SqliteDatabase, sql } from "kysely";
 import type { SqliteSynchronous } from "../../config/config.js";
 import type { Database } from "../schema.js";
 import { repositories } from "../queries/index.js";
@@ -10,6 +10,7 @@ import { callerViewReader, viewVersionReader } from "../queries/view-version.js"
 import type { Store } from "../store.js";
 import { migrationsFor } from "../migrations/index.js";
 import { TransactionScope } from "../nesting.js";
+import { asStorageFull } from "../storage-full.js";
 import { memoisedCallerView } from "./caller-memo.js";
 import { startCheckpointer } from "./checkpointer.js";
 import { WriteBatcher } from "./write-batch.js";
@@ -40,7 +41,7 @@ export function openSqliteStore(
     : undefined;
   const root = repositories(db, "sqlite");
   const scope = new TransactionScope();
-  const writes = new WriteBatcher(db);
+  const writes = new WriteBatcher(db, inTransactionOf(db));
   // One process writes a SQLite file: its own commits are the only news for its live streams.
   const liveListeners = new Set<() => void>();
   const committed = <T>(value: T): T => {
@@ -49,12 +50,15 @@ export function openSqliteStore(
   };
   return {
     // Concurrent transactions share one commit (write-batch.ts), each in its own savepoint. The
-    // check is made here, in the caller's context: the work itself runs in the batch's.
+    // check is made here, in the caller's context: the work itself runs in the batch's. A full
+    // disk is answered as such (StorageFullError), not as a fault.
     async transaction(work) {
       scope.check("transaction");
-      const done = await writes.run((trx) =>
-        scope.enter(() => work(repositories(sharingTemplatesOf(trx, db), "sqlite"))),
-      );
+      const done = await writes
+        .run((trx) => scope.enter(() => work(repositories(sharingTemplatesOf(trx, db), "sqlite"))))
+        .catch((error: unknown) => {
+          throw asStorageFull(error);
+        });
       return committed(done);
     },
     onLiveEvents(onWake) {
@@ -110,6 +114,12 @@ function connectionOf(db: Kysely<Database>): SQLite.Database {
   return connection;
 }
 
+/** Whether the connection under a handle opened by openSqliteDatabase is inside a transaction now. */
+export function inTransactionOf(db: Kysely<Database>): () => boolean {
+  const connection = connectionOf(db);
+  return () => connection.inTransaction;
+}
+
 /** The usual automatic checkpoint threshold of this handle's file, in pages. */
 function walPages(db: Kysely<Database>): number {
   return Math.ceil(CHECKPOINT_WAL_BYTES / (PAGE_SIZES.get(db) ?? NEW_DATABASE_PAGE_SIZE));
@@ -146,10 +156,33 @@ export function openSqliteDatabase(
   database.pragma("cache_size = -32768");
   database.pragma(`wal_autocheckpoint = ${Math.ceil(checkpointWalBytes / pageSize)}`);
   database.pragma("journal_size_limit = 67108864");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialectKeepingErrors(database) });
   PAGE_SIZES.set(db, pageSize);
   CONNECTIONS.set(db, database);
   return db;
+}
+
+/**
+ * SQLite's dialect, whose ROLLBACK runs only inside a transaction. After some errors (SQLITE_FULL
+ * above all) SQLite has already rolled the transaction back, and Kysely's ROLLBACK would fail with
+ * "cannot rollback - no transaction is active", which then replaced the error that mattered.
+ */
+class SqliteDialectKeepingErrors extends SqliteDialect {
+  readonly #database: SQLite.Database;
+  constructor(database: SQLite.Database) {
+    super({ database: withStatementCache(database) });
+    this.#database = database;
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const rollback = driver.rollbackTransaction.bind(driver);
+    const database = this.#database;
+    driver.rollbackTransaction = async (connection) => {
+      if (database.inTransaction) await rollback(connection);
+    };
+    return driver;
+  }
 }
 
 /**

@@ -30,10 +30,15 @@ export class WriteBatcher {
   readonly #queue: Pending[] = [];
   #scheduled = false;
 
-  constructor(private readonly db: Kysely<Database>) {}
+  /** `inTransaction`: whether the connection is still inside a transaction (better-sqlite3 knows). */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly inTransaction: () => boolean,
+  ) {}
 
   /** Runs `work` inside the next batch's transaction; resolves after that batch commits. */
   run<T>(work: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    const inTransaction = this.inTransaction;
     return new Promise<T>((resolve, reject) => {
       let outcome: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
       this.#queue.push({
@@ -48,6 +53,9 @@ export class WriteBatcher {
             outcome = { ok: true, value: await work(trx) };
           } catch (error) {
             outcome = { ok: false, error };
+            // After some errors (a full disk) SQLite has rolled the whole transaction back itself:
+            // the batch is over, and this error, not "no such savepoint", is what every caller gets.
+            if (!inTransaction()) throw error;
             await sql`rollback to kairan_write`.execute(trx);
           }
           await sql`release kairan_write`.execute(trx);

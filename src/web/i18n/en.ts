@@ -336,6 +336,7 @@ export const en = {
   "error.title.429": "Too many requests",
   "error.title.500": "Something went wrong",
   "error.title.503": "Not available right now",
+  "error.title.507": "Storage full",
   "error.back": "Go back",
   "error.home": "My groups",
   "error.csrf": "This form has expired. Reload the page and try again.",
@@ -343,6 +344,8 @@ export const en = {
   "error.notMember": "You are not a member of this group, or it does not exist.",
   "error.pageNotFound": "There is no page at this address.",
   "error.server": "The server failed to handle this request; it has been logged.",
+  "error.storageFull":
+    "The server's storage is full, so nothing was saved. Please tell the administrator; once space is freed, try again.",
 
   // Search (the search box on every page, /search).
   "search.title": "Search",

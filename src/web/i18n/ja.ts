@@ -341,6 +341,7 @@ export const ja: Readonly<Record<MessageKey, string>> = {
   "error.title.429": "リクエストが多すぎます",
   "error.title.500": "エラーが発生しました",
   "error.title.503": "ただいま利用できません",
+  "error.title.507": "保存領域がいっぱいです",
   "error.back": "戻る",
   "error.home": "参加グループへ",
   "error.csrf": "このフォームの有効期限が切れました。ページを再読み込みしてやり直してください。",
@@ -348,6 +349,8 @@ export const ja: Readonly<Record<MessageKey, string>> = {
   "error.notMember": "このグループのメンバーではないか、グループが存在しません。",
   "error.pageNotFound": "このアドレスのページはありません。",
   "error.server": "サーバーでエラーが発生しました（記録済みです）。",
+  "error.storageFull":
+    "サーバーの保存領域がいっぱいのため、保存できませんでした。管理者に連絡し、空きができてからもう一度お試しください。",
 
   // Search (the search box on every page, /search).
   "search.title": "検索",

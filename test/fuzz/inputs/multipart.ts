@@ -24,6 +24,7 @@ const PART_NAMES = [
   "file9",
   "file10",
   "file11",
+  "file99",
   "File0",
   "file",
   "file-1",
@@ -144,4 +145,30 @@ export function multipartBody(xml: fc.Arbitrary<Buffer>): fc.Arbitrary<Multipart
       }[declared];
       return { contentType: `${mediaType}${parameter}`, body };
     });
+}
+
+/** The part names the API's multipart bodies may carry, each at most once (docs/api.md). */
+const API_PART_NAMES: ReadonlySet<string> = new Set(["default", ...Array.from({ length: 10 }, (_, i) => `file${i}`)]);
+
+/**
+ * The part names a body sends, by its declared boundary (quoted or not); undefined when the
+ * Content-Type is not a multipart one with a boundary.
+ */
+export function multipartPartNames(contentType: string, body: Buffer): string[] | undefined {
+  const match = /^multipart\/form-data\s*;.*boundary=(?:"([^"]*)"|([^\s;]+))/i.exec(contentType);
+  const boundary = match?.[1] ?? match?.[2];
+  if (!boundary) return undefined;
+  const escaped = boundary.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const header = new RegExp(`--${escaped}\\r?\\nContent-Disposition: form-data; name="([^"]*)"`, "g");
+  return [...body.toString("latin1").matchAll(header)].map((m) => Buffer.from(m[1]!, "latin1").toString("utf8"));
+}
+
+/** The first part name the API must refuse (unknown, or sent twice), if any. */
+export function refusedPartName(names: readonly string[]): string | undefined {
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (!API_PART_NAMES.has(name) || seen.has(name)) return name;
+    seen.add(name);
+  }
+  return undefined;
 }

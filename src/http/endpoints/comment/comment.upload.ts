@@ -15,14 +15,34 @@ export interface Upload {
   discard(): Promise<void>;
 }
 
-const FILE_PART = /^file([0-9]+)$/;
 const TEXT_PARTS: ReadonlySet<string> = new Set(["default"]);
+/** Every part the interface names: the XML and ten files, each at most once. */
+const PART_NAMES: ReadonlySet<string> = new Set(["default", ...Array.from({ length: 10 }, (_, i) => `file${i}`)]);
+
+/**
+ * A checker that refuses a part the interface does not name (`file10`, `attachment`) or names
+ * twice: such a part was once stored as one more attachment, and a client that sends one has
+ * misread the interface.
+ * @throws ValidationError MULTIPART_PART_INVALID
+ */
+function partNameChecker(): (name: string) => void {
+  const seen = new Set<string>();
+  return (name) => {
+    if (!PART_NAMES.has(name))
+      throw new ValidationError(
+        "MULTIPART_PART_INVALID",
+        `The part "${clip(name)}" is not one of default and file0 to file9.`,
+      );
+    if (seen.has(name)) throw new ValidationError("MULTIPART_PART_INVALID", `The part "${name}" is sent twice.`);
+    seen.add(name);
+  };
+}
 
 /**
  * Streams a `multipart/form-data` comment (or chat message) to temporary files, never holding a
  * file in memory: part `default` is the XML (read by `parse`), `file0`..`file9` the files. Any failure, a client going away or a
  * shutdown's grace period running out included, deletes every temporary file before the error leaves.
- * @throws ValidationError DEFAULT_PART_REQUIRED, TOO_MANY_FILES, INVALID_FILE_PART, MULTIPART_MALFORMED; XmlParseError
+ * @throws ValidationError DEFAULT_PART_REQUIRED, TOO_MANY_FILES, MULTIPART_PART_INVALID, MULTIPART_MALFORMED; XmlParseError
  * @throws TooLargeError REQUEST_TOO_LARGE, FILE_TOO_LARGE, ATTACHMENTS_TOO_LARGE, XML_PART_TOO_LARGE
  * @throws UnavailableError TOO_MANY_UPLOADS, SHUTTING_DOWN
  */
@@ -35,11 +55,8 @@ export async function receiveUpload(
 ): Promise<Upload> {
   const received = await receiveMultipart(request, reply, blobs, admission, {
     textParts: TEXT_PARTS,
-    filePart(name) {
-      if (FILE_PART.exec(name) === null)
-        throw new ValidationError("INVALID_FILE_PART", `File parts are named file0 to file9; "${clip(name)}" is not.`);
-      return "keep";
-    },
+    checkPart: partNameChecker(),
+    filePart: () => "keep",
   });
   try {
     const xml = received.text.get("default");
