@@ -27,6 +27,7 @@ import { calendarFeeds } from "./0026-calendar-feeds.js";
 import { chatLikes } from "./0027-chat-likes.js";
 import { eventWindows } from "./0028-event-windows.js";
 import { personalEventVersions } from "./0029-personal-event-versions.js";
+import { signInDevices } from "./0031-sign-in-devices.js";
 import { type Engine, columnTypes } from "./columns.js";
 
 /**
@@ -63,5 +64,6 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0027-chat-likes": chatLikes(engine),
     "0028-event-windows": eventWindows(),
     "0029-personal-event-versions": personalEventVersions(engine),
+    "0031-sign-in-devices": signInDevices(t),
   };
 }
