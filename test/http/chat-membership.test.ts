@@ -10,18 +10,23 @@ import { CHAT_NS, ChatClient, roomId, roomNumberOf } from "../support/chat.js";
 import type { TestUser } from "../support/factories.js";
 import { assertError, entriesOf, request } from "../support/http.js";
 import { type TestServer, startTestServer } from "../support/server.js";
+import { type SseClient, openSse } from "../support/sse.js";
 import { WebClient } from "../support/web.js";
 
 describeEachBackend("chat rooms follow group membership", (backend) => {
   let server: TestServer;
   let chat: ChatClient;
   let n = 0;
+  const streams: SseClient[] = [];
 
   before(async () => {
     server = await startTestServer(backend);
     chat = new ChatClient(server);
   });
-  after(() => server.close());
+  after(async () => {
+    for (const stream of streams) stream.close();
+    await server.close();
+  });
 
   const person = (name: string) => server.factories.user({ name: `${name} ${++n}` });
   const membersOf = (room: number) => server.store.read(async (tx) => new Set(await tx.chat.memberIds(room)));
@@ -128,5 +133,24 @@ describeEachBackend("chat rooms follow group membership", (backend) => {
     await assertShutOut(carol, direct);
     await chat.say(alice, theme, "the creator goes on");
     await chat.say(carol, theme, "so does Carol");
+  });
+
+  it("the live stream sends a former member no chat event of a room they can no longer use", async () => {
+    const [alice, bob, dave] = [await person("Alice"), await person("Bob"), await person("Dave")];
+    const team = await server.factories.group([alice, bob], { name: "Team" });
+    await server.factories.group([bob, dave], { name: "Club" });
+    const theirs = await chat.theme(alice, "Plans", [bob]);
+    const still = await chat.theme(dave, "Club talk", [bob]);
+    const live = await openSse(`${server.url}/api/stream/V2`, { authorization: `Bearer ${bob.token}` });
+    streams.push(live);
+    await chat.say(alice, theirs, "before");
+    await live.waitFor((e) => e.event === "chat" && e.data.includes("before"));
+    // Below the services, so that only the check at delivery stands between the room and Bob.
+    const membership = await membershipOf(team.id, bob);
+    await server.store.transaction((tx) => tx.memberships.remove(membership));
+    await chat.say(alice, theirs, "after the removal");
+    await chat.say(dave, still, "a later marker");
+    await live.waitFor((e) => e.event === "chat" && e.data.includes("a later marker"));
+    assert.ok(!live.events.some((e) => e.data.includes("after the removal")), "nothing of the room after the removal");
   });
 });
