@@ -46,6 +46,7 @@ export const LIMIT_OPTIONS = {
   "trust-proxy": { type: "string" },
   "login-limit-account": { type: "string" },
   "login-limit-address": { type: "string" },
+  "login-limit-untrusted": { type: "string" },
   "max-uploads": { type: "string" },
   "feed-cache-mb": { type: "string" },
   "headers-timeout": { type: "string" },
@@ -68,6 +69,7 @@ export const LIMIT_OPTIONS_HELP = `Limits (each also read from its environment v
   --trust-proxy A[,A...]      KAIRAN_TRUST_PROXY           proxy addresses whose X-Forwarded-For is believed
   --login-limit-account N     KAIRAN_LOGIN_LIMIT_ACCOUNT   failed sign-ins per account from one address per 15 minutes (10)
   --login-limit-address N     KAIRAN_LOGIN_LIMIT_ADDRESS   failed sign-ins per address per 15 minutes (50)
+  --login-limit-untrusted N   KAIRAN_LOGIN_LIMIT_UNTRUSTED failed sign-ins per account without its device cookie per 15 minutes (30)
   --max-uploads N             KAIRAN_MAX_UPLOADS           multipart uploads received at once (16)
   --feed-cache-mb N           KAIRAN_FEED_CACHE_MB         MB of built feeds kept for repeated polls, 0 = off (16)
   --headers-timeout S         KAIRAN_HEADERS_TIMEOUT       time to send the request headers (20)
@@ -167,6 +169,7 @@ export function configFlags(values: Record<string, string | boolean | undefined>
       trustProxy: text("trust-proxy"),
       loginLimitAccount: text("login-limit-account"),
       loginLimitAddress: text("login-limit-address"),
+      loginLimitUntrusted: text("login-limit-untrusted"),
       maxUploads: text("max-uploads"),
       feedCache: text("feed-cache-mb"),
       headersTimeout: text("headers-timeout"),

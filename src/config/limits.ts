@@ -22,6 +22,12 @@ export interface LoginThrottleConfig {
   readonly perAccount: number;
   /** Failures from one address on any accounts. */
   readonly perAddress: number;
+  /**
+   * Failures on one account from every client without the account's device cookie together (a
+   * browser that signed in to it before has its own allowance, `perAccount`): guesses spread over
+   * many addresses.
+   */
+  readonly untrustedPerAccount: number;
   readonly windowMs: number;
   /** Failures an address may make in a window before each next attempt waits (back-off). */
   readonly backoffAfter: number;
@@ -78,6 +84,7 @@ export const LIMIT_SOURCES = {
   trustProxy: { flag: "--trust-proxy", env: "KAIRAN_TRUST_PROXY" },
   loginLimitAccount: { flag: "--login-limit-account", env: "KAIRAN_LOGIN_LIMIT_ACCOUNT" },
   loginLimitAddress: { flag: "--login-limit-address", env: "KAIRAN_LOGIN_LIMIT_ADDRESS" },
+  loginLimitUntrusted: { flag: "--login-limit-untrusted", env: "KAIRAN_LOGIN_LIMIT_UNTRUSTED" },
   maxUploads: { flag: "--max-uploads", env: "KAIRAN_MAX_UPLOADS" },
   feedCache: { flag: "--feed-cache-mb", env: "KAIRAN_FEED_CACHE_MB" },
   headersTimeout: { flag: "--headers-timeout", env: "KAIRAN_HEADERS_TIMEOUT" },
@@ -129,6 +136,7 @@ export const limitsSchema = {
     .default([]),
   loginLimitAccount: count(10),
   loginLimitAddress: count(50),
+  loginLimitUntrusted: count(30),
   maxUploads: count(16),
   feedCache: z.coerce
     .number()
@@ -185,6 +193,7 @@ export function toLimitsConfig(value: ParsedLimits): LimitsConfig {
     loginThrottle: Object.freeze({
       perAccount: value.loginLimitAccount,
       perAddress: value.loginLimitAddress,
+      untrustedPerAccount: value.loginLimitUntrusted,
       windowMs: LOGIN_WINDOW_MS,
       backoffAfter: LOGIN_BACKOFF_AFTER,
       backoffBaseMs: 1000,

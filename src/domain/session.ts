@@ -17,6 +17,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** How long a session lasts without use; each day of use pushes the end out again. */
 export const SESSION_LIFETIME_MS = 30 * DAY_MS;
 
+/** How long a browser stays trusted for an account's sign-in (its device cookie) after it last signed in to it. */
+export const DEVICE_TRUST_MS = 180 * DAY_MS;
+
 /**
  * A session is extended at most once a day (one write per day of use, not one per page), to
  * a full lifetime from now.

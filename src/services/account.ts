@@ -54,10 +54,17 @@ export async function readAccount(ctx: ServiceContext, actor: Actor): Promise<Ac
 export async function changePassword(
   ctx: SignInContext,
   actor: Actor,
-  input: { current: string; next: string; repeated: string; address: string; keepSessionId: number },
+  input: {
+    current: string;
+    next: string;
+    repeated: string;
+    address: string;
+    device?: string | undefined;
+    keepSessionId: number;
+  },
 ): Promise<{ sessionsEnded: number }> {
   checkNewPassword(input.next, input.repeated);
-  const attempt = { email: actor.user.email, password: input.current, address: input.address };
+  const attempt = { email: actor.user.email, password: input.current, address: input.address, device: input.device };
   if (!(await signInThrottled(ctx, attempt)))
     throw new ValidationError("CURRENT_PASSWORD_WRONG", "The current password is wrong.");
   const passwordHash = await hashPassword(input.next);

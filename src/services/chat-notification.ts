@@ -47,7 +47,16 @@ export async function confirmChatNotifications(
   requireConfirmableCount(ids.length);
   const roomIds = [...new Set(ids.filter((id): id is number => id !== undefined))];
   return ctx.store.transaction(async (tx) => {
-    await tx.chat.confirm(actor.user.id, roomIds);
-    return viewsOf(tx, await tx.chat.roomsByIds(actor.user.id, roomIds), 1);
+    // Only the rooms the caller may still use are confirmed (a former member's rooms are not theirs).
+    const rooms = await tx.chat.roomsByIds(actor.user.id, roomIds);
+    await tx.chat.confirm(
+      actor.user.id,
+      rooms.map((room) => room.id),
+    );
+    return viewsOf(
+      tx,
+      rooms.map((room) => ({ ...room, unconfirmed: 0 })),
+      1,
+    );
   });
 }

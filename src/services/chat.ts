@@ -13,6 +13,7 @@ import type { PageWindow } from "../store/page-window.js";
 import type { MemberRoom } from "../store/queries/chat.js";
 import type { Tx } from "../store/store.js";
 import { decorateMessages } from "./chat-files.js";
+import { leaveRoom } from "./chat-membership.js";
 import type { ServiceContext } from "./context.js";
 
 /** A room as its member sees it: the room, its members and its latest messages (newest first). */
@@ -149,9 +150,10 @@ async function createRoom(
     if (others.length !== 1)
       throw new ValidationError("CHAT_MEMBER_INVALID", "A DIRECT conversation has exactly one other person.");
     const key = directKey(userId, others[0]!);
-    const existing = await tx.chat.findDirect(key);
-    if (existing !== undefined) return existing;
-    const id = await tx.chat.createRoom({ type: "DIRECT", title: "", creatorId: userId, directKey: key, at });
+    const id =
+      (await tx.chat.findDirect(key)) ??
+      (await tx.chat.createRoom({ type: "DIRECT", title: "", creatorId: userId, directKey: key, at }));
+    // Its two people leave it while they share no group (chat-membership.ts): opening it brings both back.
     await tx.chat.addMembers(id, [userId, ...others], at);
     return id;
   }
@@ -188,10 +190,4 @@ async function updateRoom(
   checkMemberCount(wanted.size);
   await tx.chat.addMembers(room.id, added, at);
   for (const id of removed) await leaveRoom(tx, room.id, id);
-}
-
-/** Takes a member out of a room with their like notifications of its messages (no longer theirs to see). */
-async function leaveRoom(tx: Tx, roomId: number, userId: number): Promise<void> {
-  await tx.chat.removeMember(roomId, userId);
-  await tx.chatLikeNotifications.removeOfMember(userId, roomId);
 }

@@ -1,7 +1,9 @@
 // What happens around a membership's start and end, whoever causes it: the other members hear of
-// it (a notification of the group's member list), and a leaver's notifications of the group go.
+// it (a notification of the group's member list), and a leaver's notifications of the group go,
+// as do the chat rooms the leaver no longer shares a group for.
 import { memberListItem } from "../domain/notification.js";
 import type { Tx } from "../store/store.js";
+import { leaveRoomsOutsideGroups } from "./chat-membership.js";
 
 /** The group's other members are told that `userId` joined. */
 export async function announceJoined(tx: Tx, groupId: number, userId: number, at: number): Promise<void> {
@@ -10,7 +12,8 @@ export async function announceJoined(tx: Tx, groupId: number, userId: number, at
 
 /**
  * Ends a joined membership: its notifications of the group go (the user can no longer read its
- * items), the remaining members hear that the user left.
+ * items), so do the chat rooms the rule of rooms no longer lets the user share, and the remaining
+ * members hear that the user left.
  */
 export async function endMembership(
   tx: Tx,
@@ -19,6 +22,7 @@ export async function endMembership(
 ): Promise<void> {
   await tx.memberships.remove(membership.id);
   await tx.notifications.removeOfMember(membership.userId, membership.groupId);
+  await leaveRoomsOutsideGroups(tx, membership.userId);
   await tx.notifications.fanOut({
     item: memberListItem(membership.groupId),
     actorId: membership.userId,

@@ -4,12 +4,14 @@ import { generateSecret, hashToken } from "../auth/token.js";
 import { SESSION_LIFETIME_MS, type Session, renewedExpiry } from "../domain/session.js";
 import type { User } from "../domain/user.js";
 import type { ServiceContext, SignInContext } from "./context.js";
-import { type SignInAttempt, signInThrottled } from "./sign-in.js";
+import { type SignInAttempt, signInThrottled, trustDevice } from "./sign-in.js";
 
 /** A new session and the token its cookie carries (never stored). */
 export interface StartedSession {
   readonly token: string;
   readonly session: Session;
+  /** The browser's new device cookie value, after a sign-in with a password. */
+  readonly device?: string;
 }
 
 /**
@@ -21,7 +23,8 @@ export interface StartedSession {
 export async function startSession(ctx: SignInContext, attempt: SignInAttempt): Promise<StartedSession | undefined> {
   const user = await signInThrottled(ctx, attempt);
   if (!user) return undefined;
-  return openSession(ctx, user);
+  const started = await openSession(ctx, user);
+  return { ...started, device: await trustDevice(ctx, user.id, attempt.device) };
 }
 
 /**

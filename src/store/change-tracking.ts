@@ -116,6 +116,7 @@ export const UNTRACKED_TABLES: Readonly<Record<string, string>> = {
   oauth_nonces: "OAuth replay protection; no feed reads them",
   oauth_temporary_credentials: "the OAuth handshake; no feed reads them",
   login_failures: "sign-in throttling; no feed reads them",
+  sign_in_devices: "sign-in throttling's trusted browsers; no feed reads them",
   group_changes: "the versions themselves, written by the triggers",
   member_changes: "the versions themselves, written by the triggers",
   kysely_migration: "the migrator's bookkeeping",

@@ -70,6 +70,7 @@ export interface Database {
   favorites: FavoritesTable;
   comment_reads: CommentReadsTable;
   login_failures: LoginFailuresTable;
+  sign_in_devices: SignInDevicesTable;
   notifications: NotificationsTable;
   like_notifications: LikeNotificationsTable;
   mentions: MentionsTable;
@@ -147,6 +148,14 @@ export interface TokensTable {
   revoked_at: number | null;
 }
 
+/** Browsers trusted for sign-in (migration 0031): the device cookie holds a token, this table its SHA-256 per account. */
+export interface SignInDevicesTable {
+  token_hash: string;
+  user_id: number;
+  /** The account's last sign-in from this browser: trust ends DEVICE_TRUST_MS after it. */
+  used_at: number;
+}
+
 /** Web sign-in sessions; the cookie holds the token, this table its SHA-256. */
 export interface SessionsTable {
   id: Generated<number>;
@@ -221,9 +230,16 @@ export interface OAuthTemporaryCredentialsTable {
 
 /** Sign-in attempts not (yet) followed by a success, per account or address, in a fixed window. */
 export interface LoginFailuresTable {
-  /** `pair`: one account from one address; `address`: an address on any accounts. */
-  scope: "pair" | "address";
-  /** `pair`: the e-mail address as typed (lower-cased), a line feed, the client address; `address`: the client address. */
+  /**
+   * `pair`: one account from one address; `address`: an address on any accounts; `untrusted`: one
+   * account from every client without its device cookie; `device`: one account from one trusted browser.
+   */
+  scope: "pair" | "address" | "untrusted" | "device";
+  /**
+   * `pair`: the e-mail address as typed (lower-cased), a line feed, the client address; `address`:
+   * the client address; `untrusted`: the e-mail address; `device`: the e-mail address, a line feed,
+   * the device token's hash.
+   */
   subject: string;
   failures: number;
   window_start: number;

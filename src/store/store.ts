@@ -21,6 +21,7 @@ import type { LikeNotificationRepo } from "./queries/like-notifications.js";
 import type { LiveEventRepo } from "./queries/live-events.js";
 import type { AddressBookRepo } from "./queries/address-book.js";
 import type { LoginFailureRepo } from "./queries/login-failures.js";
+import type { SignInDeviceRepo } from "./queries/sign-in-devices.js";
 import type { NotificationCountRepo } from "./queries/notification-counts.js";
 import type { NotificationRepo } from "./queries/notifications.js";
 import type { MentionRepo } from "./queries/mentions.js";
@@ -102,6 +103,8 @@ export interface Tx {
   readonly favorites: FavoriteRepo;
   readonly commentReads: CommentReadRepo;
   readonly loginFailures: LoginFailureRepo;
+  /** Browsers trusted for sign-in (device cookies). */
+  readonly signInDevices: SignInDeviceRepo;
   readonly notifications: NotificationRepo;
   readonly likeNotifications: LikeNotificationRepo;
   readonly notificationCounts: NotificationCountRepo;

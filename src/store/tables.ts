@@ -12,6 +12,7 @@ export const TABLES_IN_DEPENDENCY_ORDER = [
   "tokens",
   "calendar_feeds",
   "sessions",
+  "sign_in_devices",
   "groups",
   "memberships",
   "folders",

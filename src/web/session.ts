@@ -2,12 +2,17 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type CookieSerializeOptions, fastifyCookie } from "@fastify/cookie";
 import type { Actor, Application } from "../domain/access.js";
-import { SESSION_LIFETIME_MS, type Session } from "../domain/session.js";
+import { DEVICE_TRUST_MS, SESSION_LIFETIME_MS, type Session } from "../domain/session.js";
 import type { Context } from "../context.js";
 import { findSession } from "../services/session.js";
 
 /** The session cookie: a random token; the database holds its hash. */
 export const SESSION_COOKIE = "kairan_session";
+/**
+ * The device cookie (sign-in throttling, OWASP's device cookies): a random token, renewed at each
+ * sign-in with a password; the database holds its hash with the accounts that signed in with it.
+ */
+export const DEVICE_COOKIE = "kairan_device";
 /** The sign-in form's CSRF cookie (double submit: there is no session yet to keep a token in). */
 export const SIGNIN_COOKIE = "kairan_signin";
 
@@ -61,6 +66,17 @@ export async function sessionActorOf(
 /** Sets the session cookie for a new session. */
 export function setSessionCookie(context: Context, reply: FastifyReply, token: string): void {
   reply.setCookie(SESSION_COOKIE, token, cookieOptions(context, SESSION_LIFETIME_MS));
+}
+
+/** The device cookie a request presents, read from the raw header (the authorize page is outside the web's cookie parser). */
+export function deviceOf(request: FastifyRequest): string | undefined {
+  return fastifyCookie.parse(request.headers.cookie ?? "")[DEVICE_COOKIE];
+}
+
+/** Sets the device cookie to a browser's new device token (as a raw header: the authorize page has no cookie plugin). */
+export function setDeviceCookie(context: Context, reply: FastifyReply, token: string): void {
+  const { secure, ...options } = cookieOptions(context, DEVICE_TRUST_MS);
+  reply.header("set-cookie", fastifyCookie.serialize(DEVICE_COOKIE, token, { ...options, secure: secure === true }));
 }
 
 /** Removes the session cookie. */

@@ -178,6 +178,7 @@ describe("config", () => {
     assert.deepEqual(limits.loginThrottle, {
       perAccount: 10,
       perAddress: 50,
+      untrustedPerAccount: 30,
       windowMs: 15 * 60_000,
       backoffAfter: 5,
       backoffBaseMs: 1000,
@@ -210,6 +211,14 @@ describe("config", () => {
     assert.equal(config.limits.timeouts.shutdownGraceMs, 2500);
     assert.deepEqual(config.limits.trustProxy, ["10.0.0.1", "::1"]);
     assert.deepEqual(config.store, { kind: "sqlite", file: resolve("./data/kairan.sqlite"), synchronous: "full" });
+    const untrusted = (flags: { loginLimitUntrusted?: string }, environment: Record<string, string>) =>
+      loadConfig({ limits: flags }, environment).limits.loginThrottle.untrustedPerAccount;
+    assert.equal(untrusted({}, { KAIRAN_LOGIN_LIMIT_UNTRUSTED: "1" }), 1, "the boundary: one failure");
+    assert.equal(untrusted({ loginLimitUntrusted: "12" }, { KAIRAN_LOGIN_LIMIT_UNTRUSTED: "1" }), 12);
+    assert.throws(
+      () => untrusted({ loginLimitUntrusted: "0" }, {}),
+      /--login-limit-untrusted \/ KAIRAN_LOGIN_LIMIT_UNTRUSTED/,
+    );
     assert.equal(loadConfig({ limits: { noRateLimit: true } }, {}).limits.rateLimit, undefined);
     assert.equal(loadConfig({}, { KAIRAN_RATE_LIMIT: "0" }).limits.rateLimit, undefined);
   });

@@ -1,6 +1,8 @@
 // The chat endpoints' rows of the authorization matrix (docs/api.md "Chat"). A chat room belongs
 // to its members, not to a group: to anyone else it does not exist (404 NOT_FOUND), and a room
-// with people who share no group with the caller cannot be made (400 CHAT_MEMBER_INVALID).
+// with people who share no group with the caller cannot be made (400 CHAT_MEMBER_INVALID). The
+// "former member" caller is still in the secret room's member table (removed from the group below
+// the services): every `room` row (read, post, delete, like, mute, messages, files) refuses them too.
 import { CLIENT_NS } from "../support/http.js";
 import type { MatrixWorld } from "./matrix-world.js";
 import type { Operation, Probe } from "./operations.js";

@@ -80,6 +80,35 @@ describeEachBackend("login failure counters", (backend) => {
     assert.equal(await store.transaction((tx) => tx.loginFailures.clearAccount("ø@example.com")), 1);
   });
 
+  it("forgets an account's untrusted budget and its trusted browsers' counters with it, and nobody else's", async () => {
+    const account = "e@example.com";
+    await count(store, account, T0, "untrusted");
+    await count(store, pairSubject(account, "device-hash"), T0, "device");
+    await count(store, "e@example.co", T0, "untrusted");
+    await count(store, pairSubject("e@example.co", "device-hash"), T0, "device");
+    await count(store, account, T0, "address");
+    assert.equal(await store.transaction((tx) => tx.loginFailures.clearAccount(account)), 2);
+    assert.equal((await count(store, account, T0, "untrusted")).failures, 1);
+    assert.equal((await count(store, pairSubject(account, "device-hash"), T0, "device")).failures, 1);
+    assert.equal((await count(store, "e@example.co", T0, "untrusted")).failures, 2, "another account's stays");
+    assert.equal((await count(store, pairSubject("e@example.co", "device-hash"), T0, "device")).failures, 2);
+    assert.equal((await count(store, account, T0, "address")).failures, 2, "an address counter of the same text stays");
+  });
+
+  it("clears a trusted browser's counter on success and takes one attempt off the untrusted budget", async () => {
+    const device = pairSubject("f@example.com", "device-hash");
+    for (let n = 0; n < 3; n++) {
+      await count(store, device, T0, "device");
+      await count(store, "f@example.com", T0, "untrusted");
+    }
+    await store.transaction(async (tx) => {
+      await tx.loginFailures.forgive("device", device);
+      await tx.loginFailures.forgive("untrusted", "f@example.com");
+    });
+    assert.equal((await count(store, device, T0, "device")).failures, 1);
+    assert.equal((await count(store, "f@example.com", T0, "untrusted")).failures, 3);
+  });
+
   it("loses no count when two processes count the same subject at once", async () => {
     const [one, two] = await Promise.all([
       countInProcess(opened, "c@example.com", 20),

@@ -28,6 +28,7 @@ import { chatLikes } from "./0027-chat-likes.js";
 import { eventWindows } from "./0028-event-windows.js";
 import { personalEventVersions } from "./0029-personal-event-versions.js";
 import { legacySigning } from "./0030-legacy-signing.js";
+import { signInDevices } from "./0031-sign-in-devices.js";
 import { type Engine, columnTypes } from "./columns.js";
 
 /**
@@ -65,5 +66,6 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0028-event-windows": eventWindows(),
     "0029-personal-event-versions": personalEventVersions(engine),
     "0030-legacy-signing": legacySigning(t),
+    "0031-sign-in-devices": signInDevices(t),
   };
 }

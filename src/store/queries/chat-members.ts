@@ -1,6 +1,13 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { ChatMember } from "../../domain/chat.js";
 import type { Database } from "../schema.js";
+import { sharesAGroup } from "./chat-sharing.js";
+
+/** A member of a room. */
+export interface RoomMember {
+  readonly roomId: number;
+  readonly userId: number;
+}
 
 /** Who is in a room, with each member's own setting (migration 0017). */
 export interface ChatMemberRepo {
@@ -14,6 +21,12 @@ export interface ChatMemberRepo {
   memberIds(roomId: number): Promise<number[]>;
   /** Of these users, those sharing a joined group with `userId` (and `userId` itself). */
   sharingAGroup(userId: number, userIds: readonly number[]): Promise<Set<number>>;
+  /**
+   * Once `userId` has left a group, who breaks the sharing rule (docs/api.md "Chat"): `userId` in
+   * THEME rooms whose creator they share no group with now; the members of THEME rooms `userId`
+   * created who share none with them; both people of `userId`'s DIRECT rooms that share none.
+   */
+  strandedMembers(userId: number): Promise<RoomMember[]>;
   /** Sets the user's unread count of these rooms to 0. */
   confirm(userId: number, roomIds: readonly number[]): Promise<void>;
   /** People sharing a joined group with the user (not the user), by name: who a room may hold. */
@@ -86,6 +99,43 @@ export function chatMemberRepo(db: Kysely<Database>): ChatMemberRepo {
         .execute();
       for (const row of rows) if (row.userId !== null) out.add(row.userId);
       return out;
+    },
+    async strandedMembers(userId) {
+      const creator = sql.ref<number>("r.creator_id");
+      const member = sql.ref<number>("m.user_id");
+      const rooms = db
+        .selectFrom("chat_members as m")
+        .innerJoin("chat_rooms as r", "r.id", "m.room_id")
+        .select(["m.room_id as roomId", "m.user_id as userId"]);
+      const inOthers = await rooms
+        .where("m.user_id", "=", userId)
+        .where("r.type", "=", "THEME")
+        .where("r.creator_id", "<>", userId)
+        .where(sql<boolean>`not ${sharesAGroup(userId, creator)}`)
+        .execute();
+      // No index leads from a creator to their rooms: this runs once per membership that ends.
+      const inOwn = await rooms
+        .where("r.creator_id", "=", userId)
+        .where("r.type", "=", "THEME")
+        .where("m.user_id", "<>", userId)
+        .where(sql<boolean>`not ${sharesAGroup(userId, member)}`)
+        .execute();
+      const direct = await rooms
+        .innerJoin("chat_members as me", (join) => join.onRef("me.room_id", "=", "r.id").on("me.user_id", "=", userId))
+        .where("r.type", "=", "DIRECT")
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom("chat_members as o")
+                .select("o.room_id")
+                .whereRef("o.room_id", "=", "r.id")
+                .where("o.user_id", "<>", userId)
+                .where(sharesAGroup(userId, sql.ref<number>("o.user_id"))),
+            ),
+          ),
+        )
+        .execute();
+      return [...inOthers, ...inOwn, ...direct];
     },
     async contacts(userId) {
       return db

@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import type { ChatRoom, ChatRoomType } from "../../domain/chat.js";
 import type { PageWindow } from "../page-window.js";
 import type { Database } from "../schema.js";
+import { mayUseRoom } from "./chat-sharing.js";
 
 /** A room with the caller's own setting and unread count. */
 export interface MemberRoom extends ChatRoom {
@@ -38,7 +39,10 @@ export interface ChatRoomRepo {
   /** The DIRECT room of a pair, by its key. */
   findDirect(key: string): Promise<number | undefined>;
   rename(roomId: number, title: string): Promise<void>;
-  /** The room as this user sees it; undefined when it does not exist or the user is not in it. */
+  /**
+   * The room as this user sees it; undefined when it does not exist, the user is not in it or no
+   * longer shares a group as the rule of rooms asks (this and the lists below check it alike).
+   */
   room(roomId: number, userId: number): Promise<MemberRoom | undefined>;
   /** A page of the user's rooms, latest activity first. */
   rooms(userId: number, filter: RoomFilter, page: PageWindow): Promise<MemberRoom[]>;
@@ -63,7 +67,8 @@ function selectRooms(db: Kysely<Database>, userId: number) {
       "me.muted as muted",
       "me.unconfirmed as unconfirmed",
     ])
-    .where("me.user_id", "=", userId);
+    .where("me.user_id", "=", userId)
+    .where(mayUseRoom(userId));
 }
 
 type RoomRow = Omit<MemberRoom, "muted"> & { muted: number };

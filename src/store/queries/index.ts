@@ -21,6 +21,7 @@ import { invitationRepo } from "./invitations.js";
 import { leaseRepo } from "./leases.js";
 import { notificationCountRepo } from "./notification-counts.js";
 import { loginFailureRepo } from "./login-failures.js";
+import { signInDeviceRepo } from "./sign-in-devices.js";
 import { likeNotificationRepo } from "./like-notifications.js";
 import { liveEventRepo } from "./live-events.js";
 import { addressBookRepo } from "./address-book.js";
@@ -63,6 +64,7 @@ const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>, engine: Engi
   favorites: favoriteRepo,
   commentReads: commentReadRepo,
   loginFailures: loginFailureRepo,
+  signInDevices: signInDeviceRepo,
   notifications: notificationRepo,
   likeNotifications: likeNotificationRepo,
   search: searchRepo,

@@ -1,8 +1,12 @@
 import { type Kysely, sql } from "kysely";
 import type { Database } from "../schema.js";
 
-/** What a counter holds: `pair` is one account (as typed) from one address, `address` an address on any accounts. */
-export type LoginFailureScope = "pair" | "address";
+/**
+ * What a counter holds: `pair` is one account (as typed) from one address, `address` an address on
+ * any accounts, `untrusted` one account from every client without its device cookie, `device` one
+ * account from one trusted browser (the account, a line feed, the device token's hash).
+ */
+export type LoginFailureScope = "pair" | "address" | "untrusted" | "device";
 
 /** Where one sign-in counter stands after an attempt was counted. */
 export interface LoginAttemptCount {
@@ -17,13 +21,14 @@ export interface LoginAttemptCount {
 export interface LoginFailureRepo {
   /** Counts an attempt (a new window when the last one is over) and returns the counter, atomically. */
   count(scope: LoginFailureScope, subject: string, now: number, windowMs: number): Promise<LoginAttemptCount>;
-  /** A successful sign-in: the pair's counter is cleared, the address's loses this attempt. */
+  /** A successful sign-in: a pair's or device's counter is cleared, an address's or untrusted one loses this attempt. */
   forgive(scope: LoginFailureScope, subject: string): Promise<void>;
   /** Refuses the address's attempts before `notBefore` (never moves an earlier back-off's end closer). */
   backOff(address: string, notBefore: number): Promise<void>;
   /**
    * Forgets every failure of the account (the e-mail address as sign-in keys it: trimmed,
-   * lower-cased) from every address: an operator unlocking it. Returns the counters removed.
+   * lower-cased) from every address and browser, trusted or not: an operator unlocking it.
+   * Returns the counters removed.
    */
   clearAccount(account: string): Promise<number>;
   /** Deletes counters whose window started before `before`. */
@@ -63,7 +68,7 @@ export function loginFailureRepo(db: Kysely<Database>): LoginFailureRepo {
       };
     },
     async forgive(scope, subject) {
-      if (scope === "pair") {
+      if (scope === "pair" || scope === "device") {
         await db.deleteFrom("login_failures").where("scope", "=", scope).where("subject", "=", subject).execute();
         return;
       }
@@ -89,8 +94,15 @@ export function loginFailureRepo(db: Kysely<Database>): LoginFailureRepo {
       // substr and length count characters on both engines; a JavaScript string's length counts UTF-16 units.
       const result = await db
         .deleteFrom("login_failures")
-        .where("scope", "=", "pair")
-        .where(sql<string>`substr(subject, 1, ${[...prefix].length})`, "=", prefix)
+        .where((eb) =>
+          eb.or([
+            eb.and([
+              eb("scope", "in", ["pair", "device"]),
+              eb(sql<string>`substr(subject, 1, ${[...prefix].length})`, "=", prefix),
+            ]),
+            eb.and([eb("scope", "=", "untrusted"), eb("subject", "=", account)]),
+          ]),
+        )
         .executeTakeFirst();
       return Number(result.numDeletedRows);
     },

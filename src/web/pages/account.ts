@@ -18,6 +18,7 @@ import { toErrorReply } from "../../http/errors.js";
 import { queryValue } from "../../http-kit/query.js";
 import { errorText } from "../i18n/i18n.js";
 import { type PageRequest, type WebContext, pageNotFound, registerPage } from "../page.js";
+import { deviceOf } from "../session.js";
 import { receivePicture } from "./picture-upload.js";
 
 /** The forms of the page, each a section with this id. */
@@ -63,6 +64,7 @@ export function registerAccountPages(app: FastifyInstance, web: WebContext): voi
           next: field(page, "password"),
           repeated: field(page, "repeat"),
           address: web.clientAddress(page.request),
+          device: deviceOf(page.request),
           keepSessionId: page.session.id,
         }),
       ),

@@ -6,7 +6,15 @@ import { queryValue } from "../../http-kit/query.js";
 import { endSession, startSession } from "../../services/session.js";
 import { errorText } from "../i18n/i18n.js";
 import { type PublicPageRequest, type WebContext, registerPage, registerPublicPage, requireCsrf } from "../page.js";
-import { SIGNIN_COOKIE, clearSessionCookie, cookieOptions, setSessionCookie, signedInOf } from "../session.js";
+import {
+  SIGNIN_COOKIE,
+  clearSessionCookie,
+  cookieOptions,
+  deviceOf,
+  setDeviceCookie,
+  setSessionCookie,
+  signedInOf,
+} from "../session.js";
 
 /** The sign-in form's cookie lives as long as someone may take to type a password. */
 const SIGNIN_FORM_MS = 60 * 60 * 1000;
@@ -23,7 +31,12 @@ export function registerAuthPages(app: FastifyInstance, web: WebContext): void {
       requireFormToken(page);
       const email = page.form.get("email") ?? "";
       const next = safeNext(page.form.get("next") ?? undefined);
-      const attempt = { email, password: page.form.get("password") ?? "", address: web.clientAddress(page.request) };
+      const attempt = {
+        email,
+        password: page.form.get("password") ?? "",
+        address: web.clientAddress(page.request),
+        device: deviceOf(page.request),
+      };
       const started = await startSession(web, attempt).catch((error: unknown) => {
         if (error instanceof TooManyRequestsError) return error;
         throw error;
@@ -40,6 +53,7 @@ export function registerAuthPages(app: FastifyInstance, web: WebContext): void {
       }
       if (!started) return showForm(web, page, { email, next, error: page.chrome.t("signin.wrong") });
       setSessionCookie(web, page.reply, started.token);
+      if (started.device !== undefined) setDeviceCookie(web, page.reply, started.device);
       page.reply.clearCookie(SIGNIN_COOKIE, { path: "/" });
       return page.redirect(next);
     },

@@ -8,7 +8,8 @@ import { type QueryValues, queryValue } from "../../http-kit/query.js";
 import { registerEndpoint } from "../../http-kit/route.js";
 import { sendPage } from "../../http-kit/send.js";
 import { approve, deny, findTemporaryCredential } from "../../services/oauth.js";
-import { signInThrottled } from "../../services/sign-in.js";
+import { signInThrottled, trustDevice } from "../../services/sign-in.js";
+import { deviceOf, setDeviceCookie } from "../session.js";
 import type { TemporaryCredential } from "../../store/queries/oauth.js";
 import { type AuthorizeForm, authorizePage, deniedPage, problemPage, verifierPage } from "./authorize.js";
 
@@ -118,7 +119,7 @@ async function signInAndApprove(
 ): Promise<FastifyReply> {
   const { password, ...again } = form;
   const { token } = form;
-  const attempt = { email: form.email, password, address: context.clientAddress(request) };
+  const attempt = { email: form.email, password, address: context.clientAddress(request), device: deviceOf(request) };
   const user = await signInThrottled(context, attempt).catch((error: unknown) => {
     if (error instanceof TooManyRequestsError) return error;
     throw error;
@@ -133,6 +134,7 @@ async function signInAndApprove(
   }
   if (!user)
     return sendPage(reply, 200, authorizePage({ ...again, error: "The e-mail address or the password is wrong." }));
+  setDeviceCookie(context, reply, await trustDevice(context, user.id, attempt.device));
   const verifier = await approve(context, { credential, user });
   if (verifier === undefined)
     return sendPage(reply, 409, problemPage("Already answered", "This request was already approved or denied."));
