@@ -82,15 +82,10 @@ export class LiveHub {
     if (!replaying) return remove;
     const replayed = new Set<number>();
     try {
-      await replayLiveEvents(
-        this.ctx,
-        stream.userId,
-        { after: lastEventId, upTo: this.#cursor },
-        (delivery) => {
-          replayed.add(delivery.id);
-          deliverTo(stream, delivery);
-        },
-      );
+      await replayLiveEvents(this.ctx, stream.userId, { after: lastEventId, upTo: this.#cursor }, (delivery) => {
+        replayed.add(delivery.id);
+        deliverTo(stream, delivery);
+      });
     } catch (error) {
       this.#remove(entry);
       throw error;
