@@ -17,9 +17,13 @@ import {
   removeEvent,
   removeNamed,
   replaceEvent,
-} from "../services/event-admin.js";
-import { eventRef } from "../services/event.js";
-import { addPersonalEvent, removePersonalEvent, replacePersonalEvent } from "../services/personal-event-admin.js";
+} from "../services/event/event-admin.js";
+import { eventRef } from "../services/event/event.js";
+import {
+  addPersonalEvent,
+  removePersonalEvent,
+  replacePersonalEvent,
+} from "../services/schedule/personal-event-admin.js";
 import { type CommandGroup, type Values, commandGroup, groupOption, itemOption, optional, required } from "./admin.js";
 import { UsageError } from "./options.js";
 

@@ -1,8 +1,8 @@
 import { formatContentId, formatPair, formatPersonalTaskId, parsePair } from "../domain/item-id.js";
 import type { ServiceContext } from "../services/context.js";
-import { addPersonalTaskFor } from "../services/personal-task.js";
+import { addPersonalTaskFor } from "../services/todo/personal-task.js";
 import { type Task, isTaskPriority, isTaskStatus, parseDue } from "../domain/task.js";
-import { type Due, type TaskPlace, addTask, moveTask, updateTask } from "../services/task-admin.js";
+import { type Due, type TaskPlace, addTask, moveTask, updateTask } from "../services/task/task-admin.js";
 import {
   type CommandGroup,
   type Values,

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { formatPair } from "../domain/item-id.js";
-import { addGroup, addUser, listGroups, listUsers } from "../services/user-admin.js";
+import { addGroup, addUser, listGroups, listUsers } from "../services/account/user-admin.js";
 import { type CommandGroup, commandGroup, optional, required } from "./admin.js";
 import { ACCOUNT_SUBCOMMANDS } from "./user-account.js";
 

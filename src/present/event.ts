@@ -3,8 +3,8 @@ import type { CalendarEvent, EventBase, EventException, NamedRef } from "../doma
 import type { Group } from "../domain/group.js";
 import { formatContentId, formatGroupId, formatPair } from "../domain/item-id.js";
 import type { Occurrence } from "../domain/recurrence.js";
-import type { CommentDetail } from "../services/comment-detail.js";
-import { type EventEntry, type EventListView, eventRef } from "../services/event.js";
+import type { CommentDetail } from "../services/comment/comment-detail.js";
+import { type EventEntry, type EventListView, eventRef } from "../services/event/event.js";
 import { embeddedCommentsElement } from "./embedded-comments.js";
 import {
   type Viewer,

@@ -8,7 +8,7 @@ import type { CalendarEvent } from "../../src/domain/event.js";
 import type { Group } from "../../src/domain/group.js";
 import { type Occurrence, expandEvent } from "../../src/domain/recurrence.js";
 import { eventEntry } from "../../src/present/event.js";
-import { ExpansionCache, type ExpansionInput } from "../../src/services/expansion-cache.js";
+import { ExpansionCache, type ExpansionInput } from "../../src/services/event/expansion-cache.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -5,7 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { type ContentRef, formatPair } from "../../domain/item-id.js";
 import { readEventMenuFilter } from "../../http-kit/parameters.js";
 import { queryValue } from "../../http-kit/query.js";
-import { type CalendarOccurrence, readGroupCalendar, readMyCalendar } from "../../services/calendar-page.js";
+import { type CalendarOccurrence, readGroupCalendar, readMyCalendar } from "../../services/schedule/calendar-page.js";
 import { type CalendarRange, dayText, readCalendarRange } from "../calendar/calendar-query.js";
 import { calendarFormat } from "../calendar/placing.js";
 import { type ViewContext, listView, monthView, weekView } from "../calendar/views.js";

@@ -5,8 +5,8 @@ import { ValidationError } from "../../domain/errors.js";
 import type { ContentKind, ContentRef, ItemRef } from "../../domain/item-id.js";
 import { receiveFilesForm } from "../files-form.js";
 import { refuseNonXmlCharacters } from "../../http-kit/form.js";
-import { addComment, deleteComment } from "../../services/comment.js";
-import { setFavorite, setLike } from "../../services/reaction.js";
+import { addComment, deleteComment } from "../../services/comment/comment.js";
+import { setFavorite, setLike } from "../../services/item/reaction.js";
 import { type PageRequest, type WebContext, pageNotFound, pathPair, registerPage, requireCsrf } from "../page.js";
 import { itemPath } from "./item-view.js";
 

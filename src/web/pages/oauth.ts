@@ -7,8 +7,8 @@ import { formFields, sameToken } from "../../http-kit/form.js";
 import { type QueryValues, queryValue } from "../../http-kit/query.js";
 import { registerEndpoint } from "../../http-kit/route.js";
 import { sendPage } from "../../http-kit/send.js";
-import { approve, deny, findTemporaryCredential } from "../../services/oauth.js";
-import { signInThrottled } from "../../services/sign-in.js";
+import { approve, deny, findTemporaryCredential } from "../../services/oauth/oauth.js";
+import { signInThrottled } from "../../services/session/sign-in.js";
 import type { TemporaryCredential } from "../../store/queries/oauth.js";
 import { type AuthorizeForm, authorizePage, deniedPage, problemPage, verifierPage } from "./authorize.js";
 

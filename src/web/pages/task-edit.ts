@@ -15,7 +15,7 @@ import {
   readTaskForm,
   trashTask,
   updateTaskAs,
-} from "../../services/task-web.js";
+} from "../../services/task/task-web.js";
 import { errorText } from "../i18n/i18n.js";
 import { mentionSource } from "../mention-html.js";
 import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";

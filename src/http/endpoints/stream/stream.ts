@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type Actor, requireAccess } from "../../../domain/access.js";
 import { LIVE_PING, liveEventText } from "../../../present/live-event.js";
-import type { LiveHub, LiveStream } from "../../../services/live-hub.js";
+import type { LiveHub, LiveStream } from "../../../services/live/live-hub.js";
 import type { Context } from "../../../context.js";
 import { adoptCaller, authenticateRequest } from "../../caller.js";
 import { registerEndpoint } from "../../../http-kit/route.js";
