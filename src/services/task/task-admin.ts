@@ -1,11 +1,13 @@
+// The operator's task commands (`kairan task ...`): people named by e-mail address, then the same
+// writes as the web's (task-write.ts), with no acting member to leave out of a change's notices.
 import type { ContentRef } from "../../domain/item-id.js";
 import { type Task, type TaskPriority, type TaskStatus, checkTaskText } from "../../domain/task.js";
 import type { TaskChange } from "../../store/queries/tasks.js";
 import type { Tx } from "../../store/store.js";
 import { requireGroup, requireMemberByEmail } from "../admin-lookup.js";
 import { requireFolderOf } from "../group/folder-access.js";
-import { notifyMentions } from "../notification/mention.js";
 import { requireTask } from "./task.js";
+import { applyTaskChange, insertTask } from "./task-write.js";
 import type { ServiceContext } from "../context.js";
 
 /** A due date as an operator gives it: `null` clears it. */
@@ -21,7 +23,7 @@ export type TaskPlace =
  * Adds a task; author and assignee must be members. The other members are notified.
  * @throws ValidationError TASK_TITLE_*, TASK_BODY_TOO_LONG, USER_NOT_MEMBER; NotFoundError GROUP_NOT_FOUND, USER_NOT_FOUND, FOLDER_NOT_FOUND
  */
-export async function addTask(
+export async function createTaskAsOperator(
   ctx: ServiceContext,
   input: {
     groupId: number;
@@ -39,25 +41,9 @@ export async function addTask(
   return ctx.store.transaction(async (tx) => {
     await requireGroup(tx, input.groupId);
     const author = await requireMemberByEmail(tx, input.groupId, input.authorEmail);
-    const assigneeId = await assigneeOf(tx, input.groupId, input.assigneeEmail);
-    if (input.folderId !== null) await requireFolderOf(tx, input.groupId, input.folderId, "TASK");
-    const at = ctx.clock.now();
-    const task = await tx.tasks.insert({
-      groupId: input.groupId,
-      ...text,
-      authorId: author.user.id,
-      assigneeId: assigneeId ?? null,
-      dueAt: input.due?.dueAt ?? null,
-      allDay: input.due?.allDay ?? false,
-      priority: input.priority,
-      status: input.status,
-      folderId: input.folderId,
-      trashed: false,
-      at,
-    });
-    await tx.notifications.fanOut({ item: refOf(task), actorId: author.user.id, cause: { kind: "created" }, at });
-    await notifyMentions(tx, { item: refOf(task), commentNumber: null, text: task.body, actorId: author.user.id, at });
-    return task;
+    const assigneeId = (await assigneeOf(tx, input.groupId, input.assigneeEmail)) ?? null;
+    const draft = { ...input, title: text.title, body: text.body, assigneeId };
+    return insertTask(tx, { groupId: input.groupId, authorId: author.user.id, draft }, ctx.clock.now());
   });
 }
 
@@ -65,7 +51,7 @@ export async function addTask(
  * Changes the fields given; an empty assignee e-mail clears the assignee. Every member is notified.
  * @throws ValidationError, NotFoundError TASK_NOT_FOUND, USER_NOT_FOUND
  */
-export async function updateTask(
+export async function updateTaskAsOperator(
   ctx: ServiceContext,
   input: {
     ref: ContentRef;
@@ -92,16 +78,16 @@ export async function updateTask(
       status: input.status,
       at: ctx.clock.now(),
     };
-    await tx.tasks.update(task.id, change);
-    await notifyChange(tx, task, text.body !== task.body, change.at);
-    const written = { item: refOf(task), commentNumber: null, text: text.body, previousText: task.body };
-    await notifyMentions(tx, { ...written, actorId: null, at: change.at });
+    await applyTaskChange(tx, task, change, null);
     return requireTask(tx, input.ref);
   });
 }
 
 /** Moves a task to a folder, out of every folder, or to the trash. @throws NotFoundError TASK_NOT_FOUND, FOLDER_NOT_FOUND */
-export async function moveTask(ctx: ServiceContext, input: { ref: ContentRef; place: TaskPlace }): Promise<Task> {
+export async function moveTaskAsOperator(
+  ctx: ServiceContext,
+  input: { ref: ContentRef; place: TaskPlace },
+): Promise<Task> {
   return ctx.store.transaction(async (tx) => {
     const task = await requireTask(tx, input.ref);
     const { place } = input;
@@ -110,19 +96,9 @@ export async function moveTask(ctx: ServiceContext, input: { ref: ContentRef; pl
       place.kind === "trash"
         ? { trashed: true, at: ctx.clock.now() }
         : { trashed: false, folderId: place.kind === "folder" ? place.folderId : null, at: ctx.clock.now() };
-    await tx.tasks.update(task.id, change);
-    await notifyChange(tx, task, false, change.at);
+    await applyTaskChange(tx, task, change, null);
     return requireTask(tx, input.ref);
   });
-}
-
-/** An operator changed the task: every member is notified (there is no acting member to leave out). */
-async function notifyChange(tx: Tx, task: Task, bodyChanged: boolean, at: number): Promise<void> {
-  await tx.notifications.fanOut({ item: refOf(task), actorId: null, cause: { kind: "updated", bodyChanged }, at });
-}
-
-function refOf(task: Task): ContentRef {
-  return { kind: "TASK", groupId: task.groupId, id: task.id };
 }
 
 async function assigneeOf(tx: Tx, groupId: number, email: string | undefined): Promise<number | undefined> {

@@ -1,7 +1,9 @@
-// Tasks written by members in the web interface (the API reads tasks only; operators write them
-// with `kairan task`). Every member of the group may add tasks, change them and mark them done;
-// the author and the managers move them to the trash and back and delete them for good. The
-// same text limits as everywhere (checkTaskText); the other members are notified of each change.
+// The one place tasks are written. Members write them in the web interface (the API reads tasks
+// only); operators write them with `kairan task` through task-admin.ts, which names people by
+// e-mail address and then calls insertTask and applyTaskChange below. Every member of the group
+// may add tasks, change them and mark them done; the author and the managers move them to the
+// trash and back and delete them for good. The same text limits everywhere (checkTaskText); the
+// other members are notified of each change.
 import { notifyMentions } from "../notification/mention.js";
 import type { Actor } from "../../domain/access.js";
 import type { Folder } from "../../domain/folder.js";
@@ -17,6 +19,7 @@ import {
   requireTaskTrashed,
 } from "../../domain/task.js";
 import type { TaskDue } from "../../domain/task-due.js";
+import type { TaskChange } from "../../store/queries/tasks.js";
 import type { Tx } from "../../store/store.js";
 import { removeBlobs, removeCommentsOf, removeItemRows } from "../comment/comment-detail.js";
 import { requireFolderOf } from "../group/folder-access.js";
@@ -74,41 +77,58 @@ export async function readTaskForm(
  * Adds a task written by the caller.
  * @throws ValidationError TASK_TITLE_*, TASK_BODY_TOO_LONG, USER_NOT_MEMBER; NotFoundError FOLDER_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED
  */
-export async function createTaskAs(
+export async function createTask(
   ctx: ServiceContext,
   actor: Actor,
   input: { groupId: number; draft: TaskDraft },
 ): Promise<Task> {
-  const { draft } = input;
-  const text = checkTaskText(draft);
+  const text = checkTaskText(input.draft);
   return ctx.store.transaction(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.groupId);
-    await requirePlaces(tx, group.id, draft);
-    const at = ctx.clock.now();
-    const task = await tx.tasks.insert({
-      groupId: group.id,
-      ...text,
-      authorId: actor.user.id,
-      assigneeId: draft.assigneeId,
-      dueAt: draft.due?.dueAt ?? null,
-      allDay: draft.due?.allDay ?? false,
-      priority: draft.priority,
-      status: draft.status,
-      folderId: draft.folderId,
-      trashed: false,
-      at,
-    });
-    await tx.notifications.fanOut({ item: refOf(task), actorId: actor.user.id, cause: { kind: "created" }, at });
-    await notifyMentions(tx, { item: refOf(task), commentNumber: null, text: task.body, actorId: actor.user.id, at });
-    return task;
+    return insertTask(
+      tx,
+      { groupId: group.id, authorId: actor.user.id, draft: { ...input.draft, ...text } },
+      ctx.clock.now(),
+    );
   });
+}
+
+/**
+ * Inserts a task whose author has joined its group (the caller checked), inside the caller's
+ * transaction; the other members are notified and the members its text names are mentioned.
+ * @throws ValidationError USER_NOT_MEMBER; NotFoundError FOLDER_NOT_FOUND
+ */
+export async function insertTask(
+  tx: Tx,
+  input: { groupId: number; authorId: number; draft: TaskDraft },
+  at: number,
+): Promise<Task> {
+  const { draft, authorId } = input;
+  await requirePlaces(tx, input.groupId, draft);
+  const task = await tx.tasks.insert({
+    groupId: input.groupId,
+    title: draft.title,
+    body: draft.body,
+    authorId,
+    assigneeId: draft.assigneeId,
+    dueAt: draft.due?.dueAt ?? null,
+    allDay: draft.due?.allDay ?? false,
+    priority: draft.priority,
+    status: draft.status,
+    folderId: draft.folderId,
+    trashed: false,
+    at,
+  });
+  await tx.notifications.fanOut({ item: taskRef(task), actorId: authorId, cause: { kind: "created" }, at });
+  await notifyMentions(tx, { item: taskRef(task), commentNumber: null, text: task.body, actorId: authorId, at });
+  return task;
 }
 
 /**
  * Changes a task: every field of the form, or only its state (done, reopened).
  * @throws ValidationError, NotFoundError TASK_NOT_FOUND, FOLDER_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED; ConflictError TASK_IN_TRASH
  */
-export async function updateTaskAs(
+export async function updateTask(
   ctx: ServiceContext,
   actor: Actor,
   input: { ref: ContentRef; change: TaskDraft | { readonly status: TaskStatus } },
@@ -117,9 +137,9 @@ export async function updateTaskAs(
   const text = "title" in change ? checkTaskText(change) : undefined;
   return writeTask(ctx, actor, input.ref, async (tx, task, at) => {
     requireTaskTrashed(task, false);
-    if (!("title" in change)) return tx.tasks.update(task.id, { status: change.status, at });
+    if (!("title" in change)) return { status: change.status, at };
     await requirePlaces(tx, task.groupId, change);
-    await tx.tasks.update(task.id, {
+    return {
       ...text,
       assigneeId: change.assigneeId,
       dueAt: change.due?.dueAt ?? null,
@@ -128,12 +148,7 @@ export async function updateTaskAs(
       status: change.status,
       folderId: change.folderId,
       at,
-    });
-    if (text !== undefined) {
-      const written = { item: refOf(task), commentNumber: null, text: text.body, previousText: task.body };
-      await notifyMentions(tx, { ...written, actorId: actor.user.id, at });
-    }
-    return text?.body !== task.body;
+    };
   });
 }
 
@@ -149,7 +164,7 @@ export async function trashTask(
   return writeTask(ctx, actor, input.ref, async (tx, task, at, membership) => {
     requireMayDeleteTask(task, actor.user.id, membership);
     requireTaskTrashed(task, !input.trashed);
-    await tx.tasks.update(task.id, { trashed: input.trashed, at });
+    return { trashed: input.trashed, at };
   });
 }
 
@@ -157,7 +172,7 @@ export async function trashTask(
  * Deletes a task in the trash for good, with its comments, their files, likes, favorites and notifications.
  * @throws NotFoundError TASK_NOT_FOUND; ForbiddenError TASK_DELETE_FORBIDDEN; ConflictError TASK_NOT_IN_TRASH
  */
-export async function deleteTaskForGood(ctx: ServiceContext, actor: Actor, input: { ref: ContentRef }): Promise<Task> {
+export async function deleteTask(ctx: ServiceContext, actor: Actor, input: { ref: ContentRef }): Promise<Task> {
   const { task, keys } = await ctx.store.transaction(async (tx) => {
     const { membership } = await requireGroupMember(tx, actor, input.ref.groupId);
     const found = await requireTask(tx, input.ref);
@@ -172,22 +187,34 @@ export async function deleteTaskForGood(ctx: ServiceContext, actor: Actor, input
   return task;
 }
 
-/** One change of a task in one transaction; the other members are notified (a changed text says so). */
+/** One change of a task by a member in one transaction, checked and built by `change`. */
 async function writeTask(
   ctx: ServiceContext,
   actor: Actor,
   ref: ContentRef,
-  write: (tx: Tx, task: Task, at: number, membership: Membership) => Promise<boolean | void>,
+  change: (tx: Tx, task: Task, at: number, membership: Membership) => Promise<TaskChange>,
 ): Promise<Task> {
   return ctx.store.transaction(async (tx) => {
     const { membership } = await requireGroupMember(tx, actor, ref.groupId);
     const task = await requireTask(tx, ref);
-    const at = ctx.clock.now();
-    const bodyChanged = (await write(tx, task, at, membership)) === true;
-    const cause = { kind: "updated", bodyChanged } as const;
-    await tx.notifications.fanOut({ item: refOf(task), actorId: actor.user.id, cause, at });
+    await applyTaskChange(tx, task, await change(tx, task, ctx.clock.now(), membership), actor.user.id);
     return requireTask(tx, ref);
   });
+}
+
+/**
+ * Writes a change of a task inside the caller's transaction. The members hear of it but the
+ * writer (`null`: the operator, so everyone); a changed text also says so, and mentions whom it
+ * newly names.
+ */
+export async function applyTaskChange(tx: Tx, task: Task, change: TaskChange, writerId: number | null): Promise<void> {
+  await tx.tasks.update(task.id, change);
+  const bodyChanged = change.body !== undefined && change.body !== task.body;
+  const item = taskRef(task);
+  await tx.notifications.fanOut({ item, actorId: writerId, cause: { kind: "updated", bodyChanged }, at: change.at });
+  if (change.body === undefined) return;
+  const written = { item, commentNumber: null, text: change.body, previousText: task.body };
+  await notifyMentions(tx, { ...written, actorId: writerId, at: change.at });
 }
 
 /** @throws ValidationError USER_NOT_MEMBER; NotFoundError FOLDER_NOT_FOUND */
@@ -197,6 +224,7 @@ async function requirePlaces(tx: Tx, groupId: number, draft: TaskDraft): Promise
     throw new ValidationError("USER_NOT_MEMBER", "The assignee must be a member of this group.");
 }
 
-function refOf(task: Task): ContentRef {
+/** The task's reference, as notifications and mentions name it. */
+export function taskRef(task: Pick<Task, "groupId" | "id">): ContentRef {
   return { kind: "TASK", groupId: task.groupId, id: task.id };
 }
