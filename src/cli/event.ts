@@ -11,18 +11,18 @@ import {
 import {
   type NamedList,
   type OperatorEventInput,
-  addEvent,
+  createEventAsOperator,
   addNamed,
   listNamed,
-  removeEvent,
+  deleteEventAsOperator,
   removeNamed,
-  replaceEvent,
+  updateEventAsOperator,
 } from "../services/event/event-admin.js";
 import { eventRef } from "../services/event/event.js";
 import {
-  addPersonalEvent,
-  removePersonalEvent,
-  replacePersonalEvent,
+  createPersonalEventAsOperator,
+  deletePersonalEventAsOperator,
+  updatePersonalEventAsOperator,
 } from "../services/schedule/personal-event-admin.js";
 import { type CommandGroup, type Values, commandGroup, groupOption, itemOption, optional, required } from "./admin.js";
 import { UsageError } from "./options.js";
@@ -163,14 +163,17 @@ export const EVENT_COMMAND: CommandGroup = commandGroup(
         if (owner !== undefined) {
           if (optional(values, "group") !== undefined || optional(values, "creator") !== undefined)
             throw new UsageError("--user adds a personal event: give it without --group and --creator");
-          return shownPersonal("added", await addPersonalEvent(context, { ...eventInput(values), ownerEmail: owner }));
+          return shownPersonal(
+            "added",
+            await createPersonalEventAsOperator(context, { ...eventInput(values), ownerEmail: owner }),
+          );
         }
         const input = {
           ...eventInput(values),
           groupId: groupOption(values),
           creatorEmail: required(values, "creator"),
         };
-        return shown("added", await addEvent(context, input));
+        return shown("added", await createEventAsOperator(context, input));
       },
     },
     update: {
@@ -181,8 +184,8 @@ export const EVENT_COMMAND: CommandGroup = commandGroup(
       async run(values, _p, context) {
         const ref = eventOption(values);
         if (ref.kind === "MP_SCHEDULE")
-          return shownPersonal("updated", await replacePersonalEvent(context, { ...eventInput(values), ref }));
-        return shown("updated", await replaceEvent(context, { ...eventInput(values), ref }));
+          return shownPersonal("updated", await updatePersonalEventAsOperator(context, { ...eventInput(values), ref }));
+        return shown("updated", await updateEventAsOperator(context, { ...eventInput(values), ref }));
       },
     },
     delete: {
@@ -191,8 +194,9 @@ export const EVENT_COMMAND: CommandGroup = commandGroup(
       options: { event: { type: "string" } },
       async run(values, _p, context) {
         const ref = eventOption(values);
-        if (ref.kind === "MP_SCHEDULE") return shownPersonal("deleted", await removePersonalEvent(context, { ref }));
-        return shown("deleted", await removeEvent(context, { ref }));
+        if (ref.kind === "MP_SCHEDULE")
+          return shownPersonal("deleted", await deletePersonalEventAsOperator(context, { ref }));
+        return shown("deleted", await deleteEventAsOperator(context, { ref }));
       },
     },
     ...namedCommands("event_menus", "menu", "menus"),

@@ -6,9 +6,9 @@ import { type EventInput, resolveEventDraft } from "../../domain/event-draft.js"
 import { requireEventZone } from "../../domain/event-time.js";
 import type { ContentRef } from "../../domain/item-id.js";
 import { requireGroup, requireMemberByEmail } from "../admin-lookup.js";
-import { removeBlobs, removeCommentsOf, removeItemRows } from "../comment/comment-detail.js";
-import { eventRef, requireEvent } from "./event.js";
-import { fieldsOf, requireDraftRefs } from "./event-write.js";
+import { removeBlobs } from "../comment/comment-detail.js";
+import { requireEvent } from "./event.js";
+import { insertEvent, removeEvent, replaceEventFields, requireDraftRefs } from "./event-write.js";
 import type { Tx } from "../../store/store.js";
 import type { ServiceContext } from "../context.js";
 
@@ -26,7 +26,7 @@ async function participantIds(tx: Tx, groupId: number, emails: readonly string[]
  * are notified. The zone: `--time-zone`, else the creator's setting, else UTC.
  * @throws ValidationError (the API's event errors), USER_NOT_MEMBER; NotFoundError GROUP_NOT_FOUND, USER_NOT_FOUND, NOT_FOUND
  */
-export async function addEvent(
+export async function createEventAsOperator(
   ctx: ServiceContext,
   input: OperatorEventInput & { groupId: number; creatorEmail: string },
 ): Promise<CalendarEvent> {
@@ -39,12 +39,7 @@ export async function addEvent(
         ? ((await tx.users.findPreferences(creator.user.id))?.timeZone ?? "UTC")
         : requireEventZone(input.timeZone);
     const draft = resolveEventDraft({ ...input, participantIds: ids }, zone);
-    await requireDraftRefs(tx, input.groupId, draft);
-    const at = ctx.clock.now();
-    const id = await tx.events.insert({ ...fieldsOf(draft, at), groupId: input.groupId, creatorId: creator.user.id });
-    const event = await requireEvent(tx, { kind: "GW_SCHEDULE", groupId: input.groupId, id });
-    await tx.notifications.fanOut({ item: eventRef(event), actorId: creator.user.id, cause: { kind: "created" }, at });
-    return event;
+    return insertEvent(tx, { groupId: input.groupId, creatorId: creator.user.id, draft }, ctx.clock.now());
   });
 }
 
@@ -52,7 +47,7 @@ export async function addEvent(
  * Replaces an event's fields, as an update through the API does; every participant is notified.
  * @throws ValidationError, NotFoundError NOT_FOUND, USER_NOT_FOUND
  */
-export async function replaceEvent(
+export async function updateEventAsOperator(
   ctx: ServiceContext,
   input: OperatorEventInput & { ref: ContentRef },
 ): Promise<CalendarEvent> {
@@ -62,22 +57,16 @@ export async function replaceEvent(
     const zone = input.timeZone === undefined ? current.timeZone : requireEventZone(input.timeZone);
     const draft = resolveEventDraft({ ...input, participantIds: ids }, zone);
     await requireDraftRefs(tx, current.groupId, draft);
-    const at = ctx.clock.now();
-    await tx.events.replace(current.id, current.groupId, fieldsOf(draft, at));
-    const cause = { kind: "updated", bodyChanged: draft.memo !== current.memo } as const;
-    await tx.notifications.fanOut({ item: eventRef(current), actorId: null, cause, at });
+    await replaceEventFields(tx, current, draft, { writerId: null, at: ctx.clock.now() });
     return requireEvent(tx, input.ref);
   });
 }
 
 /** Deletes an event with its comments and everything hanging on it. @throws NotFoundError NOT_FOUND */
-export async function removeEvent(ctx: ServiceContext, input: { ref: ContentRef }): Promise<CalendarEvent> {
+export async function deleteEventAsOperator(ctx: ServiceContext, input: { ref: ContentRef }): Promise<CalendarEvent> {
   const { event, keys } = await ctx.store.transaction(async (tx) => {
     const found = await requireEvent(tx, input.ref);
-    const removed = await removeCommentsOf(tx, input.ref);
-    await removeItemRows(tx, "GW_SCHEDULE", [found.id]);
-    await tx.events.remove(found.id);
-    return { event: found, keys: removed };
+    return { event: found, keys: await removeEvent(tx, found) };
   });
   await removeBlobs(ctx.blobs, keys);
   return event;

@@ -6,8 +6,8 @@ import { ValidationError } from "../../domain/errors.js";
 import { type EventException, checkEventLists, checkMovedTimes, requireMayEditEvent } from "../../domain/event.js";
 import type { ContentRef } from "../../domain/item-id.js";
 import { isRuleOccurrence } from "../../domain/recurrence.js";
-import { type EventListView, eventRef, requireEvent, wholeEntry } from "./event.js";
-import { fieldsOf } from "./event-write.js";
+import { type EventListView, requireEvent, wholeEntry } from "./event.js";
+import { replaceEventFields } from "./event-write.js";
 import { requireGroupMember } from "../group/group-access.js";
 import type { ServiceContext } from "../context.js";
 
@@ -49,18 +49,9 @@ export async function changeOccurrence(
       exceptions,
     };
     checkEventLists(draft);
-    const at = ctx.clock.now();
     const { title, memo, start, end, allDay, timeZone, menuId, participantIds, facilityIds } = draft;
-    await tx.events.replace(
-      current.id,
-      group.id,
-      fieldsOf(
-        { title, memo, start, end, allDay, timeZone, rule, menuId, participantIds, facilityIds, exceptions },
-        at,
-      ),
-    );
-    const cause = { kind: "updated", bodyChanged: false } as const;
-    await tx.notifications.fanOut({ item: eventRef(current), actorId: actor.user.id, cause, at });
+    const fields = { title, memo, start, end, allDay, timeZone, rule, menuId, participantIds, facilityIds, exceptions };
+    await replaceEventFields(tx, current, fields, { writerId: actor.user.id, at: ctx.clock.now() });
     const event = await requireEvent(tx, input.ref);
     return { group, entries: [wholeEntry(event)], total: 1, comments: undefined };
   });

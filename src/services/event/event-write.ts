@@ -75,11 +75,7 @@ export async function createEvent(
   return ctx.store.transaction(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.groupId);
     const draft = resolveEventDraft(input, await zoneOf(tx, actor, input, input.defaultTimeZone));
-    await requireDraftRefs(tx, group.id, draft);
-    const at = ctx.clock.now();
-    const id = await tx.events.insert({ ...fieldsOf(draft, at), groupId: group.id, creatorId: actor.user.id });
-    const event = await requireEvent(tx, { kind: "GW_SCHEDULE", groupId: group.id, id });
-    await tx.notifications.fanOut({ item: eventRef(event), actorId: actor.user.id, cause: { kind: "created" }, at });
+    const event = await insertEvent(tx, { groupId: group.id, creatorId: actor.user.id, draft }, ctx.clock.now());
     return { group, entries: [wholeEntry(event)], total: 1, comments: undefined };
   });
 }
@@ -102,10 +98,7 @@ export async function updateEvent(
     const resolved = resolveEventDraft(input, await zoneOf(tx, actor, input, input.defaultTimeZone, current));
     const draft = input.keepExceptions ? withKeptExceptions(resolved, current) : resolved;
     await requireDraftRefs(tx, group.id, draft);
-    const at = ctx.clock.now();
-    await tx.events.replace(current.id, group.id, fieldsOf(draft, at));
-    const cause = { kind: "updated", bodyChanged: draft.memo !== current.memo } as const;
-    await tx.notifications.fanOut({ item: eventRef(current), actorId: actor.user.id, cause, at });
+    await replaceEventFields(tx, current, draft, { writerId: actor.user.id, at: ctx.clock.now() });
     const event = await requireEvent(tx, input.ref);
     return { group, entries: [wholeEntry(event)], total: 1, comments: undefined };
   });
@@ -137,11 +130,50 @@ export async function deleteEvent(
     const { group: ownGroup, membership } = await requireGroupMember(tx, actor, input.ref.groupId);
     const found = await requireEvent(tx, input.ref);
     requireMayEditEvent(found, actor.user.id, membership);
-    const removedKeys = await removeCommentsOf(tx, input.ref);
-    await removeItemRows(tx, "GW_SCHEDULE", [found.id]);
-    await tx.events.remove(found.id);
-    return { event: found, group: ownGroup, keys: removedKeys };
+    return { event: found, group: ownGroup, keys: await removeEvent(tx, found) };
   });
   await removeBlobs(ctx.blobs, keys);
   return { event, group };
+}
+
+/**
+ * Inserts a group event whose creator has joined the group (the caller checked), inside the
+ * caller's transaction; its participants (every member when it names none) but the creator are
+ * notified.
+ * @throws NotFoundError NOT_FOUND (menu, facility); ForbiddenError NOT_A_MEMBER (a participant)
+ */
+export async function insertEvent(
+  tx: Tx,
+  input: { groupId: number; creatorId: number; draft: EventDraft },
+  at: number,
+): Promise<CalendarEvent> {
+  const { groupId, creatorId, draft } = input;
+  await requireDraftRefs(tx, groupId, draft);
+  const id = await tx.events.insert({ ...fieldsOf(draft, at), groupId, creatorId });
+  const event = await requireEvent(tx, { kind: "GW_SCHEDULE", groupId, id });
+  await tx.notifications.fanOut({ item: eventRef(event), actorId: creatorId, cause: { kind: "created" }, at });
+  return event;
+}
+
+/**
+ * Replaces an event's fields with a checked draft inside the caller's transaction; its
+ * participants hear of it but the writer (`null`: the operator, so all of them).
+ */
+export async function replaceEventFields(
+  tx: Tx,
+  current: CalendarEvent,
+  draft: EventDraft,
+  by: { writerId: number | null; at: number },
+): Promise<void> {
+  await tx.events.replace(current.id, current.groupId, fieldsOf(draft, by.at));
+  const cause = { kind: "updated", bodyChanged: draft.memo !== current.memo } as const;
+  await tx.notifications.fanOut({ item: eventRef(current), actorId: by.writerId, cause, at: by.at });
+}
+
+/** Removes an event with its comments, likes, favorites and notifications; the blob keys to delete after commit. */
+export async function removeEvent(tx: Tx, event: CalendarEvent): Promise<string[]> {
+  const keys = await removeCommentsOf(tx, eventRef(event));
+  await removeItemRows(tx, "GW_SCHEDULE", [event.id]);
+  await tx.events.remove(event.id);
+  return keys;
 }

@@ -9,6 +9,7 @@ import type { PersonalEventRef } from "../../domain/item-id.js";
 import type { Tx } from "../../store/store.js";
 import { requireUserByEmail } from "../admin-lookup.js";
 import type { ServiceContext } from "../context.js";
+import { insertPersonalEvent } from "./personal-event.js";
 import type { OperatorEventInput } from "../event/event-admin.js";
 import { fieldsOf } from "../event/event-write.js";
 
@@ -30,7 +31,7 @@ function draftOf(input: OperatorEventInput, zone: string) {
  * Adds a personal event of a user. The zone: `--time-zone`, else the user's setting, else UTC.
  * @throws ValidationError (the API's event errors), PERSONAL_EVENT_NOT_SHARED; NotFoundError USER_NOT_FOUND
  */
-export async function addPersonalEvent(
+export async function createPersonalEventAsOperator(
   ctx: ServiceContext,
   input: OperatorEventInput & { ownerEmail: string },
 ): Promise<PersonalEvent> {
@@ -40,11 +41,7 @@ export async function addPersonalEvent(
       input.timeZone === undefined
         ? ((await tx.users.findPreferences(owner.id))?.timeZone ?? "UTC")
         : requireEventZone(input.timeZone);
-    const id = await tx.personalEvents.insert({
-      ...fieldsOf(draftOf(input, zone), ctx.clock.now()),
-      ownerId: owner.id,
-    });
-    return requirePersonalEvent(tx, { kind: "MP_SCHEDULE", ownerId: owner.id, id });
+    return insertPersonalEvent(tx, owner.id, draftOf(input, zone), ctx.clock.now());
   });
 }
 
@@ -52,7 +49,7 @@ export async function addPersonalEvent(
  * Replaces a personal event's fields, as an update through the API does.
  * @throws ValidationError, PERSONAL_EVENT_NOT_SHARED; NotFoundError NOT_FOUND
  */
-export async function replacePersonalEvent(
+export async function updatePersonalEventAsOperator(
   ctx: ServiceContext,
   input: OperatorEventInput & { ref: PersonalEventRef },
 ): Promise<PersonalEvent> {
@@ -65,7 +62,7 @@ export async function replacePersonalEvent(
 }
 
 /** Deletes a personal event. @throws NotFoundError NOT_FOUND */
-export async function removePersonalEvent(
+export async function deletePersonalEventAsOperator(
   ctx: ServiceContext,
   input: { ref: PersonalEventRef },
 ): Promise<PersonalEvent> {

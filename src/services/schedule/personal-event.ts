@@ -2,7 +2,7 @@
 // changes, comments, likes or is notified of one; to anyone else such an id names nothing.
 import type { Actor } from "../../domain/access.js";
 import { NotFoundError, ValidationError } from "../../domain/errors.js";
-import { type PersonalEvent, checkPersonalDraft } from "../../domain/event.js";
+import { type EventDraft, type PersonalEvent, checkPersonalDraft } from "../../domain/event.js";
 import { type EventInput, resolveEventDraft } from "../../domain/event-draft.js";
 import type { PersonalEventRef } from "../../domain/item-id.js";
 import type { Tx } from "../../store/store.js";
@@ -59,10 +59,7 @@ export async function createPersonalEvent(
   return ctx.store.transaction(async (tx) => {
     const draft = resolveEventDraft(input, await zoneOf(tx, actor, input, input.defaultTimeZone));
     checkPersonalDraft(draft);
-    const id = await tx.personalEvents.insert({ ...fieldsOf(draft, ctx.clock.now()), ownerId: actor.user.id });
-    return wholeEntry(
-      await requireOwnPersonalEvent(tx, actor.user.id, { kind: "MP_SCHEDULE", ownerId: actor.user.id, id }),
-    );
+    return wholeEntry(await insertPersonalEvent(tx, actor.user.id, draft, ctx.clock.now()));
   });
 }
 
@@ -98,4 +95,15 @@ export async function deletePersonalEvent(
     await tx.personalEvents.remove(event.id);
     return event;
   });
+}
+
+/** Inserts a personal event (its draft checked by the caller) inside the caller's transaction; nobody is notified. */
+export async function insertPersonalEvent(
+  tx: Tx,
+  ownerId: number,
+  draft: EventDraft,
+  at: number,
+): Promise<PersonalEvent> {
+  const id = await tx.personalEvents.insert({ ...fieldsOf(draft, at), ownerId });
+  return requireOwnPersonalEvent(tx, ownerId, { kind: "MP_SCHEDULE", ownerId, id });
 }
