@@ -21,8 +21,8 @@ export interface KindInfo {
   readonly area: "board" | "tasks" | "files" | "events";
   /** The notification category of its area (`?category=`, `cblNtf:icon`). */
   readonly category: "BOARD" | "TASK" | "CABINET" | "G_SCHEDULE";
-  /** The error code of an id of this kind that names nothing (docs/api.md). */
-  readonly notFoundCode: string;
+  /** The error of an id of this kind that names nothing (docs/api.md). */
+  readonly notFound: { readonly code: string };
   /** Who hears of its changes: every member, or (events) the participants when it names any. */
   readonly audience: "members" | "participants";
   /** Whether `/api/search/V2` finds items of this kind. */
@@ -36,7 +36,7 @@ export const KINDS: Readonly<Record<ContentKind, KindInfo>> = {
     table: "topics",
     area: "board",
     category: "BOARD",
-    notFoundCode: "TOPIC_NOT_FOUND",
+    notFound: { code: "TOPIC_NOT_FOUND" },
     audience: "members",
     searched: true,
   },
@@ -45,7 +45,7 @@ export const KINDS: Readonly<Record<ContentKind, KindInfo>> = {
     table: "tasks",
     area: "tasks",
     category: "TASK",
-    notFoundCode: "TASK_NOT_FOUND",
+    notFound: { code: "TASK_NOT_FOUND" },
     audience: "members",
     searched: true,
   },
@@ -54,7 +54,7 @@ export const KINDS: Readonly<Record<ContentKind, KindInfo>> = {
     table: "files",
     area: "files",
     category: "CABINET",
-    notFoundCode: "FILE_NOT_FOUND",
+    notFound: { code: "FILE_NOT_FOUND" },
     audience: "members",
     searched: true,
   },
@@ -64,7 +64,7 @@ export const KINDS: Readonly<Record<ContentKind, KindInfo>> = {
     table: "events",
     area: "events",
     category: "G_SCHEDULE",
-    notFoundCode: "NOT_FOUND",
+    notFound: { code: "NOT_FOUND" },
     audience: "participants",
     searched: false,
   },

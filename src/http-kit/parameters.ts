@@ -84,7 +84,7 @@ export function readItemId(text: string, field?: string): ItemRef {
  * @throws NotFoundError TOPIC_NOT_FOUND, TASK_NOT_FOUND, FILE_NOT_FOUND
  */
 export function requireKind(ref: ItemRef, kind: ContentKind): ContentRef {
-  if (ref.kind !== kind) throw new NotFoundError(KINDS[kind].notFoundCode, `The ${KINDS[kind].noun} does not exist.`);
+  if (ref.kind !== kind) throw new NotFoundError(KINDS[kind].notFound.code, `The ${KINDS[kind].noun} does not exist.`);
   return ref;
 }
 
