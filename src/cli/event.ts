@@ -12,10 +12,10 @@ import {
   type NamedList,
   type OperatorEventInput,
   createEventAsOperator,
-  addNamed,
-  listNamed,
+  createNamedAsOperator,
+  listNamedAsOperator,
   deleteEventAsOperator,
-  removeNamed,
+  deleteNamedAsOperator,
   updateEventAsOperator,
 } from "../services/event/event-admin.js";
 import { eventRef } from "../services/event/event.js";
@@ -117,8 +117,8 @@ function namedCommands(list: NamedList, noun: string, plural: string) {
       summary: `add a ${noun} to a group`,
       usage: "--group ID --name TEXT",
       options: { group: { type: "string" }, name: { type: "string" } },
-      async run(values: Values, _p: readonly string[], context: Parameters<typeof addNamed>[0]) {
-        const added: NamedRef = await addNamed(context, {
+      async run(values: Values, _p: readonly string[], context: Parameters<typeof createNamedAsOperator>[0]) {
+        const added: NamedRef = await createNamedAsOperator(context, {
           list,
           groupId: groupOption(values),
           name: required(values, "name"),
@@ -130,8 +130,8 @@ function namedCommands(list: NamedList, noun: string, plural: string) {
       summary: `list a group's ${plural}`,
       usage: "--group ID",
       options: { group: { type: "string" } },
-      async run(values: Values, _p: readonly string[], context: Parameters<typeof listNamed>[0]) {
-        const found = await listNamed(context, { list, groupId: groupOption(values) });
+      async run(values: Values, _p: readonly string[], context: Parameters<typeof listNamedAsOperator>[0]) {
+        const found = await listNamedAsOperator(context, { list, groupId: groupOption(values) });
         return found.map((item) => ({ id: formatPair(item.id), name: item.name }));
       },
     },
@@ -139,10 +139,10 @@ function namedCommands(list: NamedList, noun: string, plural: string) {
       summary: `remove a ${noun}`,
       usage: `--${noun} ID`,
       options: { [noun]: { type: "string" } },
-      async run(values: Values, _p: readonly string[], context: Parameters<typeof removeNamed>[0]) {
+      async run(values: Values, _p: readonly string[], context: Parameters<typeof deleteNamedAsOperator>[0]) {
         const id = idOption(values, noun);
         if (id === undefined) throw new UsageError(`--${noun} is required`);
-        const removed = await removeNamed(context, { list, id });
+        const removed = await deleteNamedAsOperator(context, { list, id });
         return { removed: noun, id: formatPair(removed.id), name: removed.name };
       },
     },

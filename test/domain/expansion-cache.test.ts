@@ -1,4 +1,4 @@
-// The expansion cache (services/expansion-cache.ts) and the kept `cbl:when` text of its answers
+// The expansion cache (services/event/expansion-cache.ts) and the kept `cbl:when` text of its answers
 // (present/event.ts). The rule both depend on: an entry is keyed by every input of expandEvent,
 // so a change of any of them is a new expansion; kept answers are frozen, so their text can be
 // kept too.

@@ -79,7 +79,7 @@ export type NamedList = "event_menus" | "facilities";
  * Adds a menu or facility to a group.
  * @throws ValidationError EVENT_MENU_NAME_REQUIRED, EVENT_MENU_NAME_TOO_LONG; NotFoundError GROUP_NOT_FOUND
  */
-export async function addNamed(
+export async function createNamedAsOperator(
   ctx: ServiceContext,
   input: { list: NamedList; groupId: number; name: string },
 ): Promise<NamedRef> {
@@ -91,7 +91,10 @@ export async function addNamed(
 }
 
 /** A group's menus or facilities. @throws NotFoundError GROUP_NOT_FOUND */
-export async function listNamed(ctx: ServiceContext, input: { list: NamedList; groupId: number }): Promise<NamedRef[]> {
+export async function listNamedAsOperator(
+  ctx: ServiceContext,
+  input: { list: NamedList; groupId: number },
+): Promise<NamedRef[]> {
   return ctx.store.read(async (tx) => {
     await requireGroup(tx, input.groupId);
     return tx.events.listNamed(input.list, input.groupId);
@@ -99,7 +102,10 @@ export async function listNamed(ctx: ServiceContext, input: { list: NamedList; g
 }
 
 /** Removes a menu (its events keep no menu) or a facility (events no longer book it). @throws NotFoundError NOT_FOUND */
-export async function removeNamed(ctx: ServiceContext, input: { list: NamedList; id: number }): Promise<NamedRef> {
+export async function deleteNamedAsOperator(
+  ctx: ServiceContext,
+  input: { list: NamedList; id: number },
+): Promise<NamedRef> {
   return ctx.store.transaction(async (tx) => {
     const found = await tx.events.findNamed(input.list, input.id);
     if (!found) throw new NotFoundError("NOT_FOUND", "No menu or facility has this id.");

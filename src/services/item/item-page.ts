@@ -54,7 +54,7 @@ export interface CommentSection {
 export interface ItemPageView extends GroupAccess {
   readonly reactions: Reactions;
   readonly comments: CommentSection;
-  /** The member each handle of the body and the comments shown names (services/mention.ts). */
+  /** The member each handle of the body and the comments shown names (services/notification/mention.ts). */
   readonly mentions: ReadonlyMap<string, number>;
   /** The picture version of each author on the page who has a picture and is still a member. */
   readonly pictures: ReadonlyMap<number, string>;

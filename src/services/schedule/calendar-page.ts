@@ -1,6 +1,6 @@
 // What the calendar pages show: the occurrences of events in a window, whatever their source. The
 // views (src/web/calendar/*) take these occurrences only. The personal calendar reads the user's
-// schedule (services/schedule.ts), the same list as `GET /api/schedule/V2` and `me.ics`.
+// schedule (services/schedule/schedule.ts), the same list as `GET /api/schedule/V2` and `me.ics`.
 import type { Actor } from "../../domain/access.js";
 import type { CalendarEvent, EventBase, NamedRef } from "../../domain/event.js";
 import { placeOccurrences } from "../../domain/event-occurrence.js";

@@ -1,5 +1,5 @@
 // The calendars: a group's (`/g/1:n/events`) and the signed-in person's over all their groups
-// (`/schedule`). Both read occurrences through services/calendar-page.ts and show them in the
+// (`/schedule`). Both read occurrences through services/schedule/calendar-page.ts and show them in the
 // month, week or list view (`?view=`, `?date=`), in the reader's language and time zone.
 import type { FastifyInstance } from "fastify";
 import { type ContentRef, formatPair } from "../../domain/item-id.js";
