@@ -2,7 +2,8 @@
 import { hashPassword } from "../../auth/password.js";
 import { checkAccountDraft, requireSignupOpen } from "../../domain/signup.js";
 import type { User } from "../../domain/user.js";
-import { type SignupContext, emailTaken } from "../member/invitation.js";
+import type { SignupContext } from "../member/invitation.js";
+import { insertAccount } from "./account-write.js";
 
 /**
  * Makes an account from what its holder typed.
@@ -15,15 +16,6 @@ export async function signUp(
   requireSignupOpen(ctx.config.allowSignup);
   const draft = checkAccountDraft(input);
   const passwordHash = await hashPassword(draft.password);
-  return ctx.store.transaction(async (tx) => {
-    if (await tx.users.findByEmail(draft.email)) throw emailTaken(draft.email);
-    return tx.users.insert({
-      name: draft.name,
-      email: draft.email,
-      familyKana: "",
-      givenKana: "",
-      passwordHash,
-      createdAt: ctx.clock.now(),
-    });
-  });
+  const account = { name: draft.name, email: draft.email, familyKana: "", givenKana: "", passwordHash };
+  return ctx.store.transaction((tx) => insertAccount(tx, account, ctx.clock.now()));
 }

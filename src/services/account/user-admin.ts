@@ -4,6 +4,7 @@ import type { Group } from "../../domain/group.js";
 import { type User, checkUserNames } from "../../domain/user.js";
 import { requireUserByEmail } from "../admin-lookup.js";
 import type { ServiceContext } from "../context.js";
+import { insertAccount } from "./account-write.js";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -22,13 +23,8 @@ export async function addUser(
   if (input.password === "") throw new ValidationError("PASSWORD_REQUIRED", "The password is empty.");
   const passwordHash = await hashPassword(input.password);
   return ctx.store.transaction(async (tx) => {
-    if (await tx.users.findByEmail(input.email)) {
-      throw new ValidationError(
-        "EMAIL_TAKEN",
-        `A user with the e-mail address ${input.email.slice(0, 40)} exists already.`,
-      );
-    }
-    return tx.users.insert({ ...input, passwordHash, createdAt: ctx.clock.now() });
+    const { name, email, familyKana, givenKana } = input;
+    return insertAccount(tx, { name, email, familyKana, givenKana, passwordHash }, ctx.clock.now());
   });
 }
 

@@ -4,7 +4,6 @@
 import type { Actor } from "../../domain/access.js";
 import { hashPassword } from "../../auth/password.js";
 import { hashToken } from "../../auth/token.js";
-import { ValidationError } from "../../domain/errors.js";
 import { invitationNotFound, requireLinkSecret, requireLive } from "../../domain/invitation.js";
 import { checkNameAndPassword, requireSignupOpen } from "../../domain/signup.js";
 import type { User } from "../../domain/user.js";
@@ -12,6 +11,7 @@ import type { InvitationRow } from "../../store/queries/invitations.js";
 import type { Tx } from "../../store/store.js";
 import type { ServiceContext } from "../context.js";
 import { announceJoined } from "./membership-events.js";
+import { insertAccount } from "../account/account-write.js";
 
 /** What the sign-up services need of the configuration. */
 export interface SignupContext extends ServiceContext {
@@ -86,23 +86,11 @@ export async function joinWithNewAccount(
   return ctx.store.transaction(async (tx) => {
     const at = ctx.clock.now();
     const invitation = await linkedInvitation(tx, input, at);
-    if (await tx.users.findByEmail(invitation.email)) throw emailTaken(invitation.email);
-    const user = await tx.users.insert({
-      name: draft.name,
-      email: invitation.email,
-      familyKana: "",
-      givenKana: "",
-      passwordHash,
-      createdAt: at,
-    });
+    const account = { name: draft.name, email: invitation.email, familyKana: "", givenKana: "", passwordHash };
+    const user = await insertAccount(tx, account, at);
     await join(tx, invitation, user.id, at);
     return { user, invitation };
   });
-}
-
-/** The error of an address that has an account already. */
-export function emailTaken(email: string): ValidationError {
-  return new ValidationError("EMAIL_TAKEN", `A user with the e-mail address ${email.slice(0, 40)} exists already.`);
 }
 
 async function join(tx: Tx, invitation: InvitationRow, userId: number, at: number): Promise<void> {
