@@ -4,6 +4,7 @@ import type { Group } from "../../domain/group.js";
 import { type User, checkUserNames } from "../../domain/user.js";
 import { requireUserByEmail } from "../admin-lookup.js";
 import type { ServiceContext } from "../context.js";
+import { insertGroup } from "../group/group-manage.js";
 import { insertAccount } from "./account-write.js";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -13,7 +14,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * @throws ValidationError USER_NAME_REQUIRED, USER_NAME_TOO_LONG, USER_READING_TOO_LONG, USER_NAME_INVALID,
  *   INVALID_EMAIL, PASSWORD_REQUIRED, EMAIL_TAKEN
  */
-export async function addUser(
+export async function createUserAsOperator(
   ctx: ServiceContext,
   input: { name: string; email: string; password: string; familyKana: string; givenKana: string },
 ): Promise<User> {
@@ -40,7 +41,7 @@ export async function listUsers(ctx: ServiceContext): Promise<Array<User & { dis
  * Creates a group; with `managerEmail`, that user joins it as its first manager.
  * @throws ValidationError GROUP_NAME_REQUIRED; NotFoundError USER_NOT_FOUND
  */
-export async function addGroup(
+export async function createGroupAsOperator(
   ctx: ServiceContext,
   input: { name: string; summary: string; managerEmail: string | undefined },
 ): Promise<Group> {
@@ -48,16 +49,7 @@ export async function addGroup(
     throw new ValidationError("GROUP_NAME_REQUIRED", "The group's name is missing or empty.");
   return ctx.store.transaction(async (tx) => {
     const manager = input.managerEmail === undefined ? undefined : await requireUserByEmail(tx, input.managerEmail);
-    const group = await tx.groups.insert({ name: input.name, summary: input.summary, createdAt: ctx.clock.now() });
-    if (manager)
-      await tx.memberships.insertJoined({
-        groupId: group.id,
-        userId: manager.id,
-        manager: true,
-        notify: true,
-        createdAt: ctx.clock.now(),
-      });
-    return group;
+    return insertGroup(tx, input, manager?.id, ctx.clock.now());
   });
 }
 

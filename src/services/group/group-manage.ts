@@ -3,6 +3,7 @@
 import type { Actor } from "../../domain/access.js";
 import type { Group } from "../../domain/group.js";
 import { checkGroupDraft, requireMayLeave } from "../../domain/group-rules.js";
+import type { Tx } from "../../store/store.js";
 import type { ServiceContext } from "../context.js";
 import { requireGroupManager, requireGroupMember } from "./group-access.js";
 import { endMembership } from "../member/membership-events.js";
@@ -17,18 +18,29 @@ export async function createGroup(
   input: { name: string; summary: string },
 ): Promise<Group> {
   const draft = checkGroupDraft(input);
-  return ctx.store.transaction(async (tx) => {
-    const at = ctx.clock.now();
-    const group = await tx.groups.insert({ ...draft, createdAt: at });
+  return ctx.store.transaction((tx) => insertGroup(tx, draft, actor.user.id, ctx.clock.now()));
+}
+
+/**
+ * Inserts a group inside the caller's transaction (its draft checked by the caller), with its
+ * first manager when there is one: the one insert of groups, for the web and `kairan group add`.
+ */
+export async function insertGroup(
+  tx: Tx,
+  draft: { name: string; summary: string },
+  managerId: number | undefined,
+  at: number,
+): Promise<Group> {
+  const group = await tx.groups.insert({ name: draft.name, summary: draft.summary, createdAt: at });
+  if (managerId !== undefined)
     await tx.memberships.insertJoined({
       groupId: group.id,
-      userId: actor.user.id,
+      userId: managerId,
       manager: true,
       notify: true,
       createdAt: at,
     });
-    return group;
-  });
+  return group;
 }
 
 /**
