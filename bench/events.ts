@@ -10,7 +10,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { expandEvent } from "../src/domain/recurrence.js";
-import { ExpansionCache } from "../src/services/expansion-cache.js";
+import { ExpansionCache } from "../src/services/event/expansion-cache.js";
 import type { GenerateSummary } from "./inputs.js";
 import { type Measured, measure } from "./load.js";
 import { build, kairan, startBaseline, startKairan } from "./processes.js";

@@ -45,7 +45,7 @@ import { registerOAuthPages } from "./web/pages/oauth.js";
 import { registerWeb } from "./web/routes.js";
 import { sessionActorOf } from "./web/session.js";
 import { registerStream } from "./http/endpoints/stream/stream.js";
-import { LiveHub } from "./services/live-hub.js";
+import { LiveHub } from "./services/live/live-hub.js";
 import { registerIcon } from "./http/endpoints/icon/icon.js";
 import { registerMpAddress } from "./http/endpoints/mp-address/mp-address.js";
 import { registerIcal } from "./http/endpoints/ical/ical.js";

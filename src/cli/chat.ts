@@ -1,9 +1,9 @@
 import type { ChatRoomType } from "../domain/chat.js";
 import { formatChatMessageId, formatChatRoomId } from "../domain/item-id.js";
 import { roomTitleFor } from "../present/chat.js";
-import { type RoomView, listRooms, writeRoom } from "../services/chat.js";
-import { actorByEmail, userIdsByEmail } from "../services/chat-admin.js";
-import { pushMessage } from "../services/chat-message.js";
+import { type RoomView, listRooms, writeRoom } from "../services/chat/chat.js";
+import { actorByEmail, userIdsByEmail } from "../services/chat/chat-admin.js";
+import { pushMessage } from "../services/chat/chat-message.js";
 import { type CommandGroup, type Values, commandGroup, optional, required } from "./admin.js";
 import { UsageError } from "./options.js";
 import { parseChatId } from "../domain/item-id.js";

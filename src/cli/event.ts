@@ -11,15 +11,19 @@ import {
 import {
   type NamedList,
   type OperatorEventInput,
-  addEvent,
-  addNamed,
-  listNamed,
-  removeEvent,
-  removeNamed,
-  replaceEvent,
-} from "../services/event-admin.js";
-import { eventRef } from "../services/event.js";
-import { addPersonalEvent, removePersonalEvent, replacePersonalEvent } from "../services/personal-event-admin.js";
+  createEventAsOperator,
+  createNamedAsOperator,
+  listNamedAsOperator,
+  deleteEventAsOperator,
+  deleteNamedAsOperator,
+  updateEventAsOperator,
+} from "../services/event/event-admin.js";
+import { eventRef } from "../services/event/event.js";
+import {
+  createPersonalEventAsOperator,
+  deletePersonalEventAsOperator,
+  updatePersonalEventAsOperator,
+} from "../services/schedule/personal-event-admin.js";
 import { type CommandGroup, type Values, commandGroup, groupOption, itemOption, optional, required } from "./admin.js";
 import { UsageError } from "./options.js";
 
@@ -113,8 +117,8 @@ function namedCommands(list: NamedList, noun: string, plural: string) {
       summary: `add a ${noun} to a group`,
       usage: "--group ID --name TEXT",
       options: { group: { type: "string" }, name: { type: "string" } },
-      async run(values: Values, _p: readonly string[], context: Parameters<typeof addNamed>[0]) {
-        const added: NamedRef = await addNamed(context, {
+      async run(values: Values, _p: readonly string[], context: Parameters<typeof createNamedAsOperator>[0]) {
+        const added: NamedRef = await createNamedAsOperator(context, {
           list,
           groupId: groupOption(values),
           name: required(values, "name"),
@@ -126,8 +130,8 @@ function namedCommands(list: NamedList, noun: string, plural: string) {
       summary: `list a group's ${plural}`,
       usage: "--group ID",
       options: { group: { type: "string" } },
-      async run(values: Values, _p: readonly string[], context: Parameters<typeof listNamed>[0]) {
-        const found = await listNamed(context, { list, groupId: groupOption(values) });
+      async run(values: Values, _p: readonly string[], context: Parameters<typeof listNamedAsOperator>[0]) {
+        const found = await listNamedAsOperator(context, { list, groupId: groupOption(values) });
         return found.map((item) => ({ id: formatPair(item.id), name: item.name }));
       },
     },
@@ -135,10 +139,10 @@ function namedCommands(list: NamedList, noun: string, plural: string) {
       summary: `remove a ${noun}`,
       usage: `--${noun} ID`,
       options: { [noun]: { type: "string" } },
-      async run(values: Values, _p: readonly string[], context: Parameters<typeof removeNamed>[0]) {
+      async run(values: Values, _p: readonly string[], context: Parameters<typeof deleteNamedAsOperator>[0]) {
         const id = idOption(values, noun);
         if (id === undefined) throw new UsageError(`--${noun} is required`);
-        const removed = await removeNamed(context, { list, id });
+        const removed = await deleteNamedAsOperator(context, { list, id });
         return { removed: noun, id: formatPair(removed.id), name: removed.name };
       },
     },
@@ -159,14 +163,17 @@ export const EVENT_COMMAND: CommandGroup = commandGroup(
         if (owner !== undefined) {
           if (optional(values, "group") !== undefined || optional(values, "creator") !== undefined)
             throw new UsageError("--user adds a personal event: give it without --group and --creator");
-          return shownPersonal("added", await addPersonalEvent(context, { ...eventInput(values), ownerEmail: owner }));
+          return shownPersonal(
+            "added",
+            await createPersonalEventAsOperator(context, { ...eventInput(values), ownerEmail: owner }),
+          );
         }
         const input = {
           ...eventInput(values),
           groupId: groupOption(values),
           creatorEmail: required(values, "creator"),
         };
-        return shown("added", await addEvent(context, input));
+        return shown("added", await createEventAsOperator(context, input));
       },
     },
     update: {
@@ -177,8 +184,8 @@ export const EVENT_COMMAND: CommandGroup = commandGroup(
       async run(values, _p, context) {
         const ref = eventOption(values);
         if (ref.kind === "MP_SCHEDULE")
-          return shownPersonal("updated", await replacePersonalEvent(context, { ...eventInput(values), ref }));
-        return shown("updated", await replaceEvent(context, { ...eventInput(values), ref }));
+          return shownPersonal("updated", await updatePersonalEventAsOperator(context, { ...eventInput(values), ref }));
+        return shown("updated", await updateEventAsOperator(context, { ...eventInput(values), ref }));
       },
     },
     delete: {
@@ -187,8 +194,9 @@ export const EVENT_COMMAND: CommandGroup = commandGroup(
       options: { event: { type: "string" } },
       async run(values, _p, context) {
         const ref = eventOption(values);
-        if (ref.kind === "MP_SCHEDULE") return shownPersonal("deleted", await removePersonalEvent(context, { ref }));
-        return shown("deleted", await removeEvent(context, { ref }));
+        if (ref.kind === "MP_SCHEDULE")
+          return shownPersonal("deleted", await deletePersonalEventAsOperator(context, { ref }));
+        return shown("deleted", await deleteEventAsOperator(context, { ref }));
       },
     },
     ...namedCommands("event_menus", "menu", "menus"),

@@ -3,7 +3,7 @@ import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import type { CabinetFile } from "../domain/file.js";
 import { formatContentId, formatPair } from "../domain/item-id.js";
-import { addFile, addFileVersion, trashFile } from "../services/file-admin.js";
+import { addFile, addFileVersion, trashFile } from "../services/file/file-admin.js";
 import {
   type CommandGroup,
   type Values,

@@ -1,5 +1,5 @@
 import { loadConfig } from "../config/config.js";
-import { DATASET_PASSWORD, findTypicalMember, generateDataset } from "../services/dataset.js";
+import { DATASET_PASSWORD, findTypicalMember, generateDataset } from "../services/dataset/dataset.js";
 import { parsePlainDate } from "../domain/event-time.js";
 import { openStore } from "../store/open.js";
 import { SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, configFlags, parseCommand } from "./options.js";

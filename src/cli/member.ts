@@ -7,7 +7,7 @@ import {
   removeMember,
   setManager,
   setNotify,
-} from "../services/member-admin.js";
+} from "../services/member/member-admin.js";
 import {
   type CommandGroup,
   type Subcommand,

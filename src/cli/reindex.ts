@@ -1,7 +1,7 @@
 import { openBlobStore } from "../blobs/open.js";
 import { systemClock } from "../clock.js";
 import { loadConfig } from "../config/config.js";
-import { rebuildSearchIndex } from "../services/search-index.js";
+import { rebuildSearchIndex } from "../services/search/search-index.js";
 import { openStore } from "../store/open.js";
 import { SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, configFlags, parseCommand } from "./options.js";
 

@@ -1,8 +1,14 @@
 import { formatContentId, formatPair, formatPersonalTaskId, parsePair } from "../domain/item-id.js";
 import type { ServiceContext } from "../services/context.js";
-import { addPersonalTaskFor } from "../services/personal-task.js";
+import { addPersonalTaskFor } from "../services/todo/personal-task.js";
 import { type Task, isTaskPriority, isTaskStatus, parseDue } from "../domain/task.js";
-import { type Due, type TaskPlace, addTask, moveTask, updateTask } from "../services/task-admin.js";
+import {
+  type Due,
+  type TaskPlace,
+  createTaskAsOperator,
+  moveTaskAsOperator,
+  updateTaskAsOperator,
+} from "../services/task/task-admin.js";
 import {
   type CommandGroup,
   type Values,
@@ -92,7 +98,7 @@ export const TASK_COMMAND: CommandGroup = commandGroup("task", "add and change t
         status: enumOption(values, "status", isTaskStatus, STATUSES) ?? "NOT_STARTED",
         folderId: folderOption(values),
       };
-      return shown("added", await addTask(context, input));
+      return shown("added", await createTaskAsOperator(context, input));
     },
   },
   update: {
@@ -109,7 +115,7 @@ export const TASK_COMMAND: CommandGroup = commandGroup("task", "add and change t
         priority: enumOption(values, "priority", isTaskPriority, PRIORITIES),
         status: enumOption(values, "status", isTaskStatus, STATUSES),
       };
-      return shown("updated", await updateTask(context, input));
+      return shown("updated", await updateTaskAsOperator(context, input));
     },
   },
   complete: {
@@ -119,7 +125,7 @@ export const TASK_COMMAND: CommandGroup = commandGroup("task", "add and change t
     async run(values, _p, context) {
       return shown(
         "completed",
-        await updateTask(context, { ref: itemOption(values, "task", "TASK"), status: "COMPLETED" }),
+        await updateTaskAsOperator(context, { ref: itemOption(values, "task", "TASK"), status: "COMPLETED" }),
       );
     },
   },
@@ -130,7 +136,7 @@ export const TASK_COMMAND: CommandGroup = commandGroup("task", "add and change t
     async run(values, _p, context) {
       return shown(
         "moved",
-        await moveTask(context, { ref: itemOption(values, "task", "TASK"), place: placeOption(values) }),
+        await moveTaskAsOperator(context, { ref: itemOption(values, "task", "TASK"), place: placeOption(values) }),
       );
     },
   },

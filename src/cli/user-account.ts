@@ -1,7 +1,7 @@
 // `kairan user set-password|rename|disable|enable|unlock EMAIL`: an operator's changes to one account.
 import { formatPair } from "../domain/item-id.js";
 import type { User } from "../domain/user.js";
-import { renameUser, setPassword, setUserDisabled, unlockUser } from "../services/account-admin.js";
+import { renameUser, setPassword, setUserDisabled, unlockUser } from "../services/account/account-admin.js";
 import { type Subcommand, optional } from "./admin.js";
 import { CommandError, UsageError } from "./options.js";
 

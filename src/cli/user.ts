@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { formatPair } from "../domain/item-id.js";
-import { addGroup, addUser, listGroups, listUsers } from "../services/user-admin.js";
+import { createGroupAsOperator, createUserAsOperator, listGroups, listUsers } from "../services/account/user-admin.js";
 import { type CommandGroup, commandGroup, optional, required } from "./admin.js";
 import { ACCOUNT_SUBCOMMANDS } from "./user-account.js";
 
@@ -18,7 +18,7 @@ export const USER_COMMAND: CommandGroup = commandGroup("user", "add, list and ma
     },
     async run(values, _positionals, context) {
       const generated = optional(values, "password") === undefined ? randomBytes(12).toString("base64url") : undefined;
-      const user = await addUser(context, {
+      const user = await createUserAsOperator(context, {
         name: required(values, "name"),
         email: required(values, "email"),
         password: generated ?? required(values, "password"),
@@ -62,7 +62,7 @@ export const GROUP_COMMAND: CommandGroup = commandGroup("group", "add and list g
         summary: optional(values, "summary") ?? "",
         managerEmail: optional(values, "manager"),
       };
-      const group = await addGroup(context, input);
+      const group = await createGroupAsOperator(context, input);
       return { added: "group", id: formatPair(group.id), name: group.name };
     },
   },

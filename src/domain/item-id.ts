@@ -8,14 +8,20 @@
  * Elsewhere the code holds plain numeric ids and asks this module for the wire form.
  */
 
-/** The kinds of group content that can carry comments, likes and favorites. */
-export type ContentKind = "BOARD" | "TASK" | "CABINET" | "GW_SCHEDULE";
+import { type ContentKind, isContentKind } from "./kinds.js";
+
+export type { ContentKind } from "./kinds.js";
 
 /** A topic, task, file or event of a group. */
 export interface ContentRef {
   readonly kind: ContentKind;
   readonly groupId: number;
   readonly id: number;
+}
+
+/** Whether a parsed id names group content (a topic, task, file or event). */
+export function isContentRef(ref: ItemRef): ref is ContentRef {
+  return isContentKind(ref.kind);
 }
 
 /** A parsed item identifier. `foreign` is a well-formed id of a kind this server does not hold. */
@@ -27,7 +33,6 @@ export type ItemRef =
 
 const PAIR = /^1:([1-9][0-9]{0,14})$/;
 const PLAIN = /^[1-9][0-9]{0,14}$/;
-const CONTENT_KINDS: ReadonlySet<string> = new Set<ContentKind>(["BOARD", "TASK", "CABINET", "GW_SCHEDULE"]);
 const FOREIGN_KINDS: ReadonlySet<string> = new Set(["MYPAGE", "MESSAGE", "MP_SCHEDULE", "MP_CHAT"]);
 const PAIR_SHAPE = /^[0-9]+:[0-9]+$/;
 
@@ -84,10 +89,10 @@ export function parseItemId(text: string): ItemRef | undefined {
   if (groupId === undefined) return undefined;
   if (segments.length === 2) return { kind: "GROUP", groupId };
   const kind = segments[2] ?? "";
-  if (!CONTENT_KINDS.has(kind)) return parseForeign(segments);
+  if (!isContentKind(kind)) return parseForeign(segments);
   const id = parsePair(segments[3] ?? "");
   if (id === undefined) return undefined;
-  const content: ContentRef = { kind: kind as ContentKind, groupId, id };
+  const content: ContentRef = { kind, groupId, id };
   if (segments.length === 4) return content;
   if (segments.length === 6 && segments[4] === "COMMENT" && PLAIN.test(segments[5] ?? "")) {
     return { kind: "COMMENT", parent: content, number: Number(segments[5]) };
@@ -100,7 +105,7 @@ function parseForeign(segments: readonly string[]): ItemRef | undefined {
   if (segments.length < 2 || segments.length % 2 !== 0) return undefined;
   for (let i = 0; i < segments.length; i += 2) {
     const kind = segments[i] ?? "";
-    if (!(FOREIGN_KINDS.has(kind) || kind === "GROUP" || CONTENT_KINDS.has(kind))) return undefined;
+    if (!(FOREIGN_KINDS.has(kind) || kind === "GROUP" || isContentKind(kind))) return undefined;
     if (!PAIR_SHAPE.test(segments[i + 1] ?? "")) return undefined;
   }
   return { kind: "foreign", segments };

@@ -1,5 +1,6 @@
 import { ValidationError } from "./errors.js";
 import { type ContentRef, type ItemRef, parseChatId, parseItemId } from "./item-id.js";
+import { KINDS, kindOfCategory } from "./kinds.js";
 import { LIMITS } from "./limits.js";
 import type { Locale } from "./task.js";
 
@@ -88,24 +89,13 @@ export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
  * selects mention notifications of every kind.
  */
 export function itemKindOfCategory(category: NotificationCategory): NotificationItemKind | null {
-  switch (category) {
-    case "TASK":
-    case "BOARD":
-    case "CABINET":
-      return category;
-    case "MEMBER_LIST":
-      return "GROUP";
-    case "G_SCHEDULE":
-      return "GW_SCHEDULE";
-    default:
-      return null;
-  }
+  if (category === "MEMBER_LIST") return "GROUP";
+  return kindOfCategory(category) ?? null;
 }
 
 /** The category of an item kind: also what `cblNtf:icon` says, so a client can pick an icon per area. */
 export function categoryOfItemKind(kind: NotificationItemKind): NotificationCategory {
-  if (kind === "GROUP") return "MEMBER_LIST";
-  return kind === "GW_SCHEDULE" ? "G_SCHEDULE" : kind;
+  return kind === "GROUP" ? "MEMBER_LIST" : KINDS[kind].category;
 }
 
 /** Parses `category` (one value, any letter case). @throws ValidationError INVALID_CATEGORY */

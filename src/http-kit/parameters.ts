@@ -12,6 +12,7 @@ import {
   parsePair,
 } from "../domain/item-id.js";
 import { groupNotFound } from "../domain/group.js";
+import { KINDS } from "../domain/kinds.js";
 import { LIMITS } from "../domain/limits.js";
 import type { PageWindow } from "../store/page-window.js";
 import type { EventMenuFilter } from "../store/queries/events.js";
@@ -44,12 +45,12 @@ export function readFolderParameter<Extra extends string = never>(
   return { kind: "folder", folderId };
 }
 
-const WHAT: Readonly<Record<ContentKind, { code: string; noun: string; example: string }>> = {
-  BOARD: { code: "TOPIC_NOT_FOUND", noun: "topic", example: "GROUP,1:1,BOARD,1:7" },
-  TASK: { code: "TASK_NOT_FOUND", noun: "task", example: "GROUP,1:1,TASK,1:3" },
-  CABINET: { code: "FILE_NOT_FOUND", noun: "file", example: "GROUP,1:1,CABINET,1:4" },
-  // The events' errors are the specification's own (docs/api.md "Events").
-  GW_SCHEDULE: { code: "NOT_FOUND", noun: "event", example: "GROUP,1:1,GW_SCHEDULE,1:5" },
+/** The example id an error message shows per kind (the not-found code and the noun: domain/kinds.ts). */
+const EXAMPLE: Readonly<Record<ContentKind, string>> = {
+  BOARD: "GROUP,1:1,BOARD,1:7",
+  TASK: "GROUP,1:1,TASK,1:3",
+  CABINET: "GROUP,1:1,CABINET,1:4",
+  GW_SCHEDULE: "GROUP,1:1,GW_SCHEDULE,1:5",
 };
 
 /**
@@ -58,12 +59,12 @@ const WHAT: Readonly<Record<ContentKind, { code: string; noun: string; example: 
  * @throws ValidationError INVALID_ID; NotFoundError TOPIC_NOT_FOUND, TASK_NOT_FOUND, FILE_NOT_FOUND
  */
 export function readContentId(text: string, name: string, kind: ContentKind): ContentRef {
-  const what = WHAT[kind];
+  const what = KINDS[kind];
   const ref = parseItemId(text);
   if (ref === undefined)
     throw new ValidationError(
       "INVALID_ID",
-      `${name} must be a ${what.noun} id such as ${what.example} (got "${clip(text)}").`,
+      `${name} must be a ${what.noun} id such as ${EXAMPLE[kind]} (got "${clip(text)}").`,
     );
   return requireKind(ref, kind);
 }
@@ -83,7 +84,7 @@ export function readItemId(text: string, field?: string): ItemRef {
  * @throws NotFoundError TOPIC_NOT_FOUND, TASK_NOT_FOUND, FILE_NOT_FOUND
  */
 export function requireKind(ref: ItemRef, kind: ContentKind): ContentRef {
-  if (ref.kind !== kind) throw new NotFoundError(WHAT[kind].code, `The ${WHAT[kind].noun} does not exist.`);
+  if (ref.kind !== kind) throw new NotFoundError(KINDS[kind].notFound.code, `The ${KINDS[kind].noun} does not exist.`);
   return ref;
 }
 

@@ -12,7 +12,7 @@ import type { Admission, UploadSlot } from "../http-kit/admission.js";
 import { attachmentsTooLarge, fileTooLarge, tooManyFiles } from "../domain/attachment.js";
 import { TooLargeError, ValidationError } from "../domain/errors.js";
 import { LIMITS } from "../domain/limits.js";
-import type { StagedFile } from "../services/comment.js";
+import type { StagedFile } from "../services/comment/comment.js";
 import { attachmentDraft } from "./endpoints/comment/file-part.js";
 import { clip } from "../http-kit/query.js";
 import { receivedBytes } from "./received-bytes.js";

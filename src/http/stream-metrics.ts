@@ -1,7 +1,7 @@
 // The live streams' figures for GET /metrics (metrics.ts): how many are open, and how many the
 // server ended, by reason (the caps, an ended credential, the lifetime, a shutdown).
 import type * as PromClient from "prom-client";
-import type { StreamEndCounts } from "../services/live-hub.js";
+import type { StreamEndCounts } from "../services/live/live-hub.js";
 
 /** What the stream metrics read from the process's hub at scrape time. */
 export interface StreamTally {

@@ -1,6 +1,6 @@
 import type { Topic } from "../domain/topic.js";
 import { formatContentId, formatGroupId } from "../domain/item-id.js";
-import type { BoardView } from "../services/topic.js";
+import type { BoardView } from "../services/topic/topic.js";
 import { type Viewer, feedDocument, newestOf, titleElement } from "./feed.js";
 import { areaLinks } from "./links.js";
 import { topicEntry } from "./topic.js";

@@ -1,6 +1,6 @@
 import { element, utcTimestamp } from "../atom/build.js";
 import { formatChatMessageId, formatPair } from "../domain/item-id.js";
-import type { ChatLikersView } from "../services/chat-like.js";
+import type { ChatLikersView } from "../services/chat/chat-like.js";
 import { chatRoomLinks, roomTitleFor } from "./chat.js";
 import {
   type Viewer,

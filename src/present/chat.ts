@@ -2,8 +2,8 @@ import { element, utcTimestamp } from "../atom/build.js";
 import type { ChatAttachment, ChatMember, ChatMessage } from "../domain/chat.js";
 import { formatChatAttachmentId, formatChatMessageId, formatChatRoomId, formatPair } from "../domain/item-id.js";
 import { NO_LIKES } from "../domain/reaction.js";
-import type { MessagesView, MessageView } from "../services/chat-message.js";
-import type { RoomView } from "../services/chat.js";
+import type { MessagesView, MessageView } from "../services/chat/chat-message.js";
+import type { RoomView } from "../services/chat/chat.js";
 import type { MemberRoom } from "../store/queries/chat.js";
 import {
   type Viewer,

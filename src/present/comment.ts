@@ -3,8 +3,8 @@ import type { Attachment } from "../domain/attachment.js";
 import type { Comment } from "../domain/comment.js";
 import { formatAttachmentId, formatCommentId, formatContentId } from "../domain/item-id.js";
 import { NO_LIKES } from "../domain/reaction.js";
-import type { CommentDetail } from "../services/comment-detail.js";
-import type { CommentView, CommentsView } from "../services/comment.js";
+import type { CommentDetail } from "../services/comment/comment-detail.js";
+import type { CommentView, CommentsView } from "../services/comment/comment.js";
 import {
   type Viewer,
   authorElement,

@@ -1,5 +1,5 @@
 import { element, utcTimestamp } from "../atom/build.js";
-import type { CommentDetail } from "../services/comment-detail.js";
+import type { CommentDetail } from "../services/comment/comment-detail.js";
 import { commentEntry } from "./comment.js";
 import { titleElement } from "./feed.js";
 

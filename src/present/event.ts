@@ -3,8 +3,8 @@ import { type CalendarEvent, type EventBase, type EventException, type NamedRef,
 import type { Group } from "../domain/group.js";
 import { formatContentId, formatGroupId, formatPair } from "../domain/item-id.js";
 import type { Occurrence } from "../domain/recurrence.js";
-import type { CommentDetail } from "../services/comment-detail.js";
-import type { EventEntry, EventListView } from "../services/event.js";
+import type { CommentDetail } from "../services/comment/comment-detail.js";
+import type { EventEntry, EventListView } from "../services/event/event.js";
 import { embeddedCommentsElement } from "./embedded-comments.js";
 import {
   type Viewer,
@@ -99,7 +99,7 @@ export function timingElements(entry: EventEntry<EventBase>): string {
 /**
  * The `cbl:when` elements of an expansion's occurrences, by the array they come from. A listing
  * writes the same series' occurrences on every request (about 2,000 timestamps for a page of
- * daily series), and the expansion cache (services/expansion-cache.ts) hands out the same frozen
+ * daily series), and the expansion cache (services/event/expansion-cache.ts) hands out the same frozen
  * array each time, so the text is made once per array. Weak: it goes with the array.
  */
 const WHEN_TEXT = new WeakMap<readonly Occurrence[], string>();

@@ -2,7 +2,7 @@ import { element, escapeAttribute, utcTimestamp } from "../atom/build.js";
 import { type CabinetFile, type FileVersion, fileTitle } from "../domain/file.js";
 import type { Group } from "../domain/group.js";
 import { type ContentRef, formatAttachmentId, formatContentId, formatGroupId, formatPair } from "../domain/item-id.js";
-import type { CabinetView } from "../services/file.js";
+import type { CabinetView } from "../services/file/file.js";
 import {
   type Viewer,
   authorElement,

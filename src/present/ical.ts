@@ -3,7 +3,7 @@
 // and exceptions are ours (present/ical-time.ts). One VEVENT per event, a repeating event as its
 // whole series with EXDATE for cancelled occurrences and a RECURRENCE-ID VEVENT per moved one.
 import ical, { type ICalCalendar, type ICalEventData, escape } from "ical-generator";
-import type { CalendarView, FeedEvent, FeedEventFields } from "../services/calendar-feed.js";
+import type { CalendarView, FeedEvent, FeedEventFields } from "../services/schedule/calendar-feed.js";
 import { contentLinks, personalEventLinks } from "./links.js";
 import { allDayDays, feedZoneOf, occurrenceValue, rruleProperty, zonedTime } from "./ical-time.js";
 

@@ -2,7 +2,7 @@ import { element } from "../atom/build.js";
 import { formatChatMessageId, formatCommentId, formatContentId, formatPair } from "../domain/item-id.js";
 import type { ChatLikeNotification, LikeNotification } from "../domain/notification.js";
 import { chatRoomLinks } from "./chat.js";
-import type { LikeNotificationsView } from "../services/like-notification.js";
+import type { LikeNotificationsView } from "../services/notification/like-notification.js";
 import { type Viewer, authorElement, feedDocument, newestOf, EMPTY_AUTHOR, itemEntry } from "./feed.js";
 import { commentLinks, contentLinks } from "./links.js";
 

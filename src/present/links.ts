@@ -1,4 +1,5 @@
 import { type ContentRef, formatPair } from "../domain/item-id.js";
+import { KINDS } from "../domain/kinds.js";
 
 /**
  * Web pages of items under `{base_url}`: stable paths, whether or not the web interface serves
@@ -8,8 +9,6 @@ export interface ItemLinks {
   readonly alternate: string;
   readonly mobile: string;
 }
-
-const AREA_PATH = { BOARD: "board", TASK: "tasks", CABINET: "files", GW_SCHEDULE: "events" } as const;
 
 function both(baseUrl: string, path: string): ItemLinks {
   return { alternate: `${baseUrl}${path}`, mobile: `${baseUrl}/m${path}` };
@@ -22,12 +21,12 @@ export function groupLinks(baseUrl: string, groupId: number): ItemLinks {
 
 /** The page of one area of a group (its board, task list, files). */
 export function areaLinks(baseUrl: string, groupId: number, area: ContentRef["kind"]): ItemLinks {
-  return both(baseUrl, `/g/${formatPair(groupId)}/${AREA_PATH[area]}`);
+  return both(baseUrl, `/g/${formatPair(groupId)}/${KINDS[area].area}`);
 }
 
 /** A topic, task or file. */
 export function contentLinks(baseUrl: string, ref: ContentRef): ItemLinks {
-  return both(baseUrl, `/g/${formatPair(ref.groupId)}/${AREA_PATH[ref.kind]}/${formatPair(ref.id)}`);
+  return both(baseUrl, `/g/${formatPair(ref.groupId)}/${KINDS[ref.kind].area}/${formatPair(ref.id)}`);
 }
 
 /** A comment: its parent's page, at the comment. */

@@ -1,5 +1,5 @@
 import type { Locale } from "../domain/task.js";
-import type { LiveDelivery } from "../services/live.js";
+import type { LiveDelivery } from "../services/live/live.js";
 import { chatMessageEntry } from "./chat.js";
 import { likeNotificationEntry } from "./like-notification.js";
 import { notificationEntry } from "./notification.js";

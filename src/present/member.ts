@@ -2,7 +2,7 @@ import { element, utcTimestamp } from "../atom/build.js";
 import type { Group } from "../domain/group.js";
 import { formatGroupId, formatPair } from "../domain/item-id.js";
 import { type Member, type MemberAction, isCallerEntry, memberAbilities } from "../domain/member.js";
-import type { MemberListView } from "../services/member.js";
+import type { MemberListView } from "../services/member/member.js";
 import { type Viewer, feedDocument, newestOf, webLinkElements, titleElement } from "./feed.js";
 import { groupLinks, memberLinks } from "./links.js";
 import { groupElement } from "./topic.js";

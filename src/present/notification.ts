@@ -7,7 +7,7 @@ import {
   memberEventText,
 } from "../domain/notification.js";
 import type { Locale } from "../domain/task.js";
-import type { NotificationAttachment, NotificationsView } from "../services/notification.js";
+import type { NotificationAttachment, NotificationsView } from "../services/notification/notification.js";
 import { type Viewer, authorElement, feedDocument, newestOf, type EntryHead, EMPTY_AUTHOR, itemEntry } from "./feed.js";
 import { attachmentElement } from "./comment.js";
 import { type ItemLinks, commentLinks, contentLinks, groupLinks } from "./links.js";

@@ -1,7 +1,7 @@
 import { element, utcTimestamp } from "../atom/build.js";
 import { formatCommentId, formatContentId, formatPair } from "../domain/item-id.js";
-import type { ItemView } from "../services/item.js";
-import type { LikersView } from "../services/reaction.js";
+import type { ItemView } from "../services/item/item.js";
+import type { LikersView } from "../services/item/reaction.js";
 import {
   type Viewer,
   categoryElements,

@@ -1,8 +1,8 @@
 import { element, utcTimestamp } from "../atom/build.js";
 import type { PersonalEvent } from "../domain/event.js";
 import { formatPersonalEventId } from "../domain/item-id.js";
-import type { EventEntry } from "../services/event.js";
-import type { ScheduleItem, ScheduleView } from "../services/schedule.js";
+import type { EventEntry } from "../services/event/event.js";
+import type { ScheduleItem, ScheduleView } from "../services/schedule/schedule.js";
 import { eventEntry, timingElements } from "./event.js";
 import { type Viewer, authoredHead, feedDocument, itemEntry, newestOf, titleElement } from "./feed.js";
 import { personalEventLinks, scheduleLinks } from "./links.js";

@@ -1,7 +1,7 @@
 import { element } from "../atom/build.js";
 import type { Locale } from "../domain/task.js";
 import { excerptText } from "../domain/search.js";
-import type { FoundItem, SearchView } from "../services/search.js";
+import type { FoundItem, SearchView } from "../services/search/search.js";
 import { commentEntry } from "./comment.js";
 import { type Viewer, feedDocument } from "./feed.js";
 import { fileEntry } from "./file.js";

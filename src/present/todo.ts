@@ -2,7 +2,7 @@ import { element } from "../atom/build.js";
 import { type PersonalTaskRef, formatPersonalTaskId, formatPair } from "../domain/item-id.js";
 import type { PersonalTask } from "../domain/personal-task.js";
 import type { Locale } from "../domain/task.js";
-import type { TodoItem, TodoView } from "../services/todo.js";
+import type { TodoItem, TodoView } from "../services/todo/todo.js";
 import { type Viewer, authoredHead, feedDocument, newestOf } from "./feed.js";
 import type { ItemLinks } from "./links.js";
 import { taskEntry, taskEntryOf } from "./task.js";

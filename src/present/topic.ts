@@ -3,7 +3,7 @@ import { type ContentRef, formatContentId, formatPair } from "../domain/item-id.
 import type { Group } from "../domain/group.js";
 import type { Topic } from "../domain/topic.js";
 import { embeddedCommentsElement } from "./embedded-comments.js";
-import type { CommentDetail } from "../services/comment-detail.js";
+import type { CommentDetail } from "../services/comment/comment-detail.js";
 import { authoredHead, itemEntry } from "./feed.js";
 import { contentLinks } from "./links.js";
 

@@ -1,8 +1,8 @@
 import type { BlobStore } from "../blobs/blob-store.js";
 import { type ContentRef, formatContentId, formatPair } from "../domain/item-id.js";
 import { parseDue } from "../domain/task.js";
-import { discardFileBytes, storeFileBytes } from "../services/file-content.js";
-import { notifyMentions } from "../services/mention.js";
+import { discardFileBytes, storeFileBytes } from "../services/file/file-content.js";
+import { notifyMentions } from "../services/notification/mention.js";
 import type { Tx } from "../store/store.js";
 import type { Seed } from "./schema.js";
 import type { NewFileVersion } from "../store/queries/files.repo.js";

@@ -2,7 +2,7 @@ import { hashPassword } from "../auth/password.js";
 import { hashToken } from "../auth/token.js";
 import { type ContentRef, formatContentId, formatPair } from "../domain/item-id.js";
 import type { ServiceContext } from "../services/context.js";
-import { notifyMentions } from "../services/mention.js";
+import { notifyMentions } from "../services/notification/mention.js";
 import type { Store, Tx } from "../store/store.js";
 import { type StoredVersions, discardSeedFiles, loadGroupware, storeSeedFiles } from "./load-groupware.js";
 import { loadChatRooms } from "./chat.js";

@@ -1,9 +1,10 @@
 // Table shapes of what users do with items (likes, favorites, confirmations, notifications) and of
 // the change versions, part of `Database` (schema.ts).
 import type { Generated } from "kysely";
+import type { ContentKind } from "../domain/kinds.js";
 
 /** Kinds of item a like or favorite row points at (comments by their row id). */
-export type ItemKind = "BOARD" | "TASK" | "CABINET" | "GW_SCHEDULE" | "COMMENT";
+export type ItemKind = ContentKind | "COMMENT";
 
 /** One row per (user, liked item). */
 export interface LikesTable {
@@ -26,7 +27,7 @@ export interface FavoritesTable {
 /** When a user last confirmed (read) the comments of a parent item. */
 export interface CommentReadsTable {
   user_id: number;
-  parent_kind: "BOARD" | "TASK" | "CABINET" | "GW_SCHEDULE";
+  parent_kind: ContentKind;
   parent_id: number;
   confirmed_at: number;
 }
@@ -40,7 +41,7 @@ export interface NotificationsTable {
   id: Generated<number>;
   user_id: number;
   group_id: number;
-  item_kind: "GROUP" | "BOARD" | "TASK" | "CABINET" | "GW_SCHEDULE";
+  item_kind: "GROUP" | ContentKind;
   item_id: number;
   actor_id: number | null;
   event: "created" | "updated" | "comment" | "commentDeleted" | "joined" | "left";
@@ -63,7 +64,7 @@ export interface MentionsTable {
   id: Generated<number>;
   user_id: number;
   group_id: number;
-  item_kind: "BOARD" | "TASK" | "CABINET" | "GW_SCHEDULE";
+  item_kind: ContentKind;
   item_id: number;
   actor_id: number | null;
   comment_number: number | null;
@@ -81,7 +82,7 @@ export interface LikeNotificationsTable {
   id: Generated<number>;
   user_id: number;
   group_id: number;
-  item_kind: "BOARD" | "TASK" | "CABINET" | "GW_SCHEDULE";
+  item_kind: ContentKind;
   item_id: number;
   comment_number: number;
   comment_id: number | null;

@@ -1,5 +1,6 @@
 // Table shapes of the groupware content (topics, comments, tasks, files), part of `Database` (schema.ts).
 import type { Generated } from "kysely";
+import type { ContentKind } from "../domain/kinds.js";
 
 /** Board topics. */
 export interface TopicsTable {
@@ -20,7 +21,7 @@ export interface TopicsTable {
 export interface CommentsTable {
   id: Generated<number>;
   group_id: number;
-  parent_kind: "BOARD" | "TASK" | "CABINET" | "GW_SCHEDULE";
+  parent_kind: ContentKind;
   parent_id: number;
   number: number;
   author_id: number;
@@ -31,7 +32,7 @@ export interface CommentsTable {
 
 /** The last comment number handed out per parent: numbers are never reused, even after deletes. */
 export interface CommentCountersTable {
-  parent_kind: "BOARD" | "TASK" | "CABINET" | "GW_SCHEDULE";
+  parent_kind: ContentKind;
   parent_id: number;
   last_number: number;
 }

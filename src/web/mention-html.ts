@@ -8,7 +8,7 @@ import { linkedText } from "./rich-text.js";
 /**
  * A function that turns a text of the group into escaped HTML whose web addresses are links
  * (rich-text.ts) and whose mentions link to the member each names (`targets`: handle -> member id,
- * services/mention.ts); a handle naming no member stays text.
+ * services/notification/mention.ts); a handle naming no member stays text.
  */
 export function mentionLinker(
   chrome: Chrome,

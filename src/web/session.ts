@@ -4,7 +4,7 @@ import { type CookieSerializeOptions, fastifyCookie } from "@fastify/cookie";
 import type { Actor, Application } from "../domain/access.js";
 import { DEVICE_TRUST_MS, SESSION_LIFETIME_MS, type Session } from "../domain/session.js";
 import type { Context } from "../context.js";
-import { findSession } from "../services/session.js";
+import { findSession } from "../services/session/session.js";
 
 /** The session cookie: a random token; the database holds its hash. */
 export const SESSION_COOKIE = "kairan_session";

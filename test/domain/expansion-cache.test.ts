@@ -1,4 +1,4 @@
-// The expansion cache (services/expansion-cache.ts) and the kept `cbl:when` text of its answers
+// The expansion cache (services/event/expansion-cache.ts) and the kept `cbl:when` text of its answers
 // (present/event.ts). The rule both depend on: an entry is keyed by every input of expandEvent,
 // so a change of any of them is a new expansion; kept answers are frozen, so their text can be
 // kept too.
@@ -8,7 +8,7 @@ import type { CalendarEvent } from "../../src/domain/event.js";
 import type { Group } from "../../src/domain/group.js";
 import { type Occurrence, expandEvent } from "../../src/domain/recurrence.js";
 import { eventEntry } from "../../src/present/event.js";
-import { ExpansionCache, type ExpansionInput } from "../../src/services/expansion-cache.js";
+import { ExpansionCache, type ExpansionInput } from "../../src/services/event/expansion-cache.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -6,7 +6,7 @@ import { after, before, it } from "node:test";
 import type { Group } from "../../src/domain/group.js";
 import { loadSeed } from "../../src/seed/load.js";
 import { validateSeed } from "../../src/seed/validate.js";
-import { createPersonalToken } from "../../src/services/personal-token.js";
+import { createPersonalToken } from "../../src/services/account/personal-token.js";
 import { describeEachBackend } from "../support/backends.js";
 import { type TestConsumer, type TestUser, PASSWORD } from "../support/factories.js";
 import { type Answer, assertError, request } from "../support/http.js";

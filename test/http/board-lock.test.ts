@@ -5,7 +5,7 @@ import type { Group } from "../../src/domain/group.js";
 import type { ContentRef } from "../../src/domain/item-id.js";
 import { LIMITS } from "../../src/domain/limits.js";
 import { TopicBeingEditedError } from "../../src/domain/topic.js";
-import { lockTopic } from "../../src/services/topic.js";
+import { lockTopic } from "../../src/services/topic/topic.js";
 import type { TestUser } from "../support/factories.js";
 import { CLIENT_NS, request } from "../support/http.js";
 import { describeEachBackend } from "../support/backends.js";

@@ -4,7 +4,7 @@
 // room; and every read and write checks the rule again, for rooms that broke it below the services.
 import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
-import { removeMember } from "../../src/services/member-admin.js";
+import { removeMember } from "../../src/services/member/member-admin.js";
 import { describeEachBackend } from "../support/backends.js";
 import { CHAT_NS, ChatClient, roomId, roomNumberOf } from "../support/chat.js";
 import type { TestUser } from "../support/factories.js";

@@ -11,8 +11,8 @@ import { type Kysely, sql } from "kysely";
 import type { Group } from "../../src/domain/group.js";
 import { formatCommentId, formatContentId } from "../../src/domain/item-id.js";
 import { notificationItemId } from "../../src/present/notification.js";
-import { addMember, removeMember, setNotify } from "../../src/services/member-admin.js";
-import { addTask, updateTask } from "../../src/services/task-admin.js";
+import { addMember, removeMember, setNotify } from "../../src/services/member/member-admin.js";
+import { createTaskAsOperator, updateTaskAsOperator } from "../../src/services/task/task-admin.js";
 import type { Database } from "../../src/store/schema.js";
 import { openPostgresDatabase } from "../../src/store/postgres/open.js";
 import { openSqliteDatabase } from "../../src/store/sqlite/open.js";
@@ -154,7 +154,7 @@ describeEachBackend("the feed cache never answers what a fresh build would not",
       status: "NOT_STARTED",
       folderId: null,
     } as const;
-    await addTask(server, { groupId: home.id, ...task });
+    await createTaskAsOperator(server, { groupId: home.id, ...task });
     await addTestFile(server, home, ann, { fileName: "a.txt" });
   });
   after(async () => {
@@ -343,7 +343,7 @@ describeEachBackend("the feed cache never answers what a fresh build would not",
         );
         const status = (["NOT_STARTED", "IN_PROGRESS", "COMPLETED"] as const)[write.pick % 3];
         if (task !== undefined)
-          await updateTask(server, {
+          await updateTaskAsOperator(server, {
             ref: { kind: "TASK", groupId: task.groupId, id: task.id },
             status,
             title: `task ${tally.steps}`,

@@ -5,7 +5,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { Group } from "../../src/domain/group.js";
 import type { Topic } from "../../src/domain/topic.js";
 import { matchesAny } from "../../src/http/caching.js";
-import { removeMember } from "../../src/services/member-admin.js";
+import { removeMember } from "../../src/services/member/member-admin.js";
 import type { Store } from "../../src/store/store.js";
 import { describeEachBackend } from "../support/backends.js";
 import { eventually } from "../support/eventually.js";

@@ -3,7 +3,7 @@ import { after, before, it } from "node:test";
 import type { XmlElement } from "../../src/atom/parse.js";
 import { utcTimestamp } from "../../src/atom/build.js";
 import type { Group } from "../../src/domain/group.js";
-import { addTask } from "../../src/services/task-admin.js";
+import { createTaskAsOperator } from "../../src/services/task/task-admin.js";
 import { describeEachBackend } from "../support/backends.js";
 import type { TestUser } from "../support/factories.js";
 import { addTestFile } from "../support/files.js";
@@ -167,7 +167,7 @@ describeEachBackend("like notifications (/api/goodNotification/V2)", (backend) =
   });
 
   it("covers tasks and files, and a deleted item takes its like notifications along", async () => {
-    const task = await addTask(server, {
+    const task = await createTaskAsOperator(server, {
       groupId: team.id,
       title: "Ship",
       body: "",

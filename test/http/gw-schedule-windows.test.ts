@@ -8,7 +8,7 @@ import { after, before, it } from "node:test";
 import { type Kysely, sql } from "kysely";
 import { attribute, children } from "../../src/atom/parse.js";
 import type { Group } from "../../src/domain/group.js";
-import { expansions } from "../../src/services/expansion-cache.js";
+import { expansions } from "../../src/services/event/expansion-cache.js";
 import { openPostgresDatabase } from "../../src/store/postgres/open.js";
 import type { Database } from "../../src/store/schema.js";
 import { openSqliteDatabase } from "../../src/store/sqlite/open.js";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import { attribute } from "../../src/atom/parse.js";
 import type { Group } from "../../src/domain/group.js";
-import { addComment } from "../../src/services/comment.js";
+import { addComment } from "../../src/services/comment/comment.js";
 import { assertValidAtom } from "../support/atom-schema.js";
 import type { TestUser } from "../support/factories.js";
 import { describeEachBackend } from "../support/backends.js";

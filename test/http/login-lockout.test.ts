@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import { type IncomingHttpHeaders, request as httpRequest } from "node:http";
 import { after, before, it } from "node:test";
-import { issueTemporaryCredentials } from "../../src/services/oauth.js";
-import { unlockUser } from "../../src/services/account-admin.js";
+import { issueTemporaryCredentials } from "../../src/services/oauth/oauth.js";
+import { unlockUser } from "../../src/services/account/account-admin.js";
 import { SIGNIN_COOKIE } from "../../src/web/session.js";
 import { describeEachBackend } from "../support/backends.js";
 import { PASSWORD, type TestConsumer, type TestUser } from "../support/factories.js";

@@ -3,7 +3,7 @@
 // database, and the HTML pages' security headers.
 import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
-import { issueTemporaryCredentials } from "../../src/services/oauth.js";
+import { issueTemporaryCredentials } from "../../src/services/oauth/oauth.js";
 import { describeEachBackend } from "../support/backends.js";
 import { PASSWORD, type TestConsumer, type TestUser } from "../support/factories.js";
 import { request } from "../support/http.js";

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { type IncomingHttpHeaders, request as httpRequest } from "node:http";
 import { after, before, it } from "node:test";
-import { issueTemporaryCredentials } from "../../src/services/oauth.js";
+import { issueTemporaryCredentials } from "../../src/services/oauth/oauth.js";
 import { DEVICE_COOKIE, SIGNIN_COOKIE } from "../../src/web/session.js";
 import { describeEachBackend } from "../support/backends.js";
 import { PASSWORD, type TestConsumer, type TestUser } from "../support/factories.js";

@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import type { Group } from "../../src/domain/group.js";
 import { LIMITS } from "../../src/domain/limits.js";
-import { removeMember, setNotify } from "../../src/services/member-admin.js";
-import { addTask, updateTask } from "../../src/services/task-admin.js";
+import { removeMember, setNotify } from "../../src/services/member/member-admin.js";
+import { createTaskAsOperator, updateTaskAsOperator } from "../../src/services/task/task-admin.js";
 import { describeEachBackend } from "../support/backends.js";
 import { addTestFile, addTestVersion } from "../support/files.js";
 import type { TestUser } from "../support/factories.js";
@@ -141,7 +141,7 @@ describeEachBackend("mentions (/api/notification/V2?category=MENTION)", (backend
 
   it("notifies from task bodies (an operator's edit has no writer) and from comments on tasks", async () => {
     server.clock.advance(60_000);
-    const task = await addTask(server, {
+    const task = await createTaskAsOperator(server, {
       groupId: team.id,
       title: "Task",
       body: "for @Erin and @Alice",
@@ -155,7 +155,10 @@ describeEachBackend("mentions (/api/notification/V2?category=MENTION)", (backend
     assert.ok((await mentions(erin)).includes(id));
     assert.ok(!(await mentions(alice)).includes(id));
     server.clock.advance(60_000);
-    await updateTask(server, { ref: { kind: "TASK", groupId: team.id, id: task.id }, body: "for @Erin, @Alice, @Bob" });
+    await updateTaskAsOperator(server, {
+      ref: { kind: "TASK", groupId: team.id, id: task.id },
+      body: "for @Erin, @Alice, @Bob",
+    });
     assert.ok(!(await mentions(alice)).includes(id), "named before the edit (by herself)");
     const [entry] = await notifications.list(bob, "category=MENTION");
     assert.equal(atomText(entry!, "id"), id);

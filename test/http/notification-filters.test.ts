@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import { hashToken } from "../../src/auth/token.js";
 import type { Group } from "../../src/domain/group.js";
-import { addMember, setNotify } from "../../src/services/member-admin.js";
-import { addTask } from "../../src/services/task-admin.js";
+import { addMember, setNotify } from "../../src/services/member/member-admin.js";
+import { createTaskAsOperator } from "../../src/services/task/task-admin.js";
 import { describeEachBackend } from "../support/backends.js";
 import type { TestUser } from "../support/factories.js";
 import { addTestFile } from "../support/files.js";
@@ -26,7 +26,7 @@ describeEachBackend("update notifications: filters, paging and do-not-notify (/a
   const list = (query: string) => notifications.ids(fiona, query);
 
   async function task(group: Group, title: string): Promise<string> {
-    const added = await addTask(server, {
+    const added = await createTaskAsOperator(server, {
       groupId: group.id,
       title,
       body: "",

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import { utcTimestamp } from "../../src/atom/build.js";
 import type { Group } from "../../src/domain/group.js";
-import { addMember, removeMember } from "../../src/services/member-admin.js";
-import { addTask, moveTask, updateTask } from "../../src/services/task-admin.js";
-import { addFileVersion, trashFile } from "../../src/services/file-admin.js";
+import { addMember, removeMember } from "../../src/services/member/member-admin.js";
+import { createTaskAsOperator, moveTaskAsOperator, updateTaskAsOperator } from "../../src/services/task/task-admin.js";
+import { addFileVersion, trashFile } from "../../src/services/file/file-admin.js";
 import { describeEachBackend } from "../support/backends.js";
 import type { TestUser } from "../support/factories.js";
 import { addTestFile } from "../support/files.js";
@@ -196,7 +196,7 @@ describeEachBackend("update notifications: generation and confirmation (/api/not
 
   it("notifies of tasks added and changed, and cbl:confirmed of the task list follows the caller's notification", async () => {
     server.clock.advance(60_000);
-    const task = await addTask(server, {
+    const task = await createTaskAsOperator(server, {
       groupId: team.id,
       title: "Ship",
       body: "",
@@ -227,7 +227,7 @@ describeEachBackend("update notifications: generation and confirmation (/api/not
     assert.equal(await confirmedInList(alice), "true");
 
     server.clock.advance(1000);
-    await updateTask(server, { ref: { kind: "TASK", groupId: team.id, id: task.id }, body: "Tag and build" });
+    await updateTaskAsOperator(server, { ref: { kind: "TASK", groupId: team.id, id: task.id }, body: "Tag and build" });
     for (const user of [alice, bob, carol]) {
       const entry = (await notifications.list(user))[0]!;
       assert.equal(atomText(entry, "id"), id, "an operator's change notifies everyone");
@@ -238,7 +238,10 @@ describeEachBackend("update notifications: generation and confirmation (/api/not
     assert.equal(await confirmedInList(alice), "false");
     await notifications.confirm(alice, [id]);
     server.clock.advance(1000);
-    await moveTask(server, { ref: { kind: "TASK", groupId: team.id, id: task.id }, place: { kind: "trash" } });
+    await moveTaskAsOperator(server, {
+      ref: { kind: "TASK", groupId: team.id, id: task.id },
+      place: { kind: "trash" },
+    });
     assert.equal(field((await notifications.list(alice))[0]!, "cbl", "confirmed"), "false");
   });
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import { attribute, children } from "../../src/atom/parse.js";
 import type { Group } from "../../src/domain/group.js";
-import { listScheduleOccurrences } from "../../src/services/schedule.js";
+import { listScheduleOccurrences } from "../../src/services/schedule/schedule.js";
 import { assertValidAtom } from "../support/atom-schema.js";
 import { describeEachBackend } from "../support/backends.js";
 import { assertEveryWhen, postEvent, postPersonalEvent } from "../support/events.js";

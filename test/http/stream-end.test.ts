@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Group } from "../../src/domain/group.js";
-import { removeMember } from "../../src/services/member-admin.js";
+import { removeMember } from "../../src/services/member/member-admin.js";
 import { describeEachBackend } from "../support/backends.js";
 import { type ServerProcess, runKairanAsync, startServerProcess } from "../support/cli.js";
 import type { TestUser } from "../support/factories.js";

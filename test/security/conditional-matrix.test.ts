@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import { ACCESS_LEVELS, levelAllows } from "../../src/domain/access.js";
 import { registeredEndpoints } from "../../src/http-kit/route.js";
-import { addMember, removeMember } from "../../src/services/member-admin.js";
+import { addMember, removeMember } from "../../src/services/member/member-admin.js";
 import { describeEachBackend } from "../support/backends.js";
 import { type Answer, assertError, request } from "../support/http.js";
 import { type TestServer, startTestServer } from "../support/server.js";

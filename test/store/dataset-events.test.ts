@@ -8,7 +8,7 @@ import { type Kysely, sql } from "kysely";
 import type { StoreConfig } from "../../src/config/config.js";
 import { parseEventRule } from "../../src/domain/event-rule.js";
 import { isRuleOccurrence, seriesEndBound } from "../../src/domain/recurrence.js";
-import { generateDataset } from "../../src/services/dataset.js";
+import { generateDataset } from "../../src/services/dataset/dataset.js";
 import { openPostgresDatabase } from "../../src/store/postgres/open.js";
 import type { DatasetPlan } from "../../src/store/queries/dataset.js";
 import type { Database } from "../../src/store/schema.js";

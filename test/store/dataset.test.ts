@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import type { Kysely } from "kysely";
 import type { StoreConfig } from "../../src/config/config.js";
-import { findTypicalMember, generateDataset } from "../../src/services/dataset.js";
+import { findTypicalMember, generateDataset } from "../../src/services/dataset/dataset.js";
 import { openPostgresDatabase } from "../../src/store/postgres/open.js";
 import type { Database } from "../../src/store/schema.js";
 import { openSqliteDatabase } from "../../src/store/sqlite/open.js";

@@ -2,7 +2,7 @@ import sharp from "sharp";
 import type { CabinetFile } from "../../src/domain/file.js";
 import type { Group } from "../../src/domain/group.js";
 import type { User } from "../../src/domain/user.js";
-import { addFile, addFileVersion } from "../../src/services/file-admin.js";
+import { addFile, addFileVersion } from "../../src/services/file/file-admin.js";
 import type { TestServer } from "./server.js";
 
 /** A PNG of the given size, made with sharp so its dimensions are real. */

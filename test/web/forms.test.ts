@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, it, type TestContext } from "node:test";
 import fc from "fast-check";
-import { unlockUser } from "../../src/services/account-admin.js";
+import { unlockUser } from "../../src/services/account/account-admin.js";
 import { describeEachBackend } from "../support/backends.js";
 import { crawl, pagePattern } from "../support/crawl.js";
 import type { TestUser } from "../support/factories.js";

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import type { Group } from "../../src/domain/group.js";
 import { LIMITS } from "../../src/domain/limits.js";
-import { setNotify } from "../../src/services/member-admin.js";
+import { setNotify } from "../../src/services/member/member-admin.js";
 import { describeEachBackend } from "../support/backends.js";
 import type { TestUser } from "../support/factories.js";
 import { type TestServer, startTestServer } from "../support/server.js";

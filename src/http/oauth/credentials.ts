@@ -7,7 +7,7 @@ import {
   exchangeVerifier,
   findTemporaryCredential,
   issueTemporaryCredentials,
-} from "../../services/oauth.js";
+} from "../../services/oauth/oauth.js";
 import type { TemporaryCredential } from "../../store/queries/oauth.js";
 import type { Context } from "../../context.js";
 import { credentialsOf } from "../caller.js";

@@ -7,7 +7,7 @@ export const notifications = (t: ColumnTypes): Migration => ({
     // No foreign keys on notifications: PostgreSQL checks each one with a trigger per row, which
     // made a 5,000-member fan-out three times slower (measured: about 200 ms against 60 ms).
     // Users and groups are never deleted; removing an item removes its notifications
-    // (services/comment-detail.ts), and a member who leaves loses theirs (services/member-admin.ts).
+    // (services/comment/comment-detail.ts), and a member who leaves loses theirs (services/member/member-admin.ts).
     await db.schema
       .createTable("notifications")
       .addColumn("id", t.int64, t.id)

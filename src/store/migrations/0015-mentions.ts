@@ -7,7 +7,7 @@ import { type Engine, columnTypes } from "./columns.js";
  * Mention notifications (docs/api.md "Mentions"): one per (mentioned user, item), an item being a
  * topic, task or file whose body or comments named the user. `comment_number` is the comment of
  * the latest mention, null for the body. No foreign keys, as for notifications: removing an item
- * or a member removes their rows (services/comment-detail.ts, services/member-admin.ts).
+ * or a member removes their rows (services/comment/comment-detail.ts, services/member/member-admin.ts).
  * A confirmation moves the user's change version (store/change-tracking.ts); writing a mention
  * happens in the transaction of the item or comment write, which moves the group's already.
  */

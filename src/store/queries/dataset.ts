@@ -26,7 +26,7 @@ export interface DatasetPlan {
   readonly notificationTopics: number;
   /** Epoch ms: topic i is published and updated at startAt + i seconds. */
   readonly startAt: number;
-  /** Group events; every fifth one repeats (services/dataset-events.ts). */
+  /** Group events; every fifth one repeats (services/dataset/dataset-events.ts). */
   readonly events: number;
   /** Events 1..N are in group 1; the rest are spread over the other groups. */
   readonly bigGroupEvents: number;

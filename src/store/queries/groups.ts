@@ -64,7 +64,7 @@ function toMembership(row: Selectable<MembershipsTable>): Membership {
   };
 }
 
-// The two reads before every read of group data (services/group-access.ts), kept compiled.
+// The two reads before every read of group data (services/group/group-access.ts), kept compiled.
 const findGroup = prepared(["id"], (db, values: { id: number }) =>
   db.selectFrom("groups").selectAll().where("id", "=", values.id),
 );

@@ -3,6 +3,7 @@ import type { LikedItem, LikeNotification, UserMention } from "../../domain/noti
 import type { Database } from "../schema.js";
 import type { ItemKind } from "../schema-activity.js";
 import { joinedGroupIds } from "./notifications.js";
+import { textOf as itemText, withItemText } from "./notification-items.js";
 import { selectLikers } from "./reactions.js";
 import type { PageWindow } from "../page-window.js";
 import type { ItemKey } from "../../domain/reaction.js";
@@ -35,41 +36,17 @@ function selectDetails(db: Kysely<Database>) {
   return db
     .selectFrom("like_notifications as n")
     .innerJoin("groups as g", "g.id", "n.group_id")
-    .leftJoin("topics as t", (join) => join.on("n.item_kind", "=", "BOARD").onRef("t.id", "=", "n.item_id"))
-    .leftJoin("tasks as k", (join) => join.on("n.item_kind", "=", "TASK").onRef("k.id", "=", "n.item_id"))
-    .leftJoin("files as f", (join) => join.on("n.item_kind", "=", "CABINET").onRef("f.id", "=", "n.item_id"))
-    .leftJoin("events as e", (join) => join.on("n.item_kind", "=", "GW_SCHEDULE").onRef("e.id", "=", "n.item_id"))
-    .leftJoin("file_versions as fv", (join) =>
-      join.onRef("fv.file_id", "=", "f.id").onRef("fv.version_number", "=", "f.current_version"),
-    )
+    .$call(withItemText)
     .leftJoin("comments as c", "c.id", "n.comment_id")
     .selectAll("n")
-    .select([
-      "g.name as group_name",
-      "t.title as topic_title",
-      "t.body as topic_body",
-      "k.title as task_title",
-      "k.summary as task_body",
-      "f.title as file_title",
-      "f.memo as file_memo",
-      "fv.file_name as file_name",
-      "e.title as event_title",
-      "e.memo as event_body",
-      "c.body as comment_body",
-    ]);
+    .select(["c.body as comment_body"]);
 }
 
 type DetailRow = RowOf<typeof selectDetails>;
 
+/** The item's title and text; a comment's like shows the comment's own text. */
 function textOf(row: DetailRow): { title: string; body: string } {
-  const own =
-    row.item_kind === "BOARD"
-      ? { title: row.topic_title ?? "", body: row.topic_body ?? "" }
-      : row.item_kind === "TASK"
-        ? { title: row.task_title ?? "", body: row.task_body ?? "" }
-        : row.item_kind === "GW_SCHEDULE"
-          ? { title: row.event_title ?? "", body: row.event_body ?? "" }
-          : { title: row.file_title?.trim() ? row.file_title : (row.file_name ?? ""), body: row.file_memo ?? "" };
+  const own = itemText(row);
   return row.comment_number === 0 ? own : { title: own.title, body: row.comment_body ?? "" };
 }
 

@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql } from "kysely";
+import { isContentKind } from "../../domain/kinds.js";
 import type { Database } from "../schema.js";
 import type { LiveEventsTable } from "../schema-activity.js";
 import type { Engine } from "./engine.js";
@@ -95,7 +96,7 @@ function eventOf(row: Row): LoggedLiveEvent | undefined {
   const groupId = row.group_id ?? 0;
   const itemId = row.item_id ?? 0;
   const kind = row.item_kind;
-  if (kind !== "BOARD" && kind !== "TASK" && kind !== "CABINET" && kind !== "GW_SCHEDULE") {
+  if (kind === null || !isContentKind(kind)) {
     return kind === "GROUP" && row.kind === "notification"
       ? { id, at, kind: "notification", item: { kind: "GROUP", groupId, id: itemId } }
       : undefined;

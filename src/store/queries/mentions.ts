@@ -2,7 +2,7 @@ import { type Kysely, type SqlBool, sql } from "kysely";
 import type { ContentKind, ContentRef } from "../../domain/item-id.js";
 import type { Notification, NotificationFilter } from "../../domain/notification.js";
 import type { Database } from "../schema.js";
-import { joinedGroupIds, textOf } from "./notification-items.js";
+import { joinedGroupIds, textOf, withItemText } from "./notification-items.js";
 import type { RowOf } from "./rows.js";
 
 /** A joined member a mention can name: the user, their member id (for their page) and what handles match. */
@@ -71,28 +71,10 @@ function selectDetails(db: Kysely<Database>) {
   return db
     .selectFrom("mentions as n")
     .innerJoin("groups as g", "g.id", "n.group_id")
+    .$call(withItemText)
     .leftJoin("users as actor", "actor.id", "n.actor_id")
-    .leftJoin("topics as t", (join) => join.on("n.item_kind", "=", "BOARD").onRef("t.id", "=", "n.item_id"))
-    .leftJoin("tasks as k", (join) => join.on("n.item_kind", "=", "TASK").onRef("k.id", "=", "n.item_id"))
-    .leftJoin("files as f", (join) => join.on("n.item_kind", "=", "CABINET").onRef("f.id", "=", "n.item_id"))
-    .leftJoin("events as e", (join) => join.on("n.item_kind", "=", "GW_SCHEDULE").onRef("e.id", "=", "n.item_id"))
-    .leftJoin("file_versions as fv", (join) =>
-      join.onRef("fv.file_id", "=", "f.id").onRef("fv.version_number", "=", "f.current_version"),
-    )
     .selectAll("n")
-    .select([
-      "g.name as group_name",
-      "actor.name as actor_name",
-      "t.title as topic_title",
-      "t.body as topic_body",
-      "k.title as task_title",
-      "k.summary as task_body",
-      "f.title as file_title",
-      "f.memo as file_memo",
-      "fv.file_name as file_name",
-      "e.title as event_title",
-      "e.memo as event_body",
-    ]);
+    .select(["actor.name as actor_name"]);
 }
 
 function toNotification(row: RowOf<typeof selectDetails>): Notification {

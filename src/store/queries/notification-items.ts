@@ -1,6 +1,7 @@
 // What notifications and mention notifications read alike: the caller's joined groups and the
 // title and body of the item a notification is about.
-import type { Kysely } from "kysely";
+import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
+import type { ContentKind } from "../../domain/kinds.js";
 import type { Database } from "../schema.js";
 
 /**
@@ -13,7 +14,7 @@ export function joinedGroupIds(db: Kysely<Database>, userId: number) {
 
 /** The item columns a notification's details select (left joins: null for the other kinds). */
 export interface ItemTextRow {
-  readonly item_kind: "GROUP" | "BOARD" | "TASK" | "CABINET" | "GW_SCHEDULE";
+  readonly item_kind: "GROUP" | ContentKind;
   readonly group_name: string;
   readonly topic_title: string | null;
   readonly topic_body: string | null;
@@ -40,4 +41,43 @@ export function textOf(row: ItemTextRow): { title: string; body: string } {
     case "GROUP":
       return { title: row.group_name, body: "" };
   }
+}
+
+/** The columns of a row that names an item of a group: a notification, a mention, a like notification. */
+interface ItemNamingRow {
+  readonly item_kind: "GROUP" | ContentKind;
+  readonly item_id: number;
+}
+
+/** `n.item_kind = <kind>`, for any table of rows that name items (the generic column type cannot be compared). */
+const kindIs = sql.ref<string>("n.item_kind");
+
+/**
+ * The "item of any kind" join, written once: left-joins to rows `n` (with their group as `g`)
+ * the topic, task, file (with its current version) or event they name, and selects the columns
+ * {@link textOf} reads. The kinds' tables are those of domain/kinds.ts.
+ */
+export function withItemText<N extends ItemNamingRow, O>(
+  query: SelectQueryBuilder<Database & { n: N; g: Database["groups"] }, "n" | "g", O>,
+) {
+  return query
+    .leftJoin("topics as t", (join) => join.on(kindIs, "=", "BOARD").onRef("t.id", "=", "n.item_id"))
+    .leftJoin("tasks as k", (join) => join.on(kindIs, "=", "TASK").onRef("k.id", "=", "n.item_id"))
+    .leftJoin("files as f", (join) => join.on(kindIs, "=", "CABINET").onRef("f.id", "=", "n.item_id"))
+    .leftJoin("events as e", (join) => join.on(kindIs, "=", "GW_SCHEDULE").onRef("e.id", "=", "n.item_id"))
+    .leftJoin("file_versions as fv", (join) =>
+      join.onRef("fv.file_id", "=", "f.id").onRef("fv.version_number", "=", "f.current_version"),
+    )
+    .select([
+      "g.name as group_name",
+      "t.title as topic_title",
+      "t.body as topic_body",
+      "k.title as task_title",
+      "k.summary as task_body",
+      "f.title as file_title",
+      "f.memo as file_memo",
+      "fv.file_name as file_name",
+      "e.title as event_title",
+      "e.memo as event_body",
+    ]);
 }

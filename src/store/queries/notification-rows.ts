@@ -3,6 +3,7 @@
 // builds each engine's statements from them.
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { NotificationCause, NotificationEvent, NotificationEventName } from "../../domain/notification.js";
+import { KINDS } from "../../domain/kinds.js";
 import type { Database } from "../schema.js";
 import type { NotificationsTable } from "../schema-activity.js";
 
@@ -165,7 +166,7 @@ export type Audience = "members" | "participants";
 
 /** The audience of an item kind. */
 export function audienceOf(event: NotificationEvent): Audience {
-  return event.item.kind === "GW_SCHEDULE" ? "participants" : "members";
+  return event.item.kind === "GROUP" ? "members" : KINDS[event.item.kind].audience;
 }
 
 /** True for a user an event's notification goes to: the event names no participant, or names them. */

@@ -2,7 +2,7 @@
 // of the reader's zone it touches; an all-day one on its own dates (in the event's zone), which
 // are the same dates for every reader.
 import { localDayOf } from "../../domain/event-time.js";
-import type { CalendarOccurrence } from "../../services/calendar-page.js";
+import type { CalendarOccurrence } from "../../services/schedule/calendar-page.js";
 import type { Lang } from "../i18n/i18n.js";
 import { DAY_MS } from "./calendar-query.js";
 

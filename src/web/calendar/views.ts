@@ -1,7 +1,7 @@
 // The three calendar views, built from occurrences alone (wherever they come from): the month grid
 // (weeks of day cells, "+N more" past a full cell), the week (days as columns with times) and the
 // list (upcoming days, paged).
-import type { CalendarOccurrence } from "../../services/calendar-page.js";
+import type { CalendarOccurrence } from "../../services/schedule/calendar-page.js";
 import { DAY_MS, type CalendarRange, dayText } from "./calendar-query.js";
 import { type CalendarFormat, type EntryView, daysBetween, entryOn, onDay } from "./placing.js";
 

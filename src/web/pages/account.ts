@@ -13,7 +13,7 @@ import {
   setPreferences,
   updateNames,
   userIcon,
-} from "../../services/account.js";
+} from "../../services/account/account.js";
 import { toErrorReply } from "../../http/errors.js";
 import { queryValue } from "../../http-kit/query.js";
 import { errorText } from "../i18n/i18n.js";

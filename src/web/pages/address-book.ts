@@ -2,7 +2,7 @@
 // found by part of a name or reading, each with a button that opens a direct conversation.
 import type { FastifyInstance } from "fastify";
 import { queryValue } from "../../http-kit/query.js";
-import { listAddressBook } from "../../services/address-book.js";
+import { listAddressBook } from "../../services/account/address-book.js";
 import { type WebContext, registerPage } from "../page.js";
 import { paged, readPageNumber, withQuery } from "../paging.js";
 

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { TooManyRequestsError } from "../../domain/errors.js";
 import { queryValue } from "../../http-kit/query.js";
-import { endSession, startSession } from "../../services/session.js";
+import { endSession, startSession } from "../../services/session/session.js";
 import { errorText } from "../i18n/i18n.js";
 import { type PublicPageRequest, type WebContext, registerPage, registerPublicPage, requireCsrf } from "../page.js";
 import {

@@ -1,11 +1,11 @@
 // The calendars: a group's (`/g/1:n/events`) and the signed-in person's over all their groups
-// (`/schedule`). Both read occurrences through services/calendar-page.ts and show them in the
+// (`/schedule`). Both read occurrences through services/schedule/calendar-page.ts and show them in the
 // month, week or list view (`?view=`, `?date=`), in the reader's language and time zone.
 import type { FastifyInstance } from "fastify";
 import { type ContentRef, formatPair } from "../../domain/item-id.js";
 import { readEventMenuFilter } from "../../http-kit/parameters.js";
 import { queryValue } from "../../http-kit/query.js";
-import { type CalendarOccurrence, readGroupCalendar, readMyCalendar } from "../../services/calendar-page.js";
+import { type CalendarOccurrence, readGroupCalendar, readMyCalendar } from "../../services/schedule/calendar-page.js";
 import { type CalendarRange, dayText, readCalendarRange } from "../calendar/calendar-query.js";
 import { calendarFormat } from "../calendar/placing.js";
 import { type ViewContext, listView, monthView, weekView } from "../calendar/views.js";

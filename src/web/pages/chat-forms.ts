@@ -3,10 +3,10 @@
 import type { FastifyInstance } from "fastify";
 import { receiveFilesForm } from "../files-form.js";
 import { refuseNonXmlCharacters } from "../../http-kit/form.js";
-import { writeRoom } from "../../services/chat.js";
-import { setChatLike } from "../../services/chat-like.js";
-import { deleteMessage, pushMessage } from "../../services/chat-message.js";
-import { openConversation } from "../../services/chat-page.js";
+import { writeRoom } from "../../services/chat/chat.js";
+import { setChatLike } from "../../services/chat/chat-like.js";
+import { deleteMessage, pushMessage } from "../../services/chat/chat-message.js";
+import { openConversation } from "../../services/chat/chat-page.js";
 import { type PageRequest, type WebContext, pageNotFound, registerPage, requireCsrf } from "../page.js";
 import { roomOfKey, roomPath } from "./chat-paths.js";
 

@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { contentDisposition } from "../../http-kit/send.js";
 import { readDownloadQuery } from "../../http/endpoints/file-download/file-download.request.js";
 import { queryFlag } from "../../http-kit/query.js";
-import { openDownload } from "../../services/download.js";
+import { openDownload } from "../../services/file/download.js";
 import { type WebContext, registerPage } from "../page.js";
 
 /** Types a browser shows as an image and never runs as a page. */

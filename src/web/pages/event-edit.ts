@@ -7,9 +7,9 @@ import type { PlacedOccurrence } from "../../domain/event-occurrence.js";
 import { resolveEventTimes } from "../../domain/event-time.js";
 import { type ContentRef, formatPair } from "../../domain/item-id.js";
 import { queryValue } from "../../http-kit/query.js";
-import { changeOccurrence } from "../../services/event-occurrence.js";
-import { type EventFormView, readEventForm } from "../../services/event-page.js";
-import { createEvent, deleteEvent, updateEvent } from "../../services/event-write.js";
+import { changeOccurrence } from "../../services/event/event-occurrence.js";
+import { type EventFormView, readEventForm } from "../../services/event/event-page.js";
+import { createEvent, deleteEvent, updateEvent } from "../../services/event/event-write.js";
 import { option, timingChoices } from "../calendar/event-form-choices.js";
 import {
   type EventFormValues,

@@ -6,7 +6,7 @@ import { type PlacedOccurrence, placeOccurrences } from "../../domain/event-occu
 import { localDayOf, parseUtcDateTime } from "../../domain/event-time.js";
 import type { ContentRef } from "../../domain/item-id.js";
 import { queryValue } from "../../http-kit/query.js";
-import { readEventPage } from "../../services/event-page.js";
+import { readEventPage } from "../../services/event/event-page.js";
 import type { Chrome } from "../chrome.js";
 import { ruleInWords } from "../calendar/rule-words.js";
 import { dateFormat, isoMoment } from "../i18n/dates.js";

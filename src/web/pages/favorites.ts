@@ -1,7 +1,7 @@
 // The signed-in person's favorites (`/favorites`), newest first.
 import type { FastifyInstance } from "fastify";
-import { listFavorites } from "../../services/reaction.js";
-import type { ItemView } from "../../services/item.js";
+import { listFavorites } from "../../services/item/reaction.js";
+import type { ItemView } from "../../services/item/item.js";
 import type { Chrome } from "../chrome.js";
 import { type WebContext, registerPage } from "../page.js";
 import { paged, readPageNumber, withQuery } from "../paging.js";

@@ -8,8 +8,8 @@ import { type ContentRef, formatPair, parsePair } from "../../domain/item-id.js"
 import { receiveMultipart } from "../../http/multipart.js";
 import { clip } from "../../http-kit/query.js";
 import { mediaType } from "../../http-kit/form.js";
-import type { StagedFile } from "../../services/comment.js";
-import { deleteFile, moveFile, setFileTrashed, uploadFile, uploadFileVersion } from "../../services/file-write.js";
+import type { StagedFile } from "../../services/comment/comment.js";
+import { deleteFile, moveFile, setFileTrashed, uploadFile, uploadFileVersion } from "../../services/file/file-write.js";
 import { errorText } from "../i18n/i18n.js";
 import { type PageRequest, type WebContext, pageNotFound, pathPair, registerPage, requireCsrf } from "../page.js";
 import { itemPath } from "./item-view.js";

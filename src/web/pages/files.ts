@@ -5,8 +5,8 @@ import { type CabinetFile, type CabinetFilter, fileTitle } from "../../domain/fi
 import { type ContentRef, formatAttachmentId, formatContentId, formatPair } from "../../domain/item-id.js";
 import { readFolderParameter } from "../../http-kit/parameters.js";
 import { queryValue } from "../../http-kit/query.js";
-import { readFileListPage } from "../../services/area-page.js";
-import { readFilePage } from "../../services/item-page.js";
+import { readFileListPage } from "../../services/item/area-page.js";
+import { readFilePage } from "../../services/item/item-page.js";
 import { LIMITS } from "../../domain/limits.js";
 import type { Chrome } from "../chrome.js";
 import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";

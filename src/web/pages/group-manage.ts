@@ -6,8 +6,8 @@ import { ValidationError } from "../../domain/errors.js";
 import type { Group } from "../../domain/group.js";
 import { formatPair } from "../../domain/item-id.js";
 import { LIMITS } from "../../domain/limits.js";
-import { createGroup, leaveGroup, readGroupForManager, updateGroup } from "../../services/group-manage.js";
-import { acceptInvitation, declineInvitation } from "../../services/invitation.js";
+import { createGroup, leaveGroup, readGroupForManager, updateGroup } from "../../services/group/group-manage.js";
+import { acceptInvitation, declineInvitation } from "../../services/member/invitation.js";
 import { errorText } from "../i18n/i18n.js";
 import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";
 

@@ -2,8 +2,8 @@
 import type { FastifyInstance } from "fastify";
 import { formatPair } from "../../domain/item-id.js";
 import { LIMITS } from "../../domain/limits.js";
-import { listMyInvitations } from "../../services/invitation.js";
-import { listMyGroupsWithCounts } from "../../services/my-groups.js";
+import { listMyInvitations } from "../../services/member/invitation.js";
+import { listMyGroupsWithCounts } from "../../services/group/my-groups.js";
 import { type WebContext, pathPair, registerPage } from "../page.js";
 
 /** How many groups the page lists (people are in a handful; the feed pages through more). */

@@ -3,20 +3,19 @@
 import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../domain/errors.js";
 import type { ContentKind, ContentRef, ItemRef } from "../../domain/item-id.js";
+import { CONTENT_KINDS, KINDS } from "../../domain/kinds.js";
 import { receiveFilesForm } from "../files-form.js";
 import { refuseNonXmlCharacters } from "../../http-kit/form.js";
-import { addComment, deleteComment } from "../../services/comment.js";
-import { setFavorite, setLike } from "../../services/reaction.js";
+import { addComment, deleteComment } from "../../services/comment/comment.js";
+import { setFavorite, setLike } from "../../services/item/reaction.js";
 import { type PageRequest, type WebContext, pageNotFound, pathPair, registerPage, requireCsrf } from "../page.js";
 import { itemPath } from "./item-view.js";
 
 /** The item pages and the name of their id segment. */
-const AREAS: readonly { kind: ContentKind; path: string }[] = [
-  { kind: "BOARD", path: "/g/:group/board/:item" },
-  { kind: "TASK", path: "/g/:group/tasks/:item" },
-  { kind: "CABINET", path: "/g/:group/files/:item" },
-  { kind: "GW_SCHEDULE", path: "/g/:group/events/:item" },
-];
+const AREAS: readonly { kind: ContentKind; path: string }[] = CONTENT_KINDS.map((kind) => ({
+  kind,
+  path: `/g/:group/${KINDS[kind].area}/:item`,
+}));
 
 const COMMENT_TEXT_PARTS: ReadonlySet<string> = new Set(["_csrf", "text", "replyTo"]);
 

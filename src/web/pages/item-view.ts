@@ -4,7 +4,7 @@ import type { Membership } from "../../domain/group.js";
 import { type ContentRef, formatAttachmentId, formatContentId, formatPair } from "../../domain/item-id.js";
 import { LIMITS } from "../../domain/limits.js";
 import { areaLinks, contentLinks } from "../../present/links.js";
-import type { CommentSection, Reactions } from "../../services/item-page.js";
+import type { CommentSection, Reactions } from "../../services/item/item-page.js";
 import { queryValue } from "../../http-kit/query.js";
 import type { Chrome } from "../chrome.js";
 import { mentionLinker, mentionSource } from "../mention-html.js";

@@ -10,7 +10,7 @@ import {
   removeGroupMember,
   renewInvitation,
   setMemberManager,
-} from "../../services/member-manage.js";
+} from "../../services/member/member-manage.js";
 import { errorText } from "../i18n/i18n.js";
 import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";
 import { withQuery } from "../paging.js";

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from "fastify";
 import { formatPair } from "../../domain/item-id.js";
 import { queryValue } from "../../http-kit/query.js";
-import { suggestMentions } from "../../services/mention.js";
+import { suggestMentions } from "../../services/notification/mention.js";
 import { type WebContext, pathPair, registerPage } from "../page.js";
 
 /** `/g/:group/mentions`: `{ members: [{ name, insert, href }] }`, members of a group the caller has joined. */

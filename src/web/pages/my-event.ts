@@ -10,8 +10,12 @@ import type { PlacedOccurrence } from "../../domain/event-occurrence.js";
 import { localDayOf, resolveEventTimes } from "../../domain/event-time.js";
 import type { PersonalEventRef } from "../../domain/item-id.js";
 import { queryValue } from "../../http-kit/query.js";
-import { createPersonalEvent, deletePersonalEvent, updatePersonalEvent } from "../../services/personal-event.js";
-import { changePersonalOccurrence, readPersonalEvent } from "../../services/personal-event-page.js";
+import {
+  createPersonalEvent,
+  deletePersonalEvent,
+  updatePersonalEvent,
+} from "../../services/schedule/personal-event.js";
+import { changePersonalOccurrence, readPersonalEvent } from "../../services/schedule/personal-event-page.js";
 import { dayText } from "../calendar/calendar-query.js";
 import { timingChoices } from "../calendar/event-form-choices.js";
 import {

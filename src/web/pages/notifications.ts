@@ -19,8 +19,8 @@ import {
   parseLikeTarget,
 } from "../../domain/notification.js";
 import { queryValue } from "../../http-kit/query.js";
-import { confirmLikeNotifications, listLikeNotifications } from "../../services/like-notification.js";
-import { confirmNotifications, listNotifications } from "../../services/notification.js";
+import { confirmLikeNotifications, listLikeNotifications } from "../../services/notification/like-notification.js";
+import { confirmNotifications, listNotifications } from "../../services/notification/notification.js";
 import type { Chrome } from "../chrome.js";
 import type { MessageKey } from "../i18n/en.js";
 import { type PageRequest, type WebContext, pageNotFound, registerPage } from "../page.js";

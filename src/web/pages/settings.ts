@@ -3,9 +3,13 @@
 // addresses (made or renewed, shown once; revoked).
 import type { FastifyInstance } from "fastify";
 import { formatPair, parsePair } from "../../domain/item-id.js";
-import { renewCalendarSecret, revokeCalendarSecret } from "../../services/calendar-feed.js";
-import { createPersonalToken, revokeAuthorizedApp, revokePersonalToken } from "../../services/personal-token.js";
-import { readSettings, setMyNotify } from "../../services/settings.js";
+import { renewCalendarSecret, revokeCalendarSecret } from "../../services/schedule/calendar-feed.js";
+import {
+  createPersonalToken,
+  revokeAuthorizedApp,
+  revokePersonalToken,
+} from "../../services/account/personal-token.js";
+import { readSettings, setMyNotify } from "../../services/account/settings.js";
 import { type PageRequest, type WebContext, pageNotFound, registerPage } from "../page.js";
 
 /** `/settings` and its forms. */

@@ -10,12 +10,12 @@ import { clip, queryValue } from "../../http-kit/query.js";
 import {
   type TaskDraft,
   type TaskFormView,
-  createTaskAs,
-  deleteTaskForGood,
+  createTask,
+  deleteTask,
   readTaskForm,
   trashTask,
-  updateTaskAs,
-} from "../../services/task-web.js";
+  updateTask,
+} from "../../services/task/task-write.js";
 import { errorText } from "../i18n/i18n.js";
 import { mentionSource } from "../mention-html.js";
 import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";
@@ -66,7 +66,7 @@ export function registerTaskEditPages(app: FastifyInstance, web: WebContext): vo
     registerPage(app, web, `/g/:group/tasks/:task/${name}`, {
       async POST(page) {
         const ref = taskRef(page);
-        await updateTaskAs(web, page.actor, { ref, change: { status } });
+        await updateTask(web, page.actor, { ref, change: { status } });
         return page.redirect(returnPath(page, ref));
       },
     });
@@ -86,7 +86,7 @@ export function registerTaskEditPages(app: FastifyInstance, web: WebContext): vo
   registerPage(app, web, "/g/:group/tasks/:task/delete", {
     async POST(page) {
       const ref = taskRef(page);
-      await deleteTaskForGood(web, page.actor, { ref });
+      await deleteTask(web, page.actor, { ref });
       return page.redirect(`/g/${formatPair(ref.groupId)}/tasks?folder=TRASH`);
     },
   });
@@ -175,8 +175,8 @@ async function saveTask(web: WebContext, page: PageRequest, ref: ContentRef | un
     const draft = draftOf(values);
     const task =
       ref === undefined
-        ? await createTaskAs(web, page.actor, { groupId, draft })
-        : await updateTaskAs(web, page.actor, { ref, change: draft });
+        ? await createTask(web, page.actor, { groupId, draft })
+        : await updateTask(web, page.actor, { ref, change: draft });
     return page.redirect(itemPath({ kind: "TASK", groupId, id: task.id }));
   } catch (error) {
     if (!(error instanceof ValidationError)) throw error;

@@ -13,8 +13,8 @@ import {
 } from "../../domain/task.js";
 import { readFolderParameter } from "../../http-kit/parameters.js";
 import { queryValue } from "../../http-kit/query.js";
-import { readTaskListPage } from "../../services/area-page.js";
-import { readTaskPage } from "../../services/item-page.js";
+import { readTaskListPage } from "../../services/item/area-page.js";
+import { readTaskPage } from "../../services/item/item-page.js";
 import { isOverdue } from "../../domain/task-due.js";
 import type { Chrome } from "../chrome.js";
 import { errorText } from "../i18n/i18n.js";

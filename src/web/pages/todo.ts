@@ -13,8 +13,8 @@ import {
   deletePersonalTask,
   getPersonalTask,
   updatePersonalTask,
-} from "../../services/personal-task.js";
-import { type TodoItem, listTodo } from "../../services/todo.js";
+} from "../../services/todo/personal-task.js";
+import { type TodoItem, listTodo } from "../../services/todo/todo.js";
 import type { Chrome } from "../chrome.js";
 import { errorText } from "../i18n/i18n.js";
 import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";

@@ -7,9 +7,15 @@ import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../domain/errors.js";
 import { type ContentRef, formatPair, parsePair } from "../../domain/item-id.js";
 import { queryValue } from "../../http-kit/query.js";
-import { listFolders } from "../../services/group.js";
-import { type LockedTopicView, createTopic, lockTopic, releaseEditLease, updateTopic } from "../../services/topic.js";
-import { type TopicEditorView, readTopicEditor } from "../../services/topic-web.js";
+import { listFolders } from "../../services/group/group.js";
+import {
+  type LockedTopicView,
+  createTopic,
+  lockTopic,
+  releaseEditLease,
+  updateTopic,
+} from "../../services/topic/topic.js";
+import { type TopicEditorView, readTopicEditor } from "../../services/topic/topic-web.js";
 import { errorText } from "../i18n/i18n.js";
 import { type PageRequest, type WebContext, pageNotFound, pathPair, registerPage } from "../page.js";
 import { itemPath } from "./item-view.js";

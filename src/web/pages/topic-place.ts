@@ -5,8 +5,8 @@ import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../domain/errors.js";
 import { type ContentRef, formatPair } from "../../domain/item-id.js";
 import { readFolderParameter } from "../../http-kit/parameters.js";
-import { deleteTopic } from "../../services/topic.js";
-import { type TopicPlace, placeTopic } from "../../services/topic-web.js";
+import { deleteTopic } from "../../services/topic/topic.js";
+import { type TopicPlace, placeTopic } from "../../services/topic/topic-web.js";
 import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";
 import { itemPath } from "./item-view.js";
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { boardFeed, deletedTopicFeed } from "../../../present/board.js";
 import { commentWriteFeed } from "../../../present/comment.js";
-import { addComment } from "../../../services/comment.js";
+import { addComment } from "../../../services/comment/comment.js";
 import {
   createTopic,
   deleteTopic,
@@ -11,7 +11,7 @@ import {
   lockTopic,
   releaseEditLease,
   updateTopic,
-} from "../../../services/topic.js";
+} from "../../../services/topic/topic.js";
 import type { Context } from "../../../context.js";
 import { authenticateRequest, viewerOf } from "../../caller.js";
 import { sendFeed } from "../../../http-kit/send.js";

@@ -2,7 +2,7 @@ import type { FastifyReply } from "fastify";
 import type { Context } from "../../../context.js";
 import { type Actor, requireAccess } from "../../../domain/access.js";
 import { chatMessagesFeed } from "../../../present/chat.js";
-import { listMessages } from "../../../services/chat-message.js";
+import { listMessages } from "../../../services/chat/chat-message.js";
 import { viewerOf } from "../../caller.js";
 import { sendFeed } from "../../../http-kit/send.js";
 import type { ChatMessagesRead } from "./comment.request.js";

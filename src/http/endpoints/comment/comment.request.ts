@@ -1,7 +1,13 @@
 import { NS } from "../../../atom/namespaces.js";
 import { type XmlElement, childText } from "../../../atom/parse.js";
 import { NotFoundError, ValidationError } from "../../../domain/errors.js";
-import { type ContentRef, type PersonalEventRef, parseChatId, parsePersonalEventId } from "../../../domain/item-id.js";
+import {
+  type ContentRef,
+  type PersonalEventRef,
+  isContentRef,
+  parseChatId,
+  parsePersonalEventId,
+} from "../../../domain/item-id.js";
 import { refusePersonalTaskId } from "../../../domain/personal-task.js";
 import type { PageWindow } from "../../../store/page-window.js";
 import { readOperation, readReplyTo, requireSingleEntry, summaryOf } from "../../atom-request.js";
@@ -101,7 +107,7 @@ function readParentId(text: string, field: string, callerId: number): ContentRef
   refuseChat(text);
   refusePersonalTaskId(text, callerId, "comments");
   const ref = readItemId(text, field);
-  if (ref.kind !== "BOARD" && ref.kind !== "TASK" && ref.kind !== "CABINET" && ref.kind !== "GW_SCHEDULE") {
+  if (!isContentRef(ref)) {
     throw new ValidationError(
       "UNSUPPORTED_ITEM",
       `${field} names an item the comment interface does not handle; comments go on topics, tasks, files and events.`,

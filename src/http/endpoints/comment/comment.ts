@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { commentWriteFeed, commentsFeed } from "../../../present/comment.js";
-import { addComment, deleteComment, listComments } from "../../../services/comment.js";
-import { refusePersonalEventComments } from "../../../services/personal-event.js";
+import { addComment, deleteComment, listComments } from "../../../services/comment/comment.js";
+import { refusePersonalEventComments } from "../../../services/schedule/personal-event.js";
 import type { Context } from "../../../context.js";
 import { authenticateRequest, viewerOf } from "../../caller.js";
 import { sendFeed } from "../../../http-kit/send.js";

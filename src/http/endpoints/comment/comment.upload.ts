@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { type XmlElement, parseXml } from "../../../atom/parse.js";
 import type { BlobStore } from "../../../blobs/blob-store.js";
 import { ValidationError } from "../../../domain/errors.js";
-import type { StagedFile } from "../../../services/comment.js";
+import type { StagedFile } from "../../../services/comment/comment.js";
 import type { Admission } from "../../../http-kit/admission.js";
 import { receiveMultipart } from "../../multipart.js";
 import { clip } from "../../../http-kit/query.js";

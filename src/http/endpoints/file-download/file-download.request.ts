@@ -1,6 +1,6 @@
 import { ValidationError } from "../../../domain/errors.js";
 import { parseAttachmentId, parseChatAttachmentId } from "../../../domain/item-id.js";
-import type { DownloadRequest } from "../../../services/download.js";
+import type { DownloadRequest } from "../../../services/file/download.js";
 import { readItemId } from "../../../http-kit/parameters.js";
 import { type QueryValues, clip, queryFlag, queryValue } from "../../../http-kit/query.js";
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
-import { openDownload } from "../../../services/download.js";
+import { openDownload } from "../../../services/file/download.js";
 import type { Context } from "../../../context.js";
 import { authenticateRequest } from "../../caller.js";
 import type { QueryValues } from "../../../http-kit/query.js";

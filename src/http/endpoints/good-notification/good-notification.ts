@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { likeNotificationsFeed } from "../../../present/like-notification.js";
-import { confirmLikeNotifications, listLikeNotifications } from "../../../services/like-notification.js";
+import { confirmLikeNotifications, listLikeNotifications } from "../../../services/notification/like-notification.js";
 import type { Context } from "../../../context.js";
 import { authenticateRequest, viewerOf } from "../../caller.js";
 import { sendFeed } from "../../../http-kit/send.js";

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import type { FolderArea } from "../../../domain/folder.js";
 import { foldersFeed, groupsFeed } from "../../../present/group.js";
-import { listFolders, listMyGroups } from "../../../services/group.js";
+import { listFolders, listMyGroups } from "../../../services/group/group.js";
 import type { Context } from "../../../context.js";
 import { authenticateRequest, viewerOf } from "../../caller.js";
 import { sendFeed } from "../../../http-kit/send.js";

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { cabinetFeed } from "../../../present/file.js";
-import { getFile, listFiles } from "../../../services/file.js";
+import { getFile, listFiles } from "../../../services/file/file.js";
 import type { Context } from "../../../context.js";
 import { authenticateRequest, viewerOf } from "../../caller.js";
 import { sendFeed } from "../../../http-kit/send.js";

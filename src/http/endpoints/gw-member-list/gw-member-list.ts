@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { memberListFeed } from "../../../present/member.js";
-import { getMember, listMembers } from "../../../services/member.js";
+import { getMember, listMembers } from "../../../services/member/member.js";
 import type { Context } from "../../../context.js";
 import { authenticateRequest, viewerOf } from "../../caller.js";
 import { sendFeed } from "../../../http-kit/send.js";

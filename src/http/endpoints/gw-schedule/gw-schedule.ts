@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { deletedEventFeed, eventFeed, eventMenusFeed } from "../../../present/event.js";
-import { getEvent, listEventMenus, listEvents } from "../../../services/event.js";
-import { createEvent, deleteEvent, updateEvent } from "../../../services/event-write.js";
+import { getEvent, listEventMenus, listEvents } from "../../../services/event/event.js";
+import { createEvent, deleteEvent, updateEvent } from "../../../services/event/event-write.js";
 import type { Context } from "../../../context.js";
 import { authenticateRequest, viewerOf } from "../../caller.js";
 import { sendFeed } from "../../../http-kit/send.js";

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { taskFeed } from "../../../present/task.js";
-import { getTask, listTasks } from "../../../services/task.js";
+import { getTask, listTasks } from "../../../services/task/task.js";
 import type { Context } from "../../../context.js";
 import { authenticateRequest, viewerOf } from "../../caller.js";
 import { sendFeed } from "../../../http-kit/send.js";

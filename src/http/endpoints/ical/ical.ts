@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { NotFoundError } from "../../../domain/errors.js";
 import { parsePair } from "../../../domain/item-id.js";
 import { ICAL_TYPE, calendarText } from "../../../present/ical.js";
-import { readGroupCalendar, readMyCalendar } from "../../../services/calendar-feed.js";
+import { readGroupCalendar, readMyCalendar } from "../../../services/schedule/calendar-feed.js";
 import type { Context } from "../../../context.js";
 import { registerEndpoint } from "../../../http-kit/route.js";
 import { matchesAny, setIdentityTag } from "../../caching.js";

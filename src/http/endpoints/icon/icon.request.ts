@@ -2,7 +2,7 @@ import { ValidationError } from "../../../domain/errors.js";
 import { parsePair } from "../../../domain/item-id.js";
 import { readGroupParameter } from "../../../http-kit/parameters.js";
 import { type QueryValues, queryValue } from "../../../http-kit/query.js";
-import type { IconSubject } from "../../../services/icon.js";
+import type { IconSubject } from "../../../services/account/icon.js";
 
 /**
  * `type=user&user=1:n` (a `group` beside it is ignored: there are no per-group pictures) or

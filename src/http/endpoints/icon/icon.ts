@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
-import { iconOf } from "../../../services/icon.js";
+import { iconOf } from "../../../services/account/icon.js";
 import type { Context } from "../../../context.js";
 import { authenticateRequest } from "../../caller.js";
 import type { QueryValues } from "../../../http-kit/query.js";

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { addressBookFeed } from "../../../present/address-book.js";
-import { listAddressBook } from "../../../services/address-book.js";
+import { listAddressBook } from "../../../services/account/address-book.js";
 import type { Context } from "../../../context.js";
 import { authenticateRequest, viewerOf } from "../../caller.js";
 import { sendFeed } from "../../../http-kit/send.js";

@@ -1,7 +1,7 @@
 import { NS } from "../../../atom/namespaces.js";
 import { type XmlElement, childText, children } from "../../../atom/parse.js";
 import { NotFoundError, ValidationError } from "../../../domain/errors.js";
-import type { MessageWrite } from "../../../services/chat-message.js";
+import type { MessageWrite } from "../../../services/chat/chat-message.js";
 import { clip } from "../../../http-kit/query.js";
 import { readOperation, requireSingleEntry, summaryOf } from "../../atom-request.js";
 import { readChatId, readRoomId } from "../mp-chat/chat-ids.js";

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { parseXmlLenientAmpersands } from "../../../atom/lenient.js";
 import { requireAccess } from "../../../domain/access.js";
 import { chatPushFeed } from "../../../present/chat.js";
-import { deleteMessage, pushMessage } from "../../../services/chat-message.js";
+import { deleteMessage, pushMessage } from "../../../services/chat/chat-message.js";
 import type { Context } from "../../../context.js";
 import { authenticateRequest, viewerOf } from "../../caller.js";
 import { sendFeed } from "../../../http-kit/send.js";

@@ -3,7 +3,7 @@ import { type XmlElement, attribute, child, childText, children } from "../../..
 import type { ChatRoomType } from "../../../domain/chat.js";
 import { CHAT_LIMITS } from "../../../domain/limits.js";
 import { ValidationError } from "../../../domain/errors.js";
-import type { RoomQuery, RoomWrite } from "../../../services/chat.js";
+import type { RoomQuery, RoomWrite } from "../../../services/chat/chat.js";
 import { readPage } from "../../../http-kit/parameters.js";
 import { type QueryValues, clip, queryFlag, queryValue } from "../../../http-kit/query.js";
 import { readOperation, requireSingleEntry } from "../../atom-request.js";

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { levelAllows, requireAccess } from "../../../domain/access.js";
 import { chatRoomsFeed } from "../../../present/chat.js";
-import { listRooms, writeRoom } from "../../../services/chat.js";
+import { listRooms, writeRoom } from "../../../services/chat/chat.js";
 import type { Context } from "../../../context.js";
 import { authenticateRequest, viewerOf } from "../../caller.js";
 import { sendFeed } from "../../../http-kit/send.js";

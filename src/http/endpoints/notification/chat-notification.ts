@@ -3,7 +3,7 @@ import type { Context } from "../../../context.js";
 import type { Actor } from "../../../domain/access.js";
 import { levelAllows, requireAccess } from "../../../domain/access.js";
 import { chatNotificationsFeed } from "../../../present/chat.js";
-import { confirmChatNotifications, listChatNotifications } from "../../../services/chat-notification.js";
+import { confirmChatNotifications, listChatNotifications } from "../../../services/chat/chat-notification.js";
 import { viewerOf } from "../../caller.js";
 import { sendFeed } from "../../../http-kit/send.js";
 import { type QueryValues, queryFlag, queryValue } from "../../../http-kit/query.js";

@@ -3,7 +3,7 @@ import { type XmlElement, childText, children } from "../../../atom/parse.js";
 import { ValidationError } from "../../../domain/errors.js";
 import { type ItemRef, parseChatId, parseItemId } from "../../../domain/item-id.js";
 import { type NotificationCategory, parseCategory } from "../../../domain/notification.js";
-import type { NotificationQuery } from "../../../services/notification.js";
+import type { NotificationQuery } from "../../../services/notification/notification.js";
 import { readGroupId, readPage } from "../../../http-kit/parameters.js";
 import { type QueryValues, queryFlag, queryValue } from "../../../http-kit/query.js";
 

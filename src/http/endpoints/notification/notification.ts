@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { notificationsFeed } from "../../../present/notification.js";
-import { confirmNotifications, listNotifications } from "../../../services/notification.js";
+import { confirmNotifications, listNotifications } from "../../../services/notification/notification.js";
 import type { Context } from "../../../context.js";
 import { authenticateRequest, viewerOf } from "../../caller.js";
 import { sendFeed } from "../../../http-kit/send.js";

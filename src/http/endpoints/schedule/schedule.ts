@@ -1,8 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { deletedPersonalEventFeed, scheduleFeed } from "../../../present/schedule.js";
-import { createPersonalEvent, deletePersonalEvent, updatePersonalEvent } from "../../../services/personal-event.js";
-import { getScheduleItem, listSchedule } from "../../../services/schedule.js";
+import {
+  createPersonalEvent,
+  deletePersonalEvent,
+  updatePersonalEvent,
+} from "../../../services/schedule/personal-event.js";
+import { getScheduleItem, listSchedule } from "../../../services/schedule/schedule.js";
 import type { Context } from "../../../context.js";
 import { authenticateRequest, viewerOf } from "../../caller.js";
 import { sendFeed } from "../../../http-kit/send.js";

@@ -1,6 +1,6 @@
 import { ValidationError } from "../../../domain/errors.js";
 import { parseSearchKind, parseSearchQuery } from "../../../domain/search.js";
-import type { SearchInput } from "../../../services/search.js";
+import type { SearchInput } from "../../../services/search/search.js";
 import { readGroupId, readPage } from "../../../http-kit/parameters.js";
 import { type QueryValues, queryValue } from "../../../http-kit/query.js";
 

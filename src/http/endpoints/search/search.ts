@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { searchFeed } from "../../../present/search.js";
-import { searchItems } from "../../../services/search.js";
+import { searchItems } from "../../../services/search/search.js";
 import type { Context } from "../../../context.js";
 import { authenticateRequest, viewerOf } from "../../caller.js";
 import { sendFeed } from "../../../http-kit/send.js";

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { favoritesFeed, reactionWriteFeed } from "../../../present/reaction.js";
-import { listFavorites, setFavorite } from "../../../services/reaction.js";
+import { listFavorites, setFavorite } from "../../../services/item/reaction.js";
 import { readItemId } from "../../../http-kit/parameters.js";
 import { readItemToggle } from "../../atom-request.js";
 import type { Context } from "../../../context.js";

@@ -14,7 +14,7 @@ import {
   taskStatusLabel,
 } from "../../../domain/task.js";
 import type { TaskDue } from "../../../domain/task-due.js";
-import type { TodoQuery } from "../../../services/todo.js";
+import type { TodoQuery } from "../../../services/todo/todo.js";
 import { readGroupParameter, readPage } from "../../../http-kit/parameters.js";
 import { type QueryValues, clip, queryFlag, queryValue } from "../../../http-kit/query.js";
 import { readOperation, requireSingleEntry, summaryOf } from "../../atom-request.js";

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { personalTaskFeed, todoFeed } from "../../../present/todo.js";
-import { createPersonalTask, deletePersonalTask, updatePersonalTask } from "../../../services/personal-task.js";
-import { listTodo } from "../../../services/todo.js";
+import { createPersonalTask, deletePersonalTask, updatePersonalTask } from "../../../services/todo/personal-task.js";
+import { listTodo } from "../../../services/todo/todo.js";
 import type { Context } from "../../../context.js";
 import { authenticateRequest, viewerOf } from "../../caller.js";
 import { sendFeed } from "../../../http-kit/send.js";

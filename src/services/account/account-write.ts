@@ -1,0 +1,23 @@
+// The one place accounts are made: the sign-up page (signup.ts), an accepted invitation
+// (member/invitation.ts) and the operator's `kairan user add` (user-admin.ts) each check what
+// they were given, then call insertAccount inside their own transaction.
+import { ValidationError } from "../../domain/errors.js";
+import type { User } from "../../domain/user.js";
+import type { Tx } from "../../store/store.js";
+
+/** A new account's fields, already checked by its caller. */
+export type NewAccount = Omit<User, "id"> & { readonly passwordHash: string };
+
+/**
+ * Inserts an account, refusing an address another account has.
+ * @throws ValidationError EMAIL_TAKEN
+ */
+export async function insertAccount(tx: Tx, account: NewAccount, at: number): Promise<User> {
+  if (await tx.users.findByEmail(account.email)) throw emailTaken(account.email);
+  return tx.users.insert({ ...account, createdAt: at });
+}
+
+/** The error of an address that has an account already. */
+export function emailTaken(email: string): ValidationError {
+  return new ValidationError("EMAIL_TAKEN", `A user with the e-mail address ${email.slice(0, 40)} exists already.`);
+}

@@ -1,0 +1,133 @@
+import { newBlobKey } from "../../blobs/blob-store.js";
+import type { Actor } from "../../domain/access.js";
+import { checkAttachments } from "../../domain/attachment.js";
+import { type ChatMember, type ChatMessage, checkChatMessage } from "../../domain/chat.js";
+import { ForbiddenError, NotFoundError } from "../../domain/errors.js";
+import type { PageWindow } from "../../store/page-window.js";
+import type { MemberRoom } from "../../store/queries/chat.js";
+import { requireRoom } from "./chat.js";
+import { decorateMessages, storeMessageFiles } from "./chat-files.js";
+import type { StagedFile } from "../comment/comment.js";
+import { removeBlobs } from "../comment/comment-detail.js";
+import type { ServiceContext } from "../context.js";
+
+/** A message just written or deleted, with its room as the writer sees it. */
+export interface MessageView {
+  readonly room: MemberRoom;
+  /** The room's members: a DIRECT room's title is the other person's name. */
+  readonly members: readonly ChatMember[];
+  readonly message: ChatMessage;
+}
+
+/** A page of a room's messages (newest first) and whether more lie on either side. */
+export interface MessagesView {
+  readonly room: MemberRoom;
+  readonly members: readonly ChatMember[];
+  readonly messages: readonly ChatMessage[];
+  readonly olderExists: boolean;
+  readonly newerExists: boolean;
+}
+
+/** A push (`POST /api/comet/mpChatPush/V2`): a new message, or deleting one's own. */
+export type MessageWrite =
+  | { readonly op: "add"; readonly roomId: number; readonly text: string | undefined }
+  // `files` come from the multipart reader, never from the XML.
+  | { readonly op: "delete"; readonly roomId: number; readonly number: number };
+
+/**
+ * Writes a message, with its files, into a room the caller is in; every other member who did not
+ * mute the room gets one more unconfirmed message in their M_CHAT notification. Files move from
+ * the temporary area into place only once the message row has committed.
+ * @throws ValidationError CHAT_MESSAGE_MISSING, CHAT_MESSAGE_TOO_LONG, TOO_MANY_FILES; NotFoundError NOT_FOUND
+ * @throws TooLargeError FILE_TOO_LARGE, ATTACHMENTS_TOO_LARGE
+ */
+export async function pushMessage(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: { roomId: number; text: string | undefined; files?: readonly StagedFile[] },
+): Promise<MessageView> {
+  const files = input.files ?? [];
+  const body = checkChatMessage(input.text, files.length);
+  checkAttachments(files.map((file) => file.draft));
+  const keys = files.map(() => newBlobKey());
+  const view = await ctx.store.transaction(async (tx): Promise<MessageView> => {
+    const userId = actor.user.id;
+    // Reads first: from the push to the commit the room's row stays locked and every other message
+    // into the room waits for it (PostgreSQL), so only the writes that need the number follow it.
+    const before = await requireRoom(tx, userId, input.roomId);
+    const members = (await tx.chat.members([before.id])).get(before.id) ?? [];
+    const at = ctx.clock.now();
+    const number = await tx.chat.push(input.roomId, userId, body, at);
+    const attachments = await storeMessageFiles(tx, { roomId: input.roomId, number, at }, files, keys);
+    // In the same transaction: the streams learn of the message only once it is committed.
+    await tx.liveEvents.append({ kind: "chat", roomId: input.roomId, messageNumber: number, at });
+    const message = {
+      roomId: input.roomId,
+      number,
+      authorId: userId,
+      authorName: actor.user.name,
+      body,
+      createdAt: at,
+    };
+    return { room: { ...before, lastNumber: number, activityAt: at }, members, message: { ...message, attachments } };
+  });
+  try {
+    for (const [index, file] of files.entries()) await ctx.blobs.commit(file.temp, keys[index] ?? "");
+  } catch (error) {
+    // The bytes could not be put in place: take the message back rather than keep rows without files.
+    await ctx.store.transaction(async (tx) => {
+      await tx.chatAttachments.removeOf(input.roomId, view.message.number);
+      await tx.chat.deleteMessage(input.roomId, view.message.number);
+    });
+    await removeBlobs(ctx.blobs, keys);
+    throw error;
+  }
+  return view;
+}
+
+/**
+ * Deletes one of the caller's own messages; its number is never handed out again.
+ * @throws NotFoundError NOT_FOUND, COMMENT_NOT_FOUND; ForbiddenError NOT_MESSAGE_AUTHOR
+ */
+export async function deleteMessage(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: { roomId: number; number: number },
+): Promise<MessageView> {
+  const { view, keys } = await ctx.store.transaction(async (tx) => {
+    const userId = actor.user.id;
+    const room = await requireRoom(tx, userId, input.roomId);
+    const message = await tx.chat.message(input.roomId, input.number);
+    if (message === undefined) throw new NotFoundError("COMMENT_NOT_FOUND", "The message does not exist.");
+    if (message.authorId !== userId)
+      throw new ForbiddenError("NOT_MESSAGE_AUTHOR", "Only a message's author deletes it.");
+    const removed = await tx.chatAttachments.removeOf(input.roomId, input.number);
+    await tx.chatLikes.removeOf(input.roomId, input.number);
+    await tx.chat.deleteMessage(input.roomId, input.number);
+    const members = (await tx.chat.members([room.id])).get(room.id) ?? [];
+    return { view: { room, members, message }, keys: removed };
+  });
+  await removeBlobs(ctx.blobs, keys);
+  return view;
+}
+
+/** A page of a room's messages, newest first (`GET /api/comment/V2?entry=<room id>`). @throws NotFoundError NOT_FOUND */
+export async function listMessages(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: { roomId: number; page: PageWindow },
+): Promise<MessagesView> {
+  return ctx.store.read(async (tx) => {
+    const room = await requireRoom(tx, actor.user.id, input.roomId);
+    const page = await tx.chat.messages(input.roomId, input.page);
+    const messages = await decorateMessages(tx, input.roomId, page, actor.user.id);
+    const total = await tx.chat.countMessages(input.roomId);
+    return {
+      room,
+      members: (await tx.chat.members([room.id])).get(room.id) ?? [],
+      messages,
+      olderExists: input.page.offset + messages.length < total,
+      newerExists: input.page.offset > 0 && total > 0,
+    };
+  });
+}

@@ -1,0 +1,162 @@
+// What members do to their group's shared files (the web interface): upload, add a version, move
+// between folders, trash and restore, delete for good from the trash. The operator's commands
+// are in file-admin.ts; both record versions the same way (file-content.ts).
+import type { Actor } from "../../domain/access.js";
+import {
+  type CabinetFile,
+  checkFileComment,
+  checkFileName,
+  checkFileText,
+  requireFileNotTrashed,
+  requireFileTrashed,
+  requireMayDeleteFile,
+} from "../../domain/file.js";
+import { ValidationError } from "../../domain/errors.js";
+import type { ContentRef } from "../../domain/item-id.js";
+import type { Tx } from "../../store/store.js";
+import { removeBlobs, removeCommentsOf, removeItemRows } from "../comment/comment-detail.js";
+import type { StagedFile } from "../comment/comment.js";
+import { recordOrDiscard, storeStagedFileBytes } from "./file-content.js";
+import { notifyFileChange, requireFile } from "./file.js";
+import { requireFolderOf } from "../group/folder-access.js";
+import { requireGroupMember } from "../group/group-access.js";
+import type { ServiceContext } from "../context.js";
+
+/** A new shared file as a member's form describes it. */
+export interface FileUploadInput {
+  readonly groupId: number;
+  readonly title: string;
+  readonly memo: string;
+  readonly folderId: number | null;
+  /** The received bytes; undefined when the form came without a file. */
+  readonly file: StagedFile | undefined;
+}
+
+/**
+ * Adds a file (version 1) to the group's shared folder; the other members are notified. The
+ * staged bytes are put in place only after every check passed, and taken back if recording fails.
+ * @throws ValidationError FILE_REQUIRED, FILE_NAME_*, FILE_TITLE_TOO_LONG, FILE_MEMO_TOO_LONG
+ * @throws NotFoundError GROUP_NOT_FOUND, FOLDER_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED
+ */
+export async function uploadFile(ctx: ServiceContext, actor: Actor, input: FileUploadInput): Promise<CabinetFile> {
+  const text = checkFileText(input);
+  const staged = requireStaged(input.file);
+  const checkPlace = async (tx: Tx) => {
+    await requireGroupMember(tx, actor, input.groupId);
+    if (input.folderId !== null) await requireFolderOf(tx, input.groupId, input.folderId, "CABINET");
+  };
+  await ctx.store.read(checkPlace);
+  const upload = { fileName: staged.draft.fileName, size: staged.draft.size, authorId: actor.user.id, comment: "" };
+  const version = await storeStagedFileBytes(ctx.blobs, staged.temp, upload, ctx.clock.now());
+  return recordOrDiscard(ctx.blobs, version, () =>
+    ctx.store.transaction(async (tx) => {
+      await checkPlace(tx);
+      const file = await tx.files.insert(
+        { groupId: input.groupId, ...text, authorId: actor.user.id, folderId: input.folderId, trashed: false },
+        version,
+      );
+      await notifyFileChange(tx, file, actor.user.id, "created", version.at);
+      return file;
+    }),
+  );
+}
+
+/**
+ * Adds the next version of a file under the uploaded file's name; the history keeps the newest five.
+ * @throws ValidationError FILE_REQUIRED, FILE_NAME_*, FILE_COMMENT_TOO_LONG
+ * @throws NotFoundError FILE_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED; ConflictError FILE_IN_TRASH
+ */
+export async function uploadFileVersion(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: { ref: ContentRef; comment: string; file: StagedFile | undefined },
+): Promise<CabinetFile> {
+  const comment = checkFileComment(input.comment);
+  const staged = requireStaged(input.file);
+  const findLive = async (tx: Tx) => {
+    await requireGroupMember(tx, actor, input.ref.groupId);
+    const file = await requireFile(tx, input.ref);
+    requireFileNotTrashed(file);
+    return file;
+  };
+  await ctx.store.read(findLive);
+  const upload = { fileName: staged.draft.fileName, size: staged.draft.size, authorId: actor.user.id, comment };
+  const version = await storeStagedFileBytes(ctx.blobs, staged.temp, upload, ctx.clock.now());
+  return recordOrDiscard(ctx.blobs, version, () =>
+    ctx.store.transaction(async (tx) => {
+      const file = await findLive(tx);
+      const changed = await tx.files.addVersion(file.id, version);
+      await notifyFileChange(tx, changed, actor.user.id, "updated", version.at);
+      return changed;
+    }),
+  );
+}
+
+/**
+ * Files a file under a folder of the group's shared folder, or under none (`folderId` null).
+ * @throws NotFoundError FILE_NOT_FOUND, FOLDER_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED; ConflictError FILE_IN_TRASH
+ */
+export async function moveFile(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: { ref: ContentRef; folderId: number | null },
+): Promise<CabinetFile> {
+  return ctx.store.transaction(async (tx) => {
+    await requireGroupMember(tx, actor, input.ref.groupId);
+    const file = await requireFile(tx, input.ref);
+    requireFileNotTrashed(file);
+    if (input.folderId !== null) await requireFolderOf(tx, input.ref.groupId, input.folderId, "CABINET");
+    if (file.folderId !== input.folderId)
+      await tx.files.update(file.id, { folderId: input.folderId, at: ctx.clock.now() });
+    return (await tx.files.findById(file.id)) ?? file;
+  });
+}
+
+/**
+ * Moves a file to the trash or back out of it (the members are told, as of any change); asking
+ * for the state the file is already in changes nothing.
+ * @throws NotFoundError FILE_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED
+ */
+export async function setFileTrashed(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: { ref: ContentRef; trashed: boolean },
+): Promise<CabinetFile> {
+  return ctx.store.transaction(async (tx) => {
+    await requireGroupMember(tx, actor, input.ref.groupId);
+    const file = await requireFile(tx, input.ref);
+    if (file.trashed === input.trashed) return file;
+    const at = ctx.clock.now();
+    await tx.files.update(file.id, { trashed: input.trashed, at });
+    await notifyFileChange(tx, file, actor.user.id, "updated", at);
+    return (await tx.files.findById(file.id)) ?? file;
+  });
+}
+
+/**
+ * Deletes a file from the trash for good: every version, its comments with their attachments,
+ * and every like, favorite and notification of them. The bytes go once the rows are gone.
+ * @throws NotFoundError FILE_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED, FILE_DELETE_FORBIDDEN
+ * @throws ConflictError FILE_NOT_IN_TRASH
+ */
+export async function deleteFile(ctx: ServiceContext, actor: Actor, input: { ref: ContentRef }): Promise<CabinetFile> {
+  const { file, keys } = await ctx.store.transaction(async (tx) => {
+    const { membership } = await requireGroupMember(tx, actor, input.ref.groupId);
+    const found = await requireFile(tx, input.ref);
+    requireMayDeleteFile(found, actor.user.id, membership);
+    requireFileTrashed(found);
+    const commentKeys = await removeCommentsOf(tx, input.ref);
+    await removeItemRows(tx, "CABINET", [found.id]);
+    const fileKeys = await tx.files.remove(found.id);
+    return { file: found, keys: [...commentKeys, ...fileKeys] };
+  });
+  await removeBlobs(ctx.blobs, keys);
+  return file;
+}
+
+/** @throws ValidationError FILE_REQUIRED, FILE_NAME_* */
+function requireStaged(file: StagedFile | undefined): StagedFile {
+  if (file === undefined) throw new ValidationError("FILE_REQUIRED", "Choose a file to upload.");
+  checkFileName(file.draft.fileName);
+  return file;
+}

@@ -1,0 +1,91 @@
+// Groups people run themselves in the web interface: any signed-in person creates one and becomes
+// its manager; managers rename and describe it; a member leaves it.
+import type { Actor } from "../../domain/access.js";
+import type { Group } from "../../domain/group.js";
+import { checkGroupDraft, requireMayLeave } from "../../domain/group-rules.js";
+import type { Tx } from "../../store/store.js";
+import type { ServiceContext } from "../context.js";
+import { requireGroupManager, requireGroupMember } from "./group-access.js";
+import { endMembership } from "../member/membership-events.js";
+
+/**
+ * Creates a group with the caller as its first (and only) manager.
+ * @throws ValidationError GROUP_NAME_REQUIRED, GROUP_NAME_TOO_LONG, GROUP_SUMMARY_TOO_LONG
+ */
+export async function createGroup(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: { name: string; summary: string },
+): Promise<Group> {
+  const draft = checkGroupDraft(input);
+  return ctx.store.transaction((tx) => insertGroup(tx, draft, actor.user.id, ctx.clock.now()));
+}
+
+/**
+ * Inserts a group inside the caller's transaction (its draft checked by the caller), with its
+ * first manager when there is one: the one insert of groups, for the web and `kairan group add`.
+ */
+export async function insertGroup(
+  tx: Tx,
+  draft: { name: string; summary: string },
+  managerId: number | undefined,
+  at: number,
+): Promise<Group> {
+  const group = await tx.groups.insert({ name: draft.name, summary: draft.summary, createdAt: at });
+  if (managerId !== undefined)
+    await tx.memberships.insertJoined({
+      groupId: group.id,
+      userId: managerId,
+      manager: true,
+      notify: true,
+      createdAt: at,
+    });
+  return group;
+}
+
+/**
+ * A group as its manager's edit form shows it.
+ * @throws NotFoundError GROUP_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED, MANAGER_REQUIRED
+ */
+export async function readGroupForManager(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: { groupId: number },
+): Promise<Group> {
+  return ctx.store.read((tx) => requireGroupManager(tx, actor, input.groupId));
+}
+
+/**
+ * Renames and describes a group (its managers only).
+ * @throws ValidationError GROUP_NAME_*, GROUP_SUMMARY_TOO_LONG; NotFoundError GROUP_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED, MANAGER_REQUIRED
+ */
+export async function updateGroup(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: { groupId: number; name: string; summary: string },
+): Promise<Group> {
+  const draft = checkGroupDraft(input);
+  return ctx.store.transaction(async (tx) => {
+    const group = await requireGroupManager(tx, actor, input.groupId);
+    const at = ctx.clock.now();
+    await tx.groups.update(group.id, { ...draft, at });
+    return { ...group, ...draft, updatedAt: at };
+  });
+}
+
+/**
+ * The caller leaves the group; the last manager may not while other members remain.
+ * @throws NotFoundError GROUP_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED; ValidationError LAST_MANAGER
+ */
+export async function leaveGroup(ctx: ServiceContext, actor: Actor, input: { groupId: number }): Promise<Group> {
+  return ctx.store.transaction(async (tx) => {
+    const { group, membership } = await requireGroupMember(tx, actor, input.groupId);
+    requireMayLeave(
+      membership,
+      await tx.memberships.countManagers(group.id),
+      await tx.memberships.countMembers(group.id, "JOIN"),
+    );
+    await endMembership(tx, membership, ctx.clock.now());
+    return group;
+  });
+}

@@ -1,0 +1,139 @@
+// What a group's managers do to its members in the web interface: invite an e-mail address (with
+// a link for a person who has no account yet), send an invitation again, remove a member or
+// withdraw an invitation, make a member a manager or not. Every function checks that the caller
+// manages the group before it reads anything else of it.
+import type { Actor } from "../../domain/access.js";
+import { generateSecret, hashToken } from "../../auth/token.js";
+import { NotFoundError, ValidationError } from "../../domain/errors.js";
+import type { Group } from "../../domain/group.js";
+import { requireMayLeave } from "../../domain/group-rules.js";
+import { INVITATION_LIFETIME_MS, normalizeEmail } from "../../domain/invitation.js";
+import { type Member, requireKeepsAManager } from "../../domain/member.js";
+import type { Tx } from "../../store/store.js";
+import type { ServiceContext } from "../context.js";
+import { requireGroupManager } from "../group/group-access.js";
+import { endMembership } from "./membership-events.js";
+
+/** A new or renewed invitation: the link's secret exists only in this answer. */
+export interface IssuedInvitation {
+  readonly group: Group;
+  readonly memberId: number;
+  readonly email: string;
+  readonly expiresAt: number;
+  /** The secret of the link (`/join/1:<memberId>/<secret>`); only its hash is stored. */
+  readonly secret: string;
+  /** Whether an account has the address already (then the invitation waits on its home page too). */
+  readonly accountExists: boolean;
+}
+
+/**
+ * Invites an e-mail address to the group for INVITATION_LIFETIME_MS.
+ * @throws ValidationError INVALID_EMAIL, ALREADY_MEMBER, ALREADY_INVITED; ForbiddenError MANAGER_REQUIRED (and as requireGroupMember)
+ */
+export async function inviteByEmail(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: { groupId: number; email: string },
+): Promise<IssuedInvitation> {
+  return ctx.store.transaction(async (tx) => {
+    const group = await requireGroupManager(tx, actor, input.groupId);
+    const email = normalizeEmail(input.email);
+    const user = await tx.users.findByEmail(email);
+    if (user && (await tx.memberships.findJoined(group.id, user.id)))
+      throw new ValidationError("ALREADY_MEMBER", `${email.slice(0, 40)} is a member of this group already.`);
+    if ((await tx.invitations.findForEmail(group.id, email)) !== undefined)
+      throw new ValidationError(
+        "ALREADY_INVITED",
+        `${email.slice(0, 40)} is invited already; send that invitation again to get a new link.`,
+      );
+    const secret = generateSecret();
+    const at = ctx.clock.now();
+    const expiresAt = at + INVITATION_LIFETIME_MS;
+    const memberId = await tx.memberships.insertInvite({
+      groupId: group.id,
+      email,
+      label: email,
+      expiresAt,
+      tokenHash: hashToken(secret),
+      createdAt: at,
+    });
+    return { group, memberId, email, expiresAt, secret, accountExists: user !== undefined };
+  });
+}
+
+/**
+ * Sends an invitation again: a new link (the old one stops working) and a new end.
+ * @throws NotFoundError MEMBER_NOT_FOUND; ForbiddenError MANAGER_REQUIRED (and as requireGroupMember)
+ */
+export async function renewInvitation(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: { groupId: number; memberId: number },
+): Promise<IssuedInvitation> {
+  return ctx.store.transaction(async (tx) => {
+    const group = await requireGroupManager(tx, actor, input.groupId);
+    const member = await memberOfGroup(tx, group.id, input.memberId);
+    if (member.status !== "INVITE" || member.inviteEmail === null) throw memberNotFound();
+    const secret = generateSecret();
+    const at = ctx.clock.now();
+    const expiresAt = at + INVITATION_LIFETIME_MS;
+    await tx.invitations.renew(member.id, { tokenHash: hashToken(secret), expiresAt, at });
+    const accountExists = (await tx.users.findByEmail(member.inviteEmail)) !== undefined;
+    return { group, memberId: member.id, email: member.inviteEmail, expiresAt, secret, accountExists };
+  });
+}
+
+/**
+ * Removes a joined member or withdraws an invitation. A manager removing themselves leaves, under
+ * the rule of leaving; another member who is the last manager cannot be (the caller manages too).
+ * @throws NotFoundError MEMBER_NOT_FOUND; ValidationError LAST_MANAGER; ForbiddenError MANAGER_REQUIRED (and as requireGroupMember)
+ */
+export async function removeGroupMember(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: { groupId: number; memberId: number },
+): Promise<Member> {
+  return ctx.store.transaction(async (tx) => {
+    const group = await requireGroupManager(tx, actor, input.groupId);
+    const member = await memberOfGroup(tx, group.id, input.memberId);
+    if (member.status === "INVITE" || member.userId === null) {
+      await tx.memberships.remove(member.id);
+      return member;
+    }
+    const managers = await tx.memberships.countManagers(group.id);
+    if (member.userId === actor.user.id)
+      requireMayLeave(member, managers, await tx.memberships.countMembers(group.id, "JOIN"));
+    else requireKeepsAManager(member, managers);
+    await endMembership(tx, { id: member.id, groupId: group.id, userId: member.userId }, ctx.clock.now());
+    return member;
+  });
+}
+
+/**
+ * Makes a joined member a manager, or not; the last manager stays one.
+ * @throws NotFoundError MEMBER_NOT_FOUND; ValidationError LAST_MANAGER; ForbiddenError MANAGER_REQUIRED (and as requireGroupMember)
+ */
+export async function setMemberManager(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: { groupId: number; memberId: number; manager: boolean },
+): Promise<Member> {
+  return ctx.store.transaction(async (tx) => {
+    const group = await requireGroupManager(tx, actor, input.groupId);
+    const member = await memberOfGroup(tx, group.id, input.memberId);
+    if (member.status !== "JOIN") throw memberNotFound();
+    if (!input.manager) requireKeepsAManager(member, await tx.memberships.countManagers(group.id));
+    await tx.memberships.update(member.id, { manager: input.manager, at: ctx.clock.now() });
+    return { ...member, manager: input.manager };
+  });
+}
+
+async function memberOfGroup(tx: Tx, groupId: number, memberId: number): Promise<Member> {
+  const member = await tx.memberships.findMember(memberId);
+  if (!member || member.groupId !== groupId) throw memberNotFound();
+  return member;
+}
+
+function memberNotFound(): NotFoundError {
+  return new NotFoundError("MEMBER_NOT_FOUND", "The member does not exist in this group.");
+}
