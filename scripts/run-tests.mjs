@@ -3,9 +3,7 @@
 // node:test's spec reporter. Files run side by side (each has its own database, ports and temporary
 // directories), then the files marked `// test-run: serial: <reason>` run one at a time. When a
 // selected file runs bin/kairan.js, dist/ is built once, beside the first files, and those files
-// wait for it. With KAIRAN_TEST_DATABASE_URL set, a file made only of describeEachBackend suites
-// runs as two processes, one per engine (KAIRAN_TEST_ENGINE): the longest files are such, and
-// halving them shortens the run's tail. Each file's output is printed whole when it ends; the last lines are the totals in
+// wait for it. Each file's output is printed whole when it ends; the last lines are the totals in
 // node's TAP form (`# pass N`, `# fail N`), and any failure makes the exit status 1.
 //
 //   node scripts/run-tests.mjs [--unit] [--jobs N] [FILTER...]
@@ -14,10 +12,10 @@
 // --jobs (or KAIRAN_TEST_JOBS) sets how many files run at once (default: twice the cores, as files
 // mostly wait on databases and child processes). An empty selection is an error, never a green run.
 import { spawn } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { findTests, isUnit, needsDist, perEngine, serialReason } from "./test-files.mjs";
+import { findTests, isUnit, needsDist, serialReason } from "./test-files.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const COUNTS = ["tests", "suites", "pass", "fail", "cancelled", "skipped", "todo"];
@@ -44,9 +42,9 @@ function parseArgs(argv) {
 const running = new Set();
 
 /** Runs `command` with its output into `outFile`; resolves with the exit code (a signal counts as 1). */
-function runTo(outFile, command, args, env = process.env) {
+function runTo(outFile, command, args) {
   const fd = openSync(outFile, "w");
-  const child = spawn(command, args, { cwd: root, env, stdio: ["ignore", fd, fd] });
+  const child = spawn(command, args, { cwd: root, stdio: ["ignore", fd, fd] });
   closeSync(fd);
   running.add(child);
   return new Promise((resolve) => {
@@ -77,49 +75,6 @@ function tapCounts(tapFile) {
   return counts;
 }
 
-/** The runs of one selection: a file, or a file and one engine (a file split by perEngine). */
-function plan(files) {
-  const split = Boolean(process.env.KAIRAN_TEST_DATABASE_URL);
-  const units = files.flatMap((file) =>
-    split && perEngine(root, file) ? ["sqlite", "postgres"].map((engine) => ({ file, engine })) : [{ file }],
-  );
-  // Bigger files first: the longest ones should not start last.
-  const size = (unit) => statSync(join(root, unit.file)).size;
-  const serial = units.filter((unit) => serialReason(root, unit.file) !== undefined);
-  const parallel = units.filter((unit) => !serial.includes(unit)).sort((a, b) => size(b) - size(a));
-  return { serial, parallel, dist: new Set(files.filter((file) => needsDist(root, file))) };
-}
-
-/** `npm run build`, once, reported when it fails; resolves with its exit code. */
-function startBuild(work) {
-  const out = join(work, "build.out");
-  return runTo(out, "npm", ["run", "build", "--silent"]).then((code) => {
-    if (code !== 0) {
-      console.log(`── npm run build failed (exit ${code}); the files that run bin/kairan.js fail with it\n`);
-      console.log(readFileSync(out, "utf8"));
-    }
-    return code;
-  });
-}
-
-/** Runs the units, `jobs` at a time; a unit that needs dist/ starts once `build` has ended. */
-async function runPool(units, jobs, needsBuild, build, runUnit) {
-  let built = false;
-  void build.then(() => (built = true));
-  const queue = [...units];
-  const pending = new Set();
-  while (queue.length > 0 || pending.size > 0) {
-    while (pending.size < jobs && queue.length > 0) {
-      const at = queue.findIndex((unit) => built || !needsBuild(unit));
-      if (at < 0) break;
-      const job = runUnit(queue.splice(at, 1)[0]).then(() => pending.delete(job));
-      pending.add(job);
-    }
-    // Wait for a unit to end, or for the build (which may make waiting units ready).
-    await Promise.race(built ? [...pending] : [...pending, build]);
-  }
-}
-
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   const files = findTests(root).filter(
@@ -133,81 +88,92 @@ async function main() {
   }
   const work = mkdtempSync(join(tmpdir(), "kairan-test-run-"));
   const started = performance.now();
-  const { serial, parallel, dist } = plan(files);
+  const totals = Object.fromEntries(COUNTS.map((name) => [name, 0]));
+  const failedFiles = [];
+  const times = [];
+  // Bigger files first: the longest ones should not start last.
+  const bySize = (a, b) => statSync(join(root, b)).size - statSync(join(root, a)).size;
+  const serial = files.filter((file) => serialReason(root, file) !== undefined).sort();
+  const parallel = files.filter((file) => !serial.includes(file)).sort(bySize);
+  const distFiles = new Set(files.filter((file) => needsDist(root, file)));
   console.log(
-    `${files.length} test files in ${parallel.length + serial.length} processes: ${parallel.length} side by side ` +
-      `(${options.jobs} at once), ${serial.length} alone after them; ` +
-      `${dist.size ? `building dist/ for ${dist.size} of them` : "no build needed"} ` +
+    `${files.length} test files: ${parallel.length} side by side (${options.jobs} at once), ${serial.length} alone after them; ` +
+      `${distFiles.size ? `building dist/ for ${distFiles.size} of them` : "no build needed"} ` +
       `(load average ${loadavg()[0].toFixed(2)}, ${availableParallelism()} cores)\n`,
   );
-  const build = dist.size > 0 ? startBuild(work) : Promise.resolve(0);
-  const report = new Report();
-  let index = 0;
-  const runUnit = async (unit) => {
-    const code = dist.has(unit.file) ? await build : 0;
-    report.add(unit, code === 0 ? await runOne(unit, join(work, String(index++))) : { code, seconds: 0 });
-  };
-  await runPool(parallel, options.jobs, (unit) => dist.has(unit.file), build, runUnit);
-  for (const unit of serial) {
-    console.log(`── alone: ${unit.file} (${serialReason(root, unit.file)})`);
-    await runUnit(unit);
+
+  let build = Promise.resolve(0);
+  if (distFiles.size > 0) {
+    const out = join(work, "build.out");
+    build = runTo(out, "npm", ["run", "build", "--silent"]).then((code) => {
+      if (code !== 0) {
+        console.log(`── npm run build failed (exit ${code}); the files that run bin/kairan.js fail with it\n`);
+        console.log(readFileSync(out, "utf8"));
+      }
+      return code;
+    });
   }
-  rmSync(work, { recursive: true, force: true });
-  report.close(performance.now() - started);
-  process.exit(report.failed.length > 0 || (await build) !== 0 ? 1 : 0);
-}
 
-/** One unit in its own process: spec to `<base>.out` (with stderr), TAP to `<base>.tap`. */
-async function runOne(unit, base) {
-  const started = performance.now();
-  const env = unit.engine ? { ...process.env, KAIRAN_TEST_ENGINE: unit.engine } : process.env;
-  const code = await runTo(
-    `${base}.out`,
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "--test-reporter=spec",
-      "--test-reporter-destination=stdout",
-      "--test-reporter=tap",
-      `--test-reporter-destination=${base}.tap`,
-      unit.file,
-    ],
-    env,
-  );
-  return { code, seconds: (performance.now() - started) / 1000, out: `${base}.out`, tap: `${base}.tap` };
-}
-
-/** What the units did: each printed whole as it ends, then the totals. */
-class Report {
-  totals = Object.fromEntries(COUNTS.map((name) => [name, 0]));
-  failed = [];
-  times = [];
-
-  add(unit, { code, seconds, out, tap }) {
-    const name = unit.engine ? `${unit.file} [${unit.engine} only]` : unit.file;
-    const counts = tap ? tapCounts(tap) : Object.fromEntries(COUNTS.map((count) => [count, 0]));
-    // A unit that exits non-zero without a failed test (it threw while loading, was killed, or its
-    // build failed) fails too.
+  let index = 0;
+  async function runFile(file) {
+    const n = index++;
+    const out = join(work, `${n}.out`);
+    const tap = join(work, `${n}.tap`);
+    const fileStarted = performance.now();
+    let code = distFiles.has(file) ? await build : 0;
+    if (code === 0) {
+      code = await runTo(out, process.execPath, [
+        "--import",
+        "tsx",
+        "--test-reporter=spec",
+        "--test-reporter-destination=stdout",
+        "--test-reporter=tap",
+        `--test-reporter-destination=${tap}`,
+        file,
+      ]);
+    }
+    const seconds = (performance.now() - fileStarted) / 1000;
+    const counts = tapCounts(tap);
+    // A file that exits non-zero without a failed test (it threw while loading, or was killed) fails too.
     if (code !== 0 && counts.fail === 0 && counts.cancelled === 0) {
       counts.tests += 1;
       counts.fail = 1;
     }
-    for (const count of COUNTS) this.totals[count] += counts[count];
-    this.times.push([seconds, name]);
+    for (const name of COUNTS) totals[name] += counts[name];
+    times.push([seconds, file]);
     const failed = counts.fail > 0 || counts.cancelled > 0;
-    if (failed) this.failed.push(`${name} (${counts.fail} failed, ${counts.cancelled} cancelled, exit ${code})`);
-    console.log(`── ${name}: ${failed ? "FAILED" : "ok"} in ${seconds.toFixed(1)} s`);
-    console.log(out ? readFileSync(out, "utf8") : "(not run: the build failed)\n");
+    if (failed) failedFiles.push(`${file} (${counts.fail} failed, ${counts.cancelled} cancelled, exit ${code})`);
+    console.log(`── ${file}: ${failed ? "FAILED" : "ok"} in ${seconds.toFixed(1)} s`);
+    console.log(code === 0 || existsSync(out) ? readFileSync(out, "utf8") : "(not run: the build failed)\n");
   }
 
-  close(ms) {
-    const slowest = this.times.sort((a, b) => b[0] - a[0]).slice(0, 10);
-    console.log(`slowest: ${slowest.map(([seconds, name]) => `${name} ${seconds.toFixed(1)} s`).join(", ")}`);
-    if (this.failed.length) console.log(`failed:\n  ${this.failed.join("\n  ")}`);
-    for (const count of COUNTS) console.log(`# ${count} ${this.totals[count]}`);
-    console.log(`# duration_ms ${Math.round(ms)}`);
+  const queue = [...parallel];
+  const pending = new Set();
+  const ready = () => queue.findIndex((file) => !distFiles.has(file) || buildDone);
+  let buildDone = distFiles.size === 0;
+  void build.then(() => (buildDone = true));
+  while (queue.length > 0 || pending.size > 0) {
+    while (pending.size < options.jobs && queue.length > 0) {
+      const at = ready();
+      if (at < 0) break;
+      const job = runFile(queue.splice(at, 1)[0]).then(() => pending.delete(job));
+      pending.add(job);
+    }
+    // Wait for a file to end, or for the build (which may make waiting files ready).
+    await Promise.race(buildDone ? [...pending] : [...pending, build]);
   }
+  for (const file of serial) {
+    console.log(`── alone: ${file} (${serialReason(root, file)})`);
+    await runFile(file);
+  }
+  rmSync(work, { recursive: true, force: true });
+
+  const slowest = times.sort((a, b) => b[0] - a[0]).slice(0, 10);
+  console.log(`slowest files: ${slowest.map(([s, file]) => `${file} ${s.toFixed(1)} s`).join(", ")}`);
+  if (failedFiles.length) console.log(`failed files:\n  ${failedFiles.join("\n  ")}`);
+  for (const name of COUNTS) console.log(`# ${name} ${totals[name]}`);
+  console.log(`# duration_ms ${Math.round(performance.now() - started)}`);
+  process.exit(failedFiles.length > 0 || (await build) !== 0 ? 1 : 0);
 }
 
 await main();

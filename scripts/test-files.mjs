@@ -12,17 +12,6 @@ const SERIAL_MARK = /^\/\/ test-run: serial(?::\s*(.*))?$/m;
 /** What a file (or a test module it imports) says when it runs the compiled command line. */
 const USES_DIST = /bin\/kairan\.js|\bdist\//;
 
-/**
- * Whether every test of `file` is in a `describeEachBackend(...)` written at the top level: then
- * each engine may run in a process of its own (KAIRAN_TEST_ENGINE), and nothing runs twice. Any
- * other statement at the top level that calls something (a plain describe, a loop, a hook) says no.
- */
-export function perEngine(root, file) {
-  const source = readFileSync(join(root, file), "utf8");
-  const topLevel = [...source.matchAll(/^(?:for|if|while)\b.*|^[A-Za-z_$][\w$.]*\(/gm)].map((match) => match[0]);
-  return topLevel.length > 0 && topLevel.every((statement) => statement === "describeEachBackend(");
-}
-
 /** Every test/**\/*.test.ts under `root`, as paths relative to it, sorted. */
 export function findTests(root, dir = join(root, "test")) {
   const found = [];

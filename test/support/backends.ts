@@ -14,19 +14,9 @@ export type Backend = "sqlite" | "postgres";
 /** The PostgreSQL server tests may use (unset: SQLite only, and nothing but Node is needed). */
 export const TEST_DATABASE_URL: string | undefined = process.env.KAIRAN_TEST_DATABASE_URL || undefined;
 
-/**
- * The one engine of this process when the test runner gives each engine a process of its own
- * (KAIRAN_TEST_ENGINE, set by scripts/run-tests.mjs for a file made only of describeEachBackend).
- */
-const ONLY_ENGINE = process.env.KAIRAN_TEST_ENGINE || undefined;
-if (ONLY_ENGINE !== undefined && ONLY_ENGINE !== "sqlite" && ONLY_ENGINE !== "postgres") {
-  throw new Error(`KAIRAN_TEST_ENGINE must be sqlite or postgres, not ${ONLY_ENGINE}`);
-}
-
 /** Backends to run every store and HTTP suite against: always SQLite, PostgreSQL when configured. */
 export function testBackends(): readonly Backend[] {
-  const all: readonly Backend[] = TEST_DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];
-  return ONLY_ENGINE === undefined ? all : all.filter((backend) => backend === ONLY_ENGINE);
+  return TEST_DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];
 }
 
 /** `describe(name [backend])` once per backend; new suites adopt this instead of a bare `describe`. */
