@@ -12,7 +12,7 @@
 // --jobs (or KAIRAN_TEST_JOBS) sets how many files run at once (default: twice the cores, as files
 // mostly wait on databases and child processes). An empty selection is an error, never a green run.
 import { spawn } from "node:child_process";
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { findTests, isUnit, needsDist, serialReason } from "./test-files.mjs";
@@ -75,6 +75,44 @@ function tapCounts(tapFile) {
   return counts;
 }
 
+/** The files that run side by side (bigger first: the longest should not start last), the serial ones, and those needing dist/. */
+function plan(files) {
+  const size = (file) => statSync(join(root, file)).size;
+  const serial = files.filter((file) => serialReason(root, file) !== undefined);
+  const parallel = files.filter((file) => !serial.includes(file)).sort((a, b) => size(b) - size(a));
+  return { serial, parallel, dist: new Set(files.filter((file) => needsDist(root, file))) };
+}
+
+/** `npm run build`, once, reported when it fails; resolves with its exit code. */
+function startBuild(work) {
+  const out = join(work, "build.out");
+  return runTo(out, "npm", ["run", "build", "--silent"]).then((code) => {
+    if (code !== 0) {
+      console.log(`── npm run build failed (exit ${code}); the files that run bin/kairan.js fail with it\n`);
+      console.log(readFileSync(out, "utf8"));
+    }
+    return code;
+  });
+}
+
+/** Runs the files, `jobs` at a time; a file that needs dist/ starts once `build` has ended. */
+async function runPool(files, jobs, needsBuild, build, runFile) {
+  let built = false;
+  void build.then(() => (built = true));
+  const queue = [...files];
+  const pending = new Set();
+  while (queue.length > 0 || pending.size > 0) {
+    while (pending.size < jobs && queue.length > 0) {
+      const at = queue.findIndex((file) => built || !needsBuild(file));
+      if (at < 0) break;
+      const job = runFile(queue.splice(at, 1)[0]).then(() => pending.delete(job));
+      pending.add(job);
+    }
+    // Wait for a file to end, or for the build (which may make waiting files ready).
+    await Promise.race(built ? [...pending] : [...pending, build]);
+  }
+}
+
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   const files = findTests(root).filter(
@@ -88,92 +126,74 @@ async function main() {
   }
   const work = mkdtempSync(join(tmpdir(), "kairan-test-run-"));
   const started = performance.now();
-  const totals = Object.fromEntries(COUNTS.map((name) => [name, 0]));
-  const failedFiles = [];
-  const times = [];
-  // Bigger files first: the longest ones should not start last.
-  const bySize = (a, b) => statSync(join(root, b)).size - statSync(join(root, a)).size;
-  const serial = files.filter((file) => serialReason(root, file) !== undefined).sort();
-  const parallel = files.filter((file) => !serial.includes(file)).sort(bySize);
-  const distFiles = new Set(files.filter((file) => needsDist(root, file)));
+  const { serial, parallel, dist } = plan(files);
   console.log(
-    `${files.length} test files: ${parallel.length} side by side (${options.jobs} at once), ${serial.length} alone after them; ` +
-      `${distFiles.size ? `building dist/ for ${distFiles.size} of them` : "no build needed"} ` +
+    `${files.length} test files: ${parallel.length} side by side ` +
+      `(${options.jobs} at once), ${serial.length} alone after them; ` +
+      `${dist.size ? `building dist/ for ${dist.size} of them` : "no build needed"} ` +
       `(load average ${loadavg()[0].toFixed(2)}, ${availableParallelism()} cores)\n`,
   );
-
-  let build = Promise.resolve(0);
-  if (distFiles.size > 0) {
-    const out = join(work, "build.out");
-    build = runTo(out, "npm", ["run", "build", "--silent"]).then((code) => {
-      if (code !== 0) {
-        console.log(`── npm run build failed (exit ${code}); the files that run bin/kairan.js fail with it\n`);
-        console.log(readFileSync(out, "utf8"));
-      }
-      return code;
-    });
-  }
-
+  const build = dist.size > 0 ? startBuild(work) : Promise.resolve(0);
+  const report = new Report();
   let index = 0;
-  async function runFile(file) {
-    const n = index++;
-    const out = join(work, `${n}.out`);
-    const tap = join(work, `${n}.tap`);
-    const fileStarted = performance.now();
-    let code = distFiles.has(file) ? await build : 0;
-    if (code === 0) {
-      code = await runTo(out, process.execPath, [
-        "--import",
-        "tsx",
-        "--test-reporter=spec",
-        "--test-reporter-destination=stdout",
-        "--test-reporter=tap",
-        `--test-reporter-destination=${tap}`,
-        file,
-      ]);
-    }
-    const seconds = (performance.now() - fileStarted) / 1000;
-    const counts = tapCounts(tap);
-    // A file that exits non-zero without a failed test (it threw while loading, or was killed) fails too.
-    if (code !== 0 && counts.fail === 0 && counts.cancelled === 0) {
-      counts.tests += 1;
-      counts.fail = 1;
-    }
-    for (const name of COUNTS) totals[name] += counts[name];
-    times.push([seconds, file]);
-    const failed = counts.fail > 0 || counts.cancelled > 0;
-    if (failed) failedFiles.push(`${file} (${counts.fail} failed, ${counts.cancelled} cancelled, exit ${code})`);
-    console.log(`── ${file}: ${failed ? "FAILED" : "ok"} in ${seconds.toFixed(1)} s`);
-    console.log(code === 0 || existsSync(out) ? readFileSync(out, "utf8") : "(not run: the build failed)\n");
-  }
-
-  const queue = [...parallel];
-  const pending = new Set();
-  const ready = () => queue.findIndex((file) => !distFiles.has(file) || buildDone);
-  let buildDone = distFiles.size === 0;
-  void build.then(() => (buildDone = true));
-  while (queue.length > 0 || pending.size > 0) {
-    while (pending.size < options.jobs && queue.length > 0) {
-      const at = ready();
-      if (at < 0) break;
-      const job = runFile(queue.splice(at, 1)[0]).then(() => pending.delete(job));
-      pending.add(job);
-    }
-    // Wait for a file to end, or for the build (which may make waiting files ready).
-    await Promise.race(buildDone ? [...pending] : [...pending, build]);
-  }
+  const runFile = async (file) => {
+    const code = dist.has(file) ? await build : 0;
+    report.add(file, code === 0 ? await runOne(file, join(work, String(index++))) : { code, seconds: 0 });
+  };
+  await runPool(parallel, options.jobs, (file) => dist.has(file), build, runFile);
   for (const file of serial) {
     console.log(`── alone: ${file} (${serialReason(root, file)})`);
     await runFile(file);
   }
   rmSync(work, { recursive: true, force: true });
+  report.close(performance.now() - started);
+  process.exit(report.failed.length > 0 || (await build) !== 0 ? 1 : 0);
+}
 
-  const slowest = times.sort((a, b) => b[0] - a[0]).slice(0, 10);
-  console.log(`slowest files: ${slowest.map(([s, file]) => `${file} ${s.toFixed(1)} s`).join(", ")}`);
-  if (failedFiles.length) console.log(`failed files:\n  ${failedFiles.join("\n  ")}`);
-  for (const name of COUNTS) console.log(`# ${name} ${totals[name]}`);
-  console.log(`# duration_ms ${Math.round(performance.now() - started)}`);
-  process.exit(failedFiles.length > 0 || (await build) !== 0 ? 1 : 0);
+/** One file in its own process: spec to `<base>.out` (with stderr), TAP to `<base>.tap`. */
+async function runOne(file, base) {
+  const started = performance.now();
+  const code = await runTo(`${base}.out`, process.execPath, [
+    "--import",
+    "tsx",
+    "--test-reporter=spec",
+    "--test-reporter-destination=stdout",
+    "--test-reporter=tap",
+    `--test-reporter-destination=${base}.tap`,
+    file,
+  ]);
+  return { code, seconds: (performance.now() - started) / 1000, out: `${base}.out`, tap: `${base}.tap` };
+}
+
+/** What the files did: each printed whole as it ends, then the totals. */
+class Report {
+  totals = Object.fromEntries(COUNTS.map((name) => [name, 0]));
+  failed = [];
+  times = [];
+
+  add(name, { code, seconds, out, tap }) {
+    const counts = tap ? tapCounts(tap) : Object.fromEntries(COUNTS.map((count) => [count, 0]));
+    // A file that exits non-zero without a failed test (it threw while loading, was killed, or its
+    // build failed) fails too.
+    if (code !== 0 && counts.fail === 0 && counts.cancelled === 0) {
+      counts.tests += 1;
+      counts.fail = 1;
+    }
+    for (const count of COUNTS) this.totals[count] += counts[count];
+    this.times.push([seconds, name]);
+    const failed = counts.fail > 0 || counts.cancelled > 0;
+    if (failed) this.failed.push(`${name} (${counts.fail} failed, ${counts.cancelled} cancelled, exit ${code})`);
+    console.log(`── ${name}: ${failed ? "FAILED" : "ok"} in ${seconds.toFixed(1)} s`);
+    console.log(out ? readFileSync(out, "utf8") : "(not run: the build failed)\n");
+  }
+
+  close(ms) {
+    const slowest = this.times.sort((a, b) => b[0] - a[0]).slice(0, 10);
+    console.log(`slowest: ${slowest.map(([seconds, name]) => `${name} ${seconds.toFixed(1)} s`).join(", ")}`);
+    if (this.failed.length) console.log(`failed:\n  ${this.failed.join("\n  ")}`);
+    for (const count of COUNTS) console.log(`# ${count} ${this.totals[count]}`);
+    console.log(`# duration_ms ${Math.round(ms)}`);
+  }
 }
 
 await main();
