@@ -12,6 +12,7 @@ import { scaleCheck } from "./scale.js";
 import { type WritersRow, postgresWriters } from "./pg-writers.js";
 import { searchBench } from "./search.js";
 import { eventsBench } from "./events.js";
+import { xmlProbesMicro } from "./xml.js";
 
 const SEED = 1;
 const DATASETS = {
@@ -52,6 +53,8 @@ async function main(): Promise<void> {
     return result;
   };
   try {
+    // First, while this process is cold: what a probe costs the first request that sends one.
+    console.log(await timed("xml", xmlProbesMicro));
     await timed("build", build);
     const data = join(work, "main");
     const generate = () =>

@@ -129,10 +129,9 @@ describe("parseXml: DOCTYPE probes (stack.md §4c) are refused before anything i
   };
 
   for (const [name, source] of Object.entries(staticProbes)) {
+    // How fast they are refused is measured by `npm run bench:xml`, not asserted here.
     it(name, () => {
-      const started = performance.now();
       const error = assertRefused(source, "XML_DOCTYPE_FORBIDDEN");
-      assert.ok(performance.now() - started < 250, "refused fast");
       assert.doesNotMatch(error.message, /EXPANDED|root:|lol/);
     });
   }

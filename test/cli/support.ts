@@ -12,7 +12,7 @@ export interface Run {
   json<T = unknown>(): T;
 }
 
-/** Runs the built command line (`npm test` builds first) against the data directory `data`. */
+/** Runs the built command line (`npm test` builds dist/ before the files that run it) against the data directory `data`. */
 export function kairan(data: string, ...args: string[]): Run {
   const result = spawnSync(process.execPath, [BIN, ...args, "--data", data, "--log-level", "silent"], {
     encoding: "utf8",

@@ -102,7 +102,8 @@ describe("recurrence", () => {
     assert.equal(seriesEndBound({ ...event, rule: "FREQ=DAILY" }), undefined);
     assert.equal(seriesEndBound({ ...event, rule: null }), at("2026-01-01T10:00:00Z"));
   });
-  it("expands 100 daily series over a 366-day window in well under a page's budget", () => {
+  // How long this takes is measured by `npm run bench:events` (the expansion row), not asserted here.
+  it("expands 100 daily series over a 366-day window, 100 occurrences each", () => {
     const window = { start: at("2026-01-01T00:00:00Z"), end: at("2026-01-01T00:00:00Z") + 366 * DAY };
     const events = Array.from({ length: 100 }, (_, i) =>
       series(
@@ -112,10 +113,6 @@ describe("recurrence", () => {
         "Asia/Tokyo",
       ),
     );
-    const started = performance.now();
     for (const event of events) assert.equal(expandEvent(event, window).occurrences.length, 100);
-    const ms = performance.now() - started;
-    console.log(`# 100 daily series over 366 days: ${ms.toFixed(1)} ms`);
-    assert.ok(ms < 1000, `${ms} ms`);
   });
 });

@@ -1,3 +1,4 @@
+// test-run: serial: it measures this process's memory after a collection that V8 finishes on a background thread, which a loaded machine delays
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, it } from "node:test";

@@ -1,3 +1,4 @@
+// test-run: serial: it writes at full speed from several clients and kills servers; beside other files it would load the machine they share
 // Crash safety: a real `kairan serve` is killed with SIGKILL while clients write at full speed,
 // restarted on the same data, killed again...; at the end every write that was answered 200 must be
 // there, with the content it was acknowledged with. On SQLite (WAL, synchronous=NORMAL: README) and,

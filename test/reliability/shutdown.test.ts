@@ -1,3 +1,4 @@
+// test-run: serial: its grace periods are real seconds, and it writes at full speed; beside other files it would load the machine they share
 // Graceful shutdown of a real `kairan serve`: SIGTERM during uploads and writes. In-flight requests
 // finish (or, past the grace period, are answered 503), new connections are refused, requests that
 // arrive meanwhile get a 503 <error>, the process exits, and no temporary file is left behind. And a

@@ -1,21 +1,21 @@
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-/** The command line as users run it: `node bin/kairan.js` over the compiled dist/ (npm test builds first). */
+/** The command line as users run it: `node bin/kairan.js` over the compiled dist/ (npm test builds it for the files that run it). */
 export const KAIRAN_BIN = fileURLToPath(new URL("../../bin/kairan.js", import.meta.url));
 
 /** Runs a kairan command to completion. */
 export function runKairan(
   args: readonly string[],
   env: NodeJS.ProcessEnv = {},
-  options: { uid?: number } = {},
+  options: { uid?: number; bin?: string } = {},
 ): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [KAIRAN_BIN, ...args], {
+  const result = spawnSync(process.execPath, [options.bin ?? KAIRAN_BIN, ...args], {
     encoding: "utf8",
     env: { ...cleanEnv(), ...env },
     timeout: 60_000,
-    // As another user (`uid`), in that user's group too.
-    ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid }),
+    // As another user (`uid`), in that user's group too, from a directory it may enter.
+    ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid, cwd: "/" }),
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -61,8 +61,13 @@ export function openPostgresStore(options: PostgresOptions): Store {
         migrationTableSchema: schema,
         provider: { getMigrations: async () => ({ ...migrationsFor("postgres") }) },
       });
-      const { error } = await migrator.migrateToLatest();
-      if (error) throw error;
+      // Kysely's first look for its tables reads every schema of the database by name: a schema
+      // another process drops meanwhile fails that look (3F000 naming it), never our own.
+      for (let attempt = 1; ; attempt++) {
+        const { error } = await migrator.migrateToLatest();
+        if (!error) return;
+        if (attempt === 3 || !otherSchemaVanished(error, schema)) throw error;
+      }
     },
     async isEmpty() {
       const row = await db.selectFrom("users").select("id").limit(1).executeTakeFirst();
@@ -77,6 +82,13 @@ export function openPostgresStore(options: PostgresOptions): Store {
       await db.destroy();
     },
   };
+}
+
+/** Whether `error` is "schema X does not exist" (3F000) for an X other than `own`. */
+function otherSchemaVanished(error: unknown, own: string): boolean {
+  if (!(error instanceof pg.DatabaseError) || error.code !== "3F000") return false;
+  const named = /^schema "(.+)" does not exist$/.exec(error.message)?.[1];
+  return named !== undefined && named !== own;
 }
 
 /** Each handle's pool, for the store's pool figures (Kysely does not hand it back). */
