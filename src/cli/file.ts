@@ -3,7 +3,7 @@ import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import type { CabinetFile } from "../domain/file.js";
 import { formatContentId, formatPair } from "../domain/item-id.js";
-import { addFile, addFileVersion, trashFile } from "../services/file/file-admin.js";
+import { uploadFileAsOperator, uploadFileVersionAsOperator, trashFileAsOperator } from "../services/file/file-admin.js";
 import {
   type CommandGroup,
   type Values,
@@ -70,7 +70,7 @@ export const FILE_COMMAND: CommandGroup = commandGroup("file", "add files and ve
         folderId,
         comment: optional(values, "comment") ?? "",
       };
-      return shown("added", await addFile(context, input));
+      return shown("added", await uploadFileAsOperator(context, input));
     },
   },
   "add-version": {
@@ -94,7 +94,7 @@ export const FILE_COMMAND: CommandGroup = commandGroup("file", "add files and ve
         source: createReadStream(path),
         comment: optional(values, "comment") ?? "",
       };
-      return shown("added-version", await addFileVersion(context, input));
+      return shown("added-version", await uploadFileVersionAsOperator(context, input));
     },
   },
   trash: {
@@ -102,7 +102,7 @@ export const FILE_COMMAND: CommandGroup = commandGroup("file", "add files and ve
     usage: "--file ID",
     options: { file: { type: "string" } },
     async run(values, _p, context) {
-      return shown("trashed", await trashFile(context, { ref: itemOption(values, "file", "CABINET") }));
+      return shown("trashed", await trashFileAsOperator(context, { ref: itemOption(values, "file", "CABINET") }));
     },
   },
 });

@@ -4,7 +4,7 @@ import { utcTimestamp } from "../../src/atom/build.js";
 import type { Group } from "../../src/domain/group.js";
 import { addMember, removeMember } from "../../src/services/member/member-admin.js";
 import { createTaskAsOperator, moveTaskAsOperator, updateTaskAsOperator } from "../../src/services/task/task-admin.js";
-import { addFileVersion, trashFile } from "../../src/services/file/file-admin.js";
+import { uploadFileVersionAsOperator, trashFileAsOperator } from "../../src/services/file/file-admin.js";
 import { describeEachBackend } from "../support/backends.js";
 import type { TestUser } from "../support/factories.js";
 import { addTestFile } from "../support/files.js";
@@ -267,7 +267,7 @@ describeEachBackend("update notifications: generation and confirmation (/api/not
     assert.ok(!(await notifications.ids(carol)).includes(id));
     server.clock.advance(1000);
     const ref = { kind: "CABINET" as const, groupId: team.id, id: file.id };
-    await addFileVersion(server, {
+    await uploadFileVersionAsOperator(server, {
       ref,
       authorEmail: alice.email,
       fileName: undefined,
@@ -283,7 +283,7 @@ describeEachBackend("update notifications: generation and confirmation (/api/not
       "3",
     );
     server.clock.advance(1000);
-    await trashFile(server, { ref });
+    await trashFileAsOperator(server, { ref });
     for (const user of [alice, bob, carol]) assert.equal((await notifications.ids(user))[0], id);
   });
 

@@ -2,7 +2,7 @@ import sharp from "sharp";
 import type { CabinetFile } from "../../src/domain/file.js";
 import type { Group } from "../../src/domain/group.js";
 import type { User } from "../../src/domain/user.js";
-import { addFile, addFileVersion } from "../../src/services/file/file-admin.js";
+import { uploadFileAsOperator, uploadFileVersionAsOperator } from "../../src/services/file/file-admin.js";
 import type { TestServer } from "./server.js";
 
 /** A PNG of the given size, made with sharp so its dimensions are real. */
@@ -26,7 +26,7 @@ export async function addTestFile(
     comment?: string;
   } = {},
 ): Promise<CabinetFile> {
-  return addFile(server, {
+  return uploadFileAsOperator(server, {
     groupId: group.id,
     authorEmail: author.email,
     fileName: options.fileName ?? "notes.txt",
@@ -47,5 +47,11 @@ export async function addTestVersion(
   comment = "",
 ): Promise<CabinetFile> {
   const ref = { kind: "CABINET" as const, groupId: file.groupId, id: file.id };
-  return addFileVersion(server, { ref, authorEmail: author.email, fileName: undefined, source: bytes, comment });
+  return uploadFileVersionAsOperator(server, {
+    ref,
+    authorEmail: author.email,
+    fileName: undefined,
+    source: bytes,
+    comment,
+  });
 }

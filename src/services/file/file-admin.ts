@@ -1,9 +1,13 @@
+// The operator's file commands (`kairan file ...`): people named by e-mail address, the bytes
+// read from a path, then the same records as the web's (file-write.ts).
 import type { Readable } from "node:stream";
 import { type CabinetFile, checkFileComment, checkFileName, checkFileText } from "../../domain/file.js";
 import type { ContentRef } from "../../domain/item-id.js";
+import type { Tx } from "../../store/store.js";
 import { requireGroup, requireMemberByEmail } from "../admin-lookup.js";
-import { recordOrDiscard, storeFileBytes } from "./file-content.js";
+import { storeFileBytes } from "./file-content.js";
 import { notifyFileChange, requireFile } from "./file.js";
+import { recordFile, recordFileVersion } from "./file-write.js";
 import { requireFolderOf } from "../group/folder-access.js";
 import type { ServiceContext } from "../context.js";
 
@@ -24,7 +28,7 @@ export interface NewFileInput {
  * @throws ValidationError FILE_NAME_*, FILE_TITLE_TOO_LONG, FILE_MEMO_TOO_LONG, FILE_COMMENT_TOO_LONG, USER_NOT_MEMBER
  * @throws NotFoundError GROUP_NOT_FOUND, USER_NOT_FOUND, FOLDER_NOT_FOUND
  */
-export async function addFile(ctx: ServiceContext, input: NewFileInput): Promise<CabinetFile> {
+export async function uploadFileAsOperator(ctx: ServiceContext, input: NewFileInput): Promise<CabinetFile> {
   const text = checkFileText(input);
   checkFileName(input.fileName);
   checkFileComment(input.comment);
@@ -33,24 +37,18 @@ export async function addFile(ctx: ServiceContext, input: NewFileInput): Promise
     return (await requireMemberByEmail(tx, input.groupId, input.authorEmail)).user.id;
   });
   const version = await storeFileBytes(ctx.blobs, { ...input, authorId }, ctx.clock.now());
-  return recordOrDiscard(ctx.blobs, version, () =>
-    ctx.store.transaction(async (tx) => {
-      if (input.folderId !== null) await requireFolderOf(tx, input.groupId, input.folderId, "CABINET");
-      const file = await tx.files.insert(
-        { groupId: input.groupId, ...text, authorId, folderId: input.folderId, trashed: false },
-        version,
-      );
-      await notifyFileChange(tx, file, authorId, "created", version.at);
-      return file;
-    }),
-  );
+  const draft = { groupId: input.groupId, ...text, authorId, folderId: input.folderId };
+  const check = async (tx: Tx) => {
+    if (input.folderId !== null) await requireFolderOf(tx, input.groupId, input.folderId, "CABINET");
+  };
+  return recordFile(ctx, { draft, version, check });
 }
 
 /**
  * Adds the next version of a file; the name stays unless a new one is given.
  * @throws ValidationError FILE_NAME_*, FILE_COMMENT_TOO_LONG, USER_NOT_MEMBER; NotFoundError FILE_NOT_FOUND, USER_NOT_FOUND
  */
-export async function addFileVersion(
+export async function uploadFileVersionAsOperator(
   ctx: ServiceContext,
   input: {
     ref: ContentRef;
@@ -73,17 +71,11 @@ export async function addFileVersion(
     comment: input.comment,
   };
   const version = await storeFileBytes(ctx.blobs, upload, ctx.clock.now());
-  return recordOrDiscard(ctx.blobs, version, () =>
-    ctx.store.transaction(async (tx) => {
-      const changed = await tx.files.addVersion(file.id, version);
-      await notifyFileChange(tx, changed, authorId, "updated", version.at);
-      return changed;
-    }),
-  );
+  return recordFileVersion(ctx, { version, authorId, find: () => Promise.resolve(file) });
 }
 
 /** Moves a file to the trash (listed under TRASH, still downloadable by members). @throws NotFoundError FILE_NOT_FOUND */
-export async function trashFile(ctx: ServiceContext, input: { ref: ContentRef }): Promise<CabinetFile> {
+export async function trashFileAsOperator(ctx: ServiceContext, input: { ref: ContentRef }): Promise<CabinetFile> {
   return ctx.store.transaction(async (tx) => {
     const file = await requireFile(tx, input.ref);
     const at = ctx.clock.now();

@@ -1,6 +1,7 @@
 // What members do to their group's shared files (the web interface): upload, add a version, move
-// between folders, trash and restore, delete for good from the trash. The operator's commands
-// are in file-admin.ts; both record versions the same way (file-content.ts).
+// between folders, trash and restore, delete for good from the trash. `recordFile` and
+// `recordFileVersion` hold the only inserts of files and versions; the operator's commands
+// (file-admin.ts) go through them too.
 import type { Actor } from "../../domain/access.js";
 import {
   type CabinetFile,
@@ -13,6 +14,7 @@ import {
 } from "../../domain/file.js";
 import { ValidationError } from "../../domain/errors.js";
 import type { ContentRef } from "../../domain/item-id.js";
+import type { NewFileVersion } from "../../store/queries/files.repo.js";
 import type { Tx } from "../../store/store.js";
 import { removeBlobs, removeCommentsOf, removeItemRows } from "../comment/comment-detail.js";
 import type { StagedFile } from "../comment/comment.js";
@@ -48,15 +50,48 @@ export async function uploadFile(ctx: ServiceContext, actor: Actor, input: FileU
   await ctx.store.read(checkPlace);
   const upload = { fileName: staged.draft.fileName, size: staged.draft.size, authorId: actor.user.id, comment: "" };
   const version = await storeStagedFileBytes(ctx.blobs, staged.temp, upload, ctx.clock.now());
+  const draft = { groupId: input.groupId, ...text, authorId: actor.user.id, folderId: input.folderId };
+  return recordFile(ctx, { draft, version, check: checkPlace });
+}
+
+/** A file whose bytes are stored, ready to record: `check` runs again inside the transaction. */
+export interface FileRecord {
+  readonly draft: { groupId: number; title: string; memo: string; authorId: number; folderId: number | null };
+  readonly version: NewFileVersion;
+  readonly check: (tx: Tx) => Promise<void>;
+}
+
+/**
+ * Records a file (version 1) whose bytes are stored, and notifies the other members; the bytes
+ * are taken back if recording fails. The only insert of files.
+ */
+export async function recordFile(ctx: ServiceContext, record: FileRecord): Promise<CabinetFile> {
+  const { draft, version } = record;
   return recordOrDiscard(ctx.blobs, version, () =>
     ctx.store.transaction(async (tx) => {
-      await checkPlace(tx);
-      const file = await tx.files.insert(
-        { groupId: input.groupId, ...text, authorId: actor.user.id, folderId: input.folderId, trashed: false },
-        version,
-      );
-      await notifyFileChange(tx, file, actor.user.id, "created", version.at);
+      await record.check(tx);
+      const file = await tx.files.insert({ ...draft, trashed: false }, version);
+      await notifyFileChange(tx, file, draft.authorId, "created", version.at);
       return file;
+    }),
+  );
+}
+
+/**
+ * Records the next version (bytes stored) of the file `find` returns inside the transaction, and
+ * notifies the other members; the bytes are taken back if recording fails. The only insert of versions.
+ */
+export async function recordFileVersion(
+  ctx: ServiceContext,
+  record: { version: NewFileVersion; authorId: number; find: (tx: Tx) => Promise<CabinetFile> },
+): Promise<CabinetFile> {
+  const { version } = record;
+  return recordOrDiscard(ctx.blobs, version, () =>
+    ctx.store.transaction(async (tx) => {
+      const file = await record.find(tx);
+      const changed = await tx.files.addVersion(file.id, version);
+      await notifyFileChange(tx, changed, record.authorId, "updated", version.at);
+      return changed;
     }),
   );
 }
@@ -82,14 +117,7 @@ export async function uploadFileVersion(
   await ctx.store.read(findLive);
   const upload = { fileName: staged.draft.fileName, size: staged.draft.size, authorId: actor.user.id, comment };
   const version = await storeStagedFileBytes(ctx.blobs, staged.temp, upload, ctx.clock.now());
-  return recordOrDiscard(ctx.blobs, version, () =>
-    ctx.store.transaction(async (tx) => {
-      const file = await findLive(tx);
-      const changed = await tx.files.addVersion(file.id, version);
-      await notifyFileChange(tx, changed, actor.user.id, "updated", version.at);
-      return changed;
-    }),
-  );
+  return recordFileVersion(ctx, { version, authorId: actor.user.id, find: findLive });
 }
 
 /**
