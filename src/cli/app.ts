@@ -1,5 +1,10 @@
 import { generateSecret } from "../auth/token.js";
 import { systemClock } from "../clock.js";
+import {
+  createApplicationAsOperator,
+  deleteApplicationAsOperator,
+  updateApplicationAsOperator,
+} from "../services/oauth/app-admin.js";
 import { ACCESS_LEVELS, isAccessLevel } from "../domain/access.js";
 import { CommandError, SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, parseCommand } from "./options.js";
 import { printRows, withStore } from "./store-command.js";
@@ -52,7 +57,9 @@ export async function app(args: readonly string[]): Promise<void> {
     case "remove": {
       const [key, ...extra] = rest;
       if (key === undefined || extra.length > 0) throw new UsageError("kairan app remove takes exactly one KEY");
-      const removed = await withStore(values, (store) => store.transaction((tx) => tx.apps.remove(key)));
+      const removed = await withStore(values, (store) =>
+        deleteApplicationAsOperator({ store, clock: systemClock }, { consumerKey: key }),
+      );
       if (!removed) throw new CommandError(`no application has the key "${key}"`);
       return void console.log(`removed application ${key} and its tokens`);
     }
@@ -82,14 +89,9 @@ async function addApp(
   const legacySigning = values["legacy-signing"] === true;
   const consumerKey = values.key ?? generateSecret();
   const consumerSecret = values.secret ?? generateSecret();
-  await withStore(values, (store) =>
-    store.transaction(async (tx) => {
-      if (await tx.apps.findByConsumerKey(consumerKey))
-        throw new CommandError(`an application with the key "${consumerKey}" exists already`);
-      const createdAt = systemClock.now();
-      await tx.apps.insert({ name, consumerKey, consumerSecret, accessLevel: level, legacySigning, createdAt });
-    }),
-  );
+  const input = { name, consumerKey, consumerSecret, accessLevel: level, legacySigning };
+  const created = await withStore(values, (store) => createApplicationAsOperator({ store, clock: systemClock }, input));
+  if (!created) throw new CommandError(`an application with the key "${consumerKey}" exists already`);
   // Printed once: the secret cannot be shown again (list never prints it).
   console.log(
     `name:            ${name}\naccess level:    ${level}\nconsumer key:    ${consumerKey}\nconsumer secret: ${consumerSecret}`,
@@ -106,7 +108,9 @@ async function updateApp(values: Record<string, string | boolean | undefined>, r
     throw new UsageError("kairan app update needs --legacy-signing or --no-legacy-signing");
   const other = ["name", "level", "key", "secret"].find((name) => values[name] !== undefined);
   if (other !== undefined) throw new UsageError(`kairan app update does not change --${other}`);
-  const updated = await withStore(values, (store) => store.transaction((tx) => tx.apps.setLegacySigning(key, on)));
+  const updated = await withStore(values, (store) =>
+    updateApplicationAsOperator({ store, clock: systemClock }, { consumerKey: key, legacySigning: on }),
+  );
   if (!updated) throw new CommandError(`no application has the key "${key}"`);
   console.log(`legacy signing ${on ? "on" : "off"} for application ${key}`);
 }

@@ -1,5 +1,5 @@
-import { generateSecret, hashToken } from "../auth/token.js";
 import { systemClock } from "../clock.js";
+import { createTokenAsOperator, revokeTokenAsOperator } from "../services/oauth/app-admin.js";
 import { CommandError, SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, parseCommand } from "./options.js";
 import { printRows, withStore } from "./store-command.js";
 
@@ -60,24 +60,15 @@ async function addToken(
   const email = values.user?.trim().toLowerCase();
   const key = values.app;
   if (!email || !key) throw new UsageError("--user and --app are required");
-  const issued = { token: generateSecret(), secret: generateSecret() };
-  await withStore(values, (store) =>
-    store.transaction(async (tx) => {
-      const user = await tx.users.findCredentialsByEmail(email);
-      if (!user) throw new CommandError(`no user has the e-mail address "${email}"`);
-      const app = await tx.apps.findByConsumerKey(key);
-      if (!app) throw new CommandError(`no application has the key "${key}"`);
-      const label = values.label ?? "";
-      await tx.tokens.insert({
-        userId: user.id,
-        appId: app.id,
-        tokenHash: hashToken(issued.token),
-        secret: issued.secret,
-        label,
-        createdAt: systemClock.now(),
-      });
-    }),
+  const label = values.label ?? "";
+  const result = await withStore(values, (store) =>
+    createTokenAsOperator({ store, clock: systemClock }, { email, consumerKey: key, label }),
   );
+  if ("missing" in result)
+    throw new CommandError(
+      result.missing === "user" ? `no user has the e-mail address "${email}"` : `no application has the key "${key}"`,
+    );
+  const { issued } = result;
   // Printed once: only the token's hash is stored.
   console.log(`token:        ${issued.token}\ntoken secret: ${issued.secret}`);
 }
@@ -90,7 +81,7 @@ async function revokeToken(
   if (id === undefined || extra.length > 0 || !/^[0-9]{1,12}$/.test(id))
     throw new UsageError("kairan token revoke takes exactly one numeric ID");
   const revoked = await withStore(values, (store) =>
-    store.transaction((tx) => tx.tokens.revoke(Number(id), systemClock.now())),
+    revokeTokenAsOperator({ store, clock: systemClock }, { tokenId: Number(id) }),
   );
   if (!revoked) throw new CommandError(`no live token has the id ${id}`);
   console.log(`revoked token ${id}`);

@@ -1,11 +1,10 @@
 // A person's own credentials, as the settings page manages them: personal tokens (create, shown
 // once; revoke) and the applications they authorized through OAuth (revoke all of one).
-import { generateSecret, hashToken } from "../../auth/token.js";
 import type { Actor, Application } from "../../domain/access.js";
 import { NotFoundError, ValidationError } from "../../domain/errors.js";
 import type { UserToken } from "../../domain/session.js";
 import { checkMaxChars } from "../../domain/text.js";
-import type { IssuedCredentials } from "../oauth/oauth.js";
+import { type IssuedCredentials, insertToken } from "../oauth/oauth.js";
 import type { ServiceContext } from "../context.js";
 
 /** The longest label a personal token may carry. */
@@ -75,21 +74,11 @@ export async function createPersonalToken(
   if (label === "")
     throw new ValidationError("TOKEN_LABEL_REQUIRED", "A personal token needs a label that says what it is for.");
   checkMaxChars(label, TOKEN_LABEL_MAX_CHARS, "TOKEN_LABEL_TOO_LONG", "The token's label");
-  const issued = { token: generateSecret(), secret: generateSecret() };
-  await ctx.store.transaction(async (tx) => {
+  return ctx.store.transaction(async (tx) => {
     const app = (await tx.apps.list()).find((candidate) => candidate.id === input.appId);
     if (!app) throw new NotFoundError("APP_NOT_FOUND", "The application does not exist.");
-    await tx.tokens.insert({
-      userId: actor.user.id,
-      appId: app.id,
-      tokenHash: hashToken(issued.token),
-      secret: issued.secret,
-      label,
-      origin: "personal",
-      createdAt: ctx.clock.now(),
-    });
+    return insertToken(tx.tokens, { userId: actor.user.id, appId: app.id, label, origin: "personal" }, ctx.clock.now());
   });
-  return issued;
 }
 
 /** Revokes one of the caller's personal tokens. @throws NotFoundError TOKEN_NOT_FOUND (also for other people's tokens) */

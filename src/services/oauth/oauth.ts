@@ -3,9 +3,9 @@
 import { randomBytes } from "node:crypto";
 import { constantTimeEqual, OAuthProblem } from "../../auth/oauth1.js";
 import { generateSecret, hashToken } from "../../auth/token.js";
-import type { Clock } from "../../clock.js";
 import type { Application } from "../../domain/access.js";
 import { LIMITS } from "../../domain/limits.js";
+import type { TokenOrigin } from "../../domain/session.js";
 import type { User } from "../../domain/user.js";
 import type { TemporaryCredential } from "../../store/queries/oauth.js";
 import type { TokenRepo } from "../../store/queries/tokens.js";
@@ -100,7 +100,11 @@ export async function exchangeVerifier(
     // Deleting first makes the exchange single-use even when two requests race.
     if (!(await tx.temporaryCredentials.consume(credential.id)))
       throw new OAuthProblem("token_rejected", "oauth_token was already exchanged");
-    return insertToken(tx.tokens, ctx.clock, userId, credential.app.id, "OAuth");
+    return insertToken(
+      tx.tokens,
+      { userId, appId: credential.app.id, label: "OAuth", origin: "oauth" },
+      ctx.clock.now(),
+    );
   });
 }
 
@@ -128,25 +132,21 @@ export async function exchangePassword(
     throw new OAuthProblem("parameter_absent", "x_auth_username and x_auth_password are required");
   const user = await signInThrottled(ctx, { email: username, password, address: grant.address });
   if (!user) throw new OAuthProblem("permission_denied", "the e-mail address or the password is wrong");
-  return ctx.store.transaction((tx) => insertToken(tx.tokens, ctx.clock, user.id, app.id, "xAuth"));
+  return ctx.store.transaction((tx) =>
+    insertToken(tx.tokens, { userId: user.id, appId: app.id, label: "xAuth", origin: "oauth" }, ctx.clock.now()),
+  );
 }
 
-async function insertToken(
+/**
+ * Records a token issued to `userId` through `appId` and returns its credentials, shown once (only
+ * the token's hash is stored). The only insert of tokens: OAuth, personal tokens and `kairan token add`.
+ */
+export async function insertToken(
   tokens: TokenRepo,
-  clock: Clock,
-  userId: number,
-  appId: number,
-  label: string,
+  token: { userId: number; appId: number; label: string; origin: TokenOrigin },
+  at: number,
 ): Promise<IssuedCredentials> {
   const issued = { token: generateSecret(), secret: generateSecret() };
-  await tokens.insert({
-    userId,
-    appId,
-    tokenHash: hashToken(issued.token),
-    secret: issued.secret,
-    label,
-    origin: "oauth",
-    createdAt: clock.now(),
-  });
+  await tokens.insert({ ...token, tokenHash: hashToken(issued.token), secret: issued.secret, createdAt: at });
   return issued;
 }
