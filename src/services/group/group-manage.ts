@@ -4,6 +4,7 @@ import type { Actor } from "../../domain/access.js";
 import type { Group } from "../../domain/group.js";
 import { checkGroupDraft, requireMayLeave } from "../../domain/group-rules.js";
 import type { Tx } from "../../store/store.js";
+import { insertJoinedMember } from "../member/member-write.js";
 import type { ServiceContext } from "../context.js";
 import { requireGroupManager, requireGroupMember } from "./group-access.js";
 import { endMembership } from "../member/membership-events.js";
@@ -33,13 +34,7 @@ export async function insertGroup(
 ): Promise<Group> {
   const group = await tx.groups.insert({ name: draft.name, summary: draft.summary, createdAt: at });
   if (managerId !== undefined)
-    await tx.memberships.insertJoined({
-      groupId: group.id,
-      userId: managerId,
-      manager: true,
-      notify: true,
-      createdAt: at,
-    });
+    await insertJoinedMember(tx, { groupId: group.id, userId: managerId, manager: true }, at);
   return group;
 }
 

@@ -5,6 +5,7 @@ import type { Tx } from "../../store/store.js";
 import { requireGroup, requireMemberByEmail, requireUserByEmail } from "../admin-lookup.js";
 import type { ServiceContext } from "../context.js";
 import { announceJoined, endMembership } from "./membership-events.js";
+import { insertInvitation, insertJoinedMember } from "./member-write.js";
 
 /**
  * Adds a user to a group as a joined member; the other members are notified.
@@ -21,13 +22,11 @@ export async function addMember(
       throw new ValidationError("ALREADY_MEMBER", `${input.email.slice(0, 40)} is a member of this group already.`);
     }
     const at = ctx.clock.now();
-    const created = await tx.memberships.insertJoined({
-      groupId: input.groupId,
-      userId: user.id,
-      manager: input.manager,
-      notify: true,
-      createdAt: at,
-    });
+    const created = await insertJoinedMember(
+      tx,
+      { groupId: input.groupId, userId: user.id, manager: input.manager },
+      at,
+    );
     await announceJoined(tx, input.groupId, user.id, at);
     return requireMember(tx, created.id);
   });
@@ -42,7 +41,8 @@ export async function inviteMember(
     throw new ValidationError("INVITE_LABEL_REQUIRED", "The invitation's label is missing or empty.");
   return ctx.store.transaction(async (tx) => {
     await requireGroup(tx, input.groupId);
-    const id = await tx.memberships.insertInvite({ ...input, createdAt: ctx.clock.now() });
+    const { groupId, email, label, expiresAt } = input;
+    const id = await insertInvitation(tx, { groupId, email, label, expiresAt }, ctx.clock.now());
     return requireMember(tx, id);
   });
 }

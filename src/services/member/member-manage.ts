@@ -10,6 +10,7 @@ import { requireMayLeave } from "../../domain/group-rules.js";
 import { INVITATION_LIFETIME_MS, normalizeEmail } from "../../domain/invitation.js";
 import { type Member, requireKeepsAManager } from "../../domain/member.js";
 import type { Tx } from "../../store/store.js";
+import { insertInvitation } from "./member-write.js";
 import type { ServiceContext } from "../context.js";
 import { requireGroupManager } from "../group/group-access.js";
 import { endMembership } from "./membership-events.js";
@@ -49,14 +50,8 @@ export async function inviteByEmail(
     const secret = generateSecret();
     const at = ctx.clock.now();
     const expiresAt = at + INVITATION_LIFETIME_MS;
-    const memberId = await tx.memberships.insertInvite({
-      groupId: group.id,
-      email,
-      label: email,
-      expiresAt,
-      tokenHash: hashToken(secret),
-      createdAt: at,
-    });
+    const invite = { groupId: group.id, email, label: email, expiresAt, tokenHash: hashToken(secret) };
+    const memberId = await insertInvitation(tx, invite, at);
     return { group, memberId, email, expiresAt, secret, accountExists: user !== undefined };
   });
 }
