@@ -8,8 +8,8 @@ import {
   parsePair,
   parsePersonalEventId,
 } from "../domain/item-id.js";
+import type { NamedList } from "../services/event/event-named.js";
 import {
-  type NamedList,
   type OperatorEventInput,
   createEventAsOperator,
   createNamedAsOperator,

@@ -10,6 +10,7 @@ import { removeBlobs } from "../comment/comment-detail.js";
 import { requireEvent } from "./event.js";
 import { insertEvent, removeEvent, replaceEventFields, requireDraftRefs } from "./event-write.js";
 import type { Tx } from "../../store/store.js";
+import { type NamedList, insertNamed } from "./event-named.js";
 import type { ServiceContext } from "../context.js";
 
 /** An event as the command line gives it: participants by e-mail address. */
@@ -72,9 +73,6 @@ export async function deleteEventAsOperator(ctx: ServiceContext, input: { ref: C
   return event;
 }
 
-/** Which list of a group: its event menus, or its facilities. */
-export type NamedList = "event_menus" | "facilities";
-
 /**
  * Adds a menu or facility to a group.
  * @throws ValidationError EVENT_MENU_NAME_REQUIRED, EVENT_MENU_NAME_TOO_LONG; NotFoundError GROUP_NOT_FOUND
@@ -86,7 +84,7 @@ export async function createNamedAsOperator(
   const name = checkNamedName(input.name);
   return ctx.store.transaction(async (tx) => {
     await requireGroup(tx, input.groupId);
-    return tx.events.insertNamed(input.list, input.groupId, name, ctx.clock.now());
+    return insertNamed(tx, { list: input.list, groupId: input.groupId, name }, ctx.clock.now());
   });
 }
 

@@ -6,7 +6,7 @@ import { type CalendarEvent, type NamedRef, checkNamedName, mayEditEvent } from 
 import type { Group } from "../../domain/group.js";
 import type { ContentRef } from "../../domain/item-id.js";
 import { LIMITS } from "../../domain/limits.js";
-import type { NamedList } from "./event-admin.js";
+import { type NamedList, insertNamed } from "./event-named.js";
 import { requireEvent } from "./event.js";
 import { requireGroupManager, requireGroupMember } from "../group/group-access.js";
 import { type ItemPageInput, type ItemPageView, aroundItem } from "../item/item-page.js";
@@ -103,7 +103,7 @@ export async function changeEventList(
   await ctx.store.transaction(async (tx) => {
     const group = await requireGroupManager(tx, actor, input.groupId);
     if (change.kind === "add") {
-      await tx.events.insertNamed(input.list, group.id, name, ctx.clock.now());
+      await insertNamed(tx, { list: input.list, groupId: group.id, name }, ctx.clock.now());
       return;
     }
     const found = await tx.events.findNamed(input.list, change.id);

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../domain/errors.js";
 import { formatPair, parsePair } from "../../domain/item-id.js";
-import type { NamedList } from "../../services/event/event-admin.js";
+import type { NamedList } from "../../services/event/event-named.js";
 import { type NamedChange, changeEventList, readEventLists } from "../../services/event/event-page.js";
 import { errorText } from "../i18n/i18n.js";
 import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";
