@@ -138,6 +138,10 @@ async function requireShared(tx: Tx, userId: number, memberIds: readonly number[
     );
 }
 
+/**
+ * Creates a room with its members, or opens the pair's DIRECT room again: the one insert of rooms
+ * and, with {@link addRoomMembers}, of their members.
+ */
 async function createRoom(
   tx: Tx,
   userId: number,
@@ -146,22 +150,34 @@ async function createRoom(
 ): Promise<number> {
   const others = [...new Set(input.memberIds)].filter((id) => id !== userId);
   await requireShared(tx, userId, others);
+  const draft = roomDraftOf(userId, input, others);
+  const id =
+    (draft.directKey === null ? undefined : await tx.chat.findDirect(draft.directKey)) ??
+    (await tx.chat.createRoom({ ...draft, creatorId: userId, at }));
+  // Its two people leave a DIRECT room while they share no group (chat-membership.ts): opening it brings both back.
+  await addRoomMembers(tx, id, [userId, ...others], at);
+  return id;
+}
+
+/** A new room's type, title and pair key. @throws ValidationError CHAT_MEMBER_INVALID, CHAT_ROOM_TITLE_*, CHAT_TOO_MANY_MEMBERS */
+function roomDraftOf(
+  userId: number,
+  input: { type: ChatRoomType; title: string | undefined },
+  others: readonly number[],
+): { type: ChatRoomType; title: string; directKey: string | null } {
   if (input.type === "DIRECT") {
     if (others.length !== 1)
       throw new ValidationError("CHAT_MEMBER_INVALID", "A DIRECT conversation has exactly one other person.");
-    const key = directKey(userId, others[0]!);
-    const id =
-      (await tx.chat.findDirect(key)) ??
-      (await tx.chat.createRoom({ type: "DIRECT", title: "", creatorId: userId, directKey: key, at }));
-    // Its two people leave it while they share no group (chat-membership.ts): opening it brings both back.
-    await tx.chat.addMembers(id, [userId, ...others], at);
-    return id;
+    return { type: "DIRECT", title: "", directKey: directKey(userId, others[0]!) };
   }
   const title = checkRoomTitle(input.title);
   checkMemberCount(others.length + 1);
-  const id = await tx.chat.createRoom({ type: "THEME", title, creatorId: userId, directKey: null, at });
-  await tx.chat.addMembers(id, [userId, ...others], at);
-  return id;
+  return { type: "THEME", title, directKey: null };
+}
+
+/** Adds members to a room (those already in stay as they are): the one insert of room members. */
+async function addRoomMembers(tx: Tx, roomId: number, userIds: readonly number[], at: number): Promise<void> {
+  await tx.chat.addMembers(roomId, userIds, at);
 }
 
 async function updateRoom(
@@ -188,6 +204,6 @@ async function updateRoom(
     throw new ForbiddenError("CHAT_NOT_CREATOR", "Only the room's creator removes members.");
   await requireShared(tx, room.creatorId, added);
   checkMemberCount(wanted.size);
-  await tx.chat.addMembers(room.id, added, at);
+  await addRoomMembers(tx, room.id, added, at);
   for (const id of removed) await leaveRoom(tx, room.id, id);
 }
