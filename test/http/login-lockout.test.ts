@@ -2,7 +2,6 @@
 // connections from different client addresses (Linux routes all of 127.0.0.0/8 to the server on
 // 127.0.0.1): failures count per account and address, each address backs off and has a ceiling.
 import assert from "node:assert/strict";
-import { type IncomingHttpHeaders, request as httpRequest } from "node:http";
 import { after, before, it } from "node:test";
 import { issueTemporaryCredentials } from "../../src/services/oauth/oauth.js";
 import { unlockUser } from "../../src/services/account/account-admin.js";
@@ -10,37 +9,8 @@ import { SIGNIN_COOKIE } from "../../src/web/session.js";
 import { describeEachBackend } from "../support/backends.js";
 import { PASSWORD, type TestConsumer, type TestUser } from "../support/factories.js";
 import { formEncode, oauth1a } from "../support/oauth.js";
+import { type Reply, sendFrom } from "../support/from-address.js";
 import { type TestServer, startTestServer } from "../support/server.js";
-
-interface Reply {
-  readonly status: number;
-  readonly headers: IncomingHttpHeaders;
-  readonly text: string;
-}
-
-/** One HTTP request whose connection starts from `localAddress`. */
-function send(
-  url: string,
-  localAddress: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      url,
-      { method: options.method ?? "GET", headers: options.headers, localAddress },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }),
-        );
-        res.on("error", reject);
-      },
-    );
-    outgoing.on("error", reject);
-    outgoing.end(options.body);
-  });
-}
 
 const FORM = "application/x-www-form-urlencoded";
 
@@ -60,13 +30,13 @@ describeEachBackend("sign-in throttling per account and address (two loopback ad
   async function authorize(address: string, email: string, password: string): Promise<Reply> {
     const registered = { id: app.id, name: "Lockout client", consumerKey: app.key, accessLevel: "Z" as const };
     const temporary = await issueTemporaryCredentials(server, { app: registered, callback: "oob" });
-    const page = await send(
+    const page = await sendFrom(
       `${server.url}/oauth/authorize?oauth_token=${encodeURIComponent(temporary.token)}`,
       address,
     );
     const csrf = /name="csrf_token" value="([^"]*)"/.exec(page.text)?.[1] ?? "";
     const fields = { oauth_token: temporary.token, csrf_token: csrf, email, password, decision: "approve" };
-    return send(`${server.url}/oauth/authorize`, address, {
+    return sendFrom(`${server.url}/oauth/authorize`, address, {
       method: "POST",
       headers: { "content-type": FORM },
       body: formEncode(fields),
@@ -75,14 +45,14 @@ describeEachBackend("sign-in throttling per account and address (two loopback ad
 
   /** The web interface's sign-in form, from `address`. */
   async function webSignIn(address: string, email: string, password: string): Promise<Reply> {
-    const page = await send(`${server.url}/signin`, address);
+    const page = await sendFrom(`${server.url}/signin`, address);
     const cookies = [page.headers["set-cookie"] ?? []].flat().map((cookie) => cookie.split(";")[0] ?? "");
     assert.ok(
       cookies.some((cookie) => cookie.startsWith(`${SIGNIN_COOKIE}=`)),
       "the form's cookie",
     );
     const csrf = /name="_csrf" value="([^"]*)"/.exec(page.text)?.[1] ?? "";
-    return send(`${server.url}/signin`, address, {
+    return sendFrom(`${server.url}/signin`, address, {
       method: "POST",
       headers: { "content-type": FORM, cookie: cookies.join("; ") },
       body: formEncode({ _csrf: csrf, email, password, next: "/" }),
@@ -95,7 +65,7 @@ describeEachBackend("sign-in throttling per account and address (two loopback ad
     const form = { x_auth_mode: "client_auth", x_auth_username: email, x_auth_password: password };
     const client = oauth1a(app, server.clock);
     const authorization = client.toHeader(client.authorize({ url, method: "POST", data: form })).Authorization;
-    return send(url, address, {
+    return sendFrom(url, address, {
       method: "POST",
       headers: { "content-type": FORM, authorization },
       body: formEncode(form),

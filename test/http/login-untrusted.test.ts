@@ -3,44 +3,14 @@
 // connections from different client addresses (Linux routes all of 127.0.0.0/8 to the server on
 // 127.0.0.1); a browser that signed in to the account before keeps its own allowance.
 import assert from "node:assert/strict";
-import { type IncomingHttpHeaders, request as httpRequest } from "node:http";
 import { after, before, it } from "node:test";
 import { issueTemporaryCredentials } from "../../src/services/oauth/oauth.js";
 import { DEVICE_COOKIE, SIGNIN_COOKIE } from "../../src/web/session.js";
 import { describeEachBackend } from "../support/backends.js";
 import { PASSWORD, type TestConsumer, type TestUser } from "../support/factories.js";
 import { formEncode, oauth1a } from "../support/oauth.js";
+import { type Reply, sendFrom } from "../support/from-address.js";
 import { type TestServer, startTestServer } from "../support/server.js";
-
-interface Reply {
-  readonly status: number;
-  readonly headers: IncomingHttpHeaders;
-  readonly text: string;
-}
-
-/** One HTTP request whose connection starts from `localAddress`. */
-function send(
-  url: string,
-  localAddress: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      url,
-      { method: options.method ?? "GET", headers: options.headers, localAddress },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }),
-        );
-        res.on("error", reject);
-      },
-    );
-    outgoing.on("error", reject);
-    outgoing.end(options.body);
-  });
-}
 
 /** A cookie's value among a reply's `Set-Cookie` headers. */
 function cookieOf(reply: Reply, name: string): string | undefined {
@@ -70,11 +40,11 @@ describeEachBackend("sign-in throttling per account for untrusted clients (devic
 
   /** The web sign-in form from `address`, presenting `device` as the device cookie. */
   async function webSignIn(address: string, email: string, password: string, device?: string): Promise<Reply> {
-    const page = await send(`${server.url}/signin`, address);
+    const page = await sendFrom(`${server.url}/signin`, address);
     const csrf = /name="_csrf" value="([^"]*)"/.exec(page.text)?.[1] ?? "";
     const cookies = [`${SIGNIN_COOKIE}=${encodeURIComponent(cookieOf(page, SIGNIN_COOKIE) ?? "")}`];
     if (device !== undefined) cookies.push(`${DEVICE_COOKIE}=${encodeURIComponent(device)}`);
-    return send(`${server.url}/signin`, address, {
+    return sendFrom(`${server.url}/signin`, address, {
       method: "POST",
       headers: { "content-type": FORM, cookie: cookies.join("; ") },
       body: formEncode({ _csrf: csrf, email, password, next: "/" }),
@@ -85,13 +55,13 @@ describeEachBackend("sign-in throttling per account for untrusted clients (devic
   async function authorize(address: string, email: string, password: string): Promise<Reply> {
     const registered = { id: app.id, name: "Guessing client", consumerKey: app.key, accessLevel: "Z" as const };
     const temporary = await issueTemporaryCredentials(server, { app: registered, callback: "oob" });
-    const page = await send(
+    const page = await sendFrom(
       `${server.url}/oauth/authorize?oauth_token=${encodeURIComponent(temporary.token)}`,
       address,
     );
     const csrf = /name="csrf_token" value="([^"]*)"/.exec(page.text)?.[1] ?? "";
     const fields = { oauth_token: temporary.token, csrf_token: csrf, email, password, decision: "approve" };
-    return send(`${server.url}/oauth/authorize`, address, {
+    return sendFrom(`${server.url}/oauth/authorize`, address, {
       method: "POST",
       headers: { "content-type": FORM },
       body: formEncode(fields),
@@ -104,7 +74,7 @@ describeEachBackend("sign-in throttling per account for untrusted clients (devic
     const form = { x_auth_mode: "client_auth", x_auth_username: email, x_auth_password: password };
     const client = oauth1a(app, server.clock);
     const authorization = client.toHeader(client.authorize({ url, method: "POST", data: form })).Authorization;
-    return send(url, address, {
+    return sendFrom(url, address, {
       method: "POST",
       headers: { "content-type": FORM, authorization },
       body: formEncode(form),
