@@ -10,13 +10,15 @@ const INWARD = {
   domain: [],
   atom: [],
   config: ["domain"],
+  mail: ["domain", "config"],
   store: ["domain", "config", "clock"],
   blobs: ["domain", "config", "clock"],
   auth: ["domain", "store", "config", "clock"],
-  services: ["domain", "store", "blobs", "auth", "config", "clock"],
-  seed: ["services", "domain", "store", "blobs", "auth", "config", "clock"],
-  "http-kit": ["present", "atom", "services", "domain", "store", "blobs", "auth", "config", "clock"],
-  context: ["http-kit", "services", "domain", "store", "blobs", "auth", "config", "clock"],
+  services: ["mail", "domain", "store", "blobs", "auth", "config", "clock"],
+  seed: ["services", "mail", "domain", "store", "blobs", "auth", "config", "clock"],
+  "http-kit": ["present", "atom", "services", "mail", "domain", "store", "blobs", "auth", "config", "clock"],
+  context: ["http-kit", "services", "mail", "domain", "store", "blobs", "auth", "config", "clock"],
+  smtp: ["services", "mail", "domain", "store", "blobs", "auth", "config", "clock"],
 };
 
 /** The folder (or root file) of a layer, as a path pattern. */
@@ -24,6 +26,7 @@ const PATH = {
   domain: "^src/domain/",
   atom: "^src/atom/",
   config: "^src/config/",
+  mail: "^src/mail/",
   store: "^src/store/",
   blobs: "^src/blobs/",
   auth: "^src/auth/",
@@ -37,6 +40,7 @@ const PATH = {
   web: "^src/web/",
   cli: "^src/cli/",
   app: "^src/app\\.ts$",
+  smtp: "^src/smtp/",
 };
 
 const either = (layers) => layers.map((layer) => PATH[layer]);

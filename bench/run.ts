@@ -13,6 +13,8 @@ import { type WritersRow, postgresWriters } from "./pg-writers.js";
 import { searchBench } from "./search.js";
 import { eventsBench } from "./events.js";
 import { xmlProbesMicro } from "./xml.js";
+import { mailBench } from "./mail.js";
+import { mailFanoutBench } from "./mail-fanout.js";
 
 const SEED = 1;
 const DATASETS = {
@@ -93,6 +95,8 @@ async function main(): Promise<void> {
     await timed("scale check", () => scaleCheck(work, quick ? 1 : seconds));
     await timed("search", () => searchBench(work, seconds, full ? 1_000_000 : quick ? 50_000 : 200_000));
     await timed("events", () => eventsBench(work, seconds));
+    await timed("mail", () => mailBench(work, Math.min(seconds, 5)));
+    await timed("mail-fanout", () => mailFanoutBench(process.env.KAIRAN_TEST_DATABASE_URL || undefined));
     console.log(`\nbench phases: ${phases.join(", ")}`);
   } finally {
     rmSync(work, { recursive: true, force: true });

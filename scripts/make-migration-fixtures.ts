@@ -60,9 +60,18 @@ if (!root || !name || !base) {
   process.exit(2);
 }
 const earlier = resolve(root);
-const { main } = (await import(pathToFileURL(join(earlier, "src/cli/main.ts")).href)) as {
-  main(args: readonly string[]): Promise<void>;
+const cli = (await import(pathToFileURL(join(earlier, "src/cli/main.ts")).href)) as {
+  runCli?(args: readonly string[], streams: object): Promise<number>;
+  /** Before runCli: the command line set process.exitCode itself. */
+  main?(args: readonly string[]): Promise<void>;
 };
+/** `kairan ARGS` of the earlier checkout, in this process; a failure ends the script. */
+async function main(args: readonly string[]): Promise<void> {
+  let code = 0;
+  if (cli.runCli) code = await cli.runCli(args, { stdout: process.stdout, stderr: process.stderr, env: process.env });
+  else await cli.main?.(args);
+  if (code !== 0 || (process.exitCode ?? 0) !== 0) throw new Error(`kairan ${args.join(" ")} exited with ${code}`);
+}
 const seedFile = join(earlier, "seeds/demo.json");
 const out = new URL("../test/fixtures/migrations/", import.meta.url).pathname;
 mkdirSync(out, { recursive: true });

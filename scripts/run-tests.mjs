@@ -11,6 +11,8 @@
 // FILTER keeps the files whose path contains it; --unit keeps the pure tests (scripts/test-files.mjs);
 // --jobs (or KAIRAN_TEST_JOBS) sets how many files run at once (default: twice the cores, as files
 // mostly wait on databases and child processes). An empty selection is an error, never a green run.
+// A file still running after KAIRAN_TEST_FILE_TIMEOUT seconds (default 600) is stopped with all
+// its children and fails, naming the timeout: a hung file must fail CI, never hold it to its limit.
 import { spawn } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
@@ -35,29 +37,58 @@ function parseArgs(argv) {
     console.error("--jobs / KAIRAN_TEST_JOBS must be a whole number of at least 1");
     process.exit(2);
   }
+  if (!(FILE_TIMEOUT_SECONDS > 0)) {
+    console.error("KAIRAN_TEST_FILE_TIMEOUT must be a number of seconds above 0");
+    process.exit(2);
+  }
   return options;
 }
 
 /** The children running now, stopped with this process. */
 const running = new Set();
 
-/** Runs `command` with its output into `outFile`; resolves with the exit code (a signal counts as 1). */
-function runTo(outFile, command, args) {
+/** How long one file may run before it is stopped and fails. */
+const FILE_TIMEOUT_SECONDS = Number(process.env.KAIRAN_TEST_FILE_TIMEOUT || 600);
+
+/** Stops a child and every process it started (each child leads its own process group). */
+function killGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * Runs `command` with its output into `outFile`; resolves with the exit code (a signal counts as 1)
+ * and whether it was stopped for running past `timeoutSeconds`.
+ */
+function runTo(outFile, command, args, timeoutSeconds = Infinity) {
   const fd = openSync(outFile, "w");
-  const child = spawn(command, args, { cwd: root, stdio: ["ignore", fd, fd] });
+  const child = spawn(command, args, { cwd: root, stdio: ["ignore", fd, fd], detached: true });
   closeSync(fd);
   running.add(child);
   return new Promise((resolve) => {
-    child.once("error", () => resolve(1));
+    let timedOut = false;
+    const timer = Number.isFinite(timeoutSeconds)
+      ? setTimeout(() => {
+          timedOut = true;
+          killGroup(child, "SIGKILL");
+        }, timeoutSeconds * 1000)
+      : undefined;
+    child.once("error", () => resolve({ code: 1, timedOut }));
     child.once("exit", (code) => {
+      clearTimeout(timer);
       running.delete(child);
-      resolve(code ?? 1);
+      // What the file started and left behind (servers, browsers) goes with it.
+      killGroup(child, "SIGKILL");
+      resolve({ code: code ?? 1, timedOut });
     });
   });
 }
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.once(signal, () => {
-    for (const child of running) child.kill(signal);
+    for (const child of running) killGroup(child, signal);
     process.exit(130);
   });
 }
@@ -86,7 +117,7 @@ function plan(files) {
 /** `npm run build`, once, reported when it fails; resolves with its exit code. */
 function startBuild(work) {
   const out = join(work, "build.out");
-  return runTo(out, "npm", ["run", "build", "--silent"]).then((code) => {
+  return runTo(out, "npm", ["run", "build", "--silent"]).then(({ code }) => {
     if (code !== 0) {
       console.log(`── npm run build failed (exit ${code}); the files that run bin/kairan.js fail with it\n`);
       console.log(readFileSync(out, "utf8"));
@@ -153,16 +184,21 @@ async function main() {
 /** One file in its own process: spec to `<base>.out` (with stderr), TAP to `<base>.tap`. */
 async function runOne(file, base) {
   const started = performance.now();
-  const code = await runTo(`${base}.out`, process.execPath, [
-    "--import",
-    "tsx",
-    "--test-reporter=spec",
-    "--test-reporter-destination=stdout",
-    "--test-reporter=tap",
-    `--test-reporter-destination=${base}.tap`,
-    file,
-  ]);
-  return { code, seconds: (performance.now() - started) / 1000, out: `${base}.out`, tap: `${base}.tap` };
+  const { code, timedOut } = await runTo(
+    `${base}.out`,
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "--test-reporter=spec",
+      "--test-reporter-destination=stdout",
+      "--test-reporter=tap",
+      `--test-reporter-destination=${base}.tap`,
+      file,
+    ],
+    FILE_TIMEOUT_SECONDS,
+  );
+  return { code, timedOut, seconds: (performance.now() - started) / 1000, out: `${base}.out`, tap: `${base}.tap` };
 }
 
 /** What the files did: each printed whole as it ends, then the totals. */
@@ -171,7 +207,7 @@ class Report {
   failed = [];
   times = [];
 
-  add(name, { code, seconds, out, tap }) {
+  add(name, { code, timedOut = false, seconds, out, tap }) {
     const counts = tap ? tapCounts(tap) : Object.fromEntries(COUNTS.map((count) => [count, 0]));
     // A file that exits non-zero without a failed test (it threw while loading, was killed, or its
     // build failed) fails too.
@@ -182,8 +218,9 @@ class Report {
     for (const count of COUNTS) this.totals[count] += counts[count];
     this.times.push([seconds, name]);
     const failed = counts.fail > 0 || counts.cancelled > 0;
-    if (failed) this.failed.push(`${name} (${counts.fail} failed, ${counts.cancelled} cancelled, exit ${code})`);
-    console.log(`── ${name}: ${failed ? "FAILED" : "ok"} in ${seconds.toFixed(1)} s`);
+    const why = timedOut ? `stopped: still running after ${FILE_TIMEOUT_SECONDS} s` : `exit ${code}`;
+    if (failed) this.failed.push(`${name} (${counts.fail} failed, ${counts.cancelled} cancelled, ${why})`);
+    console.log(`── ${name}: ${failed ? "FAILED" : "ok"} in ${seconds.toFixed(1)} s${timedOut ? ` (${why})` : ""}`);
     console.log(out ? readFileSync(out, "utf8") : "(not run: the build failed)\n");
   }
 

@@ -50,11 +50,25 @@ import { registerIcon } from "./http/endpoints/icon/icon.js";
 import { registerMpAddress } from "./http/endpoints/mp-address/mp-address.js";
 import { registerIcal } from "./http/endpoints/ical/ical.js";
 import { redactUrl } from "./http-kit/log-url.js";
+import { MailSender } from "./services/mail/sender.js";
+import { AuditPruner } from "./services/audit/retention.js";
+import { openMailTransport } from "./services/mail/open-transport.js";
+import { wakingOnMail } from "./services/mail/wake.js";
+import { type InboundMail, createInboundMail } from "./smtp/inbound.js";
+import { NotificationMailer } from "./services/mail-notify/mailer.js";
 
 declare module "fastify" {
   interface FastifyInstance {
     /** The live streams this process holds (tests and benchmarks read its stream count). */
     readonly liveHub: LiveHub;
+    /** The outbox's sender of this process (tests and the metrics read its tallies). */
+    readonly mailSender: MailSender;
+    /** The listener of replies by mail, when --smtp-inbound-port is given: `kairan serve` starts it after the HTTP one. */
+    readonly mailInbound: InboundMail | undefined;
+    /** The notification mailer of this process (tests and benchmarks run its passes). */
+    readonly notificationMailer: NotificationMailer;
+    /** The audit log's hourly retention (`kairan serve` starts it; tests run its passes). */
+    readonly auditPruner: AuditPruner;
   }
 }
 
@@ -70,6 +84,9 @@ export interface AppDependencies {
 export function buildApp({ config, store, blobs, clock }: AppDependencies): FastifyInstance {
   let listeningUrl: string | undefined;
   const baseUrl = () => config.publicUrl ?? listeningUrl ?? `http://${config.host}:${config.port}`;
+  // The client's address as rate limits and sign-in throttling see it: behind a trusted proxy, the
+  // client it forwards for (not the proxy), in the request log too.
+  const clientAddress = clientAddressResolver(config.limits.trustProxy);
   const app = Fastify({
     // Logs go to standard error: standard output carries the lines operators and scripts read.
     logger: {
@@ -82,7 +99,7 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
           method: request.method,
           url: redactUrl(request.url),
           host: request.host,
-          remoteAddress: request.ip,
+          remoteAddress: clientAddress(request),
           remotePort: request.socket?.remotePort,
         }),
       },
@@ -117,18 +134,23 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
   // the address's rate limit. The token's is counted once the caller is known (authenticateRequest).
   const admission = new Admission(config.limits.maxUploads);
   registerGuards(app, admission, config.limits.timeouts.shutdownGraceMs);
-  const clientAddress = clientAddressResolver(config.limits.trustProxy);
   const limitToken = registerRateLimits(app, config.limits.rateLimit, clientAddress);
   // Before every route: the metrics' response hook must see them all.
   let feedCache: FeedCache | undefined;
   const sources = { config: config.metrics, feedCache: () => feedCache, clientAddress, pool: store.pool };
   // The hub is made with the context below; a scrape reads it then.
-  registerMetrics(app, { ...sources, streams: () => liveHub });
+  const mail = {
+    sender: () => mailSender,
+    queued: () => store.read((tx) => tx.mailOutbox.counts()).then((counts) => counts.queued),
+  };
+  const metricFigures = registerMetrics(app, { ...sources, streams: () => liveHub, mail });
   registerHealth(app, store);
+  const mailSender = startMailSender(app, { config, store, blobs, clock });
 
   const context: Context = {
     config,
-    store,
+    // Transactions that queued mail wake the sender once committed (services/mail/wake.ts).
+    store: wakingOnMail(store, () => mailSender.wake()),
     blobs,
     clock,
     authenticate: createAuthenticator([bearerScheme(store), oauthScheme(store, clock)]),
@@ -136,8 +158,18 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     limitToken,
     admission,
     clientAddress,
+    ...(metricFigures === undefined ? {} : { metricFigures }),
   };
   const web = registerWeb(app, context);
+  // Notification mail: due changes become outbox rows, beside the sender (services/mail-notify).
+  // `kairan serve` starts its passes; tests run them one at a time with their clock (runNow).
+  const notificationMailer = new NotificationMailer(context, app.log);
+  app.decorate("notificationMailer", notificationMailer);
+  app.addHook("onClose", async () => notificationMailer.stop());
+  // The audit log keeps the site's auditRetentionDays: `kairan serve` starts the hourly pass.
+  const auditPruner = new AuditPruner(context, app.log);
+  app.decorate("auditPruner", auditPruner);
+  app.addHook("onClose", async () => auditPruner.stop());
   // Browsers get a page, API clients the XML error document.
   app.setNotFoundHandler(async (request, reply) => {
     if (wantsPage(request)) return sendPageNotFound(web, request, reply);
@@ -189,7 +221,33 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     // Calendar feeds (issue #20): outside /api/, so outside the feed cache, but compressed.
     registerIcal(api, context);
   });
+  // Replies by mail (issue #29): the SMTP listener, made here over the same context, closed with the server.
+  const mailInbound =
+    config.mail.inboundPort === undefined
+      ? undefined
+      : createInboundMail(
+          { ...context, log: app.log.child({ component: "smtp-inbound" }) },
+          config.limits.timeouts.shutdownGraceMs,
+        );
+  app.decorate("mailInbound", mailInbound);
+  app.addHook("onClose", async () => mailInbound?.close());
   return app;
+}
+
+/**
+ * The outbox's sender (services/mail/sender.ts), in every server process: it starts with the
+ * server and stops with it, finishing the messages it is sending. One process sends on SQLite, so
+ * claims left in the file at start are a stopped process's and are taken back at once.
+ */
+function startMailSender(app: FastifyInstance, { config, store, clock }: AppDependencies): MailSender {
+  const transport = openMailTransport(config.mail, config.dataDir, true);
+  const sender = new MailSender({ store, clock }, transport, app.log, {
+    releaseClaimsAtStart: config.store.kind === "sqlite",
+  });
+  app.decorate("mailSender", sender);
+  app.addHook("onReady", async () => sender.start());
+  app.addHook("onClose", async () => sender.stop());
+  return sender;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;

@@ -5,6 +5,16 @@ import type { Actor } from "./domain/access.js";
 import type { Admission } from "./http-kit/admission.js";
 import type { ServiceContext } from "./services/context.js";
 
+/** One figure of /metrics: its name, labels written `a="1",b="2"`, and value. */
+export interface MetricFigure {
+  readonly name: string;
+  readonly labels: string;
+  readonly value: number;
+}
+
+/** Reads the figures /metrics serves, without the histograms' buckets (http/metrics.ts). */
+export type MetricFigures = () => Promise<readonly MetricFigure[]>;
+
 /** Counts an authenticated request against its token's quota (http/rate-limit.ts). @throws TooManyRequestsError RATE_LIMITED */
 export type TokenLimit = (request: FastifyRequest, actor: Actor) => Promise<void>;
 
@@ -24,4 +34,6 @@ export interface Context extends ServiceContext {
   readonly admission: Admission;
   /** The client's address (through trusted proxies), for rate limits and sign-in throttling. */
   readonly clientAddress: (request: FastifyRequest) => string;
+  /** The figures GET /metrics serves, when metrics are on (the administration's status page). */
+  readonly metricFigures?: MetricFigures;
 }

@@ -15,7 +15,10 @@ export type OAuthProblemName =
   | "version_rejected"
   | "permission_unknown"
   | "permission_denied"
-  | "user_refused";
+  | "user_refused"
+  // OAuth Problem Reporting's name for "this needs more than these credentials": xAuth for an
+  // account that signs in with a second factor.
+  | "additional_authorization_required";
 
 /** The signature methods we accept; PLAINTEXT and RSA-SHA1 are refused. */
 export type SignatureMethod = "HMAC-SHA1" | "HMAC-SHA256";

@@ -5,6 +5,7 @@ import { loadConfig } from "../config/config.js";
 import { type ContentKind, type ContentRef, parseGroupParameter, parseItemId, parsePair } from "../domain/item-id.js";
 import { openStore } from "../store/open.js";
 import type { ServiceContext } from "../services/context.js";
+import type { CommandIo } from "./io.js";
 import { SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, configFlags, parseCommand } from "./options.js";
 
 /** Parsed option values of a subcommand. */
@@ -20,12 +21,13 @@ export interface Subcommand {
   readonly options: NonNullable<ParseArgsConfig["options"]>;
   /** How many plain arguments it takes (`user disable EMAIL`: 1); none when absent. */
   readonly positionals?: number;
-  run(values: Values, positionals: readonly string[], context: AdminContext): Promise<unknown>;
+  /** `io` for what it reads (standard input); what it returns is printed. */
+  run(values: Values, positionals: readonly string[], context: AdminContext, io: CommandIo): Promise<unknown>;
 }
 
 /** A command with subcommands, as `main.ts` registers it. */
 export interface CommandGroup {
-  readonly run: (args: readonly string[]) => Promise<void>;
+  readonly run: (args: readonly string[], io: CommandIo) => Promise<void>;
   readonly help: string;
   readonly summary: string;
 }
@@ -46,13 +48,13 @@ Run 'kairan ${name} <subcommand> --help' for its options. Each prints what it di
   return {
     summary,
     help,
-    async run(args) {
+    async run(args, io) {
       const [sub, ...rest] = args;
-      if (sub === undefined || sub === "--help" || sub === "-h") return void console.log(help);
+      if (sub === undefined || sub === "--help" || sub === "-h") return io.out(help);
       const command = subcommands[sub];
       if (!command) throw new UsageError(`unknown subcommand "${sub.slice(0, 40)}" of kairan ${name}`);
       try {
-        await runSubcommand(`${name} ${sub}`, command, rest);
+        await runSubcommand(`${name} ${sub}`, command, rest, io);
       } catch (error) {
         // Point the usage line at the subcommand's own --help.
         if (error instanceof UsageError && error.command === undefined)
@@ -63,21 +65,21 @@ Run 'kairan ${name} <subcommand> --help' for its options. Each prints what it di
   };
 }
 
-async function runSubcommand(name: string, command: Subcommand, args: readonly string[]): Promise<void> {
+async function runSubcommand(name: string, command: Subcommand, args: readonly string[], io: CommandIo): Promise<void> {
   const usage = `Usage: kairan ${name} ${command.usage}\n\n${command.summary}\n\n${SERVER_OPTIONS_HELP}`;
   const { values, positionals } = parseCommand(args, { ...SERVER_OPTIONS, ...command.options });
-  if (values.help) return void console.log(usage);
+  if (values.help) return io.out(usage);
   // A word beyond the arguments a subcommand takes is a mistake, never silently ignored.
   const extra = positionals[command.positionals ?? 0];
   if (extra !== undefined) throw new UsageError(`unexpected argument "${extra.slice(0, 40)}"`);
-  const config = loadConfig(configFlags(values));
+  const config = loadConfig(configFlags(values), io.env);
   const blobs = await openBlobStore(config.blobStore, config.dataDir);
   try {
     const store = await openStore(config.store);
     try {
       await store.migrate();
-      const result = await command.run(values, positionals, { store, blobs, clock: systemClock });
-      console.log(JSON.stringify(result));
+      const result = await command.run(values, positionals, { store, blobs, clock: systemClock }, io);
+      io.out(JSON.stringify(result));
     } finally {
       await store.close();
     }

@@ -3,10 +3,13 @@ import { systemClock } from "../clock.js";
 import {
   createApplicationAsOperator,
   deleteApplicationAsOperator,
+  revokeApplicationTokens,
+  rotateApplicationSecret,
   updateApplicationAsOperator,
 } from "../services/oauth/app-admin.js";
 import { ACCESS_LEVELS, isAccessLevel } from "../domain/access.js";
 import { CommandError, SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, parseCommand } from "./options.js";
+import type { CommandIo } from "./io.js";
 import { printRows, withStore } from "./store-command.js";
 
 /** Usage of `kairan app`. */
@@ -14,10 +17,14 @@ export const APP_HELP = `Usage: kairan app add --name NAME --level read|comments
        kairan app list [--json]
        kairan app update KEY --legacy-signing|--no-legacy-signing
        kairan app remove KEY
+       kairan app rotate-secret KEY
+       kairan app revoke-tokens KEY
 
 Registers the client applications (OAuth consumers) that may call the API. 'add' prints the
 consumer key and secret once; without --key and --secret they are generated. 'remove' also
-revokes every token issued through the application. Secrets are never listed.
+revokes every token issued through the application. Secrets are never listed. 'rotate-secret'
+prints a new consumer secret once (the old one stops working); 'revoke-tokens' revokes every token
+issued through the application and keeps it.
 
 --legacy-signing lets the application's access-token request (/oauth/token, after the person
 approved) be signed with an empty token secret, as Catalyst::Authentication::Credential::OAuth
@@ -37,35 +44,54 @@ const OPTIONS = {
 } as const;
 
 /** `kairan app add|list|update|remove`. @throws UsageError, CommandError, ConfigError */
-export async function app(args: readonly string[]): Promise<void> {
+export async function app(args: readonly string[], io: CommandIo): Promise<void> {
   const { values, positionals } = parseCommand(args, OPTIONS);
-  if (values.help) return void console.log(APP_HELP);
+  if (values.help) return io.out(APP_HELP);
   const [action, ...rest] = positionals;
   switch (action) {
     case "add":
       if (rest.length > 0) throw new UsageError("kairan app add takes no positional arguments");
-      return addApp(values);
+      return addApp(values, io);
     case "list":
       if (rest.length > 0) throw new UsageError(`kairan app list takes no positional arguments`);
-      return withStore(values, async (store) => {
+      return withStore(values, io, async (store) => {
         const apps = await store.read((tx) => tx.apps.list());
         const rows = apps.map((a) => ({ id: a.id, key: a.consumerKey, level: a.accessLevel, name: a.name }));
-        printRows(rows, ["id", "key", "level", "name"], values.json === true);
+        printRows(io, rows, ["id", "key", "level", "name"], values.json === true);
       });
     case "update":
-      return updateApp(values, rest);
+      return updateApp(values, rest, io);
     case "remove": {
       const [key, ...extra] = rest;
       if (key === undefined || extra.length > 0) throw new UsageError("kairan app remove takes exactly one KEY");
-      const removed = await withStore(values, (store) =>
+      const removed = await withStore(values, io, (store) =>
         deleteApplicationAsOperator({ store, clock: systemClock }, { consumerKey: key }),
       );
       if (!removed) throw new CommandError(`no application has the key "${key}"`);
-      return void console.log(`removed application ${key} and its tokens`);
+      return io.out(`removed application ${key} and its tokens`);
+    }
+    case "rotate-secret": {
+      const key = onlyKey(rest, "rotate-secret");
+      const secret = await withStore(values, io, (store) =>
+        rotateApplicationSecret({ store, clock: systemClock }, { consumerKey: key }),
+      );
+      if (secret === undefined) throw new CommandError(`no application has the key "${key}"`);
+      // Printed once, like the secret of 'add'.
+      return io.out(`consumer key:    ${key}\nconsumer secret: ${secret}`);
+    }
+    case "revoke-tokens": {
+      const key = onlyKey(rest, "revoke-tokens");
+      const revoked = await withStore(values, io, (store) =>
+        revokeApplicationTokens({ store, clock: systemClock }, { consumerKey: key }),
+      );
+      if (revoked === undefined) throw new CommandError(`no application has the key "${key}"`);
+      return io.out(`revoked ${revoked} tokens of application ${key}`);
     }
     default:
       throw new UsageError(
-        action === undefined ? "kairan app needs add, list, update or remove" : `unknown action "${action}"`,
+        action === undefined
+          ? "kairan app needs add, list, update, remove, rotate-secret or revoke-tokens"
+          : `unknown action "${action}"`,
       );
   }
 }
@@ -75,6 +101,7 @@ async function addApp(
     string,
     string | boolean | undefined
   >,
+  io: CommandIo,
 ): Promise<void> {
   const name = values.name?.trim();
   if (!name) throw new UsageError("--name is required");
@@ -90,17 +117,23 @@ async function addApp(
   const consumerKey = values.key ?? generateSecret();
   const consumerSecret = values.secret ?? generateSecret();
   const input = { name, consumerKey, consumerSecret, accessLevel: level, legacySigning };
-  const created = await withStore(values, (store) => createApplicationAsOperator({ store, clock: systemClock }, input));
+  const created = await withStore(values, io, (store) =>
+    createApplicationAsOperator({ store, clock: systemClock }, input),
+  );
   if (!created) throw new CommandError(`an application with the key "${consumerKey}" exists already`);
   // Printed once: the secret cannot be shown again (list never prints it).
-  console.log(
+  io.out(
     `name:            ${name}\naccess level:    ${level}\nconsumer key:    ${consumerKey}\nconsumer secret: ${consumerSecret}`,
   );
-  if (legacySigning) console.log("legacy signing:  on");
+  if (legacySigning) io.out("legacy signing:  on");
 }
 
 /** `kairan app update KEY --legacy-signing|--no-legacy-signing`: the only setting that changes. */
-async function updateApp(values: Record<string, string | boolean | undefined>, rest: readonly string[]): Promise<void> {
+async function updateApp(
+  values: Record<string, string | boolean | undefined>,
+  rest: readonly string[],
+  io: CommandIo,
+): Promise<void> {
   const [key, ...extra] = rest;
   if (key === undefined || extra.length > 0) throw new UsageError("kairan app update takes exactly one KEY");
   const on = values["legacy-signing"] === true;
@@ -108,9 +141,16 @@ async function updateApp(values: Record<string, string | boolean | undefined>, r
     throw new UsageError("kairan app update needs --legacy-signing or --no-legacy-signing");
   const other = ["name", "level", "key", "secret"].find((name) => values[name] !== undefined);
   if (other !== undefined) throw new UsageError(`kairan app update does not change --${other}`);
-  const updated = await withStore(values, (store) =>
+  const updated = await withStore(values, io, (store) =>
     updateApplicationAsOperator({ store, clock: systemClock }, { consumerKey: key, legacySigning: on }),
   );
   if (!updated) throw new CommandError(`no application has the key "${key}"`);
-  console.log(`legacy signing ${on ? "on" : "off"} for application ${key}`);
+  io.out(`legacy signing ${on ? "on" : "off"} for application ${key}`);
+}
+
+/** The one KEY argument of an action. @throws UsageError */
+function onlyKey(rest: readonly string[], action: string): string {
+  const [key, ...extra] = rest;
+  if (key === undefined || extra.length > 0) throw new UsageError(`kairan app ${action} takes exactly one KEY`);
+  return key;
 }

@@ -2,6 +2,7 @@ import { existsSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import SQLite from "better-sqlite3";
 import { loadConfig } from "../config/config.js";
+import type { CommandIo } from "./io.js";
 import { CommandError, SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, configFlags, parseCommand } from "./options.js";
 
 /** Usage of `kairan backup`. */
@@ -21,20 +22,20 @@ ${SERVER_OPTIONS_HELP}`;
 const ALL_PAGES = 0x7fffffff;
 
 /** `kairan backup FILE`: prints what it wrote as JSON. */
-export async function backup(args: readonly string[]): Promise<void> {
+export async function backup(args: readonly string[], io: CommandIo): Promise<void> {
   const { values, positionals } = parseCommand(args, SERVER_OPTIONS);
-  if (values.help) return void console.log(BACKUP_HELP);
+  if (values.help) return io.out(BACKUP_HELP);
   if (positionals.length !== 1 || positionals[0] === "")
     throw new UsageError(`give exactly one backup file (got ${positionals.length} arguments)`);
   const target = resolve(positionals[0] as string);
-  const config = loadConfig(configFlags(values));
+  const config = loadConfig(configFlags(values), io.env);
   if (config.store.kind !== "sqlite")
     throw new CommandError("kairan backup copies SQLite databases; back up PostgreSQL with pg_dump");
   const source = config.store.file;
   if (!existsSync(source)) throw new CommandError(`there is no database at ${source} (check --data)`);
   if (existsSync(target)) throw new CommandError(`${target} exists already; give a new file name`);
   if (!existsSync(dirname(target))) throw new CommandError(`the directory ${dirname(target)} does not exist`);
-  console.log(JSON.stringify(await onlineBackup(source, target)));
+  io.out(JSON.stringify(await onlineBackup(source, target)));
 }
 
 /**

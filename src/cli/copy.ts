@@ -6,6 +6,7 @@ import { localBlobDir } from "../blobs/local.js";
 import { copyLocalBlobs } from "../blobs/transfer.js";
 import { type BlobStoreConfig, loadBlobStoreConfig } from "../config/config.js";
 import { CopyError, copySqliteToPostgres } from "../store/copy.js";
+import type { CommandIo } from "./io.js";
 import { BLOB_STORE_OPTIONS, BLOB_STORE_OPTIONS_HELP, UsageError, blobStoreFlags, parseCommand } from "./options.js";
 
 /** Usage of `kairan copy`. */
@@ -38,13 +39,13 @@ const COPY_OPTIONS = {
 } as const;
 
 /** `kairan copy`. @throws UsageError, CopyError, ConfigError, BlobStoreError */
-export async function copy(args: readonly string[]): Promise<void> {
+export async function copy(args: readonly string[], io: CommandIo): Promise<void> {
   const { values, positionals } = parseCommand(args, COPY_OPTIONS);
-  if (values.help) return void console.log(COPY_HELP);
+  if (values.help) return io.out(COPY_HELP);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   if (!values.from || !values.to) throw new UsageError("kairan copy needs --from DIR and --to URL");
   if (!/^postgres(ql)?:\/\//.test(values.to)) throw new UsageError("--to must be a postgres:// URL");
-  const target = loadBlobStoreConfig(blobStoreFlags(values));
+  const target = loadBlobStoreConfig(blobStoreFlags(values), io.env);
   const filesTo = values["files-to"];
   if (target.kind === "s3" && filesTo)
     throw new UsageError("give either --files-to DIR or --blob-store s3://..., not both");
@@ -55,18 +56,18 @@ export async function copy(args: readonly string[]): Promise<void> {
       `${localBlobDir(from)} holds stored files: pass --files-to DIR (the new installation's data directory) or --blob-store s3://BUCKET`,
     );
   }
-  const files = hasFiles ? await fileCopy(from, target, filesTo) : undefined;
+  const files = hasFiles ? await fileCopy(from, target, filesTo, io) : undefined;
   try {
     const report = await copySqliteToPostgres(join(from, "kairan.sqlite"), values.to, { beforeRows: files?.run });
-    for (const [table, rows] of Object.entries(report)) console.log(`${table.padEnd(28)} ${rows} rows`);
-    if (files) console.log(files.done());
+    for (const [table, rows] of Object.entries(report)) io.out(`${table.padEnd(28)} ${rows} rows`);
+    if (files) io.out(files.done());
   } finally {
     await files?.close();
   }
 }
 
 /** Copies the stored files to a directory (as they are) or into a bucket; `done` says where. */
-async function fileCopy(from: string, target: BlobStoreConfig, filesTo: string | undefined) {
+async function fileCopy(from: string, target: BlobStoreConfig, filesTo: string | undefined, io: CommandIo) {
   if (target.kind === "local") {
     const to = localBlobDir(resolve(filesTo ?? ""));
     return {
@@ -85,7 +86,7 @@ async function fileCopy(from: string, target: BlobStoreConfig, filesTo: string |
   let copied = 0;
   return {
     run: async () => {
-      copied = await copyLocalBlobs(from, blobs, (path) => console.error(`skipped ${path}: not a stored file`));
+      copied = await copyLocalBlobs(from, blobs, (path) => io.err(`skipped ${path}: not a stored file`));
     },
     done: () => `${copied} stored files copied to s3://${target.bucket}${target.prefix ? `/${target.prefix}` : ""}`,
     close: async () => {

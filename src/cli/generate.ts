@@ -2,6 +2,7 @@ import { loadConfig } from "../config/config.js";
 import { DATASET_PASSWORD, findTypicalMember, generateDataset } from "../services/dataset/dataset.js";
 import { parsePlainDate } from "../domain/event-time.js";
 import { openStore } from "../store/open.js";
+import type { CommandIo } from "./io.js";
 import { SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, configFlags, parseCommand } from "./options.js";
 import type { DatasetPlan } from "../store/queries/dataset.js";
 
@@ -77,24 +78,22 @@ const LATEST_AROUND = Date.UTC(2099, 11, 31);
 const START_AT = Date.parse("2025-01-01T00:00:00Z");
 
 /** `kairan generate`. @throws UsageError, ConfigError */
-export async function generate(args: readonly string[]): Promise<void> {
+export async function generate(args: readonly string[], io: CommandIo): Promise<void> {
   const { values, positionals } = parseCommand(args, GENERATE_OPTIONS);
-  if (values.help) return void console.log(GENERATE_HELP);
+  if (values.help) return io.out(GENERATE_HELP);
   if (positionals.length > 0) throw new UsageError("kairan generate takes no positional arguments");
   const plan = planOf(values, Date.now());
-  const config = loadConfig({ ...configFlags(values), noDemo: true });
+  const config = loadConfig({ ...configFlags(values), noDemo: true }, io.env);
   const store = await openStore(config.store);
   try {
     await store.migrate();
     if (!(await store.isEmpty()))
       throw new UsageError("the database is not empty: kairan generate only fills a new one");
     const started = performance.now();
-    const timings = await generateDataset({ store }, { plan, at: START_AT, progress: (line) => console.error(line) });
+    const timings = await generateDataset({ store }, { plan, at: START_AT, progress: (line) => io.err(line) });
     const totalMs = Math.round(performance.now() - started);
     const typical = await findTypicalMember({ store }, plan);
-    console.log(
-      JSON.stringify({ plan, timings, totalMs, token: `gen-${plan.seed}-<user id>`, bigGroup: "1:1", typical }),
-    );
+    io.out(JSON.stringify({ plan, timings, totalMs, token: `gen-${plan.seed}-<user id>`, bigGroup: "1:1", typical }));
   } finally {
     await store.close();
   }

@@ -6,6 +6,7 @@ import { GENERATE_HELP, generate } from "./generate.js";
 import { FILE_COMMAND } from "./file.js";
 import { MEMBER_COMMAND } from "./member.js";
 import { explainFailure, oneLine } from "./failures.js";
+import { type CliStreams, type CommandIo, commandIo } from "./io.js";
 import { UsageError } from "./options.js";
 import { REINDEX_HELP, reindex } from "./reindex.js";
 import { SEED_HELP, seed } from "./seed.js";
@@ -14,9 +15,10 @@ import { TASK_COMMAND } from "./task.js";
 import { CHAT_COMMAND } from "./chat.js";
 import { TOKEN_HELP, token } from "./token.js";
 import { GROUP_COMMAND, USER_COMMAND } from "./user.js";
+import { MAIL_COMMAND } from "./mail.js";
 
 const COMMANDS: Readonly<
-  Record<string, { run: (args: readonly string[]) => Promise<void>; help: string; summary: string }>
+  Record<string, { run: (args: readonly string[], io: CommandIo) => Promise<void>; help: string; summary: string }>
 > = {
   serve: { run: serve, help: SERVE_HELP, summary: "start the HTTP server (loads the demo workspace on first start)" },
   seed: { run: seed, help: SEED_HELP, summary: "load a workspace description (JSON) into the database" },
@@ -37,6 +39,7 @@ const COMMANDS: Readonly<
     summary: "fill an empty database with a synthetic dataset (benchmarks)",
   },
   reindex: { run: reindex, help: REINDEX_HELP, summary: "rebuild the full-text search index" },
+  mail: MAIL_COMMAND,
 };
 
 const HELP = `Usage: kairan <command> [options]
@@ -48,18 +51,33 @@ ${Object.entries(COMMANDS)
 
 Run 'kairan <command> --help' for a command's options.`;
 
+/** Exit statuses (docs/operations.md): done, a bug, input the command cannot act on. */
+const OK = 0;
+const BUG = 1;
+const REFUSED = 2;
+
 /**
- * The command line: dispatches to a command. Bad input, and every failure explainFailure knows,
- * is one line on standard error and exit status 2; anything else is a bug, reported in one line
- * with exit status 1.
+ * The command line: dispatches to a command and returns its exit status. Bad input, and every
+ * failure explainFailure knows, is one line on standard error and status 2; anything else is a
+ * bug, reported in one line with status 1. It never ends the process: bin/kairan.js sets the
+ * status, and the tests run many commands in one process.
  */
-export async function main(argv: readonly string[]): Promise<void> {
+export async function runCli(argv: readonly string[], streams: CliStreams): Promise<number> {
+  const io = commandIo(streams);
+  const fail = (message: string) => {
+    io.err(`kairan: ${oneLine(message)}`);
+    return REFUSED;
+  };
   const [name, ...args] = argv;
-  if (name === undefined || name === "--help" || name === "-h" || name === "help") return void console.log(HELP);
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.out(HELP);
+    return OK;
+  }
   const command = COMMANDS[name];
   if (!command) return fail(`unknown command "${name.slice(0, 40)}"; run 'kairan --help' for the commands`);
   try {
-    await command.run(args);
+    await command.run(args, io);
+    return OK;
   } catch (error) {
     if (error instanceof UsageError) {
       const usage = error.command ?? name;
@@ -67,18 +85,13 @@ export async function main(argv: readonly string[]): Promise<void> {
     }
     const explained = explainFailure(error);
     if (explained !== undefined) return fail(explained);
-    reportBug(error);
+    io.err(bugReport(error));
+    return BUG;
   }
 }
 
-function fail(message: string): void {
-  console.error(`kairan: ${oneLine(message)}`);
-  process.exitCode = 2;
-}
-
-/** An error no rule foresaw: one line still, and a status that tells it from bad input. */
-export function reportBug(error: unknown): void {
+/** The line for an error no rule foresaw: one line still, with a status (1) that tells it from bad input. */
+export function bugReport(error: unknown): string {
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  console.error(`kairan: unexpected error (a bug; please report it): ${oneLine(text)}`);
-  process.exitCode = 1;
+  return `kairan: unexpected error (a bug; please report it): ${oneLine(text)}`;
 }

@@ -8,6 +8,8 @@ import {
   setManager,
   setNotify,
 } from "../services/member/member-admin.js";
+import { inviteAndSendAsOperator, resendAsOperator } from "../services/member/invitation-admin.js";
+import { commandMailContext } from "./mail-context.js";
 import {
   type CommandGroup,
   type Subcommand,
@@ -31,9 +33,18 @@ function shown(action: string, member: Member) {
   };
 }
 
+/** A mailed invitation: the member, its end and when its message was queued. */
+function sent(action: string, member: Member) {
+  return { ...shown(action, member), expires: isoOrNull(member.inviteExpiresAt), sent: isoOrNull(member.inviteSentAt) };
+}
+
+function isoOrNull(at: number | null): string | null {
+  return at === null ? null : new Date(at).toISOString();
+}
+
 const GROUP_USER = { group: { type: "string" }, user: { type: "string" } } as const;
 
-/** `kairan member add|invite|invitations|remove|set-manager|set-notify`. */
+/** `kairan member add|invite|resend|invitations|remove|set-manager|set-notify`. */
 export const MEMBER_COMMAND: CommandGroup = commandGroup("member", "manage the members and invitations of a group", {
   add: {
     summary: "add a user (by e-mail) to a group",
@@ -51,15 +62,16 @@ export const MEMBER_COMMAND: CommandGroup = commandGroup("member", "manage the m
     },
   },
   invite: {
-    summary: "invite an e-mail address to a group",
-    usage: "--group ID --email EMAIL --label TEXT [--expires 2027-01-01T00:00:00Z]",
+    summary: "invite an e-mail address to a group; with --send, mail it a join link (14 days unless --expires)",
+    usage: "--group ID --email EMAIL --label TEXT [--expires 2027-01-01T00:00:00Z] [--send]",
     options: {
       group: { type: "string" },
       email: { type: "string" },
       label: { type: "string" },
       expires: { type: "string" },
+      send: { type: "boolean" },
     },
-    async run(values, _p, context) {
+    async run(values, _p, context, io) {
       const expires = optional(values, "expires");
       const expiresAt = expires === undefined ? null : Date.parse(expires);
       if (expiresAt !== null && (Number.isNaN(expiresAt) || !/Z$/.test(expires ?? "")))
@@ -70,11 +82,24 @@ export const MEMBER_COMMAND: CommandGroup = commandGroup("member", "manage the m
         label: required(values, "label"),
         expiresAt,
       };
-      return shown("invited", await inviteMember(context, input));
+      if (values.send !== true) return shown("invited", await inviteMember(context, input));
+      return sent("invited", await inviteAndSendAsOperator(commandMailContext(values, context, io), input));
+    },
+  },
+  resend: {
+    summary: "mail an invitation again: a new join link (the old one stops working) for 14 more days",
+    usage: "--group ID --member ID",
+    options: { group: { type: "string" }, member: { type: "string" } },
+    async run(values, _p, context, io) {
+      const memberText = required(values, "member");
+      const memberId = parsePair(memberText);
+      if (memberId === undefined) throw new UsageError("--member must be a member id such as 1:5");
+      const input = { groupId: groupOption(values), memberId };
+      return sent("resent", await resendAsOperator(commandMailContext(values, context, io), input));
     },
   },
   invitations: {
-    summary: "list a group's invitations: address, end, and whether a manager was shown a link",
+    summary: "list a group's invitations: address, end, whether a link was made, when it was last mailed",
     usage: "--group ID",
     options: { group: { type: "string" } },
     async run(values, _p, context) {
@@ -82,9 +107,10 @@ export const MEMBER_COMMAND: CommandGroup = commandGroup("member", "manage the m
         invitation: formatPair(invitation.memberId),
         group: formatPair(invitation.groupId),
         email: invitation.email,
-        expires: invitation.expiresAt === null ? null : new Date(invitation.expiresAt).toISOString(),
-        // Only the link's hash is kept: the link itself was shown once, to the manager who made it.
+        expires: isoOrNull(invitation.expiresAt),
+        // Only the link's hash is kept: the link itself went out once, by mail or to the manager who made it.
         link: invitation.tokenHash !== null,
+        sent: isoOrNull(invitation.sentAt),
       }));
     },
   },

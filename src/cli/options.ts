@@ -34,6 +34,10 @@ export const SERVER_OPTIONS = {
   "time-zone": { type: "string" },
   "log-level": { type: "string" },
   "sqlite-sync": { type: "string" },
+  "smtp-url": { type: "string" },
+  "mail-from": { type: "string" },
+  "mail-domain": { type: "string" },
+  "smtp-inbound-port": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -100,6 +104,18 @@ export const ACCOUNT_OPTIONS_HELP = `Accounts:
                                                            an account (off by default: only the operator's
                                                            kairan user add makes accounts)`;
 
+/** Help text for the mail options (docs/operations.md "Mail"). */
+export const MAIL_OPTIONS_HELP = `Mail:
+  --smtp-url URL      KAIRAN_SMTP_URL      smtp://[user:pass@]host:587 or smtps://...: the server that
+                                           relays mail (unset: messages go to the outbox folder
+                                           DIR/outbox, listed by kairan mail outbox)
+  --mail-from ADDR    KAIRAN_MAIL_FROM     sender of every message (default kairan@MAIL-DOMAIN)
+  --mail-domain D     KAIRAN_MAIL_DOMAIN   domain of reply addresses reply+TOKEN@D (default: the host
+                                           of --public-url)
+  --smtp-inbound-port N
+                      KAIRAN_SMTP_INBOUND_PORT  receive replies by mail on this port (off by default;
+                                           0 picks one, printed as "smtp inbound on HOST:PORT")`;
+
 /** Help text for the shared options. */
 export const SERVER_OPTIONS_HELP = `Options (each also read from its environment variable):
   --port N            KAIRAN_PORT          TCP port, 0 picks a free one (default 8080)
@@ -115,7 +131,8 @@ export const SERVER_OPTIONS_HELP = `Options (each also read from its environment
   --log-level LEVEL   KAIRAN_LOG_LEVEL     fatal, error, warn, info (default), debug, trace, silent
   --sqlite-sync MODE  KAIRAN_SQLITE_SYNC   normal (default: survives a killed process) or full
                                            (also survives a power cut; slower writes)
-${BLOB_STORE_OPTIONS_HELP}`;
+${BLOB_STORE_OPTIONS_HELP}
+${MAIL_OPTIONS_HELP}`;
 
 /** A command-line mistake: printed with the command's usage, exit status 2. */
 export class UsageError extends Error {
@@ -159,6 +176,10 @@ export function configFlags(values: Record<string, string | boolean | undefined>
     timeZone: text("time-zone"),
     logLevel: text("log-level"),
     sqliteSync: text("sqlite-sync"),
+    smtpUrl: text("smtp-url"),
+    mailFrom: text("mail-from"),
+    mailDomain: text("mail-domain"),
+    smtpInboundPort: text("smtp-inbound-port"),
     metrics: values.metrics === true,
     allowSignup: values["allow-signup"] === true,
     limits: {

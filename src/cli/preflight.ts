@@ -39,7 +39,7 @@ export function checkDataDir(config: Pick<Config, "dataDir" | "store">): void {
  * still take the port in the moment before the server binds it: the same message then.)
  * @throws CommandError
  */
-export async function checkListen(host: string, port: number): Promise<void> {
+export async function checkListen(host: string, port: number, option = "--port"): Promise<void> {
   const probe = createServer();
   try {
     await new Promise<void>((resolve, reject) => {
@@ -47,25 +47,38 @@ export async function checkListen(host: string, port: number): Promise<void> {
       probe.listen({ host, port, exclusive: true }, resolve);
     });
   } catch (error) {
-    throw new CommandError(listenProblem(error, host, port), { cause: error });
+    throw new CommandError(listenProblem(error, host, port, option), { cause: error });
   } finally {
     await new Promise<void>((resolve) => probe.close(() => resolve()));
   }
 }
 
-/** One sentence for a failure to listen on `host`:`port`. */
-export function listenProblem(error: unknown, host: string, port: number): string {
+/**
+ * The inbound SMTP port (`--smtp-inbound-port`), checked like the HTTP one: free, and not the
+ * HTTP port itself. Port 0 (any free port) needs no check.
+ * @throws CommandError
+ */
+export async function checkInboundListen(config: Pick<Config, "host" | "port" | "mail">): Promise<void> {
+  const port = config.mail.inboundPort;
+  if (port === undefined || port === 0) return;
+  if (port === config.port)
+    throw new CommandError(`--smtp-inbound-port ${port} is the HTTP port (--port); give each its own port`);
+  await checkListen(config.host, port, "--smtp-inbound-port");
+}
+
+/** One sentence for a failure to listen on `host`:`port` (the port given by `option`). */
+export function listenProblem(error: unknown, host: string, port: number, option = "--port"): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   switch (code) {
     case "EADDRINUSE":
-      return `port ${port} on ${host} is in use; stop the other server or choose another --port`;
+      return `port ${port} on ${host} is in use; stop the other server or choose another ${option}`;
     case "EADDRNOTAVAIL":
       return `--host ${host} is not an address of this machine; give one of its addresses (0.0.0.0: all of them)`;
     case "ENOTFOUND":
     case "EAI_AGAIN":
       return `--host ${host}: no such host name; give an address of this machine`;
     case "EACCES":
-      return `port ${port} needs privileges this user does not have; choose --port 1024 or above`;
+      return `port ${port} needs privileges this user does not have; choose ${option} 1024 or above`;
     case "EAFNOSUPPORT":
       return `--host ${host}: this machine does not support that address family; give an IPv4 address`;
     default:

@@ -3,6 +3,7 @@ import { systemClock } from "../clock.js";
 import { loadConfig } from "../config/config.js";
 import { rebuildSearchIndex } from "../services/search/search-index.js";
 import { openStore } from "../store/open.js";
+import type { CommandIo } from "./io.js";
 import { SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, configFlags, parseCommand } from "./options.js";
 
 /** Usage of `kairan reindex`. */
@@ -18,17 +19,17 @@ size in bytes before and after.
 ${SERVER_OPTIONS_HELP}`;
 
 /** `kairan reindex`. @throws UsageError, ConfigError */
-export async function reindex(args: readonly string[]): Promise<void> {
+export async function reindex(args: readonly string[], io: CommandIo): Promise<void> {
   const { values, positionals } = parseCommand(args, SERVER_OPTIONS);
-  if (values.help) return void console.log(REINDEX_HELP);
+  if (values.help) return io.out(REINDEX_HELP);
   if (positionals.length > 0) throw new UsageError("kairan reindex takes no positional arguments");
-  const config = loadConfig(configFlags(values));
+  const config = loadConfig(configFlags(values), io.env);
   const blobs = await openBlobStore(config.blobStore, config.dataDir);
   try {
     const store = await openStore(config.store);
     try {
       await store.migrate();
-      console.log(JSON.stringify(await rebuildSearchIndex({ store, blobs, clock: systemClock })));
+      io.out(JSON.stringify(await rebuildSearchIndex({ store, blobs, clock: systemClock })));
     } finally {
       await store.close();
     }

@@ -5,6 +5,7 @@ import { loadConfig } from "../config/config.js";
 import { loadSeed } from "../seed/load.js";
 import { SeedError, validateSeed } from "../seed/validate.js";
 import { openStore } from "../store/open.js";
+import type { CommandIo } from "./io.js";
 import { SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, configFlags, parseCommand } from "./options.js";
 
 /** Usage of `kairan seed`. */
@@ -19,19 +20,19 @@ applications (by consumer key), it names them and loads nothing.
 ${SERVER_OPTIONS_HELP}`;
 
 /** `kairan seed FILE`. @throws UsageError, SeedError, ConfigError */
-export async function seed(args: readonly string[]): Promise<void> {
+export async function seed(args: readonly string[], io: CommandIo): Promise<void> {
   const { values, positionals } = parseCommand(args, SERVER_OPTIONS);
-  if (values.help) return void console.log(SEED_HELP);
+  if (values.help) return io.out(SEED_HELP);
   const [file, ...extra] = positionals;
   if (file === undefined || extra.length > 0) throw new UsageError("kairan seed takes exactly one FILE");
-  const config = loadConfig(configFlags(values));
+  const config = loadConfig(configFlags(values), io.env);
   const parsed = validateSeed(await readJson(file));
   const blobs = await openBlobStore(config.blobStore, config.dataDir);
   try {
     const store = await openStore(config.store);
     try {
       await store.migrate();
-      console.log(JSON.stringify(await loadSeed({ store, blobs, clock: systemClock }, parsed)));
+      io.out(JSON.stringify(await loadSeed({ store, blobs, clock: systemClock }, parsed)));
     } finally {
       await store.close();
     }

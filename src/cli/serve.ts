@@ -1,10 +1,12 @@
 import { readFile } from "node:fs/promises";
+import { format } from "node:util";
 import { buildApp } from "../app.js";
 import type { BlobStore } from "../blobs/blob-store.js";
 import { openBlobStore } from "../blobs/open.js";
 import { systemClock } from "../clock.js";
 import { type Config, loadConfig } from "../config/config.js";
 import { loadSeed } from "../seed/load.js";
+import { type FirstRunLink, beginFirstRun } from "../services/account/first-run.js";
 import { validateSeed } from "../seed/validate.js";
 import { openStore } from "../store/open.js";
 import type { Store } from "../store/store.js";
@@ -20,13 +22,16 @@ import {
   configFlags,
   parseCommand,
 } from "./options.js";
-import { checkDataDir, checkListen, listenProblem } from "./preflight.js";
+import type { CliProcess, CommandIo } from "./io.js";
+import { checkDataDir, checkInboundListen, checkListen, listenProblem } from "./preflight.js";
+import { keepDeliveryGarbageYoung } from "../services/mail/heap.js";
 
 /** Usage of `kairan serve`. */
 export const SERVE_HELP = `Usage: kairan serve [options]
 
 Starts the HTTP server. On first start with an empty database it loads the demo workspace
-and prints a curl command that reads the demo board.
+and prints a curl command that reads the demo board. With --no-demo, while the database has
+no account, it prints a one-time setup link ("setup: URL") that creates the first administrator.
 
 ${SERVER_OPTIONS_HELP}
 
@@ -36,25 +41,30 @@ ${ACCOUNT_OPTIONS_HELP}`;
 
 const DEMO_FILE = new URL("../../seeds/demo.json", import.meta.url);
 
-/** `kairan serve`: runs until SIGTERM or SIGINT, then stops cleanly. */
-export async function serve(args: readonly string[]): Promise<void> {
+/** `kairan serve`: runs until SIGTERM or SIGINT (of `io.process`), then stops cleanly. */
+export async function serve(args: readonly string[], io: CommandIo): Promise<void> {
+  // Before the server runs its code: see services/mail/heap.ts.
+  keepDeliveryGarbageYoung();
   const { values, positionals } = parseCommand(args, { ...SERVER_OPTIONS, ...LIMIT_OPTIONS, ...ACCOUNT_OPTIONS });
-  if (values.help) return void console.log(SERVE_HELP);
+  if (values.help) return io.out(SERVE_HELP);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]?.slice(0, 40)}"`);
-  const config = loadConfig(configFlags(values));
+  const config = loadConfig(configFlags(values), io.env);
   // Everything that can be checked without writing is checked first (preflight.ts): a start that
   // cannot succeed leaves no data directory, database, migration or demo data behind.
   checkDataDir(config);
   await checkListen(config.host, config.port);
-  const { store, blobs, demoLoaded } = await prepare(config);
+  await checkInboundListen(config);
+  const { store, blobs, demoLoaded, setup } = await prepare(config, io);
   const app = buildApp({ config, store, blobs, clock: systemClock });
+  const sweeper = sweepEveryMinute(blobs, io);
   const close = async () => {
+    clearInterval(sweeper);
     await app.close();
     await store.close();
     await blobs.close();
   };
   // Handlers first: a signal that arrives right after the "listening" line still stops cleanly.
-  stopOnSignals(config.limits.timeouts.shutdownGraceMs, blobs, close);
+  if (io.process) stopOnSignals(io, io.process, config.limits.timeouts.shutdownGraceMs, blobs, close);
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
@@ -65,22 +75,63 @@ export async function serve(args: readonly string[]): Promise<void> {
   }
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
-  if (demoLoaded) printDemoHelp(config, `http://${config.host}:${port}`);
+  await listenInbound(app, config, io, async () => {
+    await close();
+    blobs.removeTemp();
+  });
+  // Notification mail's passes run in the serving process, beside the outbox's sender.
+  app.notificationMailer.start();
+  // So does the audit log's retention (hourly; the first pass at once).
+  app.auditPruner.start();
+  const listening = `http://${config.host}:${port}`;
+  if (demoLoaded) printDemoHelp(io, config, listening);
+  if (setup !== undefined) printSetupLink(io, config, setup, listening);
   // Last, so that whoever waits for this line has everything else already.
-  console.log(`listening on http://${config.host}:${port}`);
+  io.out(`listening on http://${config.host}:${port}`);
 }
 
-/** Opens and migrates the store, sweeps old temporary files, loads the demo into an empty database. */
-async function prepare(config: Config): Promise<{ store: Store; blobs: BlobStore; demoLoaded: boolean }> {
+/** Starts the listener of replies by mail, when configured, and prints `smtp inbound on HOST:PORT`. */
+async function listenInbound(
+  app: ReturnType<typeof buildApp>,
+  config: Config,
+  io: CommandIo,
+  stop: () => Promise<void>,
+): Promise<void> {
+  if (app.mailInbound === undefined) return;
+  try {
+    const port = await app.mailInbound.listen();
+    io.out(`smtp inbound on ${config.host}:${port}`);
+  } catch (error) {
+    await stop();
+    const port = config.mail.inboundPort ?? 0;
+    throw new CommandError(listenProblem(error, config.host, port, "--smtp-inbound-port"), { cause: error });
+  }
+}
+
+/** What `prepare` made ready. */
+interface Prepared {
+  readonly store: Store;
+  readonly blobs: BlobStore;
+  readonly demoLoaded: boolean;
+  /** The first run's setup link, when the database has no account and no demo was loaded. */
+  readonly setup: FirstRunLink | undefined;
+}
+
+/**
+ * Opens and migrates the store, sweeps old temporary files, loads the demo into an empty database
+ * (or, with --no-demo, makes the first run's setup link while no account exists).
+ */
+async function prepare(config: Config, io: CommandIo): Promise<Prepared> {
   const blobs = await openBlobStore(config.blobStore, config.dataDir);
   let store: Store | undefined;
   try {
     // The server runs for long: checkpoints from a thread of their own (store/sqlite/checkpointer.ts).
     store = await openStore(config.store, { backgroundCheckpoints: true });
     await store.migrate();
-    await sweepTemporaryFiles(blobs);
+    await sweepTemporaryFiles(blobs, io);
     const demoLoaded = config.demo && (await store.isEmpty()) ? await loadDemo(store, blobs) : false;
-    return { store, blobs, demoLoaded };
+    const setup = demoLoaded ? undefined : await beginFirstRun({ store, clock: systemClock });
+    return { store, blobs, demoLoaded, setup };
   } catch (error) {
     await store?.close();
     await blobs.close();
@@ -95,9 +146,9 @@ async function loadDemo(store: Store, blobs: BlobStore): Promise<boolean> {
   return true;
 }
 
-function printDemoHelp(config: Config, listening: string): void {
+function printDemoHelp(io: CommandIo, config: Config, listening: string): void {
   const base = config.publicUrl ?? listening;
-  console.log(`
+  io.out(`
 Loaded the demo workspace: users alice@example.com and bob@example.com, password "kairan-demo".
 Read the demo group's board:
 
@@ -105,45 +156,69 @@ Read the demo group's board:
 `);
 }
 
+/**
+ * Without the demo and without any account (the first run of an empty database): a one-time setup
+ * link on standard output, the one place its secret is written (only its hash is stored).
+ */
+function printSetupLink(io: CommandIo, config: Config, setup: FirstRunLink, listening: string): void {
+  const base = config.publicUrl ?? listening;
+  io.out(`
+This server has no account yet. Open this link to create the first administrator
+(it works once, until ${new Date(setup.expiresAt).toISOString()}; restart the server for a new one):
+
+  setup: ${base}/setup/${setup.secret}
+`);
+}
+
 /** Temporary files of crashed processes go at start, and again every minute while serving (temp-area.ts). */
-async function sweepTemporaryFiles(blobs: BlobStore): Promise<void> {
+async function sweepTemporaryFiles(blobs: BlobStore, io: CommandIo): Promise<void> {
   const removed = await blobs.sweepTemp();
-  if (removed > 0) console.error(`removed ${removed} temporary upload(s) left by a stopped process`);
-  setInterval(() => void blobs.sweepTemp().catch((error: unknown) => console.error(error)), SWEEP_EVERY_MS).unref();
+  if (removed > 0) io.err(`removed ${removed} temporary upload(s) left by a stopped process`);
+}
+
+/** The sweep of every minute while serving: stopped with the server (the process may go on: a test's). */
+function sweepEveryMinute(blobs: BlobStore, io: CommandIo): NodeJS.Timeout {
+  const sweep = () => void blobs.sweepTemp().catch((error: unknown) => io.err(format(error)));
+  return setInterval(sweep, SWEEP_EVERY_MS).unref();
 }
 
 const SWEEP_EVERY_MS = 60_000;
 
 /** Beyond the grace period, what closing the store and the last answers may take before exit is forced. */
-const EXIT_MARGIN_MS = 4000;
+export const EXIT_MARGIN_MS = 4000;
 
 /**
  * Finishes in-flight requests (refusing new ones with 503, guards.ts), closes the store, removes
  * this process's temporary files and exits 0. It exits within the grace period plus EXIT_MARGIN_MS
  * whatever happens (status 1 when forced); a second signal exits at once.
  */
-function stopOnSignals(graceMs: number, blobs: BlobStore, stop: () => Promise<void>): void {
+function stopOnSignals(
+  io: CommandIo,
+  owner: CliProcess,
+  graceMs: number,
+  blobs: BlobStore,
+  stop: () => Promise<void>,
+): void {
   let stopping = false;
   const exit = (code: number) => {
     blobs.removeTemp();
-    process.exit(code);
+    owner.exit(code);
   };
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) exit(1);
     stopping = true;
-    console.error(`${signal}: finishing in-flight requests (at most ${graceMs / 1000} s), then stopping`);
+    io.err(`${signal}: finishing in-flight requests (at most ${graceMs / 1000} s), then stopping`);
     setTimeout(() => {
-      console.error("requests still running after the grace period: exiting anyway");
+      io.err("requests still running after the grace period: exiting anyway");
       exit(1);
     }, graceMs + EXIT_MARGIN_MS).unref();
     stop().then(
       () => exit(0),
       (error: unknown) => {
-        console.error(error);
+        io.err(format(error));
         exit(1);
       },
     );
   };
-  process.on("SIGTERM", onSignal);
-  process.on("SIGINT", onSignal);
+  owner.onSignal(onSignal);
 }

@@ -1,6 +1,7 @@
 import { systemClock } from "../clock.js";
 import { createTokenAsOperator, revokeTokenAsOperator } from "../services/oauth/app-admin.js";
 import { CommandError, SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, parseCommand } from "./options.js";
+import type { CommandIo } from "./io.js";
 import { printRows, withStore } from "./store-command.js";
 
 /** Usage of `kairan token`. */
@@ -23,17 +24,17 @@ const OPTIONS = {
 } as const;
 
 /** `kairan token add|list|revoke`. @throws UsageError, CommandError, ConfigError */
-export async function token(args: readonly string[]): Promise<void> {
+export async function token(args: readonly string[], io: CommandIo): Promise<void> {
   const { values, positionals } = parseCommand(args, OPTIONS);
-  if (values.help) return void console.log(TOKEN_HELP);
+  if (values.help) return io.out(TOKEN_HELP);
   const [action, ...rest] = positionals;
   switch (action) {
     case "add":
       if (rest.length > 0) throw new UsageError("kairan token add takes no positional arguments");
-      return addToken(values);
+      return addToken(values, io);
     case "list":
       if (rest.length > 0) throw new UsageError(`kairan token list takes no positional arguments`);
-      return withStore(values, async (store) => {
+      return withStore(values, io, async (store) => {
         const tokens = await store.read((tx) => tx.tokens.list());
         const rows = tokens.map((t) => ({
           id: t.id,
@@ -43,10 +44,10 @@ export async function token(args: readonly string[]): Promise<void> {
           created: new Date(t.createdAt).toISOString(),
           revoked: t.revokedAt === null ? null : new Date(t.revokedAt).toISOString(),
         }));
-        printRows(rows, ["id", "user", "app", "label", "created", "revoked"], values.json === true);
+        printRows(io, rows, ["id", "user", "app", "label", "created", "revoked"], values.json === true);
       });
     case "revoke":
-      return revokeToken(values, rest);
+      return revokeToken(values, rest, io);
     default:
       throw new UsageError(
         action === undefined ? "kairan token needs add, list or revoke" : `unknown action "${action}"`,
@@ -56,12 +57,13 @@ export async function token(args: readonly string[]): Promise<void> {
 
 async function addToken(
   values: { user?: string; app?: string; label?: string } & Record<string, string | boolean | undefined>,
+  io: CommandIo,
 ): Promise<void> {
   const email = values.user?.trim().toLowerCase();
   const key = values.app;
   if (!email || !key) throw new UsageError("--user and --app are required");
   const label = values.label ?? "";
-  const result = await withStore(values, (store) =>
+  const result = await withStore(values, io, (store) =>
     createTokenAsOperator({ store, clock: systemClock }, { email, consumerKey: key, label }),
   );
   if ("missing" in result)
@@ -70,19 +72,20 @@ async function addToken(
     );
   const { issued } = result;
   // Printed once: only the token's hash is stored.
-  console.log(`token:        ${issued.token}\ntoken secret: ${issued.secret}`);
+  io.out(`token:        ${issued.token}\ntoken secret: ${issued.secret}`);
 }
 
 async function revokeToken(
   values: Record<string, string | boolean | undefined>,
   rest: readonly string[],
+  io: CommandIo,
 ): Promise<void> {
   const [id, ...extra] = rest;
   if (id === undefined || extra.length > 0 || !/^[0-9]{1,12}$/.test(id))
     throw new UsageError("kairan token revoke takes exactly one numeric ID");
-  const revoked = await withStore(values, (store) =>
+  const revoked = await withStore(values, io, (store) =>
     revokeTokenAsOperator({ store, clock: systemClock }, { tokenId: Number(id) }),
   );
   if (!revoked) throw new CommandError(`no live token has the id ${id}`);
-  console.log(`revoked token ${id}`);
+  io.out(`revoked token ${id}`);
 }

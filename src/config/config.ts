@@ -13,6 +13,15 @@ import {
 } from "./blob-store.js";
 
 import {
+  MAIL_SECRET_FIELDS,
+  MAIL_SOURCES,
+  type MailConfig,
+  type MailFlags,
+  mailFields,
+  rawMail,
+  toMailConfig,
+} from "./mail.js";
+import {
   METRICS_SOURCES,
   type MetricsConfig,
   type MetricsFlags,
@@ -31,6 +40,7 @@ import {
 } from "./limits.js";
 
 export type { BlobStoreConfig, BlobStoreFlags, S3Config, S3Credentials } from "./blob-store.js";
+export type { MailConfig } from "./mail.js";
 export type { MetricsConfig } from "./metrics.js";
 
 /** Where rows live: the embedded SQLite file in the data directory, or a PostgreSQL server. */
@@ -66,10 +76,12 @@ export interface Config {
   readonly metrics: MetricsConfig;
   /** Whether people may make their own accounts (the sign-up page, invitation links); off by default. */
   readonly allowSignup: boolean;
+  /** Outgoing mail (SMTP or the outbox folder) and the inbound listener for replies (config/mail.ts). */
+  readonly mail: MailConfig;
 }
 
 /** Command-line values, as strings, before validation (undefined = not given). */
-export interface ConfigFlags extends BlobStoreFlags, MetricsFlags {
+export interface ConfigFlags extends BlobStoreFlags, MetricsFlags, MailFlags {
   readonly port?: string | undefined;
   readonly host?: string | undefined;
   readonly data?: string | undefined;
@@ -110,10 +122,11 @@ export const CONFIG_SOURCES = {
   ...LIMIT_SOURCES,
   ...BLOB_STORE_SOURCES,
   ...METRICS_SOURCES,
+  ...MAIL_SOURCES,
 } as const;
 
 /** Fields never echoed in a message. */
-const SECRETS: ReadonlySet<string> = new Set([...SECRET_FIELDS, "metricsToken"]);
+const SECRETS: ReadonlySet<string> = new Set([...SECRET_FIELDS, ...MAIL_SECRET_FIELDS, "metricsToken"]);
 
 const httpUrl = z
   .string()
@@ -145,6 +158,7 @@ const schema = z.object({
   ...limitsSchema,
   ...blobStoreFields,
   ...metricsFields,
+  ...mailFields,
 });
 
 function isTimeZone(value: string): boolean {
@@ -157,10 +171,11 @@ function isTimeZone(value: string): boolean {
 
 /**
  * Reads flags over environment over defaults, validates everything, and returns a frozen Config.
- * This is the only place that reads the environment.
+ * This is the only place that reads the environment: the one it is given (the command line's,
+ * which bin/kairan.js takes from the process).
  * @throws ConfigError listing every bad value
  */
-export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): Config {
   const raw = emptyToUndefined({
     port: flags.port ?? env.KAIRAN_PORT,
     host: flags.host ?? env.KAIRAN_HOST,
@@ -176,6 +191,7 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
     ...rawLimits(flags.limits ?? {}, env),
     ...rawBlobStore(flags, env),
     ...rawMetrics(flags, env),
+    ...rawMail(flags, env),
   });
   // Node refuses a server whose headers may take longer than the whole request.
   const withTimeouts = schema.refine((value) => value.headersTimeout <= value.requestTimeout, {
@@ -200,6 +216,7 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
     limits: toLimitsConfig(value),
     metrics: toMetricsConfig(value),
     allowSignup: value.allowSignup === "1" || value.allowSignup === "true",
+    mail: toMailConfig(value, { publicUrl: value.publicUrl, host: value.host }),
   } satisfies Config);
 }
 
@@ -207,7 +224,7 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv = process.
  * Only the file-storage options, for commands that move files but serve nothing (`kairan copy`).
  * @throws ConfigError listing every bad value
  */
-export function loadBlobStoreConfig(flags: BlobStoreFlags, env: NodeJS.ProcessEnv = process.env): BlobStoreConfig {
+export function loadBlobStoreConfig(flags: BlobStoreFlags, env: NodeJS.ProcessEnv): BlobStoreConfig {
   const raw = emptyToUndefined(rawBlobStore(flags, env));
   return Object.freeze(
     blobStoreConfig(validate(z.object(blobStoreFields), raw, blobStoreCrossProblems(raw, flags, env))),

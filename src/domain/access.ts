@@ -34,6 +34,8 @@ export interface Actor {
   readonly app: Application;
   /** The token the request was authenticated with; rate limits count per token. */
   readonly tokenId?: number;
+  /** The client's address (after trusted proxies), which the audit log names; set by the HTTP edges. */
+  readonly address?: string;
 }
 
 /**

@@ -1,5 +1,7 @@
+import { basename } from "node:path/posix";
 import { TooLargeError, ValidationError } from "./errors.js";
 import { LIMITS } from "./limits.js";
+import { removeControlCharacters } from "./text.js";
 
 /** A file attached to a comment, as stored (the bytes live in the blob store under `blobKey`). */
 export interface Attachment {
@@ -58,4 +60,20 @@ export function attachmentsTooLarge(): TooLargeError {
     "ATTACHMENTS_TOO_LARGE",
     `The attached files exceed ${LIMITS.multipartMaxBytes} bytes (50 MB) in all.`,
   );
+}
+
+const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
+const MAX_NAME_CHARS = 255;
+
+/**
+ * What an upload (a form's file part, a mail's attachment) says about the `index`-th file, cleaned:
+ * a bare file name (`file<index>` when none is left) and a well-formed MIME type.
+ */
+export function attachmentDraftOf(fileName: string, mimeType: string, index: number): Omit<AttachmentDraft, "size"> {
+  // Browsers of old sent whole paths; control characters would break headers and feeds, and a
+  // bidi control would show another name and extension than the one saved.
+  const bare = removeControlCharacters(basename(fileName.replace(/\\/g, "/"))).trim();
+  const name = [...bare].slice(0, MAX_NAME_CHARS).join("") || `file${index}`;
+  const type = mimeType.trim().toLowerCase();
+  return { fileName: name, contentType: MIME.test(type) ? type : "application/octet-stream" };
 }

@@ -7,6 +7,8 @@ export interface Group {
   readonly summary: string;
   readonly createdAt: number;
   readonly updatedAt: number;
+  /** When an administrator archived it (read-only since); null while it is in use. */
+  readonly archivedAt: number | null;
 }
 
 /** A user's joined membership in a group. */
@@ -37,4 +39,14 @@ export function groupNotFound(groupId: string): NotFoundError {
 export function requireMembership(membership: Membership | undefined): asserts membership is Membership {
   // The message names nothing of the group: a non-member learns no title or id from it.
   if (!membership) throw new ForbiddenError("GROUP_NOT_JOINED", "You are not a member of this group.");
+}
+
+/**
+ * Asserts a group takes writes: an archived one is read-only (its content and its members),
+ * until an administrator restores it.
+ * @throws ForbiddenError GROUP_ARCHIVED
+ */
+export function requireNotArchived(group: Pick<Group, "archivedAt">): void {
+  if (group.archivedAt !== null)
+    throw new ForbiddenError("GROUP_ARCHIVED", "This group is archived: it can be read, not changed.");
 }

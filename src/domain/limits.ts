@@ -106,3 +106,31 @@ export const CHAT_LIMITS = {
   /** Messages the browser's conversation page shows (the newest), and sends per update. */
   pageMessages: 100,
 } as const;
+
+/**
+ * Replies by mail (docs/operations.md "Replies by mail"): how long a reply address works, and the
+ * bounds of the inbound SMTP listener. A reply carries at most a comment's files, so one message
+ * may hold the largest file encoded in base64 (4/3, plus line breaks) and a little more.
+ */
+export const MAIL_REPLY_LIMITS = {
+  /** A reply address works this long after the message that carried it was written. */
+  tokenLifetimeDays: 90,
+  /** One message, as sent (the SIZE the listener announces, refused beyond with 552). */
+  messageMaxBytes: Math.ceil((LIMITS.fileMaxBytes * 4) / 3 / 76) * 78 + 1024 * 1024,
+  /** Messages accepted per person (the user a reply address names) in any hour; the next waits (450). */
+  messagesPerUserPerHour: 20,
+  /** Connections open at once from one client address (a relaying Postfix counts as one). */
+  connectionsPerAddress: 20,
+  /** Connections open at once in all. */
+  connectionsMax: 100,
+  /** Refused recipients one connection may try before it is closed (token guessing). */
+  refusedRecipientsPerConnection: 10,
+  /** A client silent this long is disconnected. */
+  idleTimeoutMs: 60_000,
+  /** Messages read and parsed at once; others wait (TCP holds their bytes back), bounding memory. */
+  messagesParsedAtOnce: 2,
+  /** The text of a reply before its quoted part is cut away (a longer one is refused). */
+  textMaxChars: 64 * 1024,
+  /** A message's text (or HTML) read at all: a longer one is refused before it is parsed (quote included). */
+  bodyMaxChars: 1024 * 1024,
+} as const;

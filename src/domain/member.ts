@@ -20,6 +20,8 @@ export interface Member {
   readonly notify: boolean;
   readonly inviteEmail: string | null;
   readonly inviteExpiresAt: number | null;
+  /** When an invitation's message was last sent; null when none was. */
+  readonly inviteSentAt: number | null;
   readonly updatedAt: number;
 }
 

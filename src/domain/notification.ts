@@ -196,6 +196,15 @@ interface LikeNotificationBase {
   readonly updatedAt: number;
 }
 
+/**
+ * `notification` as an application below the `comments` level sees it: the liked comment's or chat
+ * message's text is comment contents, so its summary is empty; an item's own body stays.
+ */
+export function withoutCommentText(notification: LikeNotification): LikeNotification {
+  const isComment = notification.kind === "chat" || notification.item.commentNumber !== 0;
+  return isComment ? { ...notification, body: "" } : notification;
+}
+
 /** A like notification of a group's item or comment. */
 export interface ItemLikeNotification extends LikeNotificationBase {
   readonly kind: "item";

@@ -6,6 +6,8 @@ export interface Session {
   readonly user: User;
   /** The language and time zone its pages are shown in, as the person chose them. */
   readonly preferences: Preferences;
+  /** Whether the person holds the site administrator's role (read with the session, so a change applies at once). */
+  readonly siteAdmin: boolean;
   /** The CSRF token of this session's forms (synchronizer token pattern). */
   readonly csrf: string;
   readonly createdAt: number;

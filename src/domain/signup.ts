@@ -3,6 +3,7 @@
 import { ForbiddenError, ValidationError } from "./errors.js";
 import { normalizeEmail } from "./invitation.js";
 import { LIMITS } from "./limits.js";
+import { type SiteSettings, mayOpenlySignUp } from "./site-settings.js";
 import { characterCount, checkMaxChars } from "./text.js";
 
 // A self-made account's name and password follow the account page's rules (LIMITS): a password
@@ -52,5 +53,37 @@ export function requireSignupOpen(allowed: boolean): void {
     throw new ForbiddenError(
       "SIGNUP_CLOSED",
       "This server does not let people make their own accounts; ask its operator.",
+    );
+}
+
+/** Whether the sign-up page is open at all under `settings` (to anyone, or to listed domains). */
+export function signupPageOpen(settings: SiteSettings): boolean {
+  return settings.signupPolicy === "open" || settings.signupPolicy === "domains";
+}
+
+/**
+ * Asserts `email` may make its own account under the site's sign-up policy: the sign-up page is
+ * open, and with `domains` the address's domain is listed (exactly: a subdomain is another domain).
+ * @throws ForbiddenError SIGNUP_CLOSED; ValidationError SIGNUP_DOMAIN_REFUSED
+ */
+export function requireMayOpenlySignUp(settings: SiteSettings, email: string): void {
+  if (!signupPageOpen(settings)) requireSignupOpen(false);
+  if (!mayOpenlySignUp(settings, email))
+    throw new ValidationError(
+      "SIGNUP_DOMAIN_REFUSED",
+      `Accounts can be made here only with an address of ${settings.signupDomains.join(", ").slice(0, 200)}.`,
+    );
+}
+
+/**
+ * Asserts an invitation's link may make a new account: any policy but `closed` (the invitation is
+ * the permission; with `closed`, only people who have an account already may join).
+ * @throws ForbiddenError SIGNUP_CLOSED
+ */
+export function requireInvitationMayCreate(settings: SiteSettings): void {
+  if (settings.signupPolicy === "closed")
+    throw new ForbiddenError(
+      "SIGNUP_CLOSED",
+      "This server makes no new accounts, not even for invitations; ask its operator.",
     );
 }

@@ -40,7 +40,9 @@ const ACTOR = requestSlot<Actor>("actor");
 export async function authenticateRequest(context: Context, request: FastifyRequest): Promise<Actor> {
   const known = ACTOR.get(request);
   if (known !== undefined) return known;
-  const actor = await context.authenticate(credentialsOf(request, context.config.publicUrl));
+  const authenticated = await context.authenticate(credentialsOf(request, context.config.publicUrl));
+  // Where the request came from travels with the caller, for the audit rows its writes leave.
+  const actor = { ...authenticated, address: context.clientAddress(request) };
   await adoptCaller(context, request, actor);
   return actor;
 }

@@ -12,7 +12,7 @@ import {
   UnavailableError,
 } from "../domain/errors.js";
 import { asStorageFull } from "../store/storage-full.js";
-import { bodyStillArriving, drainRefusedBody } from "../http-kit/refused-body.js";
+import { drainRefusedBody, drainsBeforeAnswer } from "../http-kit/refused-body.js";
 
 /** THE table: each kind of domain error and the status it is answered with (docs/api.md "Errors"). */
 const STATUS_OF: Readonly<Record<ErrorKind, number>> = {
@@ -139,16 +139,16 @@ export function errorHandler(realm: () => string) {
     }
     if (answer.status === 401) reply.header("www-authenticate", `OAuth realm="${escapeAttribute(realm())}"`);
     if (answer.retryAfterSeconds !== undefined) reply.header("retry-after", String(answer.retryAfterSeconds));
-    // A refused request's body is not read (it may be a 50 MB upload): close rather than drain it.
+    // Shedding load: the refused body is not read (it may be a 50 MB upload); the connection closes.
     if (answer.status === 429 || answer.status === 503) reply.header("connection", "close");
     const send = () =>
       reply
         .code(answer.status)
         .header("content-type", "application/xml; charset=utf-8")
         .send(errorDocument(answer.code, answer.message));
-    // A body too large is read to its end first (bounded), so that the client gets to read its 413.
-    if (answer.status === 413 && bodyStillArriving(request.raw))
-      return drainRefusedBody(request.raw).then(() => void send());
+    // Any other refusal (a body too large, a full disk, a bad part of an upload) reads the rest of
+    // the body first (bounded), so that a client still writing it gets to read the answer.
+    if (drainsBeforeAnswer(answer.status, request.raw)) return drainRefusedBody(request.raw).then(() => void send());
     return send();
   };
 }

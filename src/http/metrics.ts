@@ -1,7 +1,7 @@
 // GET /metrics in Prometheus text format (prom-client), when enabled (config/metrics.ts): HTTP
 // requests by route pattern, method and status with latency histograms; the feed cache; the
 // store's commits and notification fan-outs (store/events.ts); live streams (stream-metrics.ts);
-// and the process's own figures.
+// mail (mail-metrics.ts); and the process's own figures.
 import { createHash, timingSafeEqual } from "node:crypto";
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { isIPv4 } from "node:net";
@@ -12,8 +12,10 @@ import type { MetricsConfig } from "../config/config.js";
 import { type CommitEvent, type FanOutEvent, commitChannel, fanOutChannel } from "../store/events.js";
 import type { PoolState } from "../store/store.js";
 import type { FeedCache } from "./feed-cache.js";
+import type { MetricFigure, MetricFigures } from "../context.js";
 import { registerEndpoint } from "../http-kit/route.js";
 import { type StreamTally, registerStreamMetrics } from "./stream-metrics.js";
+import { type MailMetricsSources, registerMailMetrics } from "./mail-metrics.js";
 
 /**
  * The Prometheus client, loaded only when metrics are on: it and its default metrics add about
@@ -39,11 +41,16 @@ export interface MetricsSources {
   readonly pool: (() => PoolState) | undefined;
   /** The live streams' hub, once made. */
   readonly streams: () => StreamTally | undefined;
+  /** The outbox and this process's sender. */
+  readonly mail: MailMetricsSources;
 }
 
-/** Registers the metrics hooks and GET /metrics when they are enabled; nothing at all otherwise. */
-export function registerMetrics(app: FastifyInstance, sources: MetricsSources): void {
-  if (!sources.config.enabled) return;
+/**
+ * Registers the metrics hooks and GET /metrics when they are enabled; nothing at all otherwise.
+ * @returns the reader of the same figures, when enabled
+ */
+export function registerMetrics(app: FastifyInstance, sources: MetricsSources): MetricFigures | undefined {
+  if (!sources.config.enabled) return undefined;
   const prom = loadPromClient();
   const registry = new prom.Registry();
   prom.collectDefaultMetrics({ register: registry });
@@ -65,6 +72,7 @@ export function registerMetrics(app: FastifyInstance, sources: MetricsSources): 
   const stopStore = registerStoreMetrics(prom, registry);
   if (sources.pool !== undefined) registerPoolMetrics(prom, registry, sources.pool);
   registerStreamMetrics(prom, registry, sources.streams);
+  registerMailMetrics(prom, registry, sources.mail);
   app.addHook("onClose", async () => stopStore());
   const admit = scrapeAdmission(sources);
   registerEndpoint(
@@ -82,6 +90,24 @@ export function registerMetrics(app: FastifyInstance, sources: MetricsSources): 
       },
     },
     { operational: true },
+  );
+  return async () => figuresOf(await registry.getMetricsAsJSON());
+}
+
+/** Every value but the histograms' buckets, in the registry's order. */
+function figuresOf(
+  metrics: readonly PromClient.MetricObjectWithValues<PromClient.MetricValue<string>>[],
+): MetricFigure[] {
+  return metrics.flatMap((metric) =>
+    metric.values
+      .filter((sample) => !("metricName" in sample) || !String(sample.metricName).endsWith("_bucket"))
+      .map((sample) => ({
+        name: "metricName" in sample && typeof sample.metricName === "string" ? sample.metricName : metric.name,
+        labels: Object.entries(sample.labels)
+          .map(([key, value]) => `${key}="${String(value)}"`)
+          .join(","),
+        value: sample.value,
+      })),
   );
 }
 

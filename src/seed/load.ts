@@ -72,6 +72,7 @@ async function loadRows(
     const userIds = new Map<string, number>();
     for (const [i, user] of seed.users.entries()) {
       const created = await tx.users.insert({ ...user, passwordHash: passwordHashes[i] ?? "", createdAt: now });
+      if (user.admin) await tx.users.update(created.id, { siteAdmin: true });
       userIds.set(user.ref, created.id);
       result.users[user.ref] = formatPair(created.id);
     }

@@ -20,6 +20,8 @@ const user = z.strictObject({
   password: z.string().min(1, "must not be empty"),
   familyKana: text.default(""),
   givenKana: text.default(""),
+  /** A site administrator. */
+  admin: z.boolean().default(false),
 });
 
 const app = z.strictObject({
@@ -28,6 +30,8 @@ const app = z.strictObject({
   consumerKey: nonEmpty,
   consumerSecret: nonEmpty,
   accessLevel: z.enum(ACCESS_LEVELS, { message: `must be one of ${ACCESS_LEVELS.join(", ")}` }).default("Z"),
+  /** Access-token requests signed without the temporary secret (docs/operations.md "kairan app"). */
+  legacySigning: z.boolean().default(false),
 });
 
 const token = z.strictObject({ user: ref, app: ref, token: nonEmpty, secret: nonEmpty, label: text.default("") });

@@ -117,6 +117,9 @@ export const UNTRACKED_TABLES: Readonly<Record<string, string>> = {
   oauth_temporary_credentials: "the OAuth handshake; no feed reads them",
   login_failures: "sign-in throttling; no feed reads them",
   sign_in_devices: "sign-in throttling's trusted browsers; no feed reads them",
+  mail_outbox: "messages waiting for or done with delivery; no feed reads them",
+  site_keys: "the site's signing keys; no feed reads them",
+  account_tokens: "one-time links of accounts (reset, address change, setup); no feed reads them",
   group_changes: "the versions themselves, written by the triggers",
   member_changes: "the versions themselves, written by the triggers",
   kysely_migration: "the migrator's bookkeeping",
@@ -139,6 +142,28 @@ export const UNTRACKED_TABLES: Readonly<Record<string, string>> = {
   live_events: "read by the live streams only, never by a feed; written with changes that move versions already",
   // Calendar feeds (migration 0026).
   calendar_feeds: "read by the calendar addresses (/ical/...), which are built afresh and never kept by the feed cache",
+  // Notification mail (migration 0034): only the settings pages and the mailer read these.
+  mail_settings: "read by the settings page and the mailer; no feed shows them",
+  mail_group_settings: "read by the settings and group pages and the mailer; no feed shows them",
+  mail_changes: "the mailer's log of changes; written with changes that move versions already",
+  mail_batches: "the mailer's work in progress; no feed reads it",
+  mail_digest_slots: "the mailer's work in progress; no feed reads it",
+  // The audit log (migration 0035): the admin pages and exports read it, never a feed.
+  audit_events: "read by the audit pages and exports only, which are never kept by the feed cache",
+  // Site settings (migration 0036): no feed shows one.
+  site_settings: "the site's settings; read by pages and sign-up, never shown in a feed",
+  // Two-factor sign-in (migration 0038): read by sign-in and the account page, never by a feed.
+  totp_secrets: "two-factor sign-in; no feed reads them",
+  recovery_codes: "two-factor sign-in; no feed reads them",
+  two_factor_requirements: "two-factor sign-in; no feed reads them",
+  // Single sign-on (migration 0042): read by sign-in only.
+  oidc_links: "single sign-on; read by sign-in only, never by a feed",
+  oidc_sign_ins: "single sign-on under way; read by sign-in only",
+  // Replies by mail (migration 0040): the listener's memory of what it posted.
+  mail_replies_received: "read by the reply listener only, never by a feed",
+  // Passkeys (migration 0041): read by sign-in and the account page, never by a feed.
+  passkeys: "passkey sign-in; no feed reads them",
+  passkey_challenges_used: "passkey sign-in's used challenges; no feed reads them",
 };
 
 /**

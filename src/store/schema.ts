@@ -40,6 +40,16 @@ import type {
   PersonalEventsTable,
   FacilitiesTable,
 } from "./schema-events.js";
+import type {
+  MailBatchesTable,
+  MailChangesTable,
+  MailDigestSlotsTable,
+  MailGroupSettingsTable,
+  MailSettingsTable,
+} from "./schema-mail.js";
+import type { OidcLinksTable, OidcSignInsTable } from "./schema-oidc.js";
+import type { PasskeyChallengesUsedTable, PasskeysTable } from "./schema-passkeys.js";
+import type { RecoveryCodesTable, TotpSecretsTable, TwoFactorRequirementsTable } from "./schema-two-factor.js";
 import type { ColumnType, Generated } from "kysely";
 
 /**
@@ -71,6 +81,19 @@ export interface Database {
   comment_reads: CommentReadsTable;
   login_failures: LoginFailuresTable;
   sign_in_devices: SignInDevicesTable;
+  mail_outbox: MailOutboxTable;
+  site_keys: SiteKeysTable;
+  audit_events: AuditEventsTable;
+  site_settings: SiteSettingsTable;
+  mail_replies_received: MailRepliesReceivedTable;
+  account_tokens: AccountTokensTable;
+  totp_secrets: TotpSecretsTable;
+  recovery_codes: RecoveryCodesTable;
+  two_factor_requirements: TwoFactorRequirementsTable;
+  oidc_links: OidcLinksTable;
+  oidc_sign_ins: OidcSignInsTable;
+  passkeys: PasskeysTable;
+  passkey_challenges_used: PasskeyChallengesUsedTable;
   notifications: NotificationsTable;
   like_notifications: LikeNotificationsTable;
   mentions: MentionsTable;
@@ -93,6 +116,11 @@ export interface Database {
   personal_event_exceptions: PersonalEventExceptionsTable;
   live_events: LiveEventsTable;
   calendar_feeds: CalendarFeedsTable;
+  mail_settings: MailSettingsTable;
+  mail_group_settings: MailGroupSettingsTable;
+  mail_changes: MailChangesTable;
+  mail_batches: MailBatchesTable;
+  mail_digest_slots: MailDigestSlotsTable;
 }
 
 /** Registered users. */
@@ -110,6 +138,8 @@ export interface UsersTable {
   lang: ColumnType<string | null, string | null | undefined, string | null>;
   /** The IANA time zone the person chose; null: the server's (migration 0013). */
   time_zone: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1 for the site's administrators (the first run's account); migration 0033. */
+  site_admin: Generated<number>;
 }
 
 /** A user's picture, normalised on upload (migration 0013). */
@@ -156,6 +186,79 @@ export interface SignInDevicesTable {
   used_at: number;
 }
 
+/** Messages to send (migration 0032); `headers` is a JSON object of further header fields. */
+export interface MailOutboxTable {
+  id: Generated<number>;
+  message_id: string;
+  kind: string;
+  to_address: string;
+  to_name: string | null;
+  user_id: number | null;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  headers: Generated<string>;
+  created_at: number;
+  status: Generated<string>;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  claimed_until: number | null;
+  sent_at: number | null;
+  last_error: string | null;
+}
+
+/** Random keys of the site by purpose (migration 0032); `secret` is base64url. */
+export interface SiteKeysTable {
+  name: string;
+  secret: string;
+  created_at: number;
+}
+
+/** The audit log (migration 0035): one row per administrative action or security event. */
+export interface AuditEventsTable {
+  id: Generated<number>;
+  created_at: number;
+  action: string;
+  outcome: "done" | "refused";
+  actor_user_id: number | null;
+  actor_label: string;
+  address: string | null;
+  target_kind: string | null;
+  target_id: string | null;
+  target_label: string | null;
+  group_id: number | null;
+  /** A JSON object. */
+  details: Generated<string>;
+}
+
+/** The site's settings changed in the browser (migration 0036); `value` is JSON. */
+export interface SiteSettingsTable {
+  name: string;
+  value: string;
+  updated_at: number;
+  updated_by: number | null;
+}
+
+/** Replies by mail already posted (migration 0040), by the hash of their Message-ID and item. */
+export interface MailRepliesReceivedTable {
+  user_id: number;
+  message_hash: string;
+  created_at: number;
+}
+
+/** One-time links of accounts (migration 0033): password reset, address change, first-run setup. */
+export interface AccountTokensTable {
+  id: Generated<number>;
+  purpose: "password-reset" | "address-confirm" | "setup";
+  token_hash: string;
+  user_id: number | null;
+  /** The new address an address change confirms. */
+  email: string | null;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 /** Web sign-in sessions; the cookie holds the token, this table its SHA-256. */
 export interface SessionsTable {
   id: Generated<number>;
@@ -174,6 +277,8 @@ export interface GroupsTable {
   summary: string;
   created_at: number;
   updated_at: number;
+  /** When an administrator archived the group (migration 0043); null while it is in use. */
+  archived_at: number | null;
 }
 
 /** Joined members (status JOIN, user set) and invitations (status INVITE, e-mail and label set). */
@@ -189,6 +294,8 @@ export interface MembershipsTable {
   invite_expires_at: number | null;
   /** SHA-256 of the invitation link's secret (migration 0012); null without a link. */
   invite_token_hash: string | null;
+  /** When the invitation's message was last queued; null when none was (migration 0033). */
+  invite_sent_at: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: number;
   updated_at: number;
 }
@@ -233,8 +340,20 @@ export interface LoginFailuresTable {
   /**
    * `pair`: one account from one address; `address`: an address on any accounts; `untrusted`: one
    * account from every client without its device cookie; `device`: one account from one trusted browser.
+   * Migration 0033 adds the counters of mail sent on request (queries/login-failures.ts MailRequestScope).
    */
-  scope: "pair" | "address" | "untrusted" | "device";
+  scope:
+    | "pair"
+    | "address"
+    | "untrusted"
+    | "device"
+    | "reset-address"
+    | "reset-account"
+    | "reset-client"
+    | "address-change"
+    | "invite-sender"
+    // Migration 0038: wrong second-factor codes per account (the user id).
+    | "second-factor";
   /**
    * `pair`: the e-mail address as typed (lower-cased), a line feed, the client address; `address`:
    * the client address; `untrusted`: the e-mail address; `device`: the e-mail address, a line feed,

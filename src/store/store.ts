@@ -15,6 +15,8 @@ import type { CalendarFeedRepo } from "./queries/calendar-feeds.js";
 import type { FileRepo } from "./queries/files.repo.js";
 import type { FolderRepo } from "./queries/folders.js";
 import type { GroupRepo, MembershipRepo } from "./queries/groups.js";
+import type { GroupAdminRepo } from "./queries/group-admin.js";
+import type { SiteStatusRepo } from "./queries/site-status.js";
 import type { InvitationRepo } from "./queries/invitations.js";
 import type { LeaseRepo } from "./queries/leases.js";
 import type { LikeNotificationRepo } from "./queries/like-notifications.js";
@@ -22,6 +24,15 @@ import type { LiveEventRepo } from "./queries/live-events.js";
 import type { AddressBookRepo } from "./queries/address-book.js";
 import type { LoginFailureRepo } from "./queries/login-failures.js";
 import type { SignInDeviceRepo } from "./queries/sign-in-devices.js";
+import type { MailOutboxRepo } from "./queries/mail-outbox.js";
+import type { SiteKeyRepo } from "./queries/site-keys.js";
+import type { AuditEventRepo } from "./queries/audit-events.js";
+import type { SiteSettingRepo } from "./queries/site-settings.js";
+import type { TwoFactorRepo } from "./queries/two-factor.js";
+import type { OidcRepo } from "./queries/oidc.js";
+import type { PasskeyRepo } from "./queries/passkeys.js";
+import type { MailReplyRepo } from "./queries/mail-replies.js";
+import type { AccountTokenRepo } from "./queries/account-tokens.js";
 import type { NotificationCountRepo } from "./queries/notification-counts.js";
 import type { NotificationRepo } from "./queries/notifications.js";
 import type { MentionRepo } from "./queries/mentions.js";
@@ -35,6 +46,11 @@ import type { TokenRepo } from "./queries/tokens.js";
 import type { TopicRepo } from "./queries/topics.js";
 import type { UserRepo } from "./queries/users.js";
 import type { UserPictureRepo } from "./queries/user-pictures.js";
+import type { MailSettingsRepo } from "./queries/mail-settings.js";
+import type { MailChangeRepo } from "./queries/mail-changes.js";
+import type { MailWorkRepo } from "./queries/mail-work.js";
+import type { MailReaderRepo } from "./queries/mail-readers.js";
+import type { MailContentRepo } from "./queries/mail-content.js";
 
 /**
  * The persistence boundary. Services see only these interfaces and domain types; each engine
@@ -77,7 +93,16 @@ export interface PoolState {
 }
 
 /** The repositories available inside a transaction (or a plain read). */
-export interface Tx {
+export interface Tx extends Repositories {
+  /**
+   * True inside `transaction`, false in `read`: the one check of an archived group
+   * (services/group/group-access.ts) refuses writes by it, and lets reads through.
+   */
+  readonly writing: boolean;
+}
+
+/** The repositories themselves. */
+export interface Repositories {
   readonly users: UserRepo;
   readonly userPictures: UserPictureRepo;
   readonly apps: AppRepo;
@@ -85,6 +110,10 @@ export interface Tx {
   readonly sessions: SessionRepo;
   readonly groups: GroupRepo;
   readonly memberships: MembershipRepo;
+  /** The administration's listing, archiving and removal of groups. */
+  readonly groupAdmin: GroupAdminRepo;
+  /** The database's size and the stored files' bytes (the administration's status page). */
+  readonly siteStatus: SiteStatusRepo;
   /** Invitations with links, and their acceptance (the web interface). */
   readonly invitations: InvitationRepo;
   readonly folders: FolderRepo;
@@ -105,6 +134,21 @@ export interface Tx {
   readonly loginFailures: LoginFailureRepo;
   /** Browsers trusted for sign-in (device cookies). */
   readonly signInDevices: SignInDeviceRepo;
+  /** Messages to send, written with the change that caused them (services/mail). */
+  readonly mailOutbox: MailOutboxRepo;
+  /** The site's random signing keys (reply addresses, unsubscribe links). */
+  readonly siteKeys: SiteKeyRepo;
+  readonly auditEvents: AuditEventRepo;
+  readonly siteSettings: SiteSettingRepo;
+  readonly mailReplies: MailReplyRepo;
+  /** One-time links of accounts: password resets, address changes, the first run's setup. */
+  readonly accountTokens: AccountTokenRepo;
+  /** TOTP secrets, recovery codes and administrators' requirements of a second factor. */
+  readonly twoFactor: TwoFactorRepo;
+  /** Single sign-on: accounts linked to a provider's person, and sign-ins under way. */
+  readonly oidc: OidcRepo;
+  /** Passkeys (WebAuthn credentials) and the challenges already answered. */
+  readonly passkeys: PasskeyRepo;
   readonly notifications: NotificationRepo;
   readonly likeNotifications: LikeNotificationRepo;
   readonly notificationCounts: NotificationCountRepo;
@@ -126,4 +170,14 @@ export interface Tx {
   readonly addressBook: AddressBookRepo;
   /** Calendar feed secrets (the /ical/ addresses). */
   readonly calendarFeeds: CalendarFeedRepo;
+  /** People's notification mail settings and the groups they turned off. */
+  readonly mailSettings: MailSettingsRepo;
+  /** The notification mailer's log of changes (one row per change). */
+  readonly mailChanges: MailChangeRepo;
+  /** The notification mailer's bookkeeping: due changes, batches, digest slots. */
+  readonly mailWork: MailWorkRepo;
+  /** Who gets notification mail about an item. */
+  readonly mailReaders: MailReaderRepo;
+  /** What notification mail tells of changed items. */
+  readonly mailContent: MailContentRepo;
 }

@@ -6,6 +6,7 @@ import type { Database } from "./schema.js";
  * also tracked by change triggers or declared untracked (change-tracking.ts), or a test fails.
  */
 export const TABLES_IN_DEPENDENCY_ORDER = [
+  "site_keys",
   "users",
   "user_pictures",
   "applications",
@@ -49,6 +50,23 @@ export const TABLES_IN_DEPENDENCY_ORDER = [
   "oauth_nonces",
   "oauth_temporary_credentials",
   "login_failures",
+  "mail_outbox",
+  "account_tokens",
+  "mail_settings",
+  "mail_group_settings",
+  "mail_changes",
+  "mail_batches",
+  "mail_digest_slots",
+  "audit_events",
+  "site_settings",
+  "totp_secrets",
+  "recovery_codes",
+  "two_factor_requirements",
+  "oidc_links",
+  "oidc_sign_ins",
+  "mail_replies_received",
+  "passkeys",
+  "passkey_challenges_used",
 ] as const satisfies readonly (keyof Database)[];
 
 /**

@@ -20,6 +20,7 @@ const STATIC_DIR = new URL("./static/", import.meta.url);
 const FILES: Readonly<Record<string, string>> = {
   "app.css": "text/css; charset=utf-8",
   "app.js": "text/javascript; charset=utf-8",
+  "passkeys.js": "text/javascript; charset=utf-8",
 };
 
 /** Reads the static files (next to this module in src/ and in dist/). */

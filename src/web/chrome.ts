@@ -18,11 +18,14 @@ export interface Chrome {
   readonly mobile: boolean;
   /** The path of this page without `base` (for the desktop/phone switch and sign-in returns). */
   readonly path: string;
-  readonly user: { readonly name: string } | undefined;
+  /** The signed-in person; `admin` when they administer the site (the header links to /admin). */
+  readonly user: { readonly name: string; readonly admin?: boolean } | undefined;
   /** The session's CSRF token, put into every form. */
   readonly csrf: string | undefined;
   /** Cache-busting suffix of the static files. */
   readonly assetVersion: string;
+  /** The site's name (its setting), in every page's title and header. */
+  readonly siteName: string;
   /** This page in the other variant (desktop <-> phone). */
   readonly otherVariant: string;
   /** `base` + path: a link that stays in the same variant. */
@@ -57,15 +60,18 @@ export function buildChrome(input: {
   timeZone: string;
   mobile: boolean;
   path: string;
-  user: { name: string } | undefined;
+  user: { name: string; admin?: boolean } | undefined;
   csrf: string | undefined;
   assetVersion: string;
+  /** The site's name; "Kairan" when not given. */
+  siteName?: string | undefined;
 }): Chrome {
   const t = translator(input.lang);
   const dates = dateFormat(input.lang, input.timeZone);
   const base = input.mobile ? "/m" : "";
   return {
     ...input,
+    siteName: input.siteName ?? "Kairan",
     t,
     base,
     otherVariant: input.mobile ? input.path : input.path === "/" ? "/m" : `/m${input.path}`,

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { DomainError } from "../domain/errors.js";
 import { TopicBeingEditedError } from "../domain/topic.js";
 import { logStorageFull, toErrorReply } from "../http/errors.js";
-import { bodyStillArriving, drainRefusedBody } from "../http-kit/refused-body.js";
+import { drainRefusedBody, drainsBeforeAnswer } from "../http-kit/refused-body.js";
 import { sendPage } from "../http-kit/send.js";
 import type { Chrome } from "./chrome.js";
 import { errorText } from "./i18n/i18n.js";
@@ -35,9 +35,8 @@ export function webErrorHandler(web: WebContext) {
     }
     const chrome = chromeOf(request) ?? anonymousChrome(web, request);
     const send = () => sendErrorPage(reply, chrome, answer.status, describe(chrome, error, answer));
-    // A body too large is read to its end first (bounded), so that the browser gets to show the page.
-    if (answer.status === 413 && bodyStillArriving(request.raw))
-      return drainRefusedBody(request.raw).then(() => void send());
+    // A refused body is read to its end first (bounded), so that the browser gets to show the page.
+    if (drainsBeforeAnswer(answer.status, request.raw)) return drainRefusedBody(request.raw).then(() => void send());
     return send();
   };
 }

@@ -2,6 +2,8 @@
 // rendering. Page handlers, like API handlers, read, authorize, call one service and present.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Actor } from "../domain/access.js";
+import type { SiteSettings } from "../domain/site-settings.js";
+import { readSiteSettings } from "../services/settings/site-settings.js";
 import { ForbiddenError, NotFoundError } from "../domain/errors.js";
 import { parsePair } from "../domain/item-id.js";
 import type { Session } from "../domain/session.js";
@@ -11,6 +13,7 @@ import type { QueryValues } from "../http-kit/query.js";
 import { requestSlot } from "../http-kit/request-data.js";
 import { type EndpointHandlers, registerEndpoint } from "../http-kit/route.js";
 import { sendPage } from "../http-kit/send.js";
+import { twoFactorStatus } from "../services/two-factor/status.js";
 import type { Assets } from "./assets.js";
 import { type Chrome, buildChrome } from "./chrome.js";
 import { negotiateLang } from "./i18n/i18n.js";
@@ -51,6 +54,11 @@ type Handler<P> = (page: P) => Promise<FastifyReply>;
 export interface PageOptions {
   /** The POST body is multipart: the handler checks the CSRF field while streaming. */
   readonly multipart?: boolean;
+  /**
+   * Open to a person who must set up two-factor sign-in and has not yet (the enrolment pages and
+   * signing out); every other page sends them to the enrolment page, or refuses a form.
+   */
+  readonly whileEnrolling?: boolean;
 }
 
 const CHROME = requestSlot<Chrome>("chrome");
@@ -60,12 +68,16 @@ export function chromeOf(request: FastifyRequest): Chrome | undefined {
   return CHROME.get(request);
 }
 
-/** The language and variant of any request, for pages shown before a session is known. */
-export function anonymousChrome(web: WebContext, request: FastifyRequest): Chrome {
+/**
+ * The language and variant of any request, for pages shown before a session is known: the
+ * site's settings (name, default language and zone) when read, else the server's options.
+ */
+export function anonymousChrome(web: WebContext, request: FastifyRequest, site?: SiteSettings): Chrome {
   const { mobile, path } = splitVariant(request.url);
   return buildChrome({
-    lang: negotiateLang(request.headers["accept-language"], web.config.locale),
-    timeZone: web.config.timeZone,
+    lang: negotiateLang(request.headers["accept-language"], site?.locale ?? web.config.locale),
+    timeZone: site?.timeZone ?? web.config.timeZone,
+    siteName: site?.siteName,
     mobile,
     path,
     user: undefined,
@@ -91,7 +103,8 @@ export function registerPage(
 ): void {
   const wrap =
     (method: "GET" | "POST", handler: Handler<PageRequest>) => async (request: FastifyRequest, reply: FastifyReply) => {
-      const base = anonymousChrome(web, request);
+      const site = await readSiteSettings(web);
+      const base = anonymousChrome(web, request, site);
       CHROME.set(request, base);
       const signedIn = await signedInOf(web, request);
       if (!signedIn) {
@@ -108,10 +121,18 @@ export function registerPage(
         ...base,
         lang: lang ?? base.lang,
         timeZone: timeZone ?? base.timeZone,
-        user: signedIn.session.user,
+        user: { ...signedIn.session.user, admin: signedIn.session.siteAdmin },
         csrf: signedIn.session.csrf,
       });
       CHROME.set(request, chrome);
+      if (!options.whileEnrolling && (await twoFactorStatus(web, signedIn.session.user.id, site)).mustEnrol) {
+        if (method === "GET")
+          return reply.header("cache-control", "no-store").redirect(chrome.u("/account/two-factor"), 303);
+        throw new ForbiddenError(
+          "TWO_FACTOR_REQUIRED",
+          "This site requires two-factor sign-in for your account: set it up on your account page first.",
+        );
+      }
       const form = formFields(request);
       if (method === "POST" && !options.multipart) {
         requireCsrf(form.get("_csrf") ?? undefined, signedIn.session.csrf);
@@ -119,7 +140,8 @@ export function registerPage(
       }
       return handler({
         ...pageOf(request, reply, chrome, form),
-        actor: signedIn.actor,
+        // Where the request came from travels with the person, for the audit rows their writes leave.
+        actor: { ...signedIn.actor, address: web.clientAddress(request) },
         session: signedIn.session,
         sessionToken: signedIn.token,
       });
@@ -138,7 +160,7 @@ export function registerPublicPage(
   handlers: { GET?: Handler<PublicPageRequest>; POST?: Handler<PublicPageRequest> },
 ): void {
   const wrap = (handler: Handler<PublicPageRequest>) => async (request: FastifyRequest, reply: FastifyReply) => {
-    const chrome = anonymousChrome(web, request);
+    const chrome = anonymousChrome(web, request, await readSiteSettings(web));
     CHROME.set(request, chrome);
     return handler(pageOf(request, reply, chrome, formFields(request)));
   };

@@ -5,9 +5,11 @@ import type { FastifyInstance } from "fastify";
 import type { Context } from "../context.js";
 import { loadAssets } from "./assets.js";
 import { registerAccountPages } from "./pages/account.js";
+import { registerAdminPages } from "./pages/admin.js";
 import { webErrorHandler } from "./errors.js";
 import type { WebContext } from "./page.js";
 import { registerAuthPages } from "./pages/auth.js";
+import { registerOidcPages } from "./pages/oidc.js";
 import { registerBoardPages } from "./pages/board.js";
 import { registerAddressBookPage } from "./pages/address-book.js";
 import { registerCalendarPages } from "./pages/calendar.js";
@@ -22,8 +24,12 @@ import { registerTodoPages } from "./pages/todo.js";
 import { registerFilePages } from "./pages/files.js";
 import { registerGroupPages } from "./pages/groups.js";
 import { registerGroupManagePages } from "./pages/group-manage.js";
+import { registerGroupAuditPage } from "./pages/group-audit.js";
 import { registerMemberManagePages } from "./pages/member-manage.js";
 import { registerSignupPages } from "./pages/signup.js";
+import { registerPasswordResetPages } from "./pages/password-reset.js";
+import { registerAddressChangePages } from "./pages/address-change.js";
+import { registerSetupPages } from "./pages/setup.js";
 import { registerItemActions } from "./pages/item-actions.js";
 import { registerMemberPages } from "./pages/members.js";
 import { registerMentionSuggestions } from "./pages/mentions.js";
@@ -35,6 +41,9 @@ import { registerTaskPages } from "./pages/tasks.js";
 import { registerTaskEditPages } from "./pages/task-edit.js";
 import { registerTopicEditPages } from "./pages/topic-edit.js";
 import { registerTopicPlacePages } from "./pages/topic-place.js";
+import { registerTwoFactorPages } from "./pages/two-factor.js";
+import { registerPasskeySignIn } from "./pages/passkey-sign-in.js";
+import { registerUnsubscribePages } from "./pages/unsubscribe.js";
 
 /** Registers the web interface on `app`; returns its context (the not-found page needs it). */
 export function registerWeb(app: FastifyInstance, context: Context): WebContext {
@@ -44,6 +53,9 @@ export function registerWeb(app: FastifyInstance, context: Context): WebContext 
     scope.setErrorHandler(webErrorHandler(web));
     registerStatic(scope, web);
     registerAuthPages(scope, web);
+    // Single sign-on with OpenID Connect (issue #30).
+    registerOidcPages(scope, web);
+    registerPasskeySignIn(scope, web);
     registerGroupPages(scope, web);
     registerBoardPages(scope, web);
     registerTopicEditPages(scope, web);
@@ -55,6 +67,7 @@ export function registerWeb(app: FastifyInstance, context: Context): WebContext 
     registerMemberManagePages(scope, web);
     registerMemberPages(scope, web);
     registerGroupManagePages(scope, web);
+    registerGroupAuditPage(scope, web);
     registerSignupPages(scope, web);
     registerMentionSuggestions(scope, web);
     registerItemActions(scope, web);
@@ -74,6 +87,16 @@ export function registerWeb(app: FastifyInstance, context: Context): WebContext 
     registerEventListPages(scope, web);
     registerEventPage(scope, web);
     registerMyEventPages(scope, web);
+    // Accounts by mail (issue #29).
+    registerPasswordResetPages(scope, web);
+    registerAddressChangePages(scope, web);
+    registerSetupPages(scope, web);
+    // Notification mail's one-click unsubscribe (issue #29).
+    registerUnsubscribePages(scope, web);
+    // Two-factor sign-in (issue #30).
+    registerTwoFactorPages(scope, web);
+    // The site's administration (issue #30).
+    registerAdminPages(scope, web);
   });
   return web;
 }

@@ -15,6 +15,8 @@ export const SESSION_COOKIE = "kairan_session";
 export const DEVICE_COOKIE = "kairan_device";
 /** The sign-in form's CSRF cookie (double submit: there is no session yet to keep a token in). */
 export const SIGNIN_COOKIE = "kairan_signin";
+/** Between the password and the second factor: a signed token naming the account for 10 minutes. */
+export const SECOND_STEP_COOKIE = "kairan_second_step";
 
 /**
  * The web interface acts for the signed-in person with everything they may do themselves: it

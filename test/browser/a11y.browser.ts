@@ -36,6 +36,8 @@ const SIGNED_IN_EXTRAS = [
   "/g/1:1/events?view=list",
   "/g/1:1/events/new",
   "/g/1:1/events/lists",
+  // A group's audit log (its managers'; linked from the members page).
+  "/g/1:1/audit",
   "/schedule?view=week",
   "/schedule?view=list",
   "/schedule/new",
@@ -44,6 +46,20 @@ const SIGNED_IN_EXTRAS = [
   "/mpChat/view?chatRoomId=1%231",
   "/address-book",
   "/todo",
+  // The administration (Alice administers the demo site; Bob meets its refusal).
+  "/admin",
+  "/admin/users",
+  "/admin/users/new",
+  "/admin/users/1:2",
+  "/admin/apps",
+  "/admin/apps/new",
+  "/admin/apps/1",
+  "/admin/settings",
+  "/admin/audit",
+  "/admin/groups",
+  "/admin/groups/new",
+  "/admin/groups/1:1",
+  "/admin/status",
 ];
 
 describe("accessibility: axe-core finds no serious or critical violation on any page", () => {

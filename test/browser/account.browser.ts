@@ -136,7 +136,7 @@ for (const variant of VARIANTS) {
       await elsewhere.goto(`${server.url}/favorites`);
       assert.match(elsewhere.url(), /\/favorites$/, "the other session works before");
       await me.goto(url("/account"));
-      await me.getByLabel("Current password").fill("alice-pass");
+      await me.getByRole("region", { name: "Password" }).getByLabel("Current password").fill("alice-pass");
       await me.getByLabel("New password", { exact: true }).fill("a-much-better-pass");
       await me.getByLabel("New password again").fill("a-much-better-pass");
       await me.getByRole("button", { name: "Change password" }).click();

@@ -1,7 +1,7 @@
 // Debian's Chromium driven by playwright-core: the browser tests and `npm run screenshots` use
 // the browser the machine has (apt-get install chromium), never one downloaded at run time.
 import { existsSync } from "node:fs";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
 
 /** Where Debian installs Chromium; KAIRAN_CHROMIUM overrides it. */
 export const CHROMIUM_PATH = process.env.KAIRAN_CHROMIUM ?? "/usr/bin/chromium";
@@ -27,5 +27,24 @@ export async function launchChromium(): Promise<Browser> {
       "--disable-sync",
       "--no-first-run",
     ],
+  });
+}
+
+/**
+ * Gives `page` Chromium's virtual authenticator (DevTools' WebAuthn domain): a platform
+ * authenticator that keeps discoverable credentials and verifies its user, as a phone or a laptop
+ * with a fingerprint reader does, so passkeys can be made and used without a person.
+ */
+export async function addVirtualAuthenticator(context: BrowserContext, page: Page): Promise<void> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+    },
   });
 }

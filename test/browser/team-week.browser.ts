@@ -187,7 +187,7 @@ describe("a team's week in the browser alone (one operator-made account, then no
 
   it("Bob changes his password (the old one stops working) and switches to Japanese", async () => {
     await bob.goto(at("/account"));
-    await bob.getByLabel("Current password").fill(BOB.password);
+    await bob.getByRole("region", { name: "Password" }).getByLabel("Current password").fill(BOB.password);
     await bob.getByLabel("New password", { exact: true }).fill("bob-second-pass");
     await bob.getByLabel("New password again").fill("bob-second-pass");
     await bob.getByRole("button", { name: "Change password" }).click();

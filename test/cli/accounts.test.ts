@@ -1,12 +1,16 @@
-// `kairan user set-password|rename|disable|enable|unlock`, run as separate processes against the
-// database a running server uses (SQLite file, or PostgreSQL when configured): the server sees
-// each change with its next request, feed cache and compiled token lookup included.
+// `kairan user set-password|rename|disable|enable|reset-password|unlock` against the database a running server
+// uses (SQLite file, or PostgreSQL when configured): the server sees each change with its next
+// request, feed cache and compiled token lookup included. The commands open the database as a
+// process of their own would (runCli in this process, its own connection: the server learns of a
+// change only through the database); the first disable and set-password run as real processes.
 import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import { describeEachBackend } from "../support/backends.js";
 import { runKairanAsync } from "../support/cli.js";
+import { type CliRunner, runKairanHere } from "../support/cli-in-process.js";
 import type { TestUser } from "../support/factories.js";
 import { atomText, entriesOf, request } from "../support/http.js";
+import { linkPath, openOutbox } from "../support/account-mail.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 import { WebClient } from "../support/web.js";
 
@@ -14,11 +18,14 @@ describeEachBackend("kairan user account commands", (backend) => {
   let server: TestServer;
   let ann: TestUser;
   let board: string;
-  /** The command line over the server's database (without blocking the server, which runs in this process). */
-  const kairan = async (args: readonly string[], input = "") => {
+  /**
+   * The command line over the server's database, in this process; as `node bin/kairan.js` with
+   * `process` (without blocking the server, which runs in this process).
+   */
+  const kairan = async (args: readonly string[], input = "", run: CliRunner = runKairanHere) => {
     const where =
       server.storeConfig.kind === "postgres" ? ["--database", server.storeConfig.url] : ["--data", server.dataDir];
-    return runKairanAsync(["user", ...args, ...where, "--log-level", "silent"], {}, input);
+    return run(["user", ...args, ...where, "--log-level", "silent"], {}, input);
   };
   const signIn = async (email: string, password: string) => {
     const web = new WebClient(server.url);
@@ -42,7 +49,8 @@ describeEachBackend("kairan user account commands", (backend) => {
     // Three reads: the third is answered from the feed cache.
     for (let n = 0; n < 3; n++) assert.equal((await request(board, { token: ann.token })).status, 200);
 
-    const disabled = await kairan(["disable", "ANN@example.com"]);
+    // A process of its own, as an operator runs it beside the server.
+    const disabled = await kairan(["disable", "ANN@example.com"], "", runKairanAsync);
     assert.equal(disabled.status, 0, disabled.stderr);
     assert.deepEqual(JSON.parse(disabled.stdout), {
       disabled: "user",
@@ -84,7 +92,8 @@ describeEachBackend("kairan user account commands", (backend) => {
   it("set-password reads standard input, takes effect at once and ends the user's sessions", async () => {
     const { web } = await signIn(ann.email, "password");
     assert.equal((await web.get("/")).status, 200);
-    const changed = await kairan(["set-password", ann.email, "--password-stdin"], "new secret 漢字\n");
+    // A process of its own: the password comes through a real pipe on its standard input.
+    const changed = await kairan(["set-password", ann.email, "--password-stdin"], "new secret 漢字\n", runKairanAsync);
     assert.equal(changed.status, 0, changed.stderr);
     assert.deepEqual(JSON.parse(changed.stdout), {
       updated: "password",
@@ -98,6 +107,34 @@ describeEachBackend("kairan user account commands", (backend) => {
     assert.equal((await signIn(ann.email, "password")).answer.status, 200, "the old password is refused");
     assert.equal((await signIn(ann.email, "new secret 漢字")).answer.status, 303, "the new one works");
     assert.equal((await request(board, { token: ann.token })).status, 200, "tokens are not sessions: they stay");
+  });
+
+  it("reset-password mails the user a reset link, or prints it with --print; the link works on the server", async () => {
+    const outbox = openOutbox(server);
+    try {
+      const base = ["--public-url", server.url, "--locale", "en"];
+      const mailed = await kairan(["reset-password", "ann@example.com", ...base]);
+      assert.equal(mailed.status, 0, mailed.stderr);
+      const shown = JSON.parse(mailed.stdout) as Record<string, string>;
+      assert.equal(shown.sent, "password-reset");
+      assert.equal(shown.email, "ann@example.com");
+      assert.match(shown.expires ?? "", /^\d{4}-\d\d-\d\dT/);
+      const [mail] = await outbox.to("ann@example.com", "password-reset");
+      assert.ok(mail);
+      assert.doesNotMatch(mailed.stdout, /password\/reset/, "the mailed link is not printed");
+      assert.equal((await new WebClient(server.url).get(linkPath(mail.text_body, server.url))).status, 200);
+      const printed = await kairan(["reset-password", "ann@example.com", "--print", ...base]);
+      assert.equal(printed.status, 0, printed.stderr);
+      const link = (JSON.parse(printed.stdout) as Record<string, string>).link ?? "";
+      assert.ok(link.startsWith(`${server.url}/password/reset/`), link);
+      assert.equal((await new WebClient(server.url).get(link.slice(server.url.length))).status, 200);
+      assert.equal((await outbox.to("ann@example.com", "password-reset")).length, 1, "--print mails nothing");
+      const unknown = await kairan(["reset-password", "nobody@example.com"]);
+      assert.equal(unknown.status, 2);
+      assert.match(unknown.stderr, /USER_NOT_FOUND/);
+    } finally {
+      await outbox.close();
+    }
   });
 
   it("unlock forgets the account's failed sign-ins", async () => {

@@ -18,48 +18,52 @@ import { kairan } from "./support.js";
 // in test/http, test/web and test/store.
 describe("kairan user|group|member|task|file", () => {
   let data: string;
-  before(() => {
+  before(async () => {
     data = mkdtempSync(join(tmpdir(), "kairan-cli-"));
   });
   after(() => rmSync(data, { recursive: true, force: true }));
 
-  it("sets up a group and prints what each command did", () => {
+  it("sets up a group and prints what each command did", async () => {
     assert.equal(
-      kairan(data, "user", "add", "--name", "Ann", "--email", "ann@example.com", "--password", "pw").json<{
+      (await kairan(data, "user", "add", "--name", "Ann", "--email", "ann@example.com", "--password", "pw")).json<{
         id: string;
       }>().id,
       "1:1",
     );
-    kairan(data, "user", "add", "--name", "Ben", "--email", "ben@example.com", "--password", "pw");
-    assert.deepEqual(kairan(data, "group", "add", "--name", "Ops", "--manager", "ann@example.com").json(), {
+    await kairan(data, "user", "add", "--name", "Ben", "--email", "ben@example.com", "--password", "pw");
+    assert.deepEqual((await kairan(data, "group", "add", "--name", "Ops", "--manager", "ann@example.com")).json(), {
       added: "group",
       id: "1:1",
       name: "Ops",
     });
-    const member = kairan(data, "member", "add", "--group", "1:1", "--user", "ben@example.com").json<{
+    const member = (await kairan(data, "member", "add", "--group", "1:1", "--user", "ben@example.com")).json<{
       status: string;
       manager: boolean;
     }>();
     assert.deepEqual([member.status, member.manager], ["JOIN", false]);
     assert.equal(
-      kairan(data, "member", "set-manager", "--group", "1:1", "--user", "ben@example.com", "--value", "true").json<{
+      (
+        await kairan(data, "member", "set-manager", "--group", "1:1", "--user", "ben@example.com", "--value", "true")
+      ).json<{
         manager: boolean;
       }>().manager,
       true,
     );
     assert.equal(
-      kairan(data, "member", "set-notify", "--group", "1:1", "--user", "ben@example.com", "--value", "false").json<{
+      (
+        await kairan(data, "member", "set-notify", "--group", "1:1", "--user", "ben@example.com", "--value", "false")
+      ).json<{
         notify: boolean;
       }>().notify,
       false,
     );
     assert.equal(
-      kairan(data, "member", "invite", "--group", "1:1", "--email", "cy@example.com", "--label", "Cy").json<{
+      (await kairan(data, "member", "invite", "--group", "1:1", "--email", "cy@example.com", "--label", "Cy")).json<{
         status: string;
       }>().status,
       "INVITE",
     );
-    const task = kairan(
+    const task = await kairan(
       data,
       "task",
       "add",
@@ -89,33 +93,36 @@ describe("kairan user|group|member|task|file", () => {
       trashed: false,
     });
     assert.equal(
-      kairan(
-        data,
-        "task",
-        "update",
-        "--task",
-        "GROUP,1:1,TASK,1:1",
-        "--status",
-        "IN_PROGRESS",
-        "--due",
-        "2026-05-02T10:00:00Z",
+      (
+        await kairan(
+          data,
+          "task",
+          "update",
+          "--task",
+          "GROUP,1:1,TASK,1:1",
+          "--status",
+          "IN_PROGRESS",
+          "--due",
+          "2026-05-02T10:00:00Z",
+        )
       ).json<{ due: string }>().due,
       "2026-05-02T10:00:00Z",
     );
     assert.equal(
-      kairan(data, "task", "complete", "--task", "GROUP,1:1,TASK,1:1").json<{ status: string }>().status,
+      (await kairan(data, "task", "complete", "--task", "GROUP,1:1,TASK,1:1")).json<{ status: string }>().status,
       "COMPLETED",
     );
     assert.equal(
-      kairan(data, "task", "move", "--task", "GROUP,1:1,TASK,1:1", "--folder", "TRASH").json<{ trashed: boolean }>()
-        .trashed,
+      (await kairan(data, "task", "move", "--task", "GROUP,1:1,TASK,1:1", "--folder", "TRASH")).json<{
+        trashed: boolean;
+      }>().trashed,
       true,
     );
-    assert.equal(kairan(data, "user", "list").json<unknown[]>().length, 2);
-    assert.equal(kairan(data, "group", "list").json<unknown[]>().length, 1);
+    assert.equal((await kairan(data, "user", "list")).json<unknown[]>().length, 2);
+    assert.equal((await kairan(data, "group", "list")).json<unknown[]>().length, 1);
   });
 
-  it("refuses bad input with a clear message and exit status 2", () => {
+  it("refuses bad input with a clear message and exit status 2", async () => {
     const cases: [string[], RegExp][] = [
       [
         ["task", "add", "--group", "1:1", "--title", "T", "--author", "ann@example.com", "--priority", "Z"],
@@ -143,13 +150,13 @@ describe("kairan user|group|member|task|file", () => {
       [["task", "frobnicate"], /unknown subcommand/],
     ];
     for (const [args, message] of cases) {
-      const run = kairan(data, ...args);
+      const run = await kairan(data, ...args);
       assert.equal(run.status, 2, `${args.join(" ")}: ${run.stderr}`);
       assert.match(run.stderr, message);
       assert.equal(run.stdout, "");
     }
-    kairan(data, "member", "set-manager", "--group", "1:1", "--user", "ben@example.com", "--value", "false");
-    const last = kairan(data, "member", "remove", "--group", "1:1", "--user", "ann@example.com");
+    await kairan(data, "member", "set-manager", "--group", "1:1", "--user", "ben@example.com", "--value", "false");
+    const last = await kairan(data, "member", "remove", "--group", "1:1", "--user", "ann@example.com");
     assert.equal(last.status, 2);
     assert.match(last.stderr, /last manager/);
   });
@@ -158,7 +165,7 @@ describe("kairan user|group|member|task|file", () => {
     const png = await pngOf(300, 90);
     const path = join(data, "chart.png");
     writeFileSync(path, png);
-    const added = kairan(
+    const added = await kairan(
       data,
       "file",
       "add",
@@ -175,7 +182,7 @@ describe("kairan user|group|member|task|file", () => {
     const file = added.json<{ id: string; width: number; height: number; size: number }>();
     assert.deepEqual([file.width, file.height, file.size], [300, 90, png.length]);
     writeFileSync(join(data, "chart-v2.txt"), "not an image any more");
-    const version = kairan(
+    const version = await kairan(
       data,
       "file",
       "add-version",
@@ -223,6 +230,6 @@ describe("kairan user|group|member|task|file", () => {
       await app.close();
       await store.close();
     }
-    assert.equal(kairan(data, "file", "trash", "--file", file.id).json<{ trashed: boolean }>().trashed, true);
+    assert.equal((await kairan(data, "file", "trash", "--file", file.id)).json<{ trashed: boolean }>().trashed, true);
   });
 });

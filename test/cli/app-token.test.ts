@@ -1,8 +1,8 @@
 // `kairan app` and `kairan token` run in-process against the test server's database file, so a
 // token the CLI prints is tried over real HTTP.
 import assert from "node:assert/strict";
-import { after, before, describe, it, mock } from "node:test";
-import { main } from "../../src/cli/main.js";
+import { after, before, describe, it } from "node:test";
+import { runKairanHere } from "../support/cli-in-process.js";
 import type { TestUser } from "../support/factories.js";
 import { request } from "../support/http.js";
 import { type TestServer, startTestServer } from "../support/server.js";
@@ -29,19 +29,9 @@ describe("kairan app / kairan token", () => {
 
   /** Runs the command line with the test server's data directory; captures output and exit status. */
   async function kairan(...args: string[]): Promise<Run> {
-    const out: string[] = [];
-    const err: string[] = [];
-    const log = mock.method(console, "log", (line: unknown) => void out.push(String(line)));
-    const error = mock.method(console, "error", (line: unknown) => void err.push(String(line)));
-    const previous = process.exitCode;
-    try {
-      await main([...args, "--data", server.dataDir, "--log-level", "silent"]);
-      return { out: out.join("\n"), err: err.join("\n"), status: Number(process.exitCode ?? 0) };
-    } finally {
-      log.mock.restore();
-      error.mock.restore();
-      process.exitCode = previous;
-    }
+    const run = await runKairanHere([...args, "--data", server.dataDir, "--log-level", "silent"]);
+    // Its lines, as the console mock this replaced joined them.
+    return { out: run.stdout.replace(/\n$/, ""), err: run.stderr.replace(/\n$/, ""), status: run.status };
   }
 
   it("app add generates a key and secret, prints them once; list shows no secret", async () => {

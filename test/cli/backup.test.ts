@@ -18,7 +18,8 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import SQLite from "better-sqlite3";
 import { openStore } from "../../src/store/open.js";
-import { runKairan, runKairanAsync, startServerProcess } from "../support/cli.js";
+import { runKairanAsync, startServerProcess } from "../support/cli.js";
+import { runKairanHere, startServeHere } from "../support/cli-in-process.js";
 import { eventually } from "../support/eventually.js";
 import { request } from "../support/http.js";
 import { type Ack, missingAcks, startWriters } from "../support/writers.js";
@@ -57,6 +58,8 @@ describe("kairan backup", () => {
         const load = startWriters(server.url, { ...DEMO, writers: WRITERS });
         await eventually(() => load.acks.length >= 60 || load.refusals.length > 0, "the writers are writing", 120_000);
         before = [...load.acks];
+        // A process of its own, as an operator runs it beside the server (in this process, its
+        // one step would stop the writers, which run here, for as long as it takes).
         const backup = await runKairanAsync(["backup", file, "--data", data]);
         // Each writer has at most one request in flight: beyond the next WRITERS acks, every
         // acknowledged write was sent after the backup had ended.
@@ -124,7 +127,7 @@ describe("kairan backup", () => {
     }
   });
 
-  it("refuses an existing file, PostgreSQL, a missing database and a wrong argument count, changing nothing", () => {
+  it("refuses an existing file, PostgreSQL, a missing database and a wrong argument count, changing nothing", async () => {
     const data = join(place, "data");
     const taken = join(place, "taken.sqlite");
     writeFileSync(taken, "keep me");
@@ -152,7 +155,7 @@ describe("kairan backup", () => {
       ],
     ];
     for (const [args, message] of cases) {
-      const run = runKairan(args);
+      const run = await runKairanHere(args);
       assert.equal(run.status, 2, `${args.join(" ")}: ${run.stderr}`);
       assert.match(run.stderr.split("\n")[0] ?? "", message);
       assert.equal(run.stdout, "");
@@ -163,9 +166,9 @@ describe("kairan backup", () => {
   });
 });
 
-/** Puts the backup where a data directory's database goes, and serves it. */
+/** Puts the backup where a data directory's database goes, and serves it (in this process: it only reads). */
 async function startRestored(file: string, dataDir: string) {
   mkdirSync(dataDir, { recursive: true });
   copyFileSync(file, join(dataDir, "kairan.sqlite"));
-  return startServerProcess(["--port", "0", "--data", dataDir, "--log-level", "warn", "--no-rate-limit"]);
+  return startServeHere(["--port", "0", "--data", dataDir, "--log-level", "warn", "--no-rate-limit"]);
 }

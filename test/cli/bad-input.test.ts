@@ -1,18 +1,26 @@
 // Every command, given bad input, prints one line and exits 2: never a stack trace, never a
 // silent success. The commands and subcommands are read from the help texts, so a command
-// added later is covered by the generic cases without touching this file.
+// added later is covered by the generic cases without touching this file. The cases run in this
+// process (runCli, test/support/cli-in-process.ts: hundreds of process starts cost minutes of
+// CPU); the last suite runs one case of each way of failing as a real process.
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { runKairanAsync } from "../support/cli.js";
+import { type CliRunner, runKairanHere } from "../support/cli-in-process.js";
 import { tempDirs } from "../support/temp-dirs.js";
 
 const tempDir = tempDirs("kairan-bad-");
 
 /** Runs `args` with a data directory and asserts the one-line failure. */
-async function assertRefused(args: readonly string[], data: string, message?: RegExp): Promise<void> {
-  const run = await runKairanAsync(args, { KAIRAN_DATA_DIR: data, KAIRAN_DEMO: "0", KAIRAN_LOG_LEVEL: "silent" });
+async function assertRefused(
+  args: readonly string[],
+  data: string,
+  message?: RegExp,
+  runner: CliRunner = runKairanHere,
+): Promise<void> {
+  const run = await runner(args, { KAIRAN_DATA_DIR: data, KAIRAN_DEMO: "0", KAIRAN_LOG_LEVEL: "silent" });
   const shown = `kairan ${args.join(" ")}:\n${run.stderr}`;
   assert.equal(run.status, 2, `exit status 2 for ${shown}\n(stdout: ${run.stdout.slice(0, 300)})`);
   assert.doesNotMatch(run.stderr, /^\s+at /m, `no stack trace for ${shown}`);
@@ -23,24 +31,20 @@ async function assertRefused(args: readonly string[], data: string, message?: Re
   if (message) assert.match(lines[0]!, message, shown);
 }
 
-/** Runs cases a few at a time (each is a process of its own). */
+/** Runs cases one after another (in this process, where a warning is told to the run that raised it). */
 async function each<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
-  const queue = [...items];
-  const worker = async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
-  };
-  await Promise.all([worker(), worker(), worker()]);
+  for (const item of items) await work(item);
 }
 
 /** Every command path the help texts list: `serve`, `user add`, `app list`, ... */
 async function commandPaths(): Promise<string[][]> {
-  const top = await runKairanAsync(["--help"]);
+  const top = await runKairanHere(["--help"]);
   assert.equal(top.status, 0, top.stderr);
   const names = [...top.stdout.matchAll(/^ {2}([a-z][a-z-]*) /gm)].map((match) => match[1]!);
   assert.ok(names.length >= 10, `commands listed in kairan --help:\n${top.stdout}`);
   const paths: string[][] = [];
   for (const name of names) {
-    const help = await runKairanAsync([name, "--help"]);
+    const help = await runKairanHere([name, "--help"]);
     assert.equal(help.status, 0, `kairan ${name} --help: ${help.stderr}`);
     const grouped = new RegExp(`kairan ${name} <([a-z|-]+)>`).exec(help.stdout)?.[1]?.split("|");
     const actions = [...help.stdout.matchAll(new RegExp(`^\\s*(?:Usage: )?kairan ${name} ([a-z][a-z-]*)`, "gm"))];
@@ -91,7 +95,7 @@ describe("bad values, unknown users, groups and items: one line, exit status 2",
   let data: string;
   before(async () => {
     data = tempDir();
-    const seeded = await runKairanAsync(["seed", "seeds/demo.json", "--data", data]);
+    const seeded = await runKairanHere(["seed", "seeds/demo.json", "--data", data]);
     assert.equal(seeded.status, 0, seeded.stderr);
   });
 
@@ -162,4 +166,42 @@ describe("bad values, unknown users, groups and items: one line, exit status 2",
   for (const [args, message] of cases) {
     it(`kairan ${args.join(" ")}`, () => assertRefused(args, data, message));
   }
+});
+
+// What only a process shows: the status it ends with, all it writes to standard error (a warning
+// of Node's, a stack trace from the bin), its start from bin/kairan.js. One case of each way the
+// command line fails (src/cli/main.ts: its usage errors, explainFailure's kinds, an unknown
+// command), each the same case as above, as `node bin/kairan.js`.
+describe("the same refusals from a real process: one line, exit status 2", () => {
+  let data: string;
+  let fileInTheWay: string;
+  before(async () => {
+    data = tempDir();
+    const seeded = await runKairanHere(["seed", "seeds/demo.json", "--data", data]);
+    assert.equal(seeded.status, 0, seeded.stderr);
+    fileInTheWay = join(tempDir(), "a-file");
+    writeFileSync(fileInTheWay, "not a directory");
+  });
+
+  it("an unknown command, option or action; a bad setting; a data directory that is a file; an unreachable database", async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [["frobnicate"], /unknown command "frobnicate"/],
+      [["user", "add", "--no-such-option"], /no-such-option/],
+      [["app", "bogus"], /unknown action/],
+      [["serve", "--port", "eighty"], /--port/],
+      [["user", "list", "--data", fileInTheWay], /./],
+      [["serve", "--data", fileInTheWay], /is a file, not a directory/],
+      [["seed", "seeds/demo.json", "--database", "postgres://postgres@127.0.0.1:1/kairan"], /./],
+    ];
+    for (const [args, message] of cases) await assertRefused(args, tempDir(), message, runKairanAsync);
+  });
+
+  it("a bad seed file, a rule of the domain, an unknown key", async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [["seed", "/no/such/seed.json"], /cannot read \(ENOENT\)/],
+      [["user", "add", "--name", "A", "--email", "alice@example.com", "--password", "pw"], /exists already/],
+      [["app", "remove", "no-such-key"], /no application has the key/],
+    ];
+    for (const [args, message] of cases) await assertRefused(args, data, message, runKairanAsync);
+  });
 });

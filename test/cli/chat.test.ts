@@ -7,12 +7,12 @@ import { kairan } from "./support.js";
 
 describe("kairan chat and chat rooms in seed files", () => {
   let data: string;
-  before(() => {
+  before(async () => {
     data = mkdtempSync(join(tmpdir(), "kairan-cli-chat-"));
   });
   after(() => rmSync(data, { recursive: true, force: true }));
 
-  it("loads rooms and messages from a seed, adds a room, says something, lists the rooms", () => {
+  it("loads rooms and messages from a seed, adds a room, says something, lists the rooms", async () => {
     const seed = {
       users: [
         { ref: "ann", name: "Ann", email: "ann@example.com", password: "pw-ann-123" },
@@ -37,11 +37,11 @@ describe("kairan chat and chat rooms in seed files", () => {
     };
     const file = join(data, "..", `chat-seed-${process.pid}.json`);
     writeFileSync(file, JSON.stringify(seed));
-    const loaded = kairan(data, "seed", file);
+    const loaded = await kairan(data, "seed", file);
     assert.equal(loaded.status, 0, loaded.stderr);
     const rooms = loaded.json<{ chatRooms: Record<string, string> }>().chatRooms;
     assert.match(rooms.lunch ?? "", /^MYPAGE,1:\d+,MP_CHAT,1:\d+$/);
-    const added = kairan(
+    const added = await kairan(
       data,
       "chat",
       "room",
@@ -56,10 +56,20 @@ describe("kairan chat and chat rooms in seed files", () => {
     assert.equal(added.status, 0, added.stderr);
     const room = added.json<{ id: string; members: string[] }>();
     assert.deepEqual(room.members, ["Ann", "Ben"]);
-    const said = kairan(data, "chat", "say", "--room", room.id, "--author", "ben@example.com", "--text", "deploy done");
+    const said = await kairan(
+      data,
+      "chat",
+      "say",
+      "--room",
+      room.id,
+      "--author",
+      "ben@example.com",
+      "--text",
+      "deploy done",
+    );
     assert.equal(said.status, 0, said.stderr);
     assert.match(said.json<{ id: string }>().id, /,COMMENT,1$/);
-    const listed = kairan(data, "chat", "room", "list", "--user", "ann@example.com").json<
+    const listed = (await kairan(data, "chat", "room", "list", "--user", "ann@example.com")).json<
       { title: string; latest: string | null }[]
     >();
     assert.deepEqual(
@@ -70,7 +80,7 @@ describe("kairan chat and chat rooms in seed files", () => {
         ["Ben", null],
       ],
     );
-    const refused = kairan(
+    const refused = await kairan(
       data,
       "chat",
       "say",

@@ -6,12 +6,14 @@ import { after, before, describe, it } from "node:test";
 import SQLite from "better-sqlite3";
 import pg from "pg";
 import { TEST_DATABASE_URL, type TestSchema, createTestSchema } from "../support/backends.js";
-import { type ServerProcess, runKairan, runKairanAsync, startServerProcess } from "../support/cli.js";
+import { runKairanHere, startServeHere } from "../support/cli-in-process.js";
 import { CLIENT_NS, atomText, entriesOf, request } from "../support/http.js";
 import { type TestS3, startTestS3 } from "../support/s3.js";
 
 // `kairan copy`: the demo workspace seeded into SQLite, copied into a fresh PostgreSQL schema,
-// must be served byte for byte the same by both (after replacing each server's base URL).
+// must be served byte for byte the same by both (after replacing each server's base URL). The
+// commands and the servers run in this process (test/support/cli-in-process.ts); what a process
+// adds (its exit status, its standard error) is the same for every command: bad-input.test.ts.
 
 const skip = TEST_DATABASE_URL ? false : "needs PostgreSQL: set KAIRAN_TEST_DATABASE_URL";
 // node:test awaits its tests itself: the promise `it` returns is the runner's, not ours to hold.
@@ -42,13 +44,13 @@ describe("kairan copy --from DIR --to postgres://", () => {
   let filesTo: string;
   let schema: TestSchema;
   let topics: string[];
-  const copy = (extra: readonly string[] = []) => runKairan(["copy", "--from", from, "--to", schema.url, ...extra]);
+  const copy = (extra: readonly string[] = []) => runKairanHere(["copy", "--from", from, "--to", schema.url, ...extra]);
 
   before(async () => {
     if (skip) return;
     [from, filesTo] = [0, 1].map(() => mkdtempSync(join(tmpdir(), "kairan-copy-")) as string) as [string, string];
     dirs.push(from, filesTo);
-    const seeded = runKairan(["seed", DEMO, "--data", from]);
+    const seeded = await runKairanHere(["seed", DEMO, "--data", from]);
     assert.equal(seeded.status, 0, seeded.stderr);
     topics = Object.values((JSON.parse(seeded.stdout) as { topics: Record<string, string> }).topics);
     mkdirSync(join(from, "blobs", "ab"), { recursive: true });
@@ -65,19 +67,19 @@ describe("kairan copy --from DIR --to postgres://", () => {
     dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
   });
 
-  pgIt("refuses to start without --files-to when the source holds stored files (exit 2)", () => {
-    const result = copy();
+  pgIt("refuses to start without --files-to when the source holds stored files (exit 2)", async () => {
+    const result = await copy();
     assert.equal(result.status, 2, result.stderr);
     assert.match(result.stderr, /--files-to/);
   });
 
   pgIt("copies every table and the stored files; both engines then serve identical feeds", async () => {
-    const result = copy(["--files-to", filesTo]);
+    const result = await copy(["--files-to", filesTo]);
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /^topics\s+4 rows$/m);
     assert.equal(readFileSync(join(filesTo, "blobs", "ab", "abcdef"), "utf8"), "file bytes");
-    const sqlite = await startServerProcess(["--port", "0", "--data", from, "--no-demo"]);
-    const postgres = await startServerProcess([
+    const sqlite = await startServeHere(["--port", "0", "--data", from, "--no-demo", "--log-level", "warn"]);
+    const postgres = await startServeHere([
       "--port",
       "0",
       "--data",
@@ -85,6 +87,8 @@ describe("kairan copy --from DIR --to postgres://", () => {
       "--database",
       schema.url,
       "--no-demo",
+      "--log-level",
+      "warn",
     ]);
     try {
       const paths = [
@@ -113,17 +117,17 @@ describe("kairan copy --from DIR --to postgres://", () => {
     }
   });
 
-  pgIt("refuses a non-empty target with a clear message and exit status 2", () => {
-    const result = copy(["--files-to", mkdtempSync(join(tmpdir(), "kairan-copy-"))]);
+  pgIt("refuses a non-empty target with a clear message and exit status 2", async () => {
+    const result = await copy(["--files-to", mkdtempSync(join(tmpdir(), "kairan-copy-"))]);
     assert.equal(result.status, 2);
     assert.match(result.stderr, /target database is not empty \(table users has rows\)/);
   });
 
-  it("describes itself with --help and refuses bad usage with exit 2", () => {
-    assert.match(runKairan(["copy", "--help"]).stdout, /--files-to DIR/);
-    assert.match(runKairan(["--help"]).stdout, /copy/);
-    assert.equal(runKairan(["copy", "--from", "x"]).status, 2);
-    assert.equal(runKairan(["copy", "--from", "x", "--to", "mysql://x"]).status, 2);
+  it("describes itself with --help and refuses bad usage with exit 2", async () => {
+    assert.match((await runKairanHere(["copy", "--help"])).stdout, /--files-to DIR/);
+    assert.match((await runKairanHere(["--help"])).stdout, /copy/);
+    assert.equal((await runKairanHere(["copy", "--from", "x"])).status, 2);
+    assert.equal((await runKairanHere(["copy", "--from", "x", "--to", "mysql://x"])).status, 2);
   });
 });
 
@@ -143,7 +147,7 @@ describe("kairan copy --from DIR --to postgres:// --blob-store s3://", () => {
     s3 = await startTestS3();
     if (skip) return;
     from = tempDir();
-    const seeded = runKairan(["seed", DEMO, "--data", from]);
+    const seeded = await runKairanHere(["seed", DEMO, "--data", from]);
     assert.equal(seeded.status, 0, seeded.stderr);
     files = Object.values((JSON.parse(seeded.stdout) as { files: Record<string, string> }).files);
     writeFileSync(join(from, "blobs", ".DS_Store"), "not ours");
@@ -158,7 +162,7 @@ describe("kairan copy --from DIR --to postgres:// --blob-store s3://", () => {
   pgIt(
     "uploads every stored file before the rows: a server on PostgreSQL and the bucket serves the same bytes",
     async () => {
-      const failed = await runKairanAsync(
+      const failed = await runKairanHere(
         [
           "copy",
           "--from",
@@ -171,7 +175,7 @@ describe("kairan copy --from DIR --to postgres:// --blob-store s3://", () => {
       );
       assert.equal(failed.status, 2, failed.stderr);
       assert.match(failed.stderr, /^kairan: cannot use s3:\/\/no-such-bucket at .*: no such bucket$/m);
-      const result = await runKairanAsync(["copy", "--from", from, "--to", schema.url, ...s3.args("moved")], s3.env);
+      const result = await runKairanHere(["copy", "--from", from, "--to", schema.url, ...s3.args("moved")], s3.env);
       assert.equal(result.status, 0, result.stderr);
       assert.match(result.stderr, /^skipped .*\.DS_Store: not a stored file$/m);
       const local = readdirSync(join(from, "blobs"), { recursive: true, withFileTypes: true })
@@ -181,9 +185,20 @@ describe("kairan copy --from DIR --to postgres:// --blob-store s3://", () => {
       assert.ok(local.length >= 4, "the demo's versions and thumbnail");
       assert.match(result.stdout, new RegExp(`^${local.length} stored files copied to s3://${s3.bucket}/moved$`, "m"));
       assert.deepEqual(await s3.list("moved"), local);
-      const sqlite = await startServerProcess(["--port", "0", "--data", from, "--no-demo"]);
-      const postgres = await startServerProcess(
-        ["--port", "0", "--data", tempDir(), "--database", schema.url, "--no-demo", ...s3.args("moved")],
+      const sqlite = await startServeHere(["--port", "0", "--data", from, "--no-demo", "--log-level", "warn"]);
+      const postgres = await startServeHere(
+        [
+          "--port",
+          "0",
+          "--data",
+          tempDir(),
+          "--database",
+          schema.url,
+          "--no-demo",
+          "--log-level",
+          "warn",
+          ...s3.args("moved"),
+        ],
         s3.env,
       );
       try {
@@ -210,8 +225,8 @@ describe("kairan copy --from DIR --to postgres:// --blob-store s3://", () => {
     },
   );
 
-  it("refuses --files-to together with --blob-store, and a bad --blob-store, with exit 2", () => {
-    const both = runKairan([
+  it("refuses --files-to together with --blob-store, and a bad --blob-store, with exit 2", async () => {
+    const both = await runKairanHere([
       "copy",
       "--from",
       "x",
@@ -224,13 +239,13 @@ describe("kairan copy --from DIR --to postgres:// --blob-store s3://", () => {
     ]);
     assert.equal(both.status, 2);
     assert.match(both.stderr, /either --files-to DIR or --blob-store/);
-    const bad = runKairan(["copy", "--from", "x", "--to", "postgres://h/db", "--blob-store", "s3://"]);
+    const bad = await runKairanHere(["copy", "--from", "x", "--to", "postgres://h/db", "--blob-store", "s3://"]);
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /--blob-store \/ KAIRAN_BLOB_STORE: must be s3:\/\/BUCKET/);
   });
 });
 
-async function newTopicId(server: ServerProcess): Promise<string | undefined> {
+async function newTopicId(server: { readonly url: string }): Promise<string | undefined> {
   const body = `<feed ${CLIENT_NS}><entry><cbl:group id="1:1"/><title>after copy</title></entry></feed>`;
   const answer = await request(`${server.url}/api/board/V2`, { body, token: TOKEN });
   assert.equal(answer.status, 200, answer.text);

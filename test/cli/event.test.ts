@@ -7,24 +7,26 @@ import { kairan } from "./support.js";
 
 describe("kairan event", () => {
   let data: string;
-  before(() => {
+  before(async () => {
     data = mkdtempSync(join(tmpdir(), "kairan-cli-event-"));
-    kairan(data, "user", "add", "--name", "Ann", "--email", "ann@example.com", "--password", "pw");
-    kairan(data, "user", "add", "--name", "Ben", "--email", "ben@example.com", "--password", "pw");
-    kairan(data, "group", "add", "--name", "Ops", "--manager", "ann@example.com");
-    kairan(data, "member", "add", "--group", "1:1", "--user", "ben@example.com");
+    await kairan(data, "user", "add", "--name", "Ann", "--email", "ann@example.com", "--password", "pw");
+    await kairan(data, "user", "add", "--name", "Ben", "--email", "ben@example.com", "--password", "pw");
+    await kairan(data, "group", "add", "--name", "Ops", "--manager", "ann@example.com");
+    await kairan(data, "member", "add", "--group", "1:1", "--user", "ben@example.com");
   });
   after(() => rmSync(data, { recursive: true, force: true }));
 
-  it("manages menus and facilities, and adds, updates and deletes one-off, all-day and repeating events", () => {
-    assert.deepEqual(kairan(data, "event", "menu-add", "--group", "1:1", "--name", "会議").json(), {
+  it("manages menus and facilities, and adds, updates and deletes one-off, all-day and repeating events", async () => {
+    assert.deepEqual((await kairan(data, "event", "menu-add", "--group", "1:1", "--name", "会議")).json(), {
       added: "menu",
       id: "1:1",
       name: "会議",
     });
-    kairan(data, "event", "facility-add", "--group", "1:1", "--name", "Room A");
-    assert.deepEqual(kairan(data, "event", "facilities", "--group", "1:1").json(), [{ id: "1:1", name: "Room A" }]);
-    const added = kairan(
+    await kairan(data, "event", "facility-add", "--group", "1:1", "--name", "Room A");
+    assert.deepEqual((await kairan(data, "event", "facilities", "--group", "1:1")).json(), [
+      { id: "1:1", name: "Room A" },
+    ]);
+    const added = await kairan(
       data,
       "event",
       "add",
@@ -63,55 +65,51 @@ describe("kairan event", () => {
       participants: ["1:2"],
       facilities: ["1:1"],
     });
-    const allDay = kairan(
-      data,
-      "event",
-      "add",
-      "--group",
-      "1:1",
-      "--creator",
-      "ben@example.com",
-      "--title",
-      "Off",
+    const allDay = (
+      await kairan(data, "event", "add", "--group", "1:1", "--creator", "ben@example.com", "--title", "Off")
     ).stdout;
     assert.equal(allDay, "", "the times are required");
-    const holiday = kairan(
-      data,
-      "event",
-      "add",
-      "--group",
-      "1:1",
-      "--creator",
-      "ben@example.com",
-      "--title",
-      "Holiday",
-      "--start",
-      "2026-12-08",
-      "--end",
-      "2026-12-08",
-      "--all-day",
-      "--time-zone",
-      "Asia/Tokyo",
+    const holiday = (
+      await kairan(
+        data,
+        "event",
+        "add",
+        "--group",
+        "1:1",
+        "--creator",
+        "ben@example.com",
+        "--title",
+        "Holiday",
+        "--start",
+        "2026-12-08",
+        "--end",
+        "2026-12-08",
+        "--all-day",
+        "--time-zone",
+        "Asia/Tokyo",
+      )
     ).json<{ start: string; end: string }>();
     assert.deepEqual([holiday.start, holiday.end], ["2026-12-07T15:00:00Z", "2026-12-08T15:00:00Z"]);
-    const updated = kairan(
-      data,
-      "event",
-      "update",
-      "--event",
-      "GROUP,1:1,GW_SCHEDULE,1:1",
-      "--title",
-      "Weekly sync",
-      "--start",
-      "2026-03-19T08:00:00Z",
-      "--end",
-      "2026-03-19T09:30:00Z",
+    const updated = (
+      await kairan(
+        data,
+        "event",
+        "update",
+        "--event",
+        "GROUP,1:1,GW_SCHEDULE,1:1",
+        "--title",
+        "Weekly sync",
+        "--start",
+        "2026-03-19T08:00:00Z",
+        "--end",
+        "2026-03-19T09:30:00Z",
+      )
     ).json<{ title: string; timeZone: string; participants: string[] }>();
     assert.deepEqual([updated.title, updated.timeZone, updated.participants], ["Weekly sync", "Europe/Berlin", []]);
-    assert.equal(kairan(data, "event", "delete", "--event", "GROUP,1:1,GW_SCHEDULE,1:1").status, 0);
+    assert.equal((await kairan(data, "event", "delete", "--event", "GROUP,1:1,GW_SCHEDULE,1:1")).status, 0);
   });
 
-  it("adds, updates and deletes personal events with --user; they name no group, participant or facility", () => {
+  it("adds, updates and deletes personal events with --user; they name no group, participant or facility", async () => {
     const add = (...extra: string[]) =>
       kairan(
         data,
@@ -127,12 +125,12 @@ describe("kairan event", () => {
         "2026-12-01T02:00:00Z",
         ...extra,
       );
-    const added = add("--rule", "FREQ=WEEKLY;COUNT=2");
+    const added = await add("--rule", "FREQ=WEEKLY;COUNT=2");
     assert.equal(added.status, 0, added.stderr);
     const event = added.json<{ id: string; owner: string; rule: string; timeZone: string }>();
     assert.match(event.id, /^MYPAGE,1:2,MP_SCHEDULE,1:\d+$/);
     assert.deepEqual([event.owner, event.rule, event.timeZone], ["1:2", "FREQ=WEEKLY;COUNT=2", "UTC"]);
-    const updated = kairan(
+    const updated = await kairan(
       data,
       "event",
       "update",
@@ -167,24 +165,24 @@ describe("kairan event", () => {
       ["--menu", "1:1"],
       ["--group", "1:1"],
     ]) {
-      const refused = add(...extra);
+      const refused = await add(...extra);
       assert.equal(refused.status, 2, `${extra.join(" ")}: ${refused.stdout}`);
       assert.equal(refused.stderr.trim().split("\n").length, 1, refused.stderr);
     }
-    assert.equal(add("--title", "").status, 2);
-    assert.equal(kairan(data, "event", "add", "--user", "nobody@example.com", "--title", "x").status, 2);
-    const deleted = kairan(data, "event", "delete", "--event", event.id);
+    assert.equal((await add("--title", "")).status, 2);
+    assert.equal((await kairan(data, "event", "add", "--user", "nobody@example.com", "--title", "x")).status, 2);
+    const deleted = await kairan(data, "event", "delete", "--event", event.id);
     assert.equal(deleted.status, 0, deleted.stderr);
     assert.equal(deleted.json<{ id: string }>().id, event.id);
-    assert.equal(kairan(data, "event", "delete", "--event", event.id).status, 2, "gone");
+    assert.equal((await kairan(data, "event", "delete", "--event", event.id)).status, 2, "gone");
     assert.equal(
-      kairan(data, "event", "delete", "--event", event.id.replace("MYPAGE,1:2", "MYPAGE,1:1")).status,
+      (await kairan(data, "event", "delete", "--event", event.id.replace("MYPAGE,1:2", "MYPAGE,1:1"))).status,
       2,
       "another owner's id names nothing",
     );
   });
 
-  it("fails in one line with exit status 2", () => {
+  it("fails in one line with exit status 2", async () => {
     for (const args of [
       [
         "add",
@@ -218,10 +216,10 @@ describe("kairan event", () => {
       ["delete", "--event", "nonsense"],
       ["menu-add", "--group", "1:1", "--name", "x".repeat(101)],
     ]) {
-      const run = kairan(data, "event", ...args);
+      const run = await kairan(data, "event", ...args);
       assert.equal(run.status, 2, `${args.join(" ")}: ${run.stderr}`);
       assert.equal(run.stderr.trim().split("\n").length, 1, run.stderr);
     }
-    assert.equal(kairan(data, "event", "menu-add", "--group", "1:1", "--name", "x".repeat(100)).status, 0);
+    assert.equal((await kairan(data, "event", "menu-add", "--group", "1:1", "--name", "x".repeat(100))).status, 0);
   });
 });

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { execFileSync } from "node:child_process";
 import { describe, it } from "node:test";
-import { runKairan, startServerProcess } from "../support/cli.js";
+import SQLite from "better-sqlite3";
+import { runKairanHere, startServeHere } from "../support/cli-in-process.js";
 import { atomText, entriesOf, nsChild, request } from "../support/http.js";
 import { tempDirs } from "../support/temp-dirs.js";
 
@@ -34,7 +34,7 @@ const SMALL = [
 describe("kairan generate", () => {
   it("fills an empty database that the server then serves with the generated tokens", async () => {
     const data = tempDir();
-    const result = runKairan(["generate", "--data", data, "--seed", "7", ...SMALL]);
+    const result = await runKairanHere(["generate", "--data", data, "--seed", "7", ...SMALL]);
     assert.equal(result.status, 0, result.stderr);
     const summary = JSON.parse(result.stdout) as {
       plan: { topics: number };
@@ -43,7 +43,7 @@ describe("kairan generate", () => {
     };
     assert.equal(summary.plan.topics, 60);
     assert.ok(typeof summary.timings.topics === "number" && typeof summary.timings.tasks === "number");
-    const server = await startServerProcess(["--port", "0", "--data", data, "--no-demo", "--log-level", "warn"]);
+    const server = await startServeHere(["--port", "0", "--data", data, "--no-demo", "--log-level", "warn"]);
     try {
       const answer = await request(`${server.url}/api/board/V2?group=1:1&embed-comment=true&max-results=100`, {
         token: "gen-7-3",
@@ -68,15 +68,15 @@ describe("kairan generate", () => {
     }
   });
 
-  it("is reproducible from the seed, and refuses a database that is not empty", () => {
+  it("is reproducible from the seed, and refuses a database that is not empty", async () => {
     const [a, b, c] = [tempDir(), tempDir(), tempDir()];
-    assert.equal(runKairan(["generate", "--data", a, "--seed", "3", ...SMALL]).status, 0);
-    assert.equal(runKairan(["generate", "--data", b, "--seed", "3", ...SMALL]).status, 0);
-    assert.equal(runKairan(["generate", "--data", c, "--seed", "4", ...SMALL]).status, 0);
+    assert.equal((await runKairanHere(["generate", "--data", a, "--seed", "3", ...SMALL])).status, 0);
+    assert.equal((await runKairanHere(["generate", "--data", b, "--seed", "3", ...SMALL])).status, 0);
+    assert.equal((await runKairanHere(["generate", "--data", c, "--seed", "4", ...SMALL])).status, 0);
     const dump = (dir: string) => JSON.stringify(runSql(dir));
     assert.equal(dump(a), dump(b));
     assert.notEqual(dump(a), dump(c));
-    const again = runKairan(["generate", "--data", a, ...SMALL]);
+    const again = await runKairanHere(["generate", "--data", a, ...SMALL]);
     assert.equal(again.status, 2);
     assert.match(again.stderr, /not empty/);
   });
@@ -84,7 +84,7 @@ describe("kairan generate", () => {
   it("makes group events around a given day that the event list then serves", async () => {
     const data = tempDir();
     const events = ["--events", "100", "--big-events", "40", "--events-around", "2026-06-15"];
-    const result = runKairan(["generate", "--data", data, "--seed", "7", ...SMALL, ...events]);
+    const result = await runKairanHere(["generate", "--data", data, "--seed", "7", ...SMALL, ...events]);
     assert.equal(result.status, 0, result.stderr);
     const summary = JSON.parse(result.stdout) as {
       plan: { events: number; bigGroupEvents: number; eventsAround: number };
@@ -95,7 +95,7 @@ describe("kairan generate", () => {
       [100, 40, Date.UTC(2026, 5, 15)],
     );
     assert.ok(typeof summary.timings.events === "number" && typeof summary.timings.analyze === "number");
-    const server = await startServerProcess(["--port", "0", "--data", data, "--no-demo", "--log-level", "warn"]);
+    const server = await startServeHere(["--port", "0", "--data", data, "--no-demo", "--log-level", "warn"]);
     try {
       const year = "term-start=2026-01-01T00:00:00Z&term-end=2027-01-01T00:00:00Z";
       const answer = await request(`${server.url}/api/gwSchedule/V2?group=1:1&${year}&max-results=100`, {
@@ -110,15 +110,15 @@ describe("kairan generate", () => {
     }
   });
 
-  it("rejects bad numbers with usage", () => {
-    const result = runKairan(["generate", "--data", tempDir(), "--topics=-1"]);
+  it("rejects bad numbers with usage", async () => {
+    const result = await runKairanHere(["generate", "--data", tempDir(), "--topics=-1"]);
     assert.equal(result.status, 2);
     assert.match(result.stderr, /--topics must be an integer/);
     assert.match(
-      runKairan(["generate", "--data", tempDir(), "--tasks=-1"]).stderr,
+      (await runKairanHere(["generate", "--data", tempDir(), "--tasks=-1"])).stderr,
       /--tasks must be an integer from 0/,
     );
-    assert.match(runKairan(["generate", "--help"]).stdout, /Usage: kairan generate/);
+    assert.match((await runKairanHere(["generate", "--help"])).stdout, /Usage: kairan generate/);
     for (const [args, message] of [
       [["--events=-1"], /--events must be an integer from 0/],
       [["--events", "10", "--big-events", "11"], /--big-events must be an integer from 0 to 10/],
@@ -126,7 +126,7 @@ describe("kairan generate", () => {
       [["--events-around", "2100-01-01"], /--events-around must be a date/],
       [["--groups", "1", "--events", "10", "--big-events", "9"], /with one group, --big-events must equal --events/],
     ] as const) {
-      const refused = runKairan(["generate", "--data", tempDir(), ...args]);
+      const refused = await runKairanHere(["generate", "--data", tempDir(), ...args]);
       assert.equal(refused.status, 2, args.join(" "));
       assert.match(refused.stderr, message);
     }
@@ -203,11 +203,10 @@ function runSql(dir: string): unknown {
 }
 
 function runKairanQuery(dir: string, query: string): unknown {
-  const script = `const D=require("better-sqlite3");const d=new D(process.argv[1],{readonly:true});console.log(JSON.stringify(d.prepare(process.argv[2]).all()))`;
-  const result = runNode(["-e", script, join(dir, "kairan.sqlite"), query]);
-  return JSON.parse(result) as unknown;
-}
-
-function runNode(args: readonly string[]): string {
-  return execFileSync(process.execPath, args, { encoding: "utf8" });
+  const db = new SQLite(join(dir, "kairan.sqlite"), { readonly: true });
+  try {
+    return db.prepare(query).all();
+  } finally {
+    db.close();
+  }
 }

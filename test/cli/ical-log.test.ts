@@ -32,9 +32,13 @@ describe("the request log and calendar addresses", () => {
     const secret = "SeCrEt-in-the-log-0123456789abcd";
     assert.equal((await fetch(`${server.url}/ical/${secret}/me.ics`)).status, 404);
     assert.equal((await fetch(`${server.url}/ical/${secret}/group/1:1.ics`)).status, 404);
+    // A notification's one-click unsubscribe link is a credential too (src/http-kit/log-url.ts).
+    assert.equal((await fetch(`${server.url}/unsubscribe/${secret}`)).status, 404);
+    assert.equal((await fetch(`${server.url}/m/unsubscribe/${secret}`, { method: "POST" })).status, 404);
     await server.stop();
     const log = server.stderr();
     assert.match(log, /\/ical\/\[secret\]\/me\.ics/, "the request is logged");
+    assert.match(log, /\/m\/unsubscribe\/\[secret\]/, "the unsubscribe request is logged");
     assert.ok(!log.includes(secret), "without its secret");
   });
 });

@@ -8,7 +8,7 @@ import { kairan } from "./support.js";
 describe("kairan task add --user and personal tasks in seed files", () => {
   let data: string;
   let dir: string;
-  before(() => {
+  before(async () => {
     dir = mkdtempSync(join(tmpdir(), "kairan-cli-todo-"));
     data = join(dir, "data");
   });
@@ -20,8 +20,8 @@ describe("kairan task add --user and personal tasks in seed files", () => {
     return file;
   };
 
-  it("loads personal tasks from a seed and adds one from the command line", () => {
-    const loaded = kairan(
+  it("loads personal tasks from a seed and adds one from the command line", async () => {
+    const loaded = await kairan(
       data,
       "seed",
       seedFile({
@@ -36,7 +36,7 @@ describe("kairan task add --user and personal tasks in seed files", () => {
     const tasks = loaded.json<{ personalTasks: Record<string, string> }>().personalTasks;
     assert.match(tasks.milk ?? "", /^MYPAGE,1:\d+,TASK,1:\d+$/);
     assert.notEqual(tasks.milk, tasks.call);
-    const added = kairan(
+    const added = await kairan(
       data,
       "task",
       "add",
@@ -58,19 +58,19 @@ describe("kairan task add --user and personal tasks in seed files", () => {
     assert.equal(task.priority, "S");
   });
 
-  it("refuses bad input with a clear message and writes nothing", () => {
+  it("refuses bad input with a clear message and writes nothing", async () => {
     const max = "t".repeat(200);
-    assert.equal(kairan(data, "task", "add", "--user", "ann@example.com", "--title", max).status, 0);
-    const long = kairan(data, "task", "add", "--user", "ann@example.com", "--title", `${max}x`);
+    assert.equal((await kairan(data, "task", "add", "--user", "ann@example.com", "--title", max)).status, 0);
+    const long = await kairan(data, "task", "add", "--user", "ann@example.com", "--title", `${max}x`);
     assert.equal(long.status, 2);
     assert.match(long.stderr, /200/);
-    const mixed = kairan(data, "task", "add", "--user", "ann@example.com", "--group", "1:1", "--title", "x");
+    const mixed = await kairan(data, "task", "add", "--user", "ann@example.com", "--group", "1:1", "--title", "x");
     assert.equal(mixed.status, 2);
     assert.match(mixed.stderr, /--group does not go with --user/);
-    const nobody = kairan(data, "task", "add", "--user", "nobody@example.com", "--title", "x");
+    const nobody = await kairan(data, "task", "add", "--user", "nobody@example.com", "--title", "x");
     assert.notEqual(nobody.status, 0);
     assert.match(nobody.stderr, /nobody@example\.com|user/i);
-    const badSeed = kairan(
+    const badSeed = await kairan(
       data,
       "seed",
       seedFile({
@@ -84,7 +84,7 @@ describe("kairan task add --user and personal tasks in seed files", () => {
     assert.equal(badSeed.status, 2);
     assert.match(badSeed.stderr, /personalTasks\[0\]\.owner: no user with ref "dog"/);
     assert.match(badSeed.stderr, /personalTasks\[1\]: .*200/);
-    const badDue = kairan(
+    const badDue = await kairan(
       data,
       "seed",
       seedFile({
@@ -94,6 +94,6 @@ describe("kairan task add --user and personal tasks in seed files", () => {
     );
     assert.equal(badDue.status, 2);
     assert.match(badDue.stderr, /personalTasks\[0\]\.due/);
-    assert.equal(kairan(data, "user", "list").stdout.includes("cat@example.com"), false, "nothing was loaded");
+    assert.equal((await kairan(data, "user", "list")).stdout.includes("cat@example.com"), false, "nothing was loaded");
   });
 });

@@ -16,12 +16,15 @@ const tempDir = tempDirs("kairan-reindex-");
 // in test/http, test/web and test/store.
 it("rebuilds the index: a file's lost text is found again, every other kind still is", async () => {
   const data = tempDir();
-  kairan(data, "user", "add", "--name", "Ann", "--email", "ann@example.com", "--password", "pw");
-  kairan(data, "group", "add", "--name", "Ops", "--manager", "ann@example.com");
+  await kairan(data, "user", "add", "--name", "Ann", "--email", "ann@example.com", "--password", "pw");
+  await kairan(data, "group", "add", "--name", "Ops", "--manager", "ann@example.com");
   const path = join(data, "runbook.txt");
   writeFileSync(path, "障害対応の手順: restart the frobnicator");
-  assert.equal(kairan(data, "file", "add", "--group", "1:1", "--author", "ann@example.com", "--path", path).status, 0);
-  kairan(
+  assert.equal(
+    (await kairan(data, "file", "add", "--group", "1:1", "--author", "ann@example.com", "--path", path)).status,
+    0,
+  );
+  await kairan(
     data,
     "task",
     "add",
@@ -53,7 +56,7 @@ it("rebuilds the index: a file's lost text is found again, every other kind stil
     }
   };
   assert.deepEqual(await hits(), ["TASK"]);
-  const run = kairan(data, "reindex");
+  const run = await kairan(data, "reindex");
   assert.equal(run.status, 0, run.stderr);
   const report = run.json<Record<string, number>>();
   assert.equal(report.files, 1);
@@ -63,8 +66,8 @@ it("rebuilds the index: a file's lost text is found again, every other kind stil
   assert.deepEqual(await hits(), ["CABINET", "TASK"]);
 });
 
-it("fails like every command: one line, exit status 2", () => {
-  const run = kairan(tempDir(), "reindex", "extra");
+it("fails like every command: one line, exit status 2", async () => {
+  const run = await kairan(tempDir(), "reindex", "extra");
   assert.equal(run.status, 2);
   assert.match(run.stderr, /^kairan: reindex: kairan reindex takes no positional arguments/);
   assert.equal(run.stderr.trim().split("\n").length, 1);

@@ -2,7 +2,7 @@
 // verbose level, goes through every way of signing in (three-legged OAuth with a callback and out
 // of band, legacy signing, xAuth, Bearer with a personal and a seeded token, OAuth signed in the
 // query string and in a form body, the web's password sign-in, an invitation link, a calendar
-// address); then not one of the secrets used appears in what it wrote. On SQLite, and on PostgreSQL
+// address, a password reset, an address change, an invitation's sign-in); then not one of the secrets used appears in what it wrote. On SQLite, and on PostgreSQL
 // when KAIRAN_TEST_DATABASE_URL is set. Runs the built server: `npm run build` first.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -11,12 +11,14 @@ import { join } from "node:path";
 import { after, before, it } from "node:test";
 import { SESSION_COOKIE } from "../../src/web/session.js";
 import { TEST_DATABASE_URL, type TestSchema, createTestSchema, describeEachBackend } from "../support/backends.js";
-import { type ServerProcess, runKairan, startServerProcess } from "../support/cli.js";
+import { type ServerProcess, startServerProcess } from "../support/cli.js";
+import { runKairanHere } from "../support/cli-in-process.js";
 import { TestClock } from "../support/clock.js";
 import { request } from "../support/http.js";
 import { type KeyPair, formEncode, oauth1a, oauthParams } from "../support/oauth.js";
 import { approve, initiate, issuedPair, signedGet, signedPost, threeLegged, xAuth } from "../support/oauth-dance.js";
 import { WebClient } from "../support/web.js";
+import { linkPath, openOutbox } from "../support/account-mail.js";
 
 const PASSWORD = "alice-log-password-7f3a";
 const Z_APP = { key: "log-z-key", secret: "log-z-consumer-secret-91c2" };
@@ -43,15 +45,16 @@ describeEachBackend("secrets never reach the server's log", (backend) => {
     writeFileSync(seedFile, JSON.stringify({ users: [alice], apps, tokens, groups }));
     schema = backend === "postgres" ? await createTestSchema() : undefined;
     const data = ["--data", dataDir, ...(schema ? ["--database", operatorUrl(schema.name)] : [])];
-    assert.equal(runKairan(["seed", seedFile, ...data]).status, 0);
+    assert.equal((await runKairanHere(["seed", seedFile, ...data])).status, 0);
     const legacy = ["--name", "Catalyst", "--level", "write", "--key", LEGACY_APP.key, "--secret", LEGACY_APP.secret];
-    assert.equal(runKairan(["app", "add", ...legacy, "--legacy-signing", ...data]).status, 0);
-    const issued = runKairan(["token", "add", "--user", alice.email, "--app", Z_APP.key, ...data]);
+    assert.equal((await runKairanHere(["app", "add", ...legacy, "--legacy-signing", ...data])).status, 0);
+    const issued = await runKairanHere(["token", "add", "--user", alice.email, "--app", Z_APP.key, ...data]);
     personal = {
       key: /token: +(\S+)/.exec(issued.stdout)?.[1] ?? "",
       secret: /token secret: +(\S+)/.exec(issued.stdout)?.[1] ?? "",
     };
     keep(personal.key, personal.secret);
+    // The server is a process: its whole output is what is searched. The commands before it run here.
     const flags = ["--port", "0", ...data, "--no-demo", "--allow-signup", "--log-level", "trace"];
     server = await startServerProcess(flags);
   });
@@ -138,6 +141,48 @@ describeEachBackend("secrets never reach the server's log", (backend) => {
     assert.equal((await newbie.get("/g/1:1/board")).status, 200);
   });
 
+  it("the account links: a password reset, an address change, an invitation's sign-in and its next", async () => {
+    const outbox = openOutbox({
+      storeConfig: schema
+        ? { kind: "postgres", url: operatorUrl(schema.name) }
+        : { kind: "sqlite", file: join(dataDir, "kairan.sqlite") },
+    });
+    try {
+      const linkTo = async (address: string, kind: string) => {
+        const path = linkPath((await outbox.to(address, kind)).at(-1)?.text_body ?? "", server.url);
+        keep(path.split("/").at(-1));
+        return path;
+      };
+      const web = new WebClient(server.url);
+      await web.get("/password/forgot");
+      assert.equal((await web.post("/password/forgot", { email: person.email })).status, 200);
+      const reset = await linkTo(person.email, "password-reset");
+      assert.equal((await web.get(reset)).status, 200);
+      const fresh = "alice-reset-log-password-3c4d";
+      keep(fresh);
+      assert.equal((await web.post(reset, { password: fresh, repeat: fresh })).status, 303);
+      keep(web.cookie(SESSION_COOKIE));
+      await web.get("/account");
+      keep(web.csrf());
+      assert.equal((await web.post("/account/email", { email: "alice.new@log.example", current: fresh })).status, 303);
+      const confirm = await linkTo("alice.new@log.example", "address-confirm");
+      const visitor = new WebClient(server.url);
+      assert.equal((await visitor.get(confirm)).status, 200);
+      assert.equal((await visitor.post(confirm)).status, 303);
+      // An invitation to an address with an account: its page sends to sign-in with the link in `next`.
+      await web.post("/groups/new", { name: "Second", summary: "" });
+      await web.get("/g/1:2/members");
+      await web.post("/g/1:2/members/invite", { email: "newbie@log.example" });
+      const join = await linkTo("newbie@log.example", "invitation");
+      const page = await visitor.get(join);
+      const signin = /href="([^"]*\/signin\?next=[^"]*)"/.exec(page.html)?.[1]?.replace(/&amp;/g, "&") ?? "";
+      assert.match(signin, /next=%2Fjoin%2F/);
+      assert.equal((await visitor.get(signin)).status, 200);
+    } finally {
+      await outbox.close();
+    }
+  });
+
   it("the whole log holds none of them", async () => {
     await server.stop();
     const log = `${server.stdout()}\n${server.stderr()}`;
@@ -145,6 +190,9 @@ describeEachBackend("secrets never reach the server's log", (backend) => {
     assert.deepEqual(found, [], `${secrets.size} secrets looked for`);
     assert.match(log, /"url":"\/oauth\/token\?[^"]*oauth_signature=\[secret\]/, "the requests are logged");
     assert.match(log, /"url":"\/join\/[^"]*\/\[secret\]"/);
+    assert.match(log, /"url":"\/password\/reset\/\[secret\]"/);
+    assert.match(log, /"url":"\/account\/email\/confirm\/\[secret\]"/);
+    assert.match(log, /"url":"\/signin\?next=%2Fjoin%2F1%3A\d+%2F%5Bsecret%5D"/);
     assert.match(log, /legacy signing accepted/);
     assert.ok(secrets.size >= 30, `every flow contributed its secrets (${secrets.size})`);
   });

@@ -12,21 +12,21 @@ const DEMO = JSON.parse(readFileSync(new URL("../../seeds/demo.json", import.met
 
 describe("kairan seed with tasks and files", () => {
   let data: string;
-  before(() => {
+  before(async () => {
     data = mkdtempSync(join(tmpdir(), "kairan-seed-"));
   });
   after(() => rmSync(data, { recursive: true, force: true }));
 
-  it("refuses a bad task due date, naming its path, and writes nothing", () => {
+  it("refuses a bad task due date, naming its path, and writes nothing", async () => {
     const bad = structuredClone(DEMO);
     bad.groups[0]!.tasks[2]!.due = "next tuesday";
     const file = join(data, "bad.json");
     writeFileSync(file, JSON.stringify(bad));
-    const run = kairan(data, "seed", file);
+    const run = await kairan(data, "seed", file);
     assert.equal(run.status, 2);
     assert.match(run.stderr, /groups\[0\]\.tasks\[2\]\.due: not a date/);
     assert.equal(run.stdout, "");
-    assert.deepEqual(kairan(data, "user", "list").json(), [], "no row written");
+    assert.deepEqual((await kairan(data, "user", "list")).json(), [], "no row written");
     assert.deepEqual(
       readdirSync(data).filter((name) => name === "blobs"),
       [],
@@ -34,22 +34,22 @@ describe("kairan seed with tasks and files", () => {
     );
   });
 
-  it("refuses events that break the event rules or name what the group lacks", () => {
+  it("refuses events that break the event rules or name what the group lacks", async () => {
     const bad = structuredClone(DEMO);
     bad.groups[0]!.events[1]!.end = "2026-11-30T00:00:00Z";
     bad.groups[0]!.events[0]!.rule = "FREQ=HOURLY";
     bad.groups[0]!.events[2]!.creator = "nobody";
     const file = join(data, "bad-events.json");
     writeFileSync(file, JSON.stringify(bad));
-    const run = kairan(data, "seed", file);
+    const run = await kairan(data, "seed", file);
     assert.equal(run.status, 2);
     assert.match(run.stderr, /groups\[0\]\.events\[1\]: endTime must be later/);
     assert.match(run.stderr, /groups\[0\]\.events\[0\]: cblSch:rule: FREQ/);
     assert.match(run.stderr, /groups\[0\]\.events\[2\]\.creator: no member of this group/);
-    assert.deepEqual(kairan(data, "user", "list").json(), [], "no row written");
+    assert.deepEqual((await kairan(data, "user", "list")).json(), [], "no row written");
   });
 
-  it("refuses personal events that break the event rules or name no user", () => {
+  it("refuses personal events that break the event rules or name no user", async () => {
     const bad = structuredClone(DEMO);
     bad.personalEvents[0]!.owner = "nobody";
     bad.personalEvents[1]!.rule = "FREQ=HOURLY";
@@ -57,17 +57,17 @@ describe("kairan seed with tasks and files", () => {
     bad.personalEvents[3]!.ref = bad.personalEvents[0]!.ref;
     const file = join(data, "bad-personal.json");
     writeFileSync(file, JSON.stringify(bad));
-    const run = kairan(data, "seed", file);
+    const run = await kairan(data, "seed", file);
     assert.equal(run.status, 2);
     assert.match(run.stderr, /personalEvents\[0\]\.owner: no user with ref "nobody"/);
     assert.match(run.stderr, /personalEvents\[1\]: cblSch:rule: FREQ/);
     assert.match(run.stderr, /personalEvents\[2\]: The event title is longer than 200/);
     assert.match(run.stderr, /personalEvents\[3\]\.ref: "alice-dentist" is used twice/);
-    assert.deepEqual(kairan(data, "user", "list").json(), [], "no row written");
+    assert.deepEqual((await kairan(data, "user", "list")).json(), [], "no row written");
   });
 
-  it("loads the demo with its tasks and files, and prints every ref", () => {
-    const run = kairan(data, "seed", new URL("../../seeds/demo.json", import.meta.url).pathname);
+  it("loads the demo with its tasks and files, and prints every ref", async () => {
+    const run = await kairan(data, "seed", new URL("../../seeds/demo.json", import.meta.url).pathname);
     assert.equal(run.status, 0, run.stderr);
     const result = run.json<{
       tasks: Record<string, string>;

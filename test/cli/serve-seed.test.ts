@@ -3,7 +3,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { openSqliteStore } from "../../src/store/sqlite/open.js";
-import { runKairan, startServerProcess } from "../support/cli.js";
+import { startServerProcess } from "../support/cli.js";
+import { runKairanHere, startServeHere } from "../support/cli-in-process.js";
 import { entriesOf, request } from "../support/http.js";
 import { tempDirs } from "../support/temp-dirs.js";
 
@@ -13,6 +14,7 @@ const tempDir = tempDirs("kairan-cli-");
 // over the --data directory it defaults to; the services and queries it drives run on both engines
 // in test/http, test/web and test/store.
 describe("kairan serve", () => {
+  // Processes: what the bin does with SIGTERM and SIGINT is the point.
   it("loads the demo on first start and prints a curl line that reads the demo board; SIGTERM exits 0", async () => {
     const data = tempDir();
     const server = await startServerProcess(["--port", "0", "--data", data]);
@@ -32,7 +34,7 @@ describe("kairan serve", () => {
 
   it("starts empty with --no-demo", async () => {
     const data = tempDir();
-    const server = await startServerProcess(["--port", "0", "--data", data, "--no-demo"]);
+    const server = await startServeHere(["--port", "0", "--data", data, "--no-demo", "--log-level", "warn"]);
     assert.doesNotMatch(server.stdout(), /curl/);
     await server.stop();
     const store = openSqliteStore(join(data, "kairan.sqlite"));
@@ -40,32 +42,35 @@ describe("kairan serve", () => {
     await store.close();
   });
 
-  it("reports every bad option at once and exits 2", () => {
-    const result = runKairan(["serve", "--port", "99999", "--locale", "fr", "--data", tempDir()], {
+  it("reports every bad option at once and exits 2", async () => {
+    const result = await runKairanHere(["serve", "--port", "99999", "--locale", "fr", "--data", tempDir()], {
       KAIRAN_PUBLIC_URL: "ftp://x",
     });
     assert.equal(result.status, 2);
     assert.match(result.stderr, /--port \/ KAIRAN_PORT/);
     assert.match(result.stderr, /--locale \/ KAIRAN_LOCALE/);
     assert.match(result.stderr, /--public-url \/ KAIRAN_PUBLIC_URL/);
-    assert.equal(runKairan(["serve", "--bogus"]).status, 2);
-    assert.equal(runKairan(["frobnicate"]).status, 2);
-    const limits = runKairan(["serve", "--rate-limit-token", "0", "--shutdown-grace", "soon", "--data", tempDir()], {
-      KAIRAN_MAX_UPLOADS: "-3",
-    });
+    assert.equal((await runKairanHere(["serve", "--bogus"])).status, 2);
+    assert.equal((await runKairanHere(["frobnicate"])).status, 2);
+    const limits = await runKairanHere(
+      ["serve", "--rate-limit-token", "0", "--shutdown-grace", "soon", "--data", tempDir()],
+      {
+        KAIRAN_MAX_UPLOADS: "-3",
+      },
+    );
     assert.equal(limits.status, 2);
     assert.match(limits.stderr, /--rate-limit-token \/ KAIRAN_RATE_LIMIT_TOKEN: must be 1 or more/);
     assert.match(limits.stderr, /--shutdown-grace \/ KAIRAN_SHUTDOWN_GRACE/);
     assert.match(limits.stderr, /--max-uploads \/ KAIRAN_MAX_UPLOADS/);
   });
 
-  it("describes every command with --help", () => {
-    const help = runKairan(["--help"]);
+  it("describes every command with --help", async () => {
+    const help = await runKairanHere(["--help"]);
     assert.equal(help.status, 0);
     assert.match(help.stdout, /serve/);
     assert.match(help.stdout, /seed/);
-    assert.match(runKairan(["serve", "--help"]).stdout, /--public-url/);
-    assert.match(runKairan(["seed", "--help"]).stdout, /kairan seed FILE/);
+    assert.match((await runKairanHere(["serve", "--help"])).stdout, /--public-url/);
+    assert.match((await runKairanHere(["seed", "--help"])).stdout, /kairan seed FILE/);
   });
 });
 
@@ -93,11 +98,11 @@ describe("kairan seed", () => {
     ],
   };
 
-  it("loads a file in one go and prints every ref's identifier", () => {
+  it("loads a file in one go and prints every ref's identifier", async () => {
     const data = tempDir();
     const file = join(data, "seed.json");
     writeFileSync(file, JSON.stringify(good));
-    const result = runKairan(["seed", file, "--data", data]);
+    const result = await runKairanHere(["seed", file, "--data", data]);
     assert.equal(result.status, 0, result.stderr);
     const printed = JSON.parse(result.stdout) as Record<string, Record<string, string>>;
     assert.deepEqual(printed.users, { alice: "1:1", bob: "1:2" });
@@ -114,17 +119,17 @@ describe("kairan seed", () => {
     (bad.users[1] as { email: string }).email = "not-an-address";
     const file = join(data, "bad.json");
     writeFileSync(file, JSON.stringify(bad));
-    const result = runKairan(["seed", file, "--data", data]);
+    const result = await runKairanHere(["seed", file, "--data", data]);
     assert.equal(result.status, 2);
     assert.match(result.stderr, /users\[1\]\.email: not an e-mail address/);
     const refs = structuredClone(good);
     refs.groups[0]!.topics[0]!.author = "dave";
     writeFileSync(file, JSON.stringify(refs));
-    const second = runKairan(["seed", file, "--data", data]);
+    const second = await runKairanHere(["seed", file, "--data", data]);
     assert.equal(second.status, 2);
     assert.match(second.stderr, /groups\[0\]\.topics\[0\]\.author: no member of this group with ref "dave"/);
     writeFileSync(file, "{ not json");
-    assert.match(runKairan(["seed", file, "--data", data]).stderr, /not valid JSON/);
+    assert.match((await runKairanHere(["seed", file, "--data", data])).stderr, /not valid JSON/);
     const store = openSqliteStore(join(data, "kairan.sqlite"));
     await store.migrate();
     assert.equal(await store.isEmpty(), true, "nothing written");

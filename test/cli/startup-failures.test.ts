@@ -8,7 +8,8 @@ import { explainFailure } from "../../src/cli/failures.js";
 import { describePostgresFailure } from "../../src/store/unavailable.js";
 import { TEST_DATABASE_URL } from "../support/backends.js";
 import { checkoutForUser } from "../support/checkout-for-user.js";
-import { runKairan, startServerProcess } from "../support/cli.js";
+import { runKairan } from "../support/cli.js";
+import { runKairanHere, startServeHere } from "../support/cli-in-process.js";
 import { tempDirs } from "../support/temp-dirs.js";
 
 const tempDir = tempDirs("kairan-start-");
@@ -31,9 +32,15 @@ function assertOneLineFailure(
   assert.doesNotMatch(result.stderr, /^\s+at /m);
 }
 
-/** `kairan serve` with the given options, which must not start. */
-function failedServe(args: readonly string[], options: { uid?: number; bin?: string } = {}) {
-  return runKairan(["serve", "--log-level", "silent", ...args], {}, options);
+/**
+ * `kairan serve` with the given options, which must not start: in this process, or given
+ * `asProcess` (as another user, from a copy of the bin) as a process. What a process adds to the
+ * one line, its exit status and all of its standard error, bad-input.test.ts checks for each way
+ * of failing, and the first case here for the start of a server.
+ */
+async function failedServe(args: readonly string[], asProcess?: { uid?: number; bin?: string }) {
+  const all = ["serve", "--log-level", "silent", ...args];
+  return asProcess === undefined ? runKairanHere(all) : runKairan(all, {}, asProcess);
 }
 
 async function holdPort(): Promise<{ server: Server; port: number }> {
@@ -50,14 +57,15 @@ describe("kairan serve: start-up failures are one line, exit 2, and write nothin
     const data = join(tempDir(), "data");
     try {
       assertOneLineFailure(
-        failedServe(["--port", String(port), "--data", data]),
+        // A process: the failure operators meet most, as they meet it.
+        await failedServe(["--port", String(port), "--data", data], {}),
         new RegExp(`port ${port} on 127\\.0\\.0\\.1 is in use; stop the other server or choose another --port`),
       );
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
     assert.equal(existsSync(data), false, "no data directory was created");
-    const next = await startServerProcess(["--port", "0", "--data", data]);
+    const next = await startServeHere(["--port", "0", "--data", data, "--log-level", "warn"]);
     try {
       assert.match(next.stdout(), /Loaded the demo workspace/);
       assert.doesNotMatch(next.stderr(), /temporary upload/);
@@ -68,8 +76,8 @@ describe("kairan serve: start-up failures are one line, exit 2, and write nothin
 
   it("kairan seed leaves no temporary directory behind for the next start to sweep", async () => {
     const data = join(tempDir(), "data");
-    assert.equal(runKairan(["seed", "seeds/demo.json", "--data", data]).status, 0);
-    const next = await startServerProcess(["--port", "0", "--data", data]);
+    assert.equal((await runKairanHere(["seed", "seeds/demo.json", "--data", data])).status, 0);
+    const next = await startServeHere(["--port", "0", "--data", data, "--log-level", "warn"]);
     try {
       assert.doesNotMatch(next.stderr(), /temporary upload/);
     } finally {
@@ -77,25 +85,28 @@ describe("kairan serve: start-up failures are one line, exit 2, and write nothin
     }
   });
 
-  it("--host that is not an address of this machine, or no host at all", () => {
+  it("--host that is not an address of this machine, or no host at all", async () => {
     const data = join(tempDir(), "data");
     assertOneLineFailure(
-      failedServe(["--port", "0", "--host", "203.0.113.7", "--data", data]),
+      await failedServe(["--port", "0", "--host", "203.0.113.7", "--data", data]),
       /--host 203\.0\.113\.7 is not an address of this machine/,
     );
     assertOneLineFailure(
-      failedServe(["--port", "0", "--host", "no-such-host.invalid", "--data", data]),
+      await failedServe(["--port", "0", "--host", "no-such-host.invalid", "--data", data]),
       /--host no-such-host\.invalid: no such host name/,
     );
     assert.equal(existsSync(data), false);
   });
 
-  it("--data that is a file, or under a file", () => {
+  it("--data that is a file, or under a file", async () => {
     const file = join(tempDir(), "file");
     writeFileSync(file, "not a directory");
-    assertOneLineFailure(failedServe(["--port", "0", "--data", file]), /--data .*file is a file, not a directory/);
     assertOneLineFailure(
-      failedServe(["--port", "0", "--data", join(file, "data")]),
+      await failedServe(["--port", "0", "--data", file]),
+      /--data .*file is a file, not a directory/,
+    );
+    assertOneLineFailure(
+      await failedServe(["--port", "0", "--data", join(file, "data")]),
       /--data .*file\/data: .*file is a file, not a directory/,
     );
   });
@@ -107,18 +118,18 @@ describe("kairan serve: start-up failures are one line, exit 2, and write nothin
   const nobody = asRoot ? checkoutForUser(NOBODY, tempDir) : undefined;
   const asUser = nobody && "bin" in nobody ? { uid: NOBODY, bin: nobody.bin } : {};
   const skip = nobody && "skip" in nobody ? nobody.skip : false;
-  it("--data that this user may not write into, or a database file it may not write", { skip }, () => {
+  it("--data that this user may not write into, or a database file it may not write", { skip }, async () => {
     const shared = tempDir();
     chmodSync(shared, 0o777);
     const locked = join(shared, "locked");
     mkdirSync(locked, { mode: 0o555 });
     chmodSync(locked, 0o555);
     assertOneLineFailure(
-      failedServe(["--port", "0", "--data", locked], asUser),
+      await failedServe(["--port", "0", "--data", locked], asUser),
       /--data .*locked is not writable by this user; fix its permissions or choose another --data/,
     );
     assertOneLineFailure(
-      failedServe(["--port", "0", "--data", join(locked, "data")], asUser),
+      await failedServe(["--port", "0", "--data", join(locked, "data")], asUser),
       /--data .*locked\/data: .*locked is not writable by this user/,
     );
     const open = join(shared, "open");
@@ -127,22 +138,22 @@ describe("kairan serve: start-up failures are one line, exit 2, and write nothin
     writeFileSync(join(open, "kairan.sqlite"), "", { mode: 0o444 });
     chmodSync(join(open, "kairan.sqlite"), 0o444);
     assertOneLineFailure(
-      failedServe(["--port", "0", "--data", open], asUser),
+      await failedServe(["--port", "0", "--data", open], asUser),
       /kairan\.sqlite is not writable by this user/,
     );
     assert.deepEqual(readdirSync(open), ["kairan.sqlite"], "nothing written beside it");
   });
 
-  it("PostgreSQL that refuses connections: no data directory either", () => {
+  it("PostgreSQL that refuses connections: no data directory either", async () => {
     const data = join(tempDir(), "data");
     assertOneLineFailure(
-      failedServe(["--port", "0", "--data", data, "--database", "postgres://postgres@127.0.0.1:1/test"]),
+      await failedServe(["--port", "0", "--data", data, "--database", "postgres://postgres@127.0.0.1:1/test"]),
       /PostgreSQL at 127\.0\.0\.1:1\/test refuses connections: start it, or fix the host and port in --database/,
     );
     assert.equal(existsSync(data), false);
   });
 
-  it("a missing PostgreSQL database, schema or role", { skip: pgSkip }, () => {
+  it("a missing PostgreSQL database, schema or role", { skip: pgSkip }, async () => {
     const base = new URL(TEST_DATABASE_URL ?? "postgres://localhost/test");
     const at = (change: (url: URL) => void): string => {
       const url = new URL(base);
@@ -163,7 +174,7 @@ describe("kairan serve: start-up failures are one line, exit 2, and write nothin
       [at((url) => (url.username = "kairan_no_such_role")), /refused the connection \(role "kairan_no_such_role"/],
     ];
     for (const [url, message] of cases) {
-      assertOneLineFailure(failedServe(["--port", "0", "--data", data, "--database", url]), message);
+      assertOneLineFailure(await failedServe(["--port", "0", "--data", data, "--database", url]), message);
     }
     assert.equal(existsSync(data), false);
   });

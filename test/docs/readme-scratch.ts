@@ -1,6 +1,9 @@
 // The scratch installation the README test runs the README against: a `kairan serve` process with
 // the demo workspace (what `npm start` serves), its data directory, and the README's commands run
-// as a reader runs them (bash, curl, `npx kairan` from the checkout, tsx for the TypeScript).
+// as a reader runs them (bash, curl, `npx kairan` from the checkout, tsx for the TypeScript). A
+// block of `npx kairan` lines alone is read by bash, which hands each line's words to `kairan` run
+// in this process (a process start through npm costs over a CPU-second); the quick-start's
+// `npx kairan serve --help` runs the whole way, bash to npm to bin/kairan.js.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -9,6 +12,7 @@ import { join, resolve } from "node:path";
 import type { Backend, TestSchema } from "../support/backends.js";
 import { createTestSchema } from "../support/backends.js";
 import { type ServerProcess, startServerProcess } from "../support/cli.js";
+import { runKairanHere } from "../support/cli-in-process.js";
 import { commandsOf } from "./readme-blocks.js";
 import type { Block } from "./readme-blocks.js";
 
@@ -72,22 +76,29 @@ function readerEnv(env: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
 /**
  * Runs `commands` with bash from the checkout, the README's address replaced by the server's and
  * each `[from, to]` of `replace` applied (placeholders the README names: CONSUMER_KEY, ID, paths);
- * asserts exit status 0 and returns standard output.
+ * asserts exit status 0 and returns standard output. Lines that are all `npx kairan ...` run in
+ * this process (kairanLines), unless `asProcess`, or this process works elsewhere than `cwd`.
  */
-export function runShell(
+export async function runShell(
   scratch: Scratch,
   commands: string,
   replace: ReadonlyArray<readonly [string, string]> = [],
-  options: { cwd?: string; env?: Readonly<Record<string, string>> } = {},
-): string {
+  options: { cwd?: string; env?: Readonly<Record<string, string>>; asProcess?: true } = {},
+): Promise<string> {
   let text = commands.replaceAll(README_URL, scratch.server.url);
   for (const [from, to] of replace) {
     assert.ok(text.includes(from), `the README's command has ${from}:\n${commands}`);
     text = text.replaceAll(from, to);
   }
+  const cwd = options.cwd ?? ROOT;
+  const env = readerEnv(options.env ?? scratch.env);
+  const lines = text.split("\n").filter((line) => line.trim() !== "");
+  if (!options.asProcess && process.cwd() === cwd && lines.every((line) => /^npx kairan /.test(line))) {
+    return kairanLines(text, cwd, env);
+  }
   const result = spawnSync("bash", ["-e", "-o", "pipefail", "-c", text], {
-    cwd: options.cwd ?? ROOT,
-    env: readerEnv(options.env ?? scratch.env),
+    cwd,
+    env,
     encoding: "utf8",
     timeout: 60_000,
   });
@@ -95,8 +106,34 @@ export function runShell(
   return result.stdout;
 }
 
+/**
+ * `npx kairan` lines as bash -e runs them, kairan in this process: bash reads the lines (quotes,
+ * comments, expansions) and its `npx` prints each call's words; each runs in turn, the first
+ * failure ends the block with its status and standard error.
+ */
+async function kairanLines(text: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  // Each call: its word count, then its words, each ended by a NUL (a word may hold anything else).
+  const npx = `npx() { printf '%s\\0' "$#" "$@"; }\n`;
+  const read = spawnSync("bash", ["-e", "-o", "pipefail", "-c", npx + text], { cwd, env, encoding: "utf8" });
+  assert.equal(read.status, 0, `${text}\nbash could not read it:\n${read.stderr}`);
+  const words = read.stdout.split("\0").slice(0, -1);
+  let stdout = "";
+  while (words.length > 0) {
+    const [command, ...args] = words.splice(0, Number(words.shift()));
+    assert.equal(command, "kairan", text);
+    const run = await runKairanHere(args, env);
+    stdout += run.stdout;
+    assert.equal(run.status, 0, `${text}\nkairan ${args.join(" ")} exited with ${run.status}:\n${run.stderr}`);
+  }
+  return stdout;
+}
+
 /** Runs a block's commands (the answers it shows left out). */
-export function runBlock(scratch: Scratch, block: Block, replace: ReadonlyArray<readonly [string, string]> = []) {
+export function runBlock(
+  scratch: Scratch,
+  block: Block,
+  replace: ReadonlyArray<readonly [string, string]> = [],
+): Promise<string> {
   return runShell(scratch, commandsOf(block), replace);
 }
 

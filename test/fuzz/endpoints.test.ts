@@ -71,6 +71,11 @@ describeEachBackend("fuzzing every endpoint of the route table", (backend) => {
       "/api/good/V2",
       "/api/gwTask/V2",
       "/oauth/token",
+      // Web forms are endpoints too: the passkey forms among them.
+      "/signin/passkey",
+      "/signin/second-factor/passkey",
+      "/account/passkeys/add",
+      "/account/passkeys/remove",
     ])
       assert.ok(urls.includes(url), url);
   });

@@ -10,6 +10,7 @@ import { connect } from "node:net";
 import { after, before, it } from "node:test";
 import { describeEachBackend } from "../support/backends.js";
 import type { TestUser } from "../support/factories.js";
+import { MULTIPART_TYPE, multipartStream } from "../support/multipart.js";
 import { NodeOAuthClient } from "../support/oauth.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 
@@ -35,12 +36,14 @@ async function tries(attempt: () => Promise<Outcome>): Promise<Outcome[]> {
   return outcomes;
 }
 
-function assertAll413(outcomes: readonly Outcome[]): void {
+function assertAll(outcomes: readonly Outcome[], status: number, code: string): void {
   const wrong = outcomes
-    .filter((o) => !("status" in o) || o.status !== 413 || o.code !== "BODY_TOO_LARGE")
+    .filter((o) => !("status" in o) || o.status !== status || o.code !== code)
     .map((o) => ("status" in o ? { status: o.status, code: o.code } : o));
-  assert.deepEqual(wrong, [], `${wrong.length} of ${outcomes.length} tries did not read a 413 BODY_TOO_LARGE`);
+  assert.deepEqual(wrong, [], `${wrong.length} of ${outcomes.length} tries did not read a ${status} ${code}`);
 }
+
+const assertAll413 = (outcomes: readonly Outcome[]) => assertAll(outcomes, 413, "BODY_TOO_LARGE");
 
 /**
  * Sends a POST over a raw socket that is read only after the last byte of the body is written:
@@ -87,7 +90,7 @@ function writeThenRead(
   });
 }
 
-describeEachBackend("an oversized body is answered 413, never reset", (backend) => {
+describeEachBackend("a refused body is answered (413 and others), never reset", (backend) => {
   let server: TestServer;
   let alice: TestUser;
   let body: string;
@@ -187,5 +190,16 @@ describeEachBackend("an oversized body is answered 413, never reset", (backend) 
       [],
       "every try reads the 413 page",
     );
+  });
+
+  it("any refusal met in the middle of an upload is read too: a bad part before a 12 MB file reads its 400", async () => {
+    const parts = [
+      { name: "bogus", text: "sent before the file" },
+      { name: "file0", fileName: "big.bin", size: BODY_BYTES },
+    ];
+    const chunks: Buffer[] = [];
+    for await (const chunk of multipartStream(parts)) chunks.push(chunk as Buffer);
+    const head = { path: "/api/comment/V2", type: MULTIPART_TYPE, authorization: `Bearer ${alice.token}` };
+    assertAll(await tries(() => writeThenRead(server.url, head, Buffer.concat(chunks))), 400, "MULTIPART_PART_INVALID");
   });
 });

@@ -5,10 +5,10 @@ import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import type { Group } from "../../src/domain/group.js";
 import { describeEachBackend } from "../support/backends.js";
-import { ChatClient, roomId } from "../support/chat.js";
+import { CHAT_NS, ChatClient, roomId } from "../support/chat.js";
 import type { TestUser } from "../support/factories.js";
-import { assertError, atomText, entriesOf } from "../support/http.js";
-import { BoardClient } from "../support/notifications.js";
+import { assertError, atomText, entriesOf, request } from "../support/http.js";
+import { BoardClient, NotificationClient } from "../support/notifications.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 import { type SseClient, openSse } from "../support/sse.js";
 
@@ -59,6 +59,26 @@ describeEachBackend("chat text below the comments level", (backend) => {
       ["notification"],
     );
     assert.ok(!readerLive.events.some((event) => event.data.includes(SECRET)));
+  });
+
+  it("leaves a liked message's text out of the author's like notifications and stream below comments", async () => {
+    const readerWriting = await server.factories.sameUserAt(reader, "Z");
+    const readerLive = await open(reader);
+    const said = atomText(await chat.say(readerWriting, room, SECRET), "id") ?? "";
+    const messageNumber = /COMMENT,([0-9]+)$/.exec(said)?.[1];
+    const liked = await request(`${server.url}/api/good/V2`, {
+      token: alice.token,
+      body: `<feed ${CHAT_NS}><entry><id>${roomId(alice, room)},COMMENT,${messageNumber}</id></entry></feed>`,
+    });
+    assert.equal(liked.status, 200, liked.text);
+    const [event] = await readerLive.waitFor((e) => e.event === "likeNotification");
+    assert.ok(!event!.data.includes(SECRET), event!.data);
+    const summaries = async (user: TestUser) => {
+      const answer = await new NotificationClient(server, "goodNotification").list(user);
+      return answer.map((entry) => atomText(entry, "summary"));
+    };
+    assert.deepEqual(await summaries(reader), [""]);
+    assert.deepEqual(await summaries(readerWriting), [SECRET]);
   });
 
   it("leaves the room summary empty below comments, in the room list and in M_CHAT notifications", async () => {

@@ -86,6 +86,23 @@ describeEachBackend("like notifications (/api/goodNotification/V2)", (backend) =
     assert.equal(await totalCount(alice), "2");
   });
 
+  it("leaves a liked comment's text out below the comments level, and keeps an item's body", async () => {
+    const dave = await server.factories.user({ name: "Dave", level: "read" });
+    const daveWriting = await server.factories.sameUserAt(dave, "Z");
+    const group = await server.factories.group([daveWriting, bob], { name: "Pair" });
+    const ownTopic = await board.create(daveWriting, group.id, "Dave's", "dave's body");
+    const ownComment = await board.comment(daveWriting, ownTopic, "dave's private comment");
+    await board.like(bob, ownTopic);
+    await board.like(bob, ownComment);
+    const summaries = async (user: TestUser) =>
+      Object.fromEntries((await likes.list(user)).map((entry) => [atomText(entry, "id"), atomText(entry, "summary")]));
+    assert.deepEqual(await summaries(dave), { [ownTopic]: "dave's body", [ownComment]: "" });
+    assert.deepEqual(await summaries(daveWriting), {
+      [ownTopic]: "dave's body",
+      [ownComment]: "dave's private comment",
+    });
+  });
+
   it("changes nothing for a repeated like or a like of one's own item", async () => {
     const before = await likes.list(alice);
     server.clock.advance(1000);

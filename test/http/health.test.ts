@@ -99,8 +99,9 @@ describe("health checks: a database that accepts the connection and never answer
 
   it("answers /readyz 503 after its timeout", async () => {
     // The pool itself, without openStore's check at start (which refuses such a database): the
-    // database of a running server that stops answering.
-    const store = openPostgresStore({ url: `postgres://kairan@127.0.0.1:${port}/kairan` });
+    // database of a running server that stops answering. Its connections give up after 3 s
+    // (past /readyz's 2 s; 30 s in production), so that the app's mail sender, whose pass waits for one, lets it close.
+    const store = openPostgresStore({ url: `postgres://kairan@127.0.0.1:${port}/kairan`, connectTimeoutMs: 3000 });
     const { app, url } = await appOver(store, tmpdir());
     try {
       const answer = await request(`${url}/readyz`);

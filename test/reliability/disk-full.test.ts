@@ -106,9 +106,14 @@ describe("a full disk [sqlite]", () => {
       assert.match(full.type, /^application\/xml/);
       assert.match(full.text, /<error code="STORAGE_FULL">[^<]+<\/error>/);
 
-      // As large as the writes that filled the disk: a small one may still fit in what a refused one left.
-      const page = await web.post(`/g/${DEMO.group}/board/new`, { title: "While full", body: FILLER_TEXT });
-      assert.equal(page.status, 507, "the web says it too");
+      // As large as the writes that filled the disk. One may still fit: SQLite reuses its write-ahead
+      // log from the start once a checkpoint has copied it into the database, which needs no new
+      // block, so the form is sent until the log has grown again (each answer a redirect or a 507).
+      let fitted = 0;
+      let page = await web.post(`/g/${DEMO.group}/board/new`, { title: "While full", body: FILLER_TEXT });
+      while (page.status === 303 && ++fitted < MAX_WRITES)
+        page = await web.post(`/g/${DEMO.group}/board/new`, { title: `While full ${fitted}`, body: FILLER_TEXT });
+      assert.equal(page.status, 507, `the web says it too (after ${fitted} that fitted)`);
       assert.match(page.html, /storage is full/);
 
       const upload = await postMultipart(`${server.url}/api/comment/V2`, DEMO.token, [

@@ -127,6 +127,18 @@ describeEachBackend("login failure counters", (backend) => {
     assert.equal(removed, 1);
     assert.equal((await count(store, "old@example.com", T0)).failures, 1);
   });
+
+  it("sweeps only the sign-in counters unless told which: the mail counters keep their hour-long windows", async () => {
+    await count(store, "sweep@example.com", T0 - 2 * WINDOW);
+    await count(store, "sweep@example.com", T0 - 2 * WINDOW, "reset-address");
+    await count(store, "7", T0 - 2 * WINDOW, "invite-sender");
+    assert.equal(await store.transaction((tx) => tx.loginFailures.removeExpired(T0 - WINDOW)), 1);
+    assert.equal((await count(store, "sweep@example.com", T0 - 2 * WINDOW + 1, "reset-address")).failures, 2);
+    const removed = await store.transaction((tx) =>
+      tx.loginFailures.removeExpired(T0 - WINDOW, ["reset-address", "invite-sender"]),
+    );
+    assert.equal(removed, 2);
+  });
 });
 
 const COUNTER = fileURLToPath(new URL("../support/count-attempts.ts", import.meta.url));

@@ -7,6 +7,7 @@ import pg from "pg";
 import type { StoreConfig } from "../../src/config/config.js";
 import { openStore } from "../../src/store/open.js";
 import type { Store } from "../../src/store/store.js";
+import { postgresFromTemplate, savePostgresTemplate, sqliteFromTemplate } from "./store-template.js";
 
 /** A database engine the suites run against. */
 export type Backend = "sqlite" | "postgres";
@@ -98,9 +99,16 @@ export async function openTestStore(
   const storeConfig: StoreConfig = schema
     ? { kind: "postgres", url: schema.url }
     : { kind: "sqlite", file: join(dataDir, "kairan.sqlite") };
-  await restore?.(storeConfig);
+  // A copy of a migrated template (store-template.ts), except where the migrator is what is tested.
+  let copied = false;
+  if (restore !== undefined) await restore(storeConfig);
+  else if (storeConfig.kind === "sqlite") copied = await sqliteFromTemplate(storeConfig.file);
+  else if (schema !== undefined) copied = await postgresFromTemplate(schema.url, schema.name);
   const store = await openStore(storeConfig);
-  await store.migrate();
+  if (!copied) {
+    await store.migrate();
+    if (restore === undefined && schema !== undefined) savePostgresTemplate(TEST_DATABASE_URL ?? "", schema.name);
+  }
   return {
     store,
     storeConfig,

@@ -1,5 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { cleanEnv } from "./clean-env.js";
 
 /** The command line as users run it: `node bin/kairan.js` over the compiled dist/ (npm test builds it for the files that run it). */
 export const KAIRAN_BIN = fileURLToPath(new URL("../../bin/kairan.js", import.meta.url));
@@ -84,11 +85,4 @@ export async function startServerProcess(args: readonly string[], env: NodeJS.Pr
       return exited;
     },
   };
-}
-
-/** The environment without KAIRAN_* and AWS_* variables of the developer's shell (AWS_* would reach the S3 client). */
-function cleanEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !key.startsWith("KAIRAN_") && !key.startsWith("AWS_")),
-  );
 }

@@ -78,6 +78,24 @@ export class Factories {
     });
   }
 
+  /** The same user through another application, at `level`: a second personal token. */
+  async sameUserAt(user: TestUser, level: AccessLevel): Promise<TestUser> {
+    const consumer = await this.app(level);
+    const n = ++sequence;
+    const token = `token-${n}-${Math.random().toString(36).slice(2)}`;
+    await this.store.transaction((tx) =>
+      tx.tokens.insert({
+        userId: user.id,
+        appId: consumer.id,
+        tokenHash: hashToken(token),
+        secret: `ts-${n}`,
+        label: "",
+        createdAt: this.clock.now(),
+      }),
+    );
+    return { ...user, token, tokenSecret: `ts-${n}`, consumer };
+  }
+
   /** An application with no tokens (for OAuth flows). */
   async app(level: AccessLevel = "Z", name = `App ${++sequence}`): Promise<TestConsumer> {
     const n = ++sequence;

@@ -79,19 +79,31 @@ export async function postMultipart(
   const headers: Record<string, string | number> = { authorization: `Bearer ${token}`, "content-type": MULTIPART_TYPE };
   if (!options.chunked) headers["content-length"] = options.declaredLength ?? multipartLength(parts);
   return new Promise<Answer>((resolve, reject) => {
+    let answered = false;
+    let cut: NodeJS.ErrnoException | undefined;
     const req = httpRequest(url, { method: "POST", headers }, (res) => {
+      answered = true;
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () => resolve(toAnswer(res.statusCode ?? 0, res.headers, Buffer.concat(chunks).toString("utf8"))));
       res.on("error", reject);
+      res.on("close", () => {
+        if (!res.complete) reject(new Error("the connection closed in the middle of the answer"));
+      });
     });
-    // The server may answer (413) before the whole body is sent and close: that is not a test failure.
-    req.on("error", (error: NodeJS.ErrnoException) =>
-      error.code === "EPIPE" || error.code === "ECONNRESET" ? undefined : reject(error),
-    );
+    // The server may answer (413, 507) before the whole body is sent and close: that is not a test
+    // failure, as long as its answer arrives; a connection that closes without one fails the test
+    // (instead of leaving it waiting forever).
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EPIPE" || error.code === "ECONNRESET") cut = error;
+      else reject(error);
+    });
     const body = multipartStream(parts);
     body.pipe(req);
-    req.on("close", () => body.destroy());
+    req.on("close", () => {
+      body.destroy();
+      if (!answered) reject(new Error(`the connection closed before an answer${cut ? ` (${cut.code})` : ""}`));
+    });
   });
 }
 

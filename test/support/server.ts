@@ -24,6 +24,8 @@ export interface TestServer {
   /** The server's own blob store: local under dataDir, or the S3 bucket it was started with. */
   readonly blobs: BlobStore;
   readonly factories: Factories;
+  /** The port of the listener of replies by mail (`smtpInbound`), else undefined. */
+  readonly smtpPort: number | undefined;
   close(): Promise<void>;
 }
 
@@ -51,6 +53,11 @@ export async function startTestServer(
     readonly metrics?: { readonly token?: string };
     /** Lets people make their own accounts (`--allow-signup`). */
     readonly allowSignup?: boolean;
+    /** `--smtp-url` (the SMTP sink's `url`); unset: mail goes to the outbox folder of the data directory. */
+    readonly smtpUrl?: string;
+    /** Receives replies by mail (`--smtp-inbound-port 0`, started as `kairan serve` starts it), for `mailDomain`. */
+    readonly smtpInbound?: boolean;
+    readonly mailDomain?: string;
   } = {},
 ): Promise<TestServer> {
   const { blobStore = { kind: "local" }, limits = {}, publicUrl, locale, appStore = (store: Store) => store } = options;
@@ -67,6 +74,9 @@ export async function startTestServer(
     limits: { noRateLimit: true, ...limits },
     metrics: options.metrics !== undefined,
     allowSignup: options.allowSignup === true,
+    smtpUrl: options.smtpUrl,
+    smtpInboundPort: options.smtpInbound === true ? "0" : undefined,
+    mailDomain: options.mailDomain,
   };
   const env = options.metrics?.token === undefined ? {} : { KAIRAN_METRICS_TOKEN: options.metrics.token };
   const config = { ...loadConfig(flags, env), store: opened.storeConfig, blobStore };
@@ -75,6 +85,7 @@ export async function startTestServer(
   const app = buildApp({ config, store: appStore(store), blobs, clock });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const { port } = app.server.address() as AddressInfo;
+  const smtpPort = await app.mailInbound?.listen();
   return {
     url: `http://127.0.0.1:${port}`,
     backend,
@@ -85,6 +96,7 @@ export async function startTestServer(
     dataDir,
     blobs,
     factories: new Factories(store, clock),
+    smtpPort,
     async close() {
       await app.close();
       await blobs.close();

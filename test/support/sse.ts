@@ -1,4 +1,5 @@
 import { request as httpRequest, type IncomingMessage, type ClientRequest } from "node:http";
+import { type RequestOptions, request as httpsRequest } from "node:https";
 
 /** One Server-Sent Event as a client reads it. */
 export interface SseEvent {
@@ -21,10 +22,19 @@ export interface SseClient {
   close(): void;
 }
 
-/** Opens `url` as an event stream with these headers; resolves once the answer's head arrived. */
-export function openSse(url: string, headers: Record<string, string> = {}): Promise<SseClient> {
+/**
+ * Opens `url` as an event stream with these headers; resolves once the answer's head arrived.
+ * An https URL is opened with `connection`'s TLS settings (`ca`); `localAddress` picks the client's address.
+ */
+export function openSse(
+  url: string,
+  headers: Record<string, string> = {},
+  connection: Pick<RequestOptions, "ca" | "localAddress"> = {},
+): Promise<SseClient> {
+  const send = url.startsWith("https:") ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req: ClientRequest = httpRequest(url, { headers: { accept: "text/event-stream", ...headers } }, (res) => {
+    const options = { ...connection, headers: { accept: "text/event-stream", ...headers } };
+    const req: ClientRequest = send(url, options, (res) => {
       const events: SseEvent[] = [];
       const comments: string[] = [];
       const waiters = new Set<() => void>();

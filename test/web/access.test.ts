@@ -87,6 +87,7 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
     `${g}/files/1:${file.id}`,
     `${g}/members`,
     `${g}/members/1:1`,
+    `${g}/audit`,
     `${g}/events`,
     `${g}/events?view=week&date=2026-04-08`,
     `${g}/events?view=list&date=2026-04-01`,
@@ -157,6 +158,10 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
       [`${g}/files/1:${file.id}/restore`, {}],
       [`${g}/files/1:${file.id}/delete`, {}],
       ["/settings/notify", { group: `1:${secret.id}`, notify: "false" }],
+      [`${g}/members/invite`, { email: "intruder@example.com" }],
+      [`${g}/members/1:1/resend`, {}],
+      ["/settings/group-mail", { group: `1:${secret.id}`, mail: "off" }],
+      [`${g}/mail`, { mail: "off" }],
     ];
     for (const [path, fields] of posts) {
       const answer = await web.post(path, fields);
@@ -175,6 +180,7 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
       files: (await tx.files.list(secret.id, { kind: "all" }, { offset: 0, limit: 10 })).length,
     }));
     assert.deepEqual([after.file?.trashed, after.file?.current.number, after.files], [false, 1, 1]);
+    assert.deepEqual([...(await server.store.read((tx) => tx.mailSettings.groupsOff(outsider.id)))], []);
     assert.equal(after.topic?.title, "Launch codes");
     const event = await server.store.read((tx) => tx.events.findById(eventId));
     assert.equal(event?.title, "Launch codes", "the event is untouched");
@@ -236,10 +242,11 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
   it("lets members in, and only authors and managers delete", async () => {
     const web = new WebClient(server.url);
     await web.signIn(bob.email);
-    const managersOnly = (p: string) => p.endsWith("/edit") || p.endsWith("/events/lists");
+    const managersOnly = (p: string) => p.endsWith("/edit") || p.endsWith("/events/lists") || p.endsWith("/audit");
     for (const path of readable().filter((p) => !managersOnly(p) && !p.includes("ATTACHMENT")))
       assert.equal((await web.get(path)).status, 200, path);
     assert.equal((await web.get(`${g}/events/lists`)).status, 403, "menus and facilities are the managers'");
+    assert.equal((await web.get(`${g}/audit`)).status, 403, "the group's audit log is the managers'");
     const page = await web.get(`${g}/board/1:${topic.id}`);
     assert.doesNotMatch(page.html, /Delete topic/, "bob is neither author nor manager");
     assert.doesNotMatch(page.html, />Edit</, "shared editing is off");

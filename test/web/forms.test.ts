@@ -7,12 +7,15 @@ import assert from "node:assert/strict";
 import { after, before, it, type TestContext } from "node:test";
 import fc from "fast-check";
 import { unlockUser } from "../../src/services/account/account-admin.js";
+import { issueLink } from "../../src/services/account/account-links.js";
 import { describeEachBackend } from "../support/backends.js";
 import { crawl, pagePattern } from "../support/crawl.js";
-import type { TestUser } from "../support/factories.js";
+import { PASSWORD, type TestUser } from "../support/factories.js";
 import { type Form, formsOf, linksOf } from "../support/forms.js";
 import { shortOrLong } from "../support/long.js";
+import { SoftAuthenticator, passkeyOptionsOfPage } from "../support/passkey.js";
 import { type TestServer, startTestServer } from "../support/server.js";
+import { enrolTotp } from "../support/totp.js";
 import { type WebAnswer, WebClient } from "../support/web.js";
 import { pendingSignIn, seedGroup } from "../support/world.js";
 import { type Filling, PAGE_TOKEN, emptyFilling, fillings, isTokenField, plainFilling } from "../fuzz/inputs/forms.js";
@@ -153,12 +156,50 @@ describeEachBackend("every form of every crawled page, however filled", (backend
   });
   after(() => server.close());
 
-  it(`signed out: the sign-in and OAuth approval forms (${RUNS} generated fillings each, seed ${SEED})`, async (t) => {
+  it(`signed out: the sign-in, OAuth approval and account link forms (${RUNS} generated fillings each, seed ${SEED})`, async (t) => {
     const web = new WebClient(server.url);
     const pending = await pendingSignIn(server, manager.consumer);
-    const { pages, forms } = await findForms(web, ["/signin", `/oauth/authorize?oauth_token=${pending.token}`]);
+    // The pages of mailed links, for an account of their own (a reset or a change it may undergo).
+    const linked = await server.factories.user({ name: "Linked" });
+    const link = (purpose: "password-reset" | "address-confirm", email: string | null) =>
+      server.store.transaction((tx) =>
+        issueLink(tx, { purpose, userId: linked.id, email, lifetimeMs: 60 * 60 * 1000 }, server.clock.now()),
+      );
+    const reset = await link("password-reset", null);
+    const confirm = await link("address-confirm", "linked.new@example.com");
+    // The second step of a sign-in (two-factor): its page opens only after a right password.
+    const twoStep = await server.factories.user({ name: "Two Step" });
+    const enrolling = new WebClient(server.url);
+    await enrolling.signIn(twoStep.email);
+    await enrolTotp(enrolling, () => server.clock.now());
+    // And a passkey: the second step offers it, beside the code.
+    const setup = await enrolling.get("/account/two-factor");
+    const key = new SoftAuthenticator(server.url);
+    const added = await enrolling.post("/account/passkeys/add", {
+      name: "Key",
+      response: key.create(passkeyOptionsOfPage(setup.html, "passkey-add")),
+    });
+    assert.equal(added.status, 303);
+    await web.get("/signin");
+    assert.equal((await web.post("/signin", { email: twoStep.email, password: PASSWORD })).status, 303);
+    const { pages, forms } = await findForms(web, [
+      "/signin/second-factor",
+      "/signin",
+      `/oauth/authorize?oauth_token=${pending.token}`,
+      `/password/reset/${reset.secret}`,
+      `/account/email/confirm/${confirm.secret}`,
+    ]);
     const actions = forms.map((f) => new URL(f.form.action).pathname);
     assert.ok(actions.includes("/signin") && actions.includes("/oauth/authorize"), `forms found: ${actions}`);
+    for (const path of [
+      "/signin/second-factor",
+      "/signin/second-factor/passkey",
+      "/signin/passkey",
+      "/password/forgot",
+      `/password/reset/${reset.secret}`,
+      `/account/email/confirm/${confirm.secret}`,
+    ])
+      assert.ok(actions.includes(path), `the form of ${path.replace(/[^/]{32}$/, "SECRET")} is found`);
     t.diagnostic(`${forms.length} forms on ${pages} pages`);
     await tryEveryForm(t, web, forms);
   });
@@ -187,4 +228,23 @@ describeEachBackend("every form of every crawled page, however filled", (backend
       assert.ok(tally.plainAccepted * 2 >= tally.plainSent, `plain fillings accepted: ${JSON.stringify(tally)}`);
     });
   }
+
+  // Last: the administration's forms disable, delete and demote accounts, the member's and the manager's among them.
+  it(`signed in as a site administrator: every form reached from /admin (${RUNS} generated fillings each, seed ${SEED})`, async (t) => {
+    const admin = await server.factories.user({ name: "Administrator" });
+    await server.store.transaction((tx) => tx.users.update(admin.id, { siteAdmin: true }));
+    const web = new WebClient(server.url);
+    const signIn = async () => {
+      server.clock.advance(60 * 60 * 1000);
+      await unlockUser(server, admin.email);
+      await web.signIn(admin.email);
+    };
+    await signIn();
+    const { pages, forms } = await findForms(web, ["/admin"]);
+    t.diagnostic(`${forms.length} forms on ${pages} pages`);
+    const actions = forms.map((found) => pagePattern(new URL(found.form.action)));
+    for (const path of ["/admin/users/new", "/admin/settings", "/admin/audit", "/admin/groups/new"])
+      assert.ok(actions.includes(path), `the form of ${path} is found (${actions.join(", ")})`);
+    await tryEveryForm(t, web, forms, signIn);
+  });
 });

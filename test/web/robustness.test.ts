@@ -126,6 +126,8 @@ describeEachBackend("web pages under odd input", (backend) => {
             "email",
             "manager",
             "q",
+            // The group's audit log's page.
+            "before",
           );
           const input = fc.record({
             params: fc.array(fc.oneof(fc.constantFrom(...segments), oddValue), { minLength: 4, maxLength: 4 }),

@@ -144,7 +144,7 @@ describeEachBackend("web: sign-up allowed", (backend) => {
     const { link } = await invite(server, managerWeb, existing.email);
     const web = new WebClient(server.url);
     const page = await web.get(link);
-    assert.match(page.html, /This address has an account\. Sign in, then join from your home page/);
+    assert.match(page.html, /This address has an account\. Sign in with it to accept the invitation/);
     assert.doesNotMatch(page.html, /name="password"/);
     await web.get("/signin"); // a form token, as a hand-made post would have
     const post = await web.post(link, { name: "Pia 2", password: "pia-pass-12" });
@@ -153,7 +153,7 @@ describeEachBackend("web: sign-up allowed", (backend) => {
     assert.equal((await server.store.read((tx) => tx.users.list())).filter((u) => u.name === "Pia 2").length, 0);
     await web.signIn(existing.email);
     assert.match((await web.get("/")).html, /Invitations/);
-    assert.match((await web.get(link)).html, /the invitation waits on your home page/);
+    assert.match((await web.get(link)).html, /Accept and join/);
   });
 });
 
@@ -181,17 +181,20 @@ describeEachBackend("web: sign-up not allowed (the default)", (backend) => {
     assert.equal(await server.store.read((tx) => tx.users.findByEmail("eve@example.com")), undefined);
   });
 
-  it("tells an invitation's holder without an account to ask the operator, and refuses to make one", async () => {
-    const { link } = await invite(server, managerWeb, "quinn@example.com");
+  it("lets an invitation's holder without an account make one all the same: the invitation is the permission", async () => {
+    const { link, g } = await invite(server, managerWeb, "quinn@example.com");
     const web = new WebClient(server.url);
     const page = await web.get(link);
     assert.equal(page.status, 200);
     await assertValidHtml(page.html, "invitation link page, sign-up closed");
-    assert.match(page.html, /Ask its operator for an account/);
-    assert.doesNotMatch(page.html, /name="password"/);
-    await web.get("/signin"); // a form token, as a hand-made post would have
+    assert.match(page.html, /name="password"/);
     const post = await web.post(link, { name: "Quinn", password: "quinn-pass-1" });
-    assert.equal(post.status, 403);
-    assert.equal(await server.store.read((tx) => tx.users.findByEmail("quinn@example.com")), undefined);
+    assert.equal(post.status, 303);
+    assert.equal(post.location, `${g}/board`);
+    assert.equal((await server.store.read((tx) => tx.users.findByEmail("quinn@example.com")))?.name, "Quinn");
+    // A wrong secret makes nothing, sign-up closed or not.
+    const wrong = link.replace(/.$/, (c) => (c === "A" ? "B" : "A"));
+    await web.get("/signin");
+    assert.equal((await web.post(wrong, { name: "Rex", password: "rex-pass-12" })).status, 404);
   });
 });

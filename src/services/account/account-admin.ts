@@ -1,11 +1,15 @@
 // What an operator does to one account from the command line (`kairan user ...`): a new
 // password, a new name, disabling and enabling it, forgetting its failed sign-ins.
 import { hashPassword } from "../../auth/password.js";
+import { userTarget } from "../../domain/audit.js";
 import { ValidationError } from "../../domain/errors.js";
 import { type User, checkUserNames } from "../../domain/user.js";
 import { requireUserByEmail } from "../admin-lookup.js";
 import type { ServiceContext } from "../context.js";
 import { accountKey } from "../session/sign-in.js";
+import { recordAudit } from "../audit/audit-log.js";
+import { requireNotLastAdmin } from "../../domain/site-admin.js";
+import { type Administrator, OPERATOR, type UserRef, refusalLogged, requireUserRef } from "./site-admin.js";
 
 /** An account after an operator's change, and how many of its web sessions the change ended. */
 export interface AccountChange {
@@ -62,17 +66,28 @@ export async function renameUser(
  * sessions stop working with the next request: both lookups skip disabled accounts, and the
  * sessions are removed as well, so enabling the account does not bring them back. Its tokens
  * work again once it is enabled. Sign-in refuses a disabled account like a wrong password.
- * @throws NotFoundError USER_NOT_FOUND
+ * The last administrator who can sign in cannot be disabled. A change writes its audit row.
+ * @throws NotFoundError USER_NOT_FOUND; ValidationError LAST_ADMIN; ForbiddenError ADMIN_REQUIRED
  */
 export async function setUserDisabled(
   ctx: ServiceContext,
-  { email, disabled }: { readonly email: string; readonly disabled: boolean },
+  input: UserRef & { readonly disabled: boolean },
+  by: Administrator = OPERATOR,
 ): Promise<AccountChange & { readonly changed: boolean }> {
-  return ctx.store.transaction(async (tx) => {
-    const user = await requireUserByEmail(tx, email);
+  const { disabled } = input;
+  return refusalLogged(ctx, by, disabled ? "user.disable" : "user.enable", async (tx) => {
+    const user = await requireUserRef(tx, input);
     const was = (await tx.users.isDisabled(user.id)) === true;
+    if (disabled && !was) requireNotLastAdmin(await tx.users.listActiveAdminIds(), user.id);
     // Disabling twice keeps the first time.
-    if (was !== disabled) await tx.users.update(user.id, { disabledAt: disabled ? ctx.clock.now() : null });
+    if (was !== disabled) {
+      await tx.users.update(user.id, { disabledAt: disabled ? ctx.clock.now() : null });
+      await recordAudit(tx, ctx.clock, {
+        action: disabled ? "user.disable" : "user.enable",
+        actor: by.audit,
+        target: userTarget(user),
+      });
+    }
     const sessionsEnded = disabled ? await tx.sessions.removeOfUser(user.id) : 0;
     return { user, sessionsEnded, changed: was !== disabled };
   });

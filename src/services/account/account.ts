@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { hashPassword } from "../../auth/password.js";
 import { readImageSize, squarePng, withinPixelLimit } from "../../blobs/image.js";
 import type { Actor } from "../../domain/access.js";
+import { personActor, userTarget } from "../../domain/audit.js";
 import { NotFoundError, TooLargeError, ValidationError } from "../../domain/errors.js";
 import { sniffImageType } from "../../domain/file.js";
 import { LIMITS } from "../../domain/limits.js";
@@ -16,6 +17,8 @@ import {
   parseLanguage,
   parseTimeZone,
 } from "../../domain/user.js";
+import { recordAudit } from "../audit/audit-log.js";
+import { auditRefusals } from "../audit/refusal.js";
 import type { ServiceContext, SignInContext } from "../context.js";
 import { signInThrottled } from "../session/sign-in.js";
 
@@ -63,14 +66,26 @@ export async function changePassword(
     keepSessionId: number;
   },
 ): Promise<{ sessionsEnded: number }> {
+  const who = personActor(actor.user, input.address);
+  const entry = { action: "password.change", actor: who, target: userTarget(actor.user) } as const;
   checkNewPassword(input.next, input.repeated);
-  const attempt = { email: actor.user.email, password: input.current, address: input.address, device: input.device };
-  if (!(await signInThrottled(ctx, attempt)))
-    throw new ValidationError("CURRENT_PASSWORD_WRONG", "The current password is wrong.");
-  const passwordHash = await hashPassword(input.next);
-  return ctx.store.transaction(async (tx) => {
-    await tx.users.update(actor.user.id, { passwordHash });
-    return { sessionsEnded: await tx.sessions.removeOthersOfUser(actor.user.id, input.keepSessionId) };
+  return auditRefusals(ctx, entry, async () => {
+    const attempt = {
+      email: actor.user.email,
+      password: input.current,
+      address: input.address,
+      device: input.device,
+      via: "password-check" as const,
+    };
+    if (!(await signInThrottled(ctx, attempt)))
+      throw new ValidationError("CURRENT_PASSWORD_WRONG", "The current password is wrong.");
+    const passwordHash = await hashPassword(input.next);
+    return ctx.store.transaction(async (tx) => {
+      await tx.users.update(actor.user.id, { passwordHash });
+      const sessionsEnded = await tx.sessions.removeOthersOfUser(actor.user.id, input.keepSessionId);
+      await recordAudit(tx, ctx.clock, { ...entry, details: { sessionsEnded } });
+      return { sessionsEnded };
+    });
   });
 }
 

@@ -1,10 +1,12 @@
 // A person's own credentials, as the settings page manages them: personal tokens (create, shown
 // once; revoke) and the applications they authorized through OAuth (revoke all of one).
 import type { Actor, Application } from "../../domain/access.js";
+import { type AuditTarget, actorOf, cutLabel } from "../../domain/audit.js";
 import { NotFoundError, ValidationError } from "../../domain/errors.js";
 import type { UserToken } from "../../domain/session.js";
 import { checkMaxChars } from "../../domain/text.js";
 import { type IssuedCredentials, insertToken } from "../oauth/oauth.js";
+import { recordAudit } from "../audit/audit-log.js";
 import type { ServiceContext } from "../context.js";
 
 /** The longest label a personal token may carry. */
@@ -77,7 +79,18 @@ export async function createPersonalToken(
   return ctx.store.transaction(async (tx) => {
     const app = (await tx.apps.list()).find((candidate) => candidate.id === input.appId);
     if (!app) throw new NotFoundError("APP_NOT_FOUND", "The application does not exist.");
-    return insertToken(tx.tokens, { userId: actor.user.id, appId: app.id, label, origin: "personal" }, ctx.clock.now());
+    const issued = await insertToken(
+      tx.tokens,
+      { userId: actor.user.id, appId: app.id, label, origin: "personal" },
+      ctx.clock.now(),
+    );
+    await recordAudit(tx, ctx.clock, {
+      action: "token.create",
+      actor: actorOf(actor),
+      target: tokenTarget(issued.tokenId, label),
+      details: { application: app.name, origin: "personal" },
+    });
+    return issued;
   });
 }
 
@@ -87,9 +100,17 @@ export async function revokePersonalToken(
   actor: Actor,
   input: { tokenId: number },
 ): Promise<void> {
-  const revoked = await ctx.store.transaction((tx) =>
-    tx.tokens.revokeOfUser(actor.user.id, input.tokenId, "personal", ctx.clock.now()),
-  );
+  const revoked = await ctx.store.transaction(async (tx) => {
+    const done = await tx.tokens.revokeOfUser(actor.user.id, input.tokenId, "personal", ctx.clock.now());
+    if (done)
+      await recordAudit(tx, ctx.clock, {
+        action: "token.revoke",
+        actor: actorOf(actor),
+        target: tokenTarget(input.tokenId, `token ${input.tokenId}`),
+        details: { origin: "personal" },
+      });
+    return done;
+  });
   if (!revoked) throw new NotFoundError("TOKEN_NOT_FOUND", "You have no live personal token with this id.");
 }
 
@@ -99,10 +120,28 @@ export async function revokeAuthorizedApp(
   actor: Actor,
   input: { appId: number },
 ): Promise<number> {
-  const count = await ctx.store.transaction((tx) =>
-    tx.tokens.revokeAppOfUser(actor.user.id, input.appId, "oauth", ctx.clock.now()),
-  );
+  const count = await ctx.store.transaction(async (tx) => {
+    const revoked = await tx.tokens.revokeAppOfUser(actor.user.id, input.appId, "oauth", ctx.clock.now());
+    const app = (await tx.apps.list()).find((candidate) => candidate.id === input.appId);
+    if (revoked > 0)
+      await recordAudit(tx, ctx.clock, {
+        action: "token.revoke",
+        actor: actorOf(actor),
+        target: {
+          kind: "application",
+          id: String(input.appId),
+          label: cutLabel(app?.name ?? `application ${input.appId}`),
+        },
+        details: { origin: "oauth", tokens: revoked },
+      });
+    return revoked;
+  });
   if (count === 0)
     throw new NotFoundError("APP_NOT_AUTHORIZED", "You have not authorized this application (or already revoked it).");
   return count;
+}
+
+/** A token as a target: its id, and its label. */
+export function tokenTarget(id: number, label: string): AuditTarget {
+  return { kind: "token", id: String(id), label: cutLabel(label) };
 }

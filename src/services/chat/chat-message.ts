@@ -10,6 +10,7 @@ import { decorateMessages, storeMessageFiles } from "./chat-files.js";
 import type { StagedFile } from "../comment/comment.js";
 import { removeBlobs } from "../comment/comment-detail.js";
 import type { ServiceContext } from "../context.js";
+import { logDirectMessage } from "../mail-notify/log.js";
 
 /** A message just written or deleted, with its room as the writer sees it. */
 export interface MessageView {
@@ -61,6 +62,11 @@ export async function pushMessage(
     const attachments = await storeMessageFiles(tx, { roomId: input.roomId, number, at }, files, keys);
     // In the same transaction: the streams learn of the message only once it is committed.
     await tx.liveEvents.append({ kind: "chat", roomId: input.roomId, messageNumber: number, at });
+    // A direct message still unread a few minutes later is mailed (services/mail-notify).
+    if (before.type === "DIRECT") {
+      const recipients = members.filter((member) => !member.muted).map((member) => member.userId);
+      await logDirectMessage(tx, { roomId: input.roomId, number, recipients, actorId: userId, at });
+    }
     const message = {
       roomId: input.roomId,
       number,

@@ -1,11 +1,14 @@
 // Groups people run themselves in the web interface: any signed-in person creates one and becomes
 // its manager; managers rename and describe it; a member leaves it.
 import type { Actor } from "../../domain/access.js";
+import { actorOf, groupTarget, membershipTarget } from "../../domain/audit.js";
 import type { Group } from "../../domain/group.js";
 import { checkGroupDraft, requireMayLeave } from "../../domain/group-rules.js";
 import type { Tx } from "../../store/store.js";
 import { insertJoinedMember } from "../member/member-write.js";
 import type { ServiceContext } from "../context.js";
+import { recordAudit } from "../audit/audit-log.js";
+import { auditRefusals } from "../audit/refusal.js";
 import { requireGroupManager, requireGroupMember } from "./group-access.js";
 import { endMembership } from "../member/membership-events.js";
 
@@ -19,7 +22,17 @@ export async function createGroup(
   input: { name: string; summary: string },
 ): Promise<Group> {
   const draft = checkGroupDraft(input);
-  return ctx.store.transaction((tx) => insertGroup(tx, draft, actor.user.id, ctx.clock.now()));
+  return ctx.store.transaction(async (tx) => {
+    const group = await insertGroup(tx, draft, actor.user.id, ctx.clock.now());
+    await recordAudit(tx, ctx.clock, {
+      action: "group.create",
+      actor: actorOf(actor),
+      target: groupTarget(group),
+      groupId: group.id,
+      details: { name: group.name, summary: group.summary },
+    });
+    return group;
+  });
 }
 
 /**
@@ -60,12 +73,23 @@ export async function updateGroup(
   input: { groupId: number; name: string; summary: string },
 ): Promise<Group> {
   const draft = checkGroupDraft(input);
-  return ctx.store.transaction(async (tx) => {
-    const group = await requireGroupManager(tx, actor, input.groupId);
-    const at = ctx.clock.now();
-    await tx.groups.update(group.id, { ...draft, at });
-    return { ...group, ...draft, updatedAt: at };
-  });
+  const tried = { action: "group.update", actor: actorOf(actor), groupId: input.groupId } as const;
+  return auditRefusals(ctx, tried, () =>
+    ctx.store.transaction(async (tx) => {
+      const group = await requireGroupManager(tx, actor, input.groupId);
+      const at = ctx.clock.now();
+      await tx.groups.update(group.id, { ...draft, at });
+      await recordAudit(tx, ctx.clock, {
+        ...tried,
+        target: groupTarget({ ...group, ...draft }),
+        details: {
+          before: { name: group.name, summary: group.summary },
+          after: { name: draft.name, summary: draft.summary },
+        },
+      });
+      return { ...group, ...draft, updatedAt: at };
+    }),
+  );
 }
 
 /**
@@ -73,14 +97,22 @@ export async function updateGroup(
  * @throws NotFoundError GROUP_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED; ValidationError LAST_MANAGER
  */
 export async function leaveGroup(ctx: ServiceContext, actor: Actor, input: { groupId: number }): Promise<Group> {
-  return ctx.store.transaction(async (tx) => {
-    const { group, membership } = await requireGroupMember(tx, actor, input.groupId);
-    requireMayLeave(
-      membership,
-      await tx.memberships.countManagers(group.id),
-      await tx.memberships.countMembers(group.id, "JOIN"),
-    );
-    await endMembership(tx, membership, ctx.clock.now());
-    return group;
-  });
+  const tried = { action: "member.remove", actor: actorOf(actor), groupId: input.groupId } as const;
+  return auditRefusals(ctx, { ...tried, details: { left: true } }, () =>
+    ctx.store.transaction(async (tx) => {
+      const { group, membership } = await requireGroupMember(tx, actor, input.groupId);
+      requireMayLeave(
+        membership,
+        await tx.memberships.countManagers(group.id),
+        await tx.memberships.countMembers(group.id, "JOIN"),
+      );
+      await endMembership(tx, membership, ctx.clock.now());
+      await recordAudit(tx, ctx.clock, {
+        ...tried,
+        target: membershipTarget({ id: membership.id, name: actor.user.name }),
+        details: { left: true, userId: actor.user.id, manager: membership.manager },
+      });
+      return group;
+    }),
+  );
 }

@@ -1,4 +1,5 @@
 // Each process's live streams and the one reader that fans the event log out to them.
+import { withoutCommentText } from "../../domain/notification.js";
 import type { ServiceContext } from "../context.js";
 import { type LiveDelivery, LIVE_RESUME_WINDOW_MS, replayLiveEvents, resolveLiveEvent } from "./live.js";
 import { type LiveStream, type StreamEndReason, type StreamLimits, StreamSet } from "./live-streams.js";
@@ -234,8 +235,13 @@ export class LiveHub {
   }
 }
 
-/** Chat messages are comment contents: a stream below the `comments` level never receives them. */
+/**
+ * Chat messages are comment contents: a stream below the `comments` level never receives them, and
+ * its like notifications of comments and chat messages come without their text.
+ */
 function deliverTo(stream: LiveStream, delivery: LiveDelivery): void {
   if (delivery.kind === "chat" && !stream.readsComments) return;
-  stream.deliver(delivery);
+  if (delivery.kind === "likeNotification" && !stream.readsComments)
+    stream.deliver({ ...delivery, notification: withoutCommentText(delivery.notification) });
+  else stream.deliver(delivery);
 }

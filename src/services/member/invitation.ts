@@ -1,22 +1,26 @@
 // Taking an invitation: an invited person with an account accepts or declines it on their home
-// page; a person without one follows the invitation's link and, when the operator allows people to
-// make their own accounts, makes one there and joins at once.
+// page (or on the link's page, signed in); a person without one follows the invitation's link and
+// makes one there and joins at once. The invitation is the permission: this works under every
+// sign-up policy but `closed`, which makes no new accounts at all (existing accounts still join).
 import type { Actor } from "../../domain/access.js";
+import { actorOf, membershipTarget, personActor, userTarget } from "../../domain/audit.js";
 import { hashPassword } from "../../auth/password.js";
 import { hashToken } from "../../auth/token.js";
 import { invitationNotFound, requireLinkSecret, requireLive } from "../../domain/invitation.js";
-import { checkNameAndPassword, requireSignupOpen } from "../../domain/signup.js";
+import { requireNotArchived } from "../../domain/group.js";
+import { checkNameAndPassword, requireInvitationMayCreate } from "../../domain/signup.js";
 import type { User } from "../../domain/user.js";
 import type { InvitationRow } from "../../store/queries/invitations.js";
 import type { Tx } from "../../store/store.js";
 import type { ServiceContext } from "../context.js";
+import { recordAudit } from "../audit/audit-log.js";
+import { auditRefusals } from "../audit/refusal.js";
+import { type SettingsContext, readSiteSettings } from "../settings/site-settings.js";
 import { announceJoined } from "./membership-events.js";
 import { insertAccount } from "../account/account-write.js";
 
-/** What the sign-up services need of the configuration. */
-export interface SignupContext extends ServiceContext {
-  readonly config: { readonly allowSignup: boolean };
-}
+/** What the sign-up services need: the site's settings (the sign-up policy) over the server's options. */
+export type SignupContext = SettingsContext;
 
 /** The invitations waiting for the caller's e-mail address that have not expired. */
 export async function listMyInvitations(ctx: ServiceContext, actor: Actor): Promise<InvitationRow[]> {
@@ -36,6 +40,13 @@ export async function acceptInvitation(
     const invitation = await invitationFor(tx, actor.user, input.memberId);
     requireLive(invitation.expiresAt, ctx.clock.now());
     await join(tx, invitation, actor.user.id, ctx.clock.now());
+    await recordAudit(tx, ctx.clock, {
+      action: "member.add",
+      actor: actorOf(actor),
+      target: membershipTarget({ id: invitation.memberId, name: actor.user.name }),
+      groupId: invitation.groupId,
+      details: { userId: actor.user.id, invitation: true },
+    });
     return invitation;
   });
 }
@@ -48,6 +59,13 @@ export async function declineInvitation(ctx: ServiceContext, actor: Actor, input
   await ctx.store.transaction(async (tx) => {
     const invitation = await invitationFor(tx, actor.user, input.memberId);
     await tx.memberships.remove(invitation.memberId);
+    await recordAudit(tx, ctx.clock, {
+      action: "member.remove",
+      actor: actorOf(actor),
+      target: membershipTarget({ id: invitation.memberId, name: invitation.email }),
+      groupId: invitation.groupId,
+      details: { invitation: true, declined: true },
+    });
   });
 }
 
@@ -72,28 +90,52 @@ export async function readInvitationLink(
 }
 
 /**
- * Makes an account for the invited address (name and password typed by its holder) and joins the
- * group with it. An address that has an account already signs in and accepts on the home page.
- * @throws ForbiddenError SIGNUP_CLOSED; NotFoundError INVITATION_NOT_FOUND; ValidationError INVITATION_EXPIRED, EMAIL_TAKEN, and as checkAccountDraft
+ * Makes an account for the invited address (name and password typed by its holder, from the
+ * client `address`) and joins the group with it, unless the sign-up policy is `closed`. An
+ * address that has an account already signs in and accepts.
+ * @throws NotFoundError INVITATION_NOT_FOUND; ValidationError INVITATION_EXPIRED, EMAIL_TAKEN, and as checkAccountDraft;
+ *   ForbiddenError SIGNUP_CLOSED
  */
 export async function joinWithNewAccount(
   ctx: SignupContext,
-  input: { memberId: number; secret: string; name: string; password: string },
+  input: { memberId: number; secret: string; name: string; password: string; address?: string },
 ): Promise<{ user: User; invitation: InvitationRow }> {
-  requireSignupOpen(ctx.config.allowSignup);
+  const tried = {
+    action: "user.create",
+    actor: {
+      label: `invitation ${input.memberId}`,
+      ...(input.address === undefined ? {} : { address: input.address }),
+    },
+    details: { via: "invitation", memberId: input.memberId },
+  } as const;
   const draft = checkNameAndPassword(input);
-  const passwordHash = await hashPassword(draft.password);
-  return ctx.store.transaction(async (tx) => {
-    const at = ctx.clock.now();
-    const invitation = await linkedInvitation(tx, input, at);
-    const account = { name: draft.name, email: invitation.email, familyKana: "", givenKana: "", passwordHash };
-    const user = await insertAccount(tx, account, at);
-    await join(tx, invitation, user.id, at);
-    return { user, invitation };
+  return auditRefusals(ctx, tried, async () => {
+    requireInvitationMayCreate(await readSiteSettings(ctx));
+    const passwordHash = await hashPassword(draft.password);
+    return ctx.store.transaction(async (tx) => {
+      const at = ctx.clock.now();
+      const invitation = await linkedInvitation(tx, input, at);
+      const account = { name: draft.name, email: invitation.email, familyKana: "", givenKana: "", passwordHash };
+      const user = await insertAccount(tx, account, at);
+      await join(tx, invitation, user.id, at);
+      const actor = personActor(user, input.address);
+      const joined = { actor, groupId: invitation.groupId };
+      await recordAudit(tx, ctx.clock, { ...tried, ...joined, target: userTarget(user) });
+      await recordAudit(tx, ctx.clock, {
+        ...joined,
+        action: "member.add",
+        target: membershipTarget({ id: invitation.memberId, name: user.name }),
+        details: { userId: user.id, invitation: true },
+      });
+      return { user, invitation };
+    });
   });
 }
 
+/** @throws ForbiddenError GROUP_ARCHIVED (an archived group takes no new members) */
 async function join(tx: Tx, invitation: InvitationRow, userId: number, at: number): Promise<void> {
+  const group = await tx.groups.findById(invitation.groupId);
+  if (group) requireNotArchived(group);
   // Added meanwhile by an operator: the invitation has nothing left to do.
   if (await tx.memberships.findJoined(invitation.groupId, userId)) {
     await tx.memberships.remove(invitation.memberId);

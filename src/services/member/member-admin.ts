@@ -1,9 +1,11 @@
+import { type AuditAction, type AuditEntry, COMMAND_LINE_ACTOR, membershipTarget } from "../../domain/audit.js";
 import { NotFoundError, ValidationError } from "../../domain/errors.js";
 import { type Member, requireKeepsAManager } from "../../domain/member.js";
 import type { InvitationRow } from "../../store/queries/invitations.js";
 import type { Tx } from "../../store/store.js";
 import { requireGroup, requireMemberByEmail, requireUserByEmail } from "../admin-lookup.js";
 import type { ServiceContext } from "../context.js";
+import { recordAudit } from "../audit/audit-log.js";
 import { announceJoined, endMembership } from "./membership-events.js";
 import { insertInvitation, insertJoinedMember } from "./member-write.js";
 
@@ -28,7 +30,9 @@ export async function addMember(
       at,
     );
     await announceJoined(tx, input.groupId, user.id, at);
-    return requireMember(tx, created.id);
+    const member = await requireMember(tx, created.id);
+    await recordAudit(tx, ctx.clock, operatorEntry("member.add", member, { userId: user.id, manager: input.manager }));
+    return member;
   });
 }
 
@@ -43,7 +47,9 @@ export async function inviteMember(
     await requireGroup(tx, input.groupId);
     const { groupId, email, label, expiresAt } = input;
     const id = await insertInvitation(tx, { groupId, email, label, expiresAt }, ctx.clock.now());
-    return requireMember(tx, id);
+    const member = await requireMember(tx, id);
+    await recordAudit(tx, ctx.clock, operatorEntry("member.invite", member, { email, expiresAt }));
+    return member;
   });
 }
 
@@ -74,6 +80,9 @@ export async function removeMember(
     if (member.status === "JOIN" && member.userId !== null)
       await endMembership(tx, { id: member.id, groupId: input.groupId, userId: member.userId }, ctx.clock.now());
     else await tx.memberships.remove(member.id);
+    const details =
+      member.status === "JOIN" ? { userId: member.userId, manager: member.manager } : { invitation: true };
+    await recordAudit(tx, ctx.clock, operatorEntry("member.remove", member, details));
     return member;
   });
 }
@@ -87,6 +96,8 @@ export async function setManager(
     const member = await memberOf(tx, input);
     if (!input.value) requireKeepsAManager(member, await tx.memberships.countManagers(input.groupId));
     await tx.memberships.update(member.id, { manager: input.value, at: ctx.clock.now() });
+    const details = { manager: { before: member.manager, after: input.value } };
+    await recordAudit(tx, ctx.clock, operatorEntry("member.role", member, details));
     return requireMember(tx, member.id);
   });
 }
@@ -120,4 +131,13 @@ async function requireMember(tx: Tx, id: number): Promise<Member> {
   const member = await tx.memberships.findMember(id);
   if (!member) throw new NotFoundError("MEMBER_NOT_FOUND", "The member does not exist in this group.");
   return member;
+}
+
+/** The row of an operator's change to a member of a group. */
+export function operatorEntry(
+  action: AuditAction,
+  member: Member,
+  details: Readonly<Record<string, unknown>>,
+): AuditEntry {
+  return { action, actor: COMMAND_LINE_ACTOR, target: membershipTarget(member), groupId: member.groupId, details };
 }

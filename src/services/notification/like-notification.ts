@@ -1,4 +1,4 @@
-import type { Actor } from "../../domain/access.js";
+import { type Actor, levelAllows } from "../../domain/access.js";
 import {
   type LikedChatMessage,
   type LikedItem,
@@ -6,6 +6,7 @@ import {
   type LikeTarget,
   likedItemOf,
   requireConfirmableCount,
+  withoutCommentText,
 } from "../../domain/notification.js";
 import type { PageWindow } from "../../store/page-window.js";
 import type { Tx } from "../../store/store.js";
@@ -26,11 +27,17 @@ export async function listLikeNotifications(
 ): Promise<LikeNotificationsView> {
   return ctx.store.read(async (tx) => {
     const filter = { unconfirmedOnly: input.unconfirmedOnly };
-    return {
+    return asSeenBy(actor, {
       notifications: await tx.likeNotifications.list(actor.user.id, filter, input.page),
       totalCount: await tx.likeNotifications.count(actor.user.id, filter),
-    };
+    });
   });
+}
+
+/** The view with comment and chat texts left out for an application below the `comments` level. */
+function asSeenBy(actor: Actor, view: LikeNotificationsView): LikeNotificationsView {
+  if (levelAllows(actor.app.accessLevel, "comments")) return view;
+  return { ...view, notifications: view.notifications.map(withoutCommentText) };
 }
 
 /**
@@ -57,7 +64,7 @@ export async function confirmLikeNotifications(
     const confirmed = await tx.likeNotifications.confirm(actor.user.id, [...items.values()], at);
     const chats = await tx.chatLikeNotifications.confirm(actor.user.id, [...messages.values()], at);
     const notifications = [...confirmed, ...chats].sort((a, b) => b.updatedAt - a.updatedAt);
-    return { notifications, totalCount: notifications.length };
+    return asSeenBy(actor, { notifications, totalCount: notifications.length });
   });
 }
 

@@ -8,6 +8,7 @@ import type { MentionableMember } from "../../store/queries/mentions.js";
 import type { Tx } from "../../store/store.js";
 import { requireGroupMember } from "../group/group-access.js";
 import type { ServiceContext } from "../context.js";
+import { logMentions } from "../mail-notify/log.js";
 
 /** A text that was written: an item's body (commentNumber null) or one of its comments. */
 export interface WrittenText {
@@ -48,6 +49,14 @@ export async function notifyMentions(tx: Tx, written: WrittenText): Promise<void
     (userId) => userId !== written.actorId && !before.has(userId),
   );
   await tx.mentions.record(written.item, written.commentNumber, userIds, written.actorId, written.at);
+  // The mail of a mention goes at once (services/mail-notify): one log row per person named.
+  await logMentions(tx, {
+    item: written.item,
+    number: written.commentNumber,
+    userIds,
+    actorId: written.actorId,
+    at: written.at,
+  });
 }
 
 /** A member the web's suggestion list offers, and the text that picking them inserts. */

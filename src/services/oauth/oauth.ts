@@ -4,13 +4,17 @@ import { randomBytes } from "node:crypto";
 import { constantTimeEqual, OAuthProblem } from "../../auth/oauth1.js";
 import { generateSecret, hashToken } from "../../auth/token.js";
 import type { Application } from "../../domain/access.js";
+import { type AuditEntry, personActor, userTarget } from "../../domain/audit.js";
 import { LIMITS } from "../../domain/limits.js";
 import type { TokenOrigin } from "../../domain/session.js";
 import type { User } from "../../domain/user.js";
 import type { TemporaryCredential } from "../../store/queries/oauth.js";
 import type { TokenRepo } from "../../store/queries/tokens.js";
-import type { ServiceContext, SignInContext } from "../context.js";
+import { recordAudit } from "../audit/audit-log.js";
+import type { ServiceContext } from "../context.js";
 import { signInThrottled } from "../session/sign-in.js";
+import { twoFactorStatus } from "../two-factor/status.js";
+import type { TwoFactorContext } from "../two-factor/two-factor.js";
 
 /** A token and its secret, handed to the client once. */
 export interface IssuedCredentials {
@@ -61,17 +65,36 @@ export function findTemporaryCredential(ctx: ServiceContext, token: string): Pro
   return ctx.store.read((tx) => tx.temporaryCredentials.findLive(hashToken(token), ctx.clock.now()));
 }
 
-/** Records the person's approval and returns the verifier; undefined when already decided. */
+/**
+ * Records the person's approval (signed in on the authorize page from `address`, with its
+ * `sign-in` audit row) and returns the verifier; undefined when already decided.
+ */
 export async function approve(
   ctx: ServiceContext,
-  input: { credential: TemporaryCredential; user: User },
+  input: { credential: TemporaryCredential; user: User; address?: string },
 ): Promise<string | undefined> {
   const { credential, user } = input;
   const verifier = generateSecret();
-  const done = await ctx.store.transaction((tx) =>
-    tx.temporaryCredentials.decide(credential.id, { status: "approved", userId: user.id, verifier }),
-  );
+  const done = await ctx.store.transaction(async (tx) => {
+    const decided = await tx.temporaryCredentials.decide(credential.id, {
+      status: "approved",
+      userId: user.id,
+      verifier,
+    });
+    if (decided) await recordAudit(tx, ctx.clock, tokenSignIn(user, input.address, "oauth", credential.app));
+    return decided;
+  });
   return done ? verifier : undefined;
+}
+
+/** The `sign-in` row of a person who let an application act for them (authorize page, xAuth). */
+function tokenSignIn(user: User, address: string | undefined, via: "oauth" | "xauth", app: Application): AuditEntry {
+  return {
+    action: "sign-in",
+    actor: personActor(user, address),
+    target: userTarget(user),
+    details: { via, application: app.name },
+  };
 }
 
 /** Records the person's refusal; the exchange will then be refused. */
@@ -116,12 +139,14 @@ export interface PasswordGrant {
 }
 
 /**
- * xAuth: token credentials for an e-mail and password, only for applications of level Z.
- * @throws OAuthProblem parameter_absent, permission_denied
+ * xAuth: token credentials for an e-mail and password, only for applications of level Z, and
+ * only for accounts without a second factor (xAuth has no way to ask for one): an account that has
+ * one, or must have one, authorizes applications on the authorize page or uses a personal token.
+ * @throws OAuthProblem parameter_absent, permission_denied, additional_authorization_required
  * @throws TooManyRequestsError SIGN_IN_THROTTLED
  */
 export async function exchangePassword(
-  ctx: SignInContext,
+  ctx: TwoFactorContext,
   input: { app: Application; grant: PasswordGrant },
 ): Promise<IssuedCredentials> {
   const { app, grant } = input;
@@ -130,23 +155,39 @@ export async function exchangePassword(
   const { username, password } = grant;
   if (!username || password === undefined)
     throw new OAuthProblem("parameter_absent", "x_auth_username and x_auth_password are required");
-  const user = await signInThrottled(ctx, { email: username, password, address: grant.address });
+  const user = await signInThrottled(ctx, { email: username, password, address: grant.address, via: "xauth" });
   if (!user) throw new OAuthProblem("permission_denied", "the e-mail address or the password is wrong");
-  return ctx.store.transaction((tx) =>
-    insertToken(tx.tokens, { userId: user.id, appId: app.id, label: "xAuth", origin: "oauth" }, ctx.clock.now()),
-  );
+  // Checked after the password, so that only someone who knows it learns the account has a second factor.
+  const status = await twoFactorStatus(ctx, user.id);
+  if (status.hasSecondFactor || status.required)
+    throw new OAuthProblem(
+      "additional_authorization_required",
+      "this account signs in with two-factor sign-in, which xAuth cannot ask for: authorize the application through /oauth/authorize, or use a personal token",
+    );
+  return ctx.store.transaction(async (tx) => {
+    const token = { userId: user.id, appId: app.id, label: "xAuth", origin: "oauth" } as const;
+    const issued = await insertToken(tx.tokens, token, ctx.clock.now());
+    await recordAudit(tx, ctx.clock, tokenSignIn(user, grant.address, "xauth", app));
+    return issued;
+  });
 }
 
 /**
  * Records a token issued to `userId` through `appId` and returns its credentials, shown once (only
- * the token's hash is stored). The only insert of tokens: OAuth, personal tokens and `kairan token add`.
+ * the token's hash is stored), with the new token's id. The only insert of tokens: OAuth, personal
+ * tokens and `kairan token add`.
  */
 export async function insertToken(
   tokens: TokenRepo,
   token: { userId: number; appId: number; label: string; origin: TokenOrigin },
   at: number,
-): Promise<IssuedCredentials> {
+): Promise<IssuedCredentials & { readonly tokenId: number }> {
   const issued = { token: generateSecret(), secret: generateSecret() };
-  await tokens.insert({ ...token, tokenHash: hashToken(issued.token), secret: issued.secret, createdAt: at });
-  return issued;
+  const tokenId = await tokens.insert({
+    ...token,
+    tokenHash: hashToken(issued.token),
+    secret: issued.secret,
+    createdAt: at,
+  });
+  return { ...issued, tokenId };
 }

@@ -1,10 +1,11 @@
 // Web sign-in sessions: a random token in a cookie, its hash and the CSRF token in the database,
 // so that every server process recognises every session.
 import { generateSecret, hashToken } from "../../auth/token.js";
+import { type AuditEntry, personActor, userTarget } from "../../domain/audit.js";
 import { SESSION_LIFETIME_MS, type Session, renewedExpiry } from "../../domain/session.js";
 import type { User } from "../../domain/user.js";
-import type { ServiceContext, SignInContext } from "../context.js";
-import { type SignInAttempt, signInThrottled, trustDevice } from "./sign-in.js";
+import { recordAudit } from "../audit/audit-log.js";
+import type { ServiceContext } from "../context.js";
 
 /** A new session and the token its cookie carries (never stored). */
 export interface StartedSession {
@@ -14,27 +15,24 @@ export interface StartedSession {
   readonly device?: string;
 }
 
-/**
- * Signs in with e-mail address and password and opens a session; undefined when they are wrong
- * (both answers take the password-hashing time). The same throttling as the OAuth sign-in page
- * counts the failures. Expired sessions are swept on the way.
- * @throws TooManyRequestsError SIGN_IN_THROTTLED
- */
-export async function startSession(ctx: SignInContext, attempt: SignInAttempt): Promise<StartedSession | undefined> {
-  const user = await signInThrottled(ctx, attempt);
-  if (!user) return undefined;
-  const started = await openSession(ctx, user);
-  return { ...started, device: await trustDevice(ctx, user.id, attempt.device) };
+/** The audit row of a sign-in that opens a session: the person, from `address`, and how (`details`). */
+export function signInEntry(
+  user: User,
+  address: string | undefined,
+  details: Readonly<Record<string, unknown>>,
+): AuditEntry {
+  return { action: "sign-in", actor: personActor(user, address), target: userTarget(user), details };
 }
 
 /**
  * Opens a session for a person whose identity is already proven (signed in, or an account they
- * just made). Expired sessions are swept on the way.
+ * just made), with `audit`'s row in the same transaction when given. Expired sessions are swept
+ * on the way.
  */
-export async function openSession(ctx: ServiceContext, user: User): Promise<StartedSession> {
+export async function openSession(ctx: ServiceContext, user: User, audit?: AuditEntry): Promise<StartedSession> {
   const token = generateSecret();
   const now = ctx.clock.now();
-  const session: Omit<Session, "id" | "preferences"> = {
+  const session: Omit<Session, "id" | "preferences" | "siteAdmin"> = {
     user,
     csrf: generateSecret(),
     createdAt: now,
@@ -49,6 +47,7 @@ export async function openSession(ctx: ServiceContext, user: User): Promise<Star
       createdAt: now,
       expiresAt: session.expiresAt,
     });
+    if (audit !== undefined) await recordAudit(tx, ctx.clock, audit);
   });
   const stored = await ctx.store.read((tx) => tx.sessions.findLive(hashToken(token), now));
   if (!stored) throw new Error("the session just written cannot be read back");

@@ -7,16 +7,24 @@
 import { verifyPassword } from "../../auth/password.js";
 import { generateSecret, hashToken } from "../../auth/token.js";
 import type { LoginThrottleConfig } from "../../config/limits.js";
+import { type AuditActor, personActor, userTarget } from "../../domain/audit.js";
 import { TooManyRequestsError } from "../../domain/errors.js";
 import { hasControlCharacter, replaceControlCharacters } from "../../domain/text.js";
 import { DEVICE_TRUST_MS } from "../../domain/session.js";
 import type { User } from "../../domain/user.js";
 import type { Store, Tx } from "../../store/store.js";
 import { type LoginAttemptCount, pairSubject } from "../../store/queries/login-failures.js";
+import { recordRefusal } from "../audit/audit-log.js";
 import type { ServiceContext, SignInContext } from "../context.js";
 
 /** Compared against when no user has the e-mail address, so both answers take the scrypt time. */
 const DUMMY_HASH = "scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
+
+/**
+ * Where a password was typed, as the audit log names it: the sign-in page, the OAuth authorize
+ * page, an application's xAuth request, or a form asking for the current password again.
+ */
+export type SignInVia = "web" | "oauth" | "xauth" | "password-check";
 
 /** A sign-in attempt: what the person typed, and where it came from. */
 export interface SignInAttempt {
@@ -26,6 +34,8 @@ export interface SignInAttempt {
   readonly address: string;
   /** The device cookie the browser presented (the web's forms only: xAuth has none). */
   readonly device?: string | undefined;
+  /** Where it was typed (the audit log's `via`); the sign-in page when not said. */
+  readonly via?: SignInVia;
 }
 
 /** The per-account counter an attempt spends: its trusted browser's own, or the account's untrusted budget. */
@@ -58,8 +68,14 @@ export async function signInThrottled(ctx: SignInContext, attempt: SignInAttempt
       account: await tx.loginFailures.count(counter.scope, counter.subject, now, limits.windowMs),
     };
   });
-  refuseWhenThrottled(limits, counts, now);
-  const user = await signIn(store, attempt.email, attempt.password);
+  try {
+    refuseWhenThrottled(limits, counts, now);
+  } catch (error) {
+    await recordLockout(ctx, attempt, counts);
+    throw error;
+  }
+  const { user, known, disabled } = await signIn(store, attempt.email, attempt.password);
+  if (!user) await recordFailure(ctx, attempt, known, disabled);
   if (user) {
     await store.transaction(async (tx) => {
       await tx.loginFailures.forgive("pair", pair);
@@ -164,8 +180,70 @@ function waitText(seconds: number): string {
   return seconds < 120 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
 }
 
+/**
+ * A failed sign-in's refused row: the account's person when the address has one, else the
+ * address as typed (never the password).
+ */
+async function recordFailure(
+  ctx: ServiceContext,
+  attempt: SignInAttempt,
+  known: User | undefined,
+  disabled: boolean,
+): Promise<void> {
+  await recordRefusal(ctx, {
+    action: "sign-in.failed",
+    actor: attemptActor(attempt, known),
+    ...(known === undefined ? {} : { target: userTarget(known) }),
+    details: {
+      via: attempt.via ?? "web",
+      reason: known === undefined ? "unknown" : disabled ? "disabled" : "password",
+    },
+  });
+}
+
+/**
+ * The row of the attempt that locked an account: written once per window, by the one attempt
+ * whose count first went over the account's limit (the counts are taken atomically); the
+ * attempts refused after it add nothing, so a flood of guesses cannot flood the log.
+ */
+async function recordLockout(
+  ctx: SignInContext,
+  attempt: SignInAttempt,
+  counts: { readonly counter: AccountCounter; readonly account: LoginAttemptCount },
+): Promise<void> {
+  const limits = ctx.config.limits.loginThrottle;
+  const limit = counts.counter.scope === "device" ? limits.perAccount : limits.untrustedPerAccount;
+  if (counts.account.failures !== limit + 1) return;
+  const known = hasControlCharacter(attempt.email)
+    ? undefined
+    : await ctx.store.read((tx) => tx.users.findByEmail(attempt.email.trim().toLowerCase()));
+  await recordRefusal(ctx, {
+    action: "sign-in.locked",
+    actor: attemptActor(attempt, known),
+    ...(known === undefined ? {} : { target: userTarget(known) }),
+    details: {
+      via: attempt.via ?? "web",
+      scope: counts.counter.scope,
+      until: counts.account.windowStart + limits.windowMs,
+    },
+  });
+}
+
+function attemptActor(attempt: SignInAttempt, known: User | undefined): AuditActor {
+  return known === undefined
+    ? { label: accountKey(attempt.email), address: attempt.address }
+    : personActor(known, attempt.address);
+}
+
+/** What a password check found: the user when it matched, and the account the address names either way. */
+interface SignInResult {
+  readonly user: User | undefined;
+  readonly known: User | undefined;
+  readonly disabled: boolean;
+}
+
 /** The user whose e-mail and password these are, or undefined; takes the same time either way. */
-async function signIn(store: Store, email: string, password: string): Promise<User | undefined> {
+async function signIn(store: Store, email: string, password: string): Promise<SignInResult> {
   const address = email.trim().toLowerCase();
   // No one's address has a control character (and PostgreSQL cannot compare a NUL): nobody's, then.
   const found = hasControlCharacter(address)
@@ -174,7 +252,7 @@ async function signIn(store: Store, email: string, password: string): Promise<Us
   const matches = await verifyPassword(password, found?.passwordHash ?? DUMMY_HASH);
   // A disabled account is refused like a wrong password, after the same hashing time: whoever
   // tries learns nothing of which addresses have accounts, nor that a password was right.
-  if (!found || !matches || found.disabled) return undefined;
-  const { passwordHash: _hash, disabled: _disabled, ...user } = found;
-  return user;
+  if (!found) return { user: undefined, known: undefined, disabled: false };
+  const { passwordHash: _hash, disabled, ...user } = found;
+  return { user: matches && !disabled ? user : undefined, known: user, disabled };
 }

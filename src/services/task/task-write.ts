@@ -5,6 +5,7 @@
 // trash and back and delete them for good. The same text limits everywhere (checkTaskText); the
 // other members are notified of each change.
 import { notifyMentions } from "../notification/mention.js";
+import { logAssignment } from "../mail-notify/log.js";
 import type { Actor } from "../../domain/access.js";
 import type { Folder } from "../../domain/folder.js";
 import type { Group, Membership } from "../../domain/group.js";
@@ -121,6 +122,7 @@ export async function insertTask(
   });
   await tx.notifications.fanOut({ item: taskRef(task), actorId: authorId, cause: { kind: "created" }, at });
   await notifyMentions(tx, { item: taskRef(task), commentNumber: null, text: task.body, actorId: authorId, at });
+  await logAssignment(tx, { task: taskRef(task), assigneeId: task.assigneeId, actorId: authorId, at });
   return task;
 }
 
@@ -212,6 +214,8 @@ export async function applyTaskChange(tx: Tx, task: Task, change: TaskChange, wr
   const bodyChanged = change.body !== undefined && change.body !== task.body;
   const item = taskRef(task);
   await tx.notifications.fanOut({ item, actorId: writerId, cause: { kind: "updated", bodyChanged }, at: change.at });
+  if (change.assigneeId !== undefined && change.assigneeId !== task.assigneeId)
+    await logAssignment(tx, { task: item, assigneeId: change.assigneeId, actorId: writerId, at: change.at });
   if (change.body === undefined) return;
   const written = { item, commentNumber: null, text: change.body, previousText: task.body };
   await notifyMentions(tx, { ...written, actorId: writerId, at: change.at });

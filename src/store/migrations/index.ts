@@ -28,7 +28,17 @@ import { chatLikes } from "./0027-chat-likes.js";
 import { eventWindows } from "./0028-event-windows.js";
 import { personalEventVersions } from "./0029-personal-event-versions.js";
 import { legacySigning } from "./0030-legacy-signing.js";
+import { auditLog } from "./0035-audit-log.js";
+import { siteSettings } from "./0036-site-settings.js";
+import { twoFactor } from "./0038-two-factor.js";
+import { oidc } from "./0042-oidc.js";
+import { mailRepliesReceived } from "./0040-mail-replies-received.js";
+import { passkeys } from "./0041-passkeys.js";
+import { groupArchive } from "./0043-group-archive.js";
 import { signInDevices } from "./0031-sign-in-devices.js";
+import { mailOutbox } from "./0032-mail-outbox.js";
+import { accountMail } from "./0033-account-mail.js";
+import { notificationMail } from "./0034-notification-mail.js";
 import { type Engine, columnTypes } from "./columns.js";
 
 /**
@@ -67,5 +77,15 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0029-personal-event-versions": personalEventVersions(engine),
     "0030-legacy-signing": legacySigning(t),
     "0031-sign-in-devices": signInDevices(t),
+    "0032-mail-outbox": mailOutbox(t),
+    "0033-account-mail": accountMail(t),
+    "0034-notification-mail": notificationMail(t),
+    "0035-audit-log": auditLog(t),
+    "0036-site-settings": siteSettings(t),
+    "0038-two-factor": twoFactor(t),
+    "0040-mail-replies-received": mailRepliesReceived(t),
+    "0041-passkeys": passkeys(t),
+    "0042-oidc": oidc(t),
+    "0043-group-archive": groupArchive(t),
   };
 }

@@ -20,7 +20,16 @@ export interface PostgresOptions {
   readonly url: string;
   /** Connections in the pool (default 10). */
   readonly poolSize?: number;
+  /** How long a new connection may take to be ready, or a query to wait for a free one (default 30 s). */
+  readonly connectTimeoutMs?: number;
 }
+
+/**
+ * pg waits forever by default. A database that accepts connections and never answers (a hung
+ * server, a half-open network) would then hold every request, and every stop (the mail sender
+ * finishes its pass first), for good; past this, the query fails and the caller says so.
+ */
+const CONNECT_TIMEOUT_MS = 30_000;
 
 const INT8_OID = 20;
 
@@ -39,7 +48,7 @@ export function openPostgresStore(options: PostgresOptions): Store {
         () =>
           db
             .transaction()
-            .execute((trx) => scope.enter(() => work(repositories(sharingTemplatesOf(trx, db), "postgres")))),
+            .execute((trx) => scope.enter(() => work(repositories(sharingTemplatesOf(trx, db), "postgres", true)))),
         (seconds, failed) => ({ engine: "postgres", transactions: 1, seconds, failed }),
       ).catch((error: unknown) => {
         throw asStorageFull(error);
@@ -62,11 +71,11 @@ export function openPostgresStore(options: PostgresOptions): Store {
         provider: { getMigrations: async () => ({ ...migrationsFor("postgres") }) },
       });
       // Kysely's first look for its tables reads every schema of the database by name: a schema
-      // another process drops meanwhile fails that look (3F000 naming it), never our own.
+      // (or a table) another process drops meanwhile fails that look, never our own.
       for (let attempt = 1; ; attempt++) {
         const { error } = await migrator.migrateToLatest();
         if (!error) return;
-        if (attempt === 3 || !otherSchemaVanished(error, schema)) throw error;
+        if (attempt === 5 || !otherSchemaVanished(error, schema)) throw error;
       }
     },
     async isEmpty() {
@@ -84,10 +93,20 @@ export function openPostgresStore(options: PostgresOptions): Store {
   };
 }
 
-/** Whether `error` is "schema X does not exist" (3F000) for an X other than `own`. */
-function otherSchemaVanished(error: unknown, own: string): boolean {
-  if (!(error instanceof pg.DatabaseError) || error.code !== "3F000") return false;
-  const named = /^schema "(.+)" does not exist$/.exec(error.message)?.[1];
+/**
+ * Whether `error` is Kysely's first look failing on another database's objects. It reads every
+ * schema's tables and resolves each by name (pg_get_serial_sequence), so a schema, or a table in
+ * it, that another process drops meanwhile fails the look: "schema X does not exist" (3F000) or
+ * "relation "X.T" does not exist" (42P01), for an X other than `own`. Trying again is safe.
+ */
+export function otherSchemaVanished(error: unknown, own: string): boolean {
+  if (!(error instanceof pg.DatabaseError)) return false;
+  const named =
+    error.code === "3F000"
+      ? /^schema "(.+)" does not exist$/.exec(error.message)?.[1]
+      : error.code === "42P01"
+        ? /^relation "(.+)\.[^."]+" does not exist$/.exec(error.message)?.[1]
+        : undefined;
   return named !== undefined && named !== own;
 }
 
@@ -107,7 +126,12 @@ function poolState(pool: pg.Pool | undefined) {
 export function openPostgresDatabase(options: PostgresOptions): Kysely<Database> {
   const types = new pg.TypeOverrides();
   types.setTypeParser(INT8_OID, Number);
-  const pool = new pg.Pool({ connectionString: withSchemaOption(options.url), max: options.poolSize ?? 10, types });
+  const pool = new pg.Pool({
+    connectionString: withSchemaOption(options.url),
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+    types,
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   POOLS.set(db, pool);
   return db;

@@ -19,8 +19,22 @@ export interface AppRepo {
   /** Sets or clears the legacy-signing mark (docs/operations.md "kairan app"); false when unknown. */
   setLegacySigning(consumerKey: string, on: boolean): Promise<boolean>;
   list(): Promise<Application[]>;
+  /** Every application with what the administration shows of it (never the secret), in id order. */
+  listDetailed(): Promise<DetailedApplication[]>;
+  /** Sets the access level; false when unknown. */
+  setAccessLevel(consumerKey: string, level: AccessLevel): Promise<boolean>;
+  /** Replaces the consumer secret; false when unknown. */
+  setSecret(consumerKey: string, secret: string): Promise<boolean>;
   /** Removes the application and every token issued through it; false when unknown. */
   remove(consumerKey: string): Promise<boolean>;
+}
+
+/** An application as the administration lists it. */
+export interface DetailedApplication extends Application {
+  readonly legacySigning: boolean;
+  readonly createdAt: number;
+  /** Tokens issued through it and not revoked. */
+  readonly liveTokens: number;
 }
 
 /** The columns {@link toApplication} reads, for queries that join applications. */
@@ -79,6 +93,40 @@ export function appRepo(db: Kysely<Database>): AppRepo {
     async list() {
       const rows = await db.selectFrom("applications").selectAll().orderBy("id").execute();
       return rows.map((row) => publicPart(toApplication(row)));
+    },
+    async listDetailed() {
+      const rows = await db
+        .selectFrom("applications")
+        .leftJoin("tokens", (join) =>
+          join.onRef("tokens.app_id", "=", "applications.id").on("tokens.revoked_at", "is", null),
+        )
+        .select([...APPLICATION_COLUMNS, "applications.legacy_signing"])
+        .select((eb) => eb.fn.count<string | number>("tokens.id").as("live_tokens"))
+        .groupBy([...APPLICATION_COLUMNS, "applications.legacy_signing"])
+        .orderBy("applications.id")
+        .execute();
+      return rows.map((row) => ({
+        ...publicPart(toApplication(row)),
+        legacySigning: row.legacy_signing === 1,
+        createdAt: row.created_at,
+        liveTokens: Number(row.live_tokens),
+      }));
+    },
+    async setAccessLevel(consumerKey, level) {
+      const result = await db
+        .updateTable("applications")
+        .set({ access_level: level })
+        .where("consumer_key", "=", consumerKey)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async setSecret(consumerKey, secret) {
+      const result = await db
+        .updateTable("applications")
+        .set({ consumer_secret: secret })
+        .where("consumer_key", "=", consumerKey)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
     async remove(consumerKey) {
       const app = await db

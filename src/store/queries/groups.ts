@@ -50,7 +50,14 @@ export interface MembershipRepo {
 }
 
 function toGroup(row: Selectable<GroupsTable>): Group {
-  return { id: row.id, name: row.name, summary: row.summary, createdAt: row.created_at, updatedAt: row.updated_at };
+  return {
+    id: row.id,
+    name: row.name,
+    summary: row.summary,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    archivedAt: row.archived_at,
+  };
 }
 
 function toMembership(row: Selectable<MembershipsTable>): Membership {
@@ -202,6 +209,7 @@ function toMember(row: RowOf<typeof selectMembers>): Member {
     notify: row.notify === 1,
     inviteEmail: row.invite_email,
     inviteExpiresAt: row.invite_expires_at,
+    inviteSentAt: row.invite_sent_at,
     updatedAt: row.updated_at,
   };
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
-import type { Tx } from "../store.js";
+import type { Repositories, Tx } from "../store.js";
 import type { Engine } from "./engine.js";
 import { appRepo } from "./apps.js";
 import { attachmentRepo } from "./attachments.js";
@@ -22,6 +22,15 @@ import { leaseRepo } from "./leases.js";
 import { notificationCountRepo } from "./notification-counts.js";
 import { loginFailureRepo } from "./login-failures.js";
 import { signInDeviceRepo } from "./sign-in-devices.js";
+import { mailOutboxRepo } from "./mail-outbox.js";
+import { auditEventRepo } from "./audit-events.js";
+import { siteSettingRepo } from "./site-settings.js";
+import { twoFactorRepo } from "./two-factor.js";
+import { oidcRepo } from "./oidc.js";
+import { passkeyRepo } from "./passkeys.js";
+import { mailReplyRepo } from "./mail-replies.js";
+import { siteKeyRepo } from "./site-keys.js";
+import { accountTokenRepo } from "./account-tokens.js";
 import { likeNotificationRepo } from "./like-notifications.js";
 import { liveEventRepo } from "./live-events.js";
 import { addressBookRepo } from "./address-book.js";
@@ -36,10 +45,17 @@ import { favoriteRepo, likeRepo } from "./reactions.js";
 import { tokenRepo } from "./tokens.js";
 import { topicRepo } from "./topics.js";
 import { userRepo } from "./users.js";
+import { groupAdminRepo } from "./group-admin.js";
+import { siteStatusRepo } from "./site-status.js";
 import { userPictureRepo } from "./user-pictures.js";
+import { mailSettingsRepo } from "./mail-settings.js";
+import { mailChangeRepo } from "./mail-changes.js";
+import { mailWorkRepo } from "./mail-work.js";
+import { mailReaderRepo } from "./mail-readers.js";
+import { mailContentRepo } from "./mail-content.js";
 
 /** How each repository is made over a connection or transaction. */
-const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>, engine: Engine) => Tx[K] } = {
+const FACTORIES: { readonly [K in keyof Repositories]: (db: Kysely<Database>, engine: Engine) => Repositories[K] } = {
   users: userRepo,
   userPictures: userPictureRepo,
   apps: appRepo,
@@ -48,6 +64,8 @@ const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>, engine: Engi
   notificationCounts: notificationCountRepo,
   groups: groupRepo,
   memberships: membershipRepo,
+  groupAdmin: groupAdminRepo,
+  siteStatus: siteStatusRepo,
   invitations: invitationRepo,
   folders: folderRepo,
   topics: topicRepo,
@@ -65,6 +83,15 @@ const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>, engine: Engi
   commentReads: commentReadRepo,
   loginFailures: loginFailureRepo,
   signInDevices: signInDeviceRepo,
+  mailOutbox: mailOutboxRepo,
+  siteKeys: siteKeyRepo,
+  auditEvents: auditEventRepo,
+  siteSettings: siteSettingRepo,
+  mailReplies: mailReplyRepo,
+  accountTokens: accountTokenRepo,
+  twoFactor: twoFactorRepo,
+  oidc: oidcRepo,
+  passkeys: passkeyRepo,
   notifications: notificationRepo,
   likeNotifications: likeNotificationRepo,
   search: searchRepo,
@@ -78,17 +105,23 @@ const FACTORIES: { readonly [K in keyof Tx]: (db: Kysely<Database>, engine: Engi
   liveEvents: liveEventRepo,
   addressBook: addressBookRepo,
   calendarFeeds: calendarFeedRepo,
+  mailSettings: mailSettingsRepo,
+  mailChanges: mailChangeRepo,
+  mailWork: mailWorkRepo,
+  mailReaders: mailReaderRepo,
+  mailContent: mailContentRepo,
 };
 
 /** Repositories made on first use; the getters are defined once, on the prototype. */
 class LazyRepositories {
-  readonly #made = new Map<keyof Tx, unknown>();
+  readonly #made = new Map<keyof Repositories, unknown>();
   constructor(
     readonly db: Kysely<Database>,
     readonly engine: Engine,
+    readonly writing: boolean,
   ) {}
-  repository<K extends keyof Tx>(key: K): Tx[K] {
-    let repo = this.#made.get(key) as Tx[K] | undefined;
+  repository<K extends keyof Repositories>(key: K): Repositories[K] {
+    let repo = this.#made.get(key) as Repositories[K] | undefined;
     if (repo === undefined) {
       repo = FACTORIES[key](this.db, this.engine);
       this.#made.set(key, repo);
@@ -96,7 +129,7 @@ class LazyRepositories {
     return repo;
   }
 }
-for (const key of Object.keys(FACTORIES) as (keyof Tx)[]) {
+for (const key of Object.keys(FACTORIES) as (keyof Repositories)[]) {
   Object.defineProperty(LazyRepositories.prototype, key, {
     enumerable: true,
     get(this: LazyRepositories) {
@@ -114,7 +147,7 @@ for (const key of Object.keys(FACTORIES) as (keyof Tx)[]) {
  * level (create topic, add comment) the difference is within the machine's noise; it stays lazy for
  * the per-transaction cost, which it still cuts.
  */
-export function repositories(db: Kysely<Database>, engine: Engine): Tx {
+export function repositories(db: Kysely<Database>, engine: Engine, writing = false): Tx {
   // The prototype's getters make it a Tx; TypeScript cannot see properties defined in a loop.
-  return new LazyRepositories(db, engine) as unknown as Tx;
+  return new LazyRepositories(db, engine, writing) as unknown as Tx;
 }

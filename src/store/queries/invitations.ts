@@ -11,6 +11,8 @@ export interface InvitationRow {
   readonly expiresAt: number | null;
   /** The SHA-256 of the link's secret; null for an invitation made without a link. */
   readonly tokenHash: string | null;
+  /** When its message was last queued; null when none was (migration 0033). */
+  readonly sentAt: number | null;
 }
 
 /** Invitations (membership rows of status INVITE) as the web interface takes and answers them. */
@@ -27,6 +29,8 @@ export interface InvitationRepo {
   renew(memberId: number, change: { tokenHash: string; expiresAt: number; at: number }): Promise<void>;
   /** The invitation becomes the user's membership (an ordinary member, notified). */
   accept(memberId: number, userId: number, at: number): Promise<void>;
+  /** Records that the invitation's message was queued at `at`. */
+  markSent(memberId: number, at: number): Promise<void>;
 }
 
 function selectInvitations(db: Kysely<Database>) {
@@ -41,6 +45,7 @@ function selectInvitations(db: Kysely<Database>) {
       "memberships.invite_email as email",
       "memberships.invite_expires_at as expiresAt",
       "memberships.invite_token_hash as tokenHash",
+      "memberships.invite_sent_at as sentAt",
     ])
     .where("memberships.status", "=", "INVITE");
 }
@@ -99,9 +104,18 @@ export function invitationRepo(db: Kysely<Database>): InvitationRepo {
           invite_label: null,
           invite_expires_at: null,
           invite_token_hash: null,
+          invite_sent_at: null,
           created_at: at,
           updated_at: at,
         })
+        .where("id", "=", memberId)
+        .where("status", "=", "INVITE")
+        .execute();
+    },
+    async markSent(memberId, at) {
+      await db
+        .updateTable("memberships")
+        .set({ invite_sent_at: at })
         .where("id", "=", memberId)
         .where("status", "=", "INVITE")
         .execute();

@@ -6,7 +6,24 @@ import type { Database } from "../schema.js";
  * any accounts, `untrusted` one account from every client without its device cookie, `device` one
  * account from one trusted browser (the account, a line feed, the device token's hash).
  */
-export type LoginFailureScope = "pair" | "address" | "untrusted" | "device";
+export type SignInScope = "pair" | "address" | "untrusted" | "device";
+
+/** The sign-in counters' scopes: the sign-in sweep removes only these (others keep longer windows). */
+export const SIGN_IN_SCOPES: readonly SignInScope[] = ["pair", "address", "untrusted", "device"];
+
+/**
+ * Counters of mail sent on request (migration 0033 reuses this table), each in windows of an hour:
+ * `reset-address` password-reset requests per typed address, `reset-account` per account (user id),
+ * `reset-client` per client address; `address-change` address-change requests per account;
+ * `invite-sender` invitation messages per manager (user id).
+ */
+export type MailRequestScope = "reset-address" | "reset-account" | "reset-client" | "address-change" | "invite-sender";
+
+/** Wrong second-factor codes per account (user id), in windows of 15 minutes (migration 0038's sign-in step). */
+export type SecondFactorScope = "second-factor";
+
+/** Every scope a counter of this table has. */
+export type LoginFailureScope = SignInScope | MailRequestScope | SecondFactorScope;
 
 /** Where one sign-in counter stands after an attempt was counted. */
 export interface LoginAttemptCount {
@@ -31,8 +48,8 @@ export interface LoginFailureRepo {
    * Returns the counters removed.
    */
   clearAccount(account: string): Promise<number>;
-  /** Deletes counters whose window started before `before`. */
-  removeExpired(before: number): Promise<number>;
+  /** Deletes counters of these scopes (the sign-in ones unless given) whose window started before `before`. */
+  removeExpired(before: number, scopes?: readonly LoginFailureScope[]): Promise<number>;
 }
 
 /**
@@ -68,7 +85,7 @@ export function loginFailureRepo(db: Kysely<Database>): LoginFailureRepo {
       };
     },
     async forgive(scope, subject) {
-      if (scope === "pair" || scope === "device") {
+      if (scope === "pair" || scope === "device" || scope === "second-factor") {
         await db.deleteFrom("login_failures").where("scope", "=", scope).where("subject", "=", subject).execute();
         return;
       }
@@ -106,8 +123,12 @@ export function loginFailureRepo(db: Kysely<Database>): LoginFailureRepo {
         .executeTakeFirst();
       return Number(result.numDeletedRows);
     },
-    async removeExpired(before) {
-      const result = await db.deleteFrom("login_failures").where("window_start", "<", before).executeTakeFirst();
+    async removeExpired(before, scopes = SIGN_IN_SCOPES) {
+      const result = await db
+        .deleteFrom("login_failures")
+        .where("window_start", "<", before)
+        .where("scope", "in", scopes)
+        .executeTakeFirst();
       return Number(result.numDeletedRows);
     },
   };

@@ -15,6 +15,7 @@ import type { RowOf } from "./rows.js";
 import { type ListedRow, mentionRepo } from "./mentions.js";
 import { joinedGroupIds, textOf, withItemText } from "./notification-items.js";
 import { liveEventRepo } from "./live-events.js";
+import { mailChangeOf, mailChangeRepo } from "./mail-changes.js";
 
 export { joinedGroupIds };
 
@@ -135,6 +136,9 @@ export function notificationRepo(db: Kysely<Database>, engine: Engine): Notifica
       );
       // One log row for the whole group, in the fan-out's transaction: the streams find the audience.
       await liveEventRepo(db, engine).append({ kind: "notification", item: event.item, at: event.at });
+      // And one row for the mailer, which finds the recipients later (services/mail-notify).
+      const mailed = mailChangeOf(event);
+      if (mailed !== undefined) await mailChangeRepo(db).append([mailed]);
     },
     async mutedGroupIds(userId) {
       const rows = await db

@@ -55,6 +55,7 @@ export function sessionRepo(db: Kysely<Database>): SessionRepo {
           "users.given_kana",
           "users.lang",
           "users.time_zone",
+          "users.site_admin",
         ])
         .where("sessions.token_hash", "=", tokenHash)
         .where("sessions.expires_at", ">", now)
@@ -66,6 +67,7 @@ export function sessionRepo(db: Kysely<Database>): SessionRepo {
           id: row.session_id,
           user: toUser(row),
           preferences: toPreferences(row),
+          siteAdmin: row.site_admin === 1,
           csrf: row.csrf,
           createdAt: row.created_at,
           expiresAt: row.expires_at,

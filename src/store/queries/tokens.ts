@@ -50,6 +50,10 @@ export interface TokenRepo {
   revokeOfUser(userId: number, id: number, origin: TokenOrigin, at: number): Promise<boolean>;
   /** Revokes every live token of this origin the user holds for the application; returns how many. */
   revokeAppOfUser(userId: number, appId: number, origin: TokenOrigin, at: number): Promise<number>;
+  /** Revokes every live token of this origin the user holds (a password reset); returns how many. */
+  revokeAllOfUser(userId: number, origin: TokenOrigin, at: number): Promise<number>;
+  /** Revokes every live token issued through the application, whoever holds it; returns how many. */
+  revokeAllOfApp(appId: number, at: number): Promise<number>;
 }
 
 /** A live token with its user and application: every authenticated request runs it. */
@@ -180,6 +184,12 @@ export function tokenRepo(db: Kysely<Database>): TokenRepo {
     },
     async revokeAppOfUser(userId, appId, origin, at) {
       return revokeLive(db, at, { appId, userId, origin });
+    },
+    async revokeAllOfApp(appId, at) {
+      return revokeLive(db, at, { appId });
+    },
+    async revokeAllOfUser(userId, origin, at) {
+      return revokeLive(db, at, { userId, origin });
     },
   };
 }

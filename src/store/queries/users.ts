@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from "kysely";
+import { type Kysely, type Selectable, sql } from "kysely";
 import { LANGUAGES, type Preferences, type User } from "../../domain/user.js";
 import type { Database, UsersTable } from "../schema.js";
 
@@ -18,6 +18,26 @@ export interface UserRepo {
   listDisabledIds(): Promise<number[]>;
   /** The language and time zone the user chose; undefined when no user has the id. */
   findPreferences(id: number): Promise<Preferences | undefined>;
+  /** Whether any account exists (the first run's setup is offered until one does). */
+  any(): Promise<boolean>;
+  /** The ids of the site's administrators, in id order. */
+  listAdminIds(): Promise<number[]>;
+  /** The administrators whose accounts are enabled (those who can still sign in), in id order. */
+  listActiveAdminIds(): Promise<number[]>;
+  /** Whether the user holds the site administrator's role (false when no user has the id). */
+  isSiteAdmin(id: number): Promise<boolean>;
+  /**
+   * One page of the accounts for the administration, in id order after `afterId`, those whose name,
+   * reading or address contains `text` (case-insensitively) when it is given.
+   */
+  directory(query: { text?: string; afterId: number; limit: number }): Promise<DirectoryUser[]>;
+}
+
+/** An account as the administration lists it. */
+export interface DirectoryUser extends User {
+  readonly disabled: boolean;
+  readonly admin: boolean;
+  readonly createdAt: number;
 }
 
 /** What an operator may change of an account. */
@@ -31,6 +51,10 @@ export interface UserChanges {
   /** The person's own choices (null: the browser's language, the server's time zone). */
   readonly lang?: string | null;
   readonly timeZone?: string | null;
+  /** A confirmed new address (already normalised and checked free). */
+  readonly email?: string;
+  /** The site administrator's mark (the first run's account). */
+  readonly siteAdmin?: boolean;
 }
 
 /** Maps the preference columns of a users row (a value no version wrote reads as no choice). */
@@ -92,6 +116,8 @@ export function userRepo(db: Kysely<Database>): UserRepo {
         ...(changes.disabledAt === undefined ? {} : { disabled_at: changes.disabledAt }),
         ...(changes.lang === undefined ? {} : { lang: changes.lang }),
         ...(changes.timeZone === undefined ? {} : { time_zone: changes.timeZone }),
+        ...(changes.email === undefined ? {} : { email: changes.email.toLowerCase() }),
+        ...(changes.siteAdmin === undefined ? {} : { site_admin: changes.siteAdmin ? 1 : 0 }),
       };
       if (Object.keys(set).length === 0) return (await isDisabled(id)) !== undefined;
       const result = await db.updateTable("users").set(set).where("id", "=", id).executeTakeFirst();
@@ -110,6 +136,47 @@ export function userRepo(db: Kysely<Database>): UserRepo {
     async findPreferences(id) {
       const row = await db.selectFrom("users").select(["lang", "time_zone"]).where("id", "=", id).executeTakeFirst();
       return row && toPreferences(row);
+    },
+    async any() {
+      return (await db.selectFrom("users").select("id").limit(1).executeTakeFirst()) !== undefined;
+    },
+    async listAdminIds() {
+      const rows = await db.selectFrom("users").select("id").where("site_admin", "=", 1).orderBy("id").execute();
+      return rows.map((row) => row.id);
+    },
+    async listActiveAdminIds() {
+      const rows = await db
+        .selectFrom("users")
+        .select("id")
+        .where("site_admin", "=", 1)
+        .where("disabled_at", "is", null)
+        .orderBy("id")
+        .execute();
+      return rows.map((row) => row.id);
+    },
+    async isSiteAdmin(id) {
+      const row = await db.selectFrom("users").select("site_admin").where("id", "=", id).executeTakeFirst();
+      return row?.site_admin === 1;
+    },
+    async directory({ text, afterId, limit }) {
+      let query = db.selectFrom("users").selectAll().where("id", ">", afterId);
+      if (text !== undefined && text !== "") {
+        const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        query = query.where((eb) =>
+          eb.or([
+            eb(sql`lower(name)`, "like", sql`${pattern} escape '\\'`),
+            eb(sql`lower(email)`, "like", sql`${pattern} escape '\\'`),
+            eb(sql`lower(family_kana || given_kana)`, "like", sql`${pattern} escape '\\'`),
+          ]),
+        );
+      }
+      const rows = await query.orderBy("id").limit(limit).execute();
+      return rows.map((row) => ({
+        ...toUser(row),
+        disabled: row.disabled_at !== null,
+        admin: row.site_admin === 1,
+        createdAt: row.created_at,
+      }));
     },
   };
 }

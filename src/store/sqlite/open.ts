@@ -55,7 +55,7 @@ export function openSqliteStore(
     async transaction(work) {
       scope.check("transaction");
       const done = await writes
-        .run((trx) => scope.enter(() => work(repositories(sharingTemplatesOf(trx, db), "sqlite"))))
+        .run((trx) => scope.enter(() => work(repositories(sharingTemplatesOf(trx, db), "sqlite", true))))
         .catch((error: unknown) => {
           throw asStorageFull(error);
         });

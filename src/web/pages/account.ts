@@ -1,6 +1,8 @@
-// The account page (`/account`): picture, name and reading, language and time zone, password.
+// The account page (`/account`): picture, name and reading, language and time zone, password,
+// e-mail address (changed through a link sent to the new one: address-change.ts).
 // Each part is its own form; a refused form shows the page again with the message beside it and
 // what was typed (never a password), and changes nothing.
+import { readSiteSettings } from "../../services/settings/site-settings.js";
 import type { FastifyInstance } from "fastify";
 import { DomainError, TooManyRequestsError } from "../../domain/errors.js";
 import { parsePair } from "../../domain/item-id.js";
@@ -14,6 +16,8 @@ import {
   updateNames,
   userIcon,
 } from "../../services/account/account.js";
+import { requestAddressChange } from "../../services/account/address-change.js";
+import { twoFactorStatus } from "../../services/two-factor/status.js";
 import { toErrorReply } from "../../http/errors.js";
 import { queryValue } from "../../http-kit/query.js";
 import { errorText } from "../i18n/i18n.js";
@@ -22,7 +26,7 @@ import { deviceOf } from "../session.js";
 import { receivePicture } from "./picture-upload.js";
 
 /** The forms of the page, each a section with this id. */
-type Part = "picture" | "names" | "preferences" | "password";
+type Part = "picture" | "names" | "preferences" | "password" | "email";
 
 /** What a refused form sends back to be shown again. */
 interface Refusal {
@@ -30,6 +34,8 @@ interface Refusal {
   readonly message: string;
   readonly names?: UserNames;
   readonly preferences?: { lang: string; timeZone: string };
+  /** The new address typed into a refused address change. */
+  readonly newEmail?: string;
 }
 
 // Every zone Intl knows, once: the list does not change while the process runs.
@@ -68,6 +74,19 @@ export function registerAccountPages(app: FastifyInstance, web: WebContext): voi
           keepSessionId: page.session.id,
         }),
       ),
+  });
+  registerPage(app, web, "/account/email", {
+    POST: (page) => {
+      const newEmail = field(page, "email");
+      return attempt(web, page, { part: "email", newEmail }, () =>
+        requestAddressChange(web, page.actor, {
+          email: newEmail,
+          password: field(page, "current"),
+          address: web.clientAddress(page.request),
+          device: deviceOf(page.request),
+        }),
+      );
+    },
   });
   registerPage(
     app,
@@ -125,7 +144,9 @@ async function showAccount(web: WebContext, page: PageRequest, refusal?: Refusal
     {
       title: page.chrome.t("account.title"),
       section: "account",
-      saved: refusal ? undefined : (["picture", "names", "preferences", "password"] as const).find((p) => p === saved),
+      saved: refusal
+        ? undefined
+        : (["picture", "names", "preferences", "password", "email", "email-changed"] as const).find((p) => p === saved),
       refusal,
       avatar: page.chrome.avatar(view.user.id, view.user.name, view.pictureEtag?.replace(/"/g, "")),
       hasPicture: view.pictureEtag !== undefined,
@@ -135,9 +156,12 @@ async function showAccount(web: WebContext, page: PageRequest, refusal?: Refusal
         preferences.timeZone === "" || TIME_ZONES.includes(preferences.timeZone)
           ? TIME_ZONES
           : [preferences.timeZone, ...TIME_ZONES],
-      defaultTimeZone: web.config.timeZone,
+      // The site's default zone (its setting, else --time-zone): what "none chosen" means here.
+      defaultTimeZone: (await readSiteSettings(web)).timeZone,
       now: web.clock.now(),
       email: view.user.email,
+      newEmail: refusal?.newEmail ?? "",
+      twoFactor: await twoFactorStatus(web, page.actor.user.id),
     },
     status,
   );

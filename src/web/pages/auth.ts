@@ -1,12 +1,21 @@
 // Sign in and sign out.
 import { randomBytes } from "node:crypto";
+import { signupPageOpen } from "../../domain/signup.js";
+import { readSiteSettings } from "../../services/settings/site-settings.js";
 import type { FastifyInstance } from "fastify";
 import { TooManyRequestsError } from "../../domain/errors.js";
+import { SECOND_STEP_MS } from "../../domain/two-factor.js";
 import { queryValue } from "../../http-kit/query.js";
-import { endSession, startSession } from "../../services/session/session.js";
+import { needsSetup } from "../../services/account/first-run.js";
+import { endSession } from "../../services/session/session.js";
+import { oidcOffer } from "../../services/oidc/oidc-sign-in.js";
+import { signInWithPassword } from "../../services/two-factor/sign-in-step.js";
 import { errorText } from "../i18n/i18n.js";
+import { bindingOf } from "../../services/two-factor/passkey-challenge.js";
+import { authenticationOptions } from "../../services/two-factor/passkeys.js";
 import { type PublicPageRequest, type WebContext, registerPage, registerPublicPage, requireCsrf } from "../page.js";
 import {
+  SECOND_STEP_COOKIE,
   SIGNIN_COOKIE,
   clearSessionCookie,
   cookieOptions,
@@ -24,7 +33,12 @@ export function registerAuthPages(app: FastifyInstance, web: WebContext): void {
   registerPublicPage(app, web, "/signin", {
     async GET(page) {
       if (await signedInOf(web, page.request)) return page.redirect(safeNext(queryValue(page.query, "next")));
-      const notice = queryValue(page.query, "signed-out") === "1" ? page.chrome.t("signin.signedOut") : undefined;
+      const notice =
+        queryValue(page.query, "signed-out") === "1"
+          ? page.chrome.t("signin.signedOut")
+          : queryValue(page.query, "expired") === "1"
+            ? page.chrome.t("secondStep.expired")
+            : undefined;
       return showForm(web, page, { email: "", next: safeNext(queryValue(page.query, "next")), notice });
     },
     async POST(page) {
@@ -37,7 +51,7 @@ export function registerAuthPages(app: FastifyInstance, web: WebContext): void {
         address: web.clientAddress(page.request),
         device: deviceOf(page.request),
       };
-      const started = await startSession(web, attempt).catch((error: unknown) => {
+      const started = await signInWithPassword(web, attempt).catch((error: unknown) => {
         if (error instanceof TooManyRequestsError) return error;
         throw error;
       });
@@ -52,32 +66,57 @@ export function registerAuthPages(app: FastifyInstance, web: WebContext): void {
         );
       }
       if (!started) return showForm(web, page, { email, next, error: page.chrome.t("signin.wrong") });
-      setSessionCookie(web, page.reply, started.token);
-      if (started.device !== undefined) setDeviceCookie(web, page.reply, started.device);
+      setDeviceCookie(web, page.reply, started.device);
+      // An account with a second factor gets no session yet: the second step opens it.
+      if (started.kind === "second-step") {
+        page.reply.setCookie(SECOND_STEP_COOKIE, started.pending, cookieOptions(web, SECOND_STEP_MS));
+        return page.redirect(`/signin/second-factor?${new URLSearchParams({ next }).toString()}`);
+      }
+      setSessionCookie(web, page.reply, started.started.token);
       page.reply.clearCookie(SIGNIN_COOKIE, { path: "/" });
       return page.redirect(next);
     },
   });
-  registerPage(app, web, "/signout", {
-    async POST(page) {
-      await endSession(web, page.sessionToken);
-      clearSessionCookie(web, page.reply);
-      return page.redirect("/signin?signed-out=1");
+  registerPage(
+    app,
+    web,
+    "/signout",
+    {
+      async POST(page) {
+        await endSession(web, page.sessionToken);
+        clearSessionCookie(web, page.reply);
+        return page.redirect("/signin?signed-out=1");
+      },
     },
-  });
+    // Someone who must set up two-factor sign-in may still leave.
+    { whileEnrolling: true },
+  );
 }
 
-function showForm(
+/** The sign-in page, with `data` in its form (and a new form token). */
+export async function showForm(
   web: WebContext,
   page: PublicPageRequest,
   data: { email: string; next: string; error?: string; notice?: string | undefined },
   status = 200,
 ) {
   const token = issueFormToken(web, page);
-  const signupHref = web.config.allowSignup ? page.chrome.u("/signup") : undefined;
+  const signupHref = signupPageOpen(await readSiteSettings(web)) ? page.chrome.u("/signup") : undefined;
   return page.render(
     "signin",
-    { title: page.chrome.t("signin.title"), signinCsrf: token, signupHref, ...data },
+    {
+      title: page.chrome.t("signin.title"),
+      signinCsrf: token,
+      signupHref,
+      forgotHref: page.chrome.u("/password/forgot"),
+      // No account yet (a first run without the demo): say where the setup link is.
+      setupNeeded: await needsSetup(web),
+      // Single sign-on's button, when an administrator turned it on (pages/oidc.ts).
+      oidcName: await oidcOffer(web),
+      // "Sign in with a passkey" (passkey-sign-in.ts), its challenge bound to this form's token.
+      passkeyOptions: JSON.stringify(await authenticationOptions(web, "sign-in", bindingOf("sign-in-form", token))),
+      ...data,
+    },
     status,
   );
 }

@@ -1,8 +1,8 @@
-// What managers do on the members pages: invite an e-mail address (`/g/1:n/members/invite`), send
-// an invitation again (`.../members/1:m/resend`), remove a member or withdraw an invitation
+// What managers do on the members pages: invite an e-mail address by mail (`/g/1:n/members/invite`),
+// send an invitation again (`.../members/1:m/resend`), remove a member or withdraw an invitation
 // (`.../remove`), make a member a manager or not (`.../manager`).
 import type { FastifyInstance } from "fastify";
-import { ValidationError } from "../../domain/errors.js";
+import { TooManyRequestsError, ValidationError } from "../../domain/errors.js";
 import { formatPair } from "../../domain/item-id.js";
 import {
   type IssuedInvitation,
@@ -25,16 +25,22 @@ export function registerMemberManagePages(app: FastifyInstance, web: WebContext)
       try {
         return showLink(web, page, await inviteByEmail(web, page.actor, { groupId, email }));
       } catch (error) {
-        if (!(error instanceof ValidationError)) throw error;
+        const refused = personsMistake(page, error);
         // The list again, with the problem and what was typed by the invite form.
-        return memberListPage(web, page, { email, error: errorText(page.chrome.lang, error.code, error.message) });
+        return memberListPage(web, page, { invite: { email, error: refused.message }, status: refused.status });
       }
     },
   });
   registerPage(app, web, "/g/:group/members/:member/resend", {
     async POST(page) {
       const input = { groupId: pathPair(page, "group"), memberId: pathPair(page, "member") };
-      return showLink(web, page, await renewInvitation(web, page.actor, input));
+      try {
+        return showLink(web, page, await renewInvitation(web, page.actor, input));
+      } catch (error) {
+        if (!(error instanceof TooManyRequestsError)) throw error;
+        const refused = personsMistake(page, error);
+        return memberListPage(web, page, { problem: refused.message, status: refused.status, tab: "INVITE" });
+      }
     },
   });
   registerPage(app, web, "/g/:group/members/:member/remove", {
@@ -60,8 +66,23 @@ export function registerMemberManagePages(app: FastifyInstance, web: WebContext)
 }
 
 /**
- * The invitation's link, shown in the answer to the POST that made it. Kairan sends no mail: the
- * manager passes the link on. Only its hash is stored, so no later page can show it again.
+ * A refusal the person can act on (a bad address, a bound reached): its text in the page's
+ * language and its status, with Retry-After when it says to wait. Anything else is thrown on.
+ */
+function personsMistake(page: PageRequest, error: unknown): { message: string; status: number } {
+  if (error instanceof TooManyRequestsError) {
+    page.reply.header("retry-after", String(error.retryAfterSeconds));
+    return { message: errorText(page.chrome.lang, error.code, error.message), status: 429 };
+  }
+  if (error instanceof ValidationError)
+    return { message: errorText(page.chrome.lang, error.code, error.message), status: 400 };
+  throw error;
+}
+
+/**
+ * The invitation's link, shown in the answer to the POST that made it (its message is on its way
+ * too): a manager whose invitee's mail goes astray passes it on by hand. Only its hash is stored,
+ * so no later page can show it again.
  */
 function showLink(web: WebContext, page: PageRequest, issued: IssuedInvitation) {
   const members = `/g/${formatPair(issued.group.id)}/members`;

@@ -5,6 +5,7 @@ import type { Member, MemberStatus } from "../../domain/member.js";
 import { queryValue } from "../../http-kit/query.js";
 import { readMemberListPage } from "../../services/item/area-page.js";
 import { getMember } from "../../services/member/member.js";
+import { readGroupMail } from "../../services/mail-notify/mail-settings.js";
 import type { Chrome } from "../chrome.js";
 import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";
 import { paged, readPageNumber, withQuery } from "../paging.js";
@@ -20,6 +21,7 @@ function memberRow(chrome: Chrome, member: Member, viewerId: number) {
   return {
     ...member,
     href: chrome.u(`/g/${formatPair(member.groupId)}/members/${formatPair(member.id)}`),
+    actionBase: chrome.u(`/g/${formatPair(member.groupId)}/members/${formatPair(member.id)}`),
     reading: [member.familyKana, member.givenKana].filter((part) => part !== "").join(" "),
     isYou: member.status === "JOIN" && member.userId === viewerId,
   };
@@ -31,12 +33,26 @@ export interface InviteFormState {
   readonly error: string;
 }
 
-/** The member list; `invite` fills the invite form after a refused address (400). */
-export async function memberListPage(web: WebContext, page: PageRequest, invite?: InviteFormState) {
+/** A refused manager's form, shown on the list: the invite form's problem, or one of an invitation's. */
+export interface ListRefusal {
+  readonly invite?: InviteFormState;
+  /** A refused action on one invitation (sent again too soon), shown above the list. */
+  readonly problem?: string;
+  /** The refusal's status (400, 429). */
+  readonly status: number;
+  /** The tab to show (the invitations after a refused resend). */
+  readonly tab?: MemberStatus;
+}
+
+/** The member list; `refusal` shows a refused form again, with its status. */
+export async function memberListPage(web: WebContext, page: PageRequest, refusal?: ListRefusal) {
   const groupId = pathPair(page, "group");
-  const status: MemberStatus = queryValue(page.query, "status")?.toUpperCase() === "INVITE" ? "INVITE" : "JOIN";
+  const asked = refusal?.tab ?? queryValue(page.query, "status")?.toUpperCase();
+  const status: MemberStatus = asked === "INVITE" ? "INVITE" : "JOIN";
+  const invite = refusal?.invite;
   const request = readPageNumber(page.query);
   const view = await readMemberListPage(web, page.actor, { groupId, status, page: request.fetch });
+  const groupMail = await readGroupMail(web, page.actor, groupId);
   const path = `/g/${formatPair(groupId)}/members`;
   const counts = view.counts;
   const feedQuery = new URLSearchParams({ group: formatPair(groupId), "member-status": status });
@@ -49,9 +65,14 @@ export async function memberListPage(web: WebContext, page: PageRequest, invite?
       isManager: view.caller.manager,
       saved: queryValue(page.query, "saved") === "1",
       invite: invite ?? { email: "", error: undefined },
+      problem: refusal?.problem,
       inviteAction: page.chrome.u(`${groupPath}/members/invite`),
       editHref: page.chrome.u(`${groupPath}/edit`),
+      auditHref: page.chrome.u(`${groupPath}/audit`),
       leaveAction: page.chrome.u(`${groupPath}/leave`),
+      groupMail,
+      mailAction: page.chrome.u(`${groupPath}/mail`),
+      mailSaved: queryValue(page.query, "mail") === "saved",
       tabs: [
         {
           href: page.chrome.u(path),
@@ -70,7 +91,7 @@ export async function memberListPage(web: WebContext, page: PageRequest, invite?
         (n) => page.chrome.u(withQuery(path, { status: status === "INVITE" ? "INVITE" : undefined, page: n })),
       ),
     },
-    invite === undefined ? 200 : 400,
+    refusal?.status ?? 200,
   );
 }
 

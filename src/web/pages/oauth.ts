@@ -2,16 +2,30 @@
 // pages of the OAuth flow. The protocol's signed endpoints are the API's (http/oauth/).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Context } from "../../context.js";
-import { TooManyRequestsError } from "../../domain/errors.js";
+import { DomainError, TooManyRequestsError } from "../../domain/errors.js";
+import type { User } from "../../domain/user.js";
 import { formFields, sameToken } from "../../http-kit/form.js";
 import { type QueryValues, queryValue } from "../../http-kit/query.js";
 import { registerEndpoint } from "../../http-kit/route.js";
 import { sendPage } from "../../http-kit/send.js";
 import { approve, deny, findTemporaryCredential } from "../../services/oauth/oauth.js";
 import { signInThrottled, trustDevice } from "../../services/session/sign-in.js";
+import { issueSecondStep, pendingUser } from "../../services/two-factor/sign-in-step.js";
+import { twoFactorStatus } from "../../services/two-factor/status.js";
+import { checkSecondFactor } from "../../services/two-factor/two-factor.js";
+import { bindingOf } from "../../services/two-factor/passkey-challenge.js";
+import { authenticationOptions, checkPasskeySecondFactor } from "../../services/two-factor/passkeys.js";
 import { deviceOf, setDeviceCookie } from "../session.js";
 import type { TemporaryCredential } from "../../store/queries/oauth.js";
-import { type AuthorizeForm, authorizePage, deniedPage, problemPage, verifierPage } from "./authorize.js";
+import {
+  type AuthorizeForm,
+  authorizePage,
+  type SecondFactorChoice,
+  authorizeSecondStepPage,
+  deniedPage,
+  problemPage,
+  verifierPage,
+} from "./authorize.js";
 
 const UNKNOWN = "This sign-in link is unknown or has expired. Go back to the application and start again.";
 
@@ -92,7 +106,52 @@ async function handleDecision(context: Context, request: FastifyRequest, reply: 
   if (decision !== "approve") {
     return sendPage(reply, 400, authorizePage({ ...again, error: "Choose Approve or Deny: nothing was authorized." }));
   }
+  const secondStep = form.get("second_step");
+  if (secondStep !== null)
+    return secondStepAndApprove(context, request, reply, credential, { ...again, pending: secondStep });
   return signInAndApprove(context, request, reply, credential, { ...again, password: form.get("password") ?? "" });
+}
+
+/** Approve pressed on the second step: the code proves the second factor, then approve. */
+async function secondStepAndApprove(
+  context: Context,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  credential: TemporaryCredential,
+  form: AuthorizeForm & { readonly pending: string },
+): Promise<FastifyReply> {
+  const user = await pendingUser(context, "oauth", form.pending, credential.csrf);
+  if (!user) {
+    const { email: _typed, ...again } = form;
+    return sendPage(reply, 200, authorizePage({ ...again, error: "This sign-in took too long. Sign in again." }));
+  }
+  const fields = formFields(request);
+  const code = fields.get("code") ?? "";
+  // A passkey's answer (the passkey form), else a code.
+  const response = fields.get("response");
+  const address = context.clientAddress(request);
+  try {
+    if (response !== null)
+      await checkPasskeySecondFactor(context, user, {
+        response,
+        binding: bindingOf("second-step", form.pending),
+        address,
+      });
+    else await checkSecondFactor(context, user, { code, address });
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    if (error instanceof TooManyRequestsError) reply.header("retry-after", String(error.retryAfterSeconds));
+    const status = error instanceof TooManyRequestsError ? 429 : 400;
+    return sendPage(
+      reply,
+      status,
+      authorizeSecondStepPage(
+        { ...form, email: user.email, error: error.message },
+        await secondFactorsOf(context, user.id, form.pending),
+      ),
+    );
+  }
+  return approveAndGo(context, reply, credential, form.token, user, context.clientAddress(request));
 }
 
 /** Deny pressed: the credential is spent; back to the callback with `denied=`, or a page for oob. */
@@ -119,7 +178,13 @@ async function signInAndApprove(
 ): Promise<FastifyReply> {
   const { password, ...again } = form;
   const { token } = form;
-  const attempt = { email: form.email, password, address: context.clientAddress(request), device: deviceOf(request) };
+  const attempt = {
+    email: form.email,
+    password,
+    address: context.clientAddress(request),
+    device: deviceOf(request),
+    via: "oauth" as const,
+  };
   const user = await signInThrottled(context, attempt).catch((error: unknown) => {
     if (error instanceof TooManyRequestsError) return error;
     throw error;
@@ -135,7 +200,39 @@ async function signInAndApprove(
   if (!user)
     return sendPage(reply, 200, authorizePage({ ...again, error: "The e-mail address or the password is wrong." }));
   setDeviceCookie(context, reply, await trustDevice(context, user.id, attempt.device));
-  const verifier = await approve(context, { credential, user });
+  const status = await twoFactorStatus(context, user.id);
+  // Required but not set up: an application gets nothing until the person has a second factor.
+  if (status.mustEnrol)
+    return sendPage(
+      reply,
+      403,
+      authorizePage({
+        ...again,
+        error:
+          "This site requires two-factor sign-in for your account. Sign in to Kairan, set it up on your account page, then try again.",
+      }),
+    );
+  if (status.hasSecondFactor) {
+    const pending = await issueSecondStep(context, "oauth", user.id, credential.csrf);
+    return sendPage(
+      reply.header("cache-control", "no-store"),
+      200,
+      authorizeSecondStepPage({ ...again, pending }, await secondFactorsOf(context, user.id, pending)),
+    );
+  }
+  return approveAndGo(context, reply, credential, token, user, attempt.address);
+}
+
+/** Records the approval and sends the browser on: to the callback with the verifier, or to the oob page. */
+async function approveAndGo(
+  context: Context,
+  reply: FastifyReply,
+  credential: TemporaryCredential,
+  token: string,
+  user: User,
+  address: string,
+): Promise<FastifyReply> {
+  const verifier = await approve(context, { credential, user, address });
   if (verifier === undefined)
     return sendPage(reply, 409, problemPage("Already answered", "This request was already approved or denied."));
   const target =
@@ -151,4 +248,14 @@ function callbackWith(callback: string, fields: Readonly<Record<string, string>>
   const base = hash === -1 ? callback : callback.slice(0, hash);
   const added = new URLSearchParams(fields).toString();
   return `${base}${base.includes("?") ? "&" : "?"}${added}`;
+}
+
+/** What the second step offers the account: the code field with TOTP, a passkey request with passkeys. */
+async function secondFactorsOf(context: Context, userId: number, pending: string): Promise<SecondFactorChoice> {
+  const status = await twoFactorStatus(context, userId);
+  const passkeyOptions =
+    status.passkeys > 0
+      ? JSON.stringify(await authenticationOptions(context, "second-factor", bindingOf("second-step", pending), userId))
+      : undefined;
+  return { totp: status.totpOn, passkeyOptions };
 }

@@ -10,6 +10,8 @@ import {
   revokePersonalToken,
 } from "../../services/account/personal-token.js";
 import { readSettings, setMyNotify } from "../../services/account/settings.js";
+import { registerMailSettingsForms } from "./mail-settings.js";
+import { readMailSettings } from "../../services/mail-notify/mail-settings.js";
 import { type PageRequest, type WebContext, pageNotFound, registerPage } from "../page.js";
 
 /** `/settings` and its forms. */
@@ -17,7 +19,12 @@ export function registerSettingsPages(app: FastifyInstance, web: WebContext): vo
   registerPage(app, web, "/settings", {
     async GET(page) {
       const view = await readSettings(web, page.actor);
+      const mail = await readMailSettings(web, page.actor);
       return page.render("settings", {
+        mail,
+        mailSaved: page.query.mail === "saved",
+        email: page.actor.user.email,
+        zone: page.chrome.timeZone,
         title: page.chrome.t("settings.title"),
         section: "settings",
         saved: page.query.saved === "1",
@@ -37,6 +44,7 @@ export function registerSettingsPages(app: FastifyInstance, web: WebContext): vo
       return page.redirect("/settings?saved=1#notify");
     },
   });
+  registerMailSettingsForms(app, web);
   registerPage(app, web, "/settings/tokens", {
     async POST(page) {
       const issued = await createPersonalToken(web, page.actor, {

@@ -1,11 +1,14 @@
-// Pages for people without an account: the sign-up page (`/signup`) and an invitation's link
-// (`/join/1:m/SECRET`), where the invited address's holder makes an account and joins at once.
-// Both make accounts only when the operator allows it (`--allow-signup`).
+// Pages for people without an account: the sign-up page (`/signup`), open only when the site's
+// sign-up policy is `open` or `domains` (the settings, else `--allow-signup`), and an invitation's
+// link (`/join/1:m/SECRET`), where the invited address's holder makes an account and joins at once
+// (the invitation is the permission, under every policy but `closed`), or, having one, signs in
+// and accepts.
 import type { FastifyInstance } from "fastify";
 import type { User } from "../../domain/user.js";
 import { ValidationError } from "../../domain/errors.js";
 import { formatPair } from "../../domain/item-id.js";
-import { requireSignupOpen } from "../../domain/signup.js";
+import { requireSignupOpen, signupPageOpen } from "../../domain/signup.js";
+import { readSiteSettings } from "../../services/settings/site-settings.js";
 import { joinWithNewAccount, readInvitationLink } from "../../services/member/invitation.js";
 import { openSession } from "../../services/session/session.js";
 import { signUp } from "../../services/account/signup.js";
@@ -18,7 +21,7 @@ import { issueFormToken, requireFormToken } from "./auth.js";
 export function registerSignupPages(app: FastifyInstance, web: WebContext): void {
   registerPublicPage(app, web, "/signup", {
     async GET(page) {
-      requireSignupOpen(web.config.allowSignup);
+      if (!signupPageOpen(await readSiteSettings(web))) requireSignupOpen(false);
       if (await signedInOf(web, page.request)) return page.redirect("/");
       return signupForm(web, page, { name: "", email: "" });
     },
@@ -26,7 +29,11 @@ export function registerSignupPages(app: FastifyInstance, web: WebContext): void
       requireFormToken(page);
       const values = { name: page.form.get("name") ?? "", email: page.form.get("email") ?? "" };
       try {
-        const user = await signUp(web, { ...values, password: page.form.get("password") ?? "" });
+        const user = await signUp(web, {
+          ...values,
+          password: page.form.get("password") ?? "",
+          address: web.clientAddress(page.request),
+        });
         return signInAs(web, page, user, "/");
       } catch (error) {
         if (!(error instanceof ValidationError)) throw error;
@@ -44,6 +51,7 @@ export function registerSignupPages(app: FastifyInstance, web: WebContext): void
           ...linkOf(page),
           name,
           password: page.form.get("password") ?? "",
+          address: web.clientAddress(page.request),
         });
         return signInAs(web, page, user, `/g/${formatPair(invitation.groupId)}/board`);
       } catch (error) {
@@ -83,17 +91,22 @@ async function joinPage(web: WebContext, page: PublicPageRequest, values: { name
   const link = linkOf(page);
   const view = await readInvitationLink(web, link);
   const signedIn = await signedInOf(web, page.request);
+  const here = `/join/${formatPair(link.memberId)}/${encodeURIComponent(link.secret)}`;
   return page.render(
     "join",
     {
       title: `${page.chrome.t("join.title")} · ${view.invitation.groupName}`,
       invitation: view.invitation,
       accountExists: view.accountExists,
-      signupOpen: web.config.allowSignup,
+      // Under the `closed` policy an invitation lets only an existing account join.
+      mayCreate: (await readSiteSettings(web)).signupPolicy !== "closed",
       signedInAs: signedIn?.session.user.email,
+      sessionCsrf: signedIn?.session.csrf,
+      acceptAction: page.chrome.u(`/invitations/${formatPair(link.memberId)}/accept`),
       formCsrf: issueFormToken(web, page),
-      action: page.chrome.u(`/join/${formatPair(link.memberId)}/${encodeURIComponent(link.secret)}`),
-      signinHref: page.chrome.u("/signin?next=%2F"),
+      action: page.chrome.u(here),
+      // Back to this page once signed in, to accept (the log redacts the secret in `next`).
+      signinHref: page.chrome.u(`/signin?${new URLSearchParams({ next: here }).toString()}`),
       homeHref: page.chrome.u("/"),
       values,
       error,

@@ -1,0 +1,140 @@
+// The administration in Chromium, as the demo site's administrator uses it on its first day:
+// from the header to /admin, the sign-up policy changed, a user created and then disabled, and
+// each of those read back in the audit log with its actor and address. Run by `npm run test:browser`.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { type ServerProcess, startServerProcess } from "../support/cli.js";
+import { seriousViolations } from "./axe.js";
+import { launchChromium } from "./chromium.js";
+import { DESKTOP, contextAt } from "./widths.js";
+
+/** The demo workspace's administrator. */
+const ADMIN = { email: "alice@example.com", password: "kairan-demo", label: "Alice Aoki <alice@example.com>" };
+
+describe("the administration in Chromium: sign-up policy, a new user disabled, the audit log", () => {
+  let dataDir: string;
+  let server: ServerProcess;
+  let browser: Browser;
+  let page: Page;
+
+  before(async () => {
+    browser = await launchChromium();
+    dataDir = mkdtempSync(join(tmpdir(), "kairan-admin-browser-"));
+    server = await startServerProcess(["--port", "0", "--data", dataDir, "--log-level", "warn"]);
+    // bypassCSP: axe-core is injected as a script.
+    page = await (await contextAt(browser, DESKTOP, { locale: "en-US", bypassCSP: true })).newPage();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("changes the sign-up policy, creates a user, disables them, and reads all three in the audit log", async () => {
+    await page.goto(`${server.url}/signin`);
+    await page.getByLabel("E-mail address").fill(ADMIN.email);
+    await page.getByLabel("Password").fill(ADMIN.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL((url) => !url.pathname.endsWith("/signin"));
+
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Administration" }).click();
+    await page.waitForURL(`${server.url}/admin`);
+    const admin = page.getByRole("navigation", { name: "Administration" });
+
+    await admin.getByRole("link", { name: "Settings" }).click();
+    await page.getByLabel("Anyone").check();
+    await page.getByRole("button", { name: "Save the settings" }).click();
+    await page.getByText("The settings are saved and apply now.").waitFor();
+    assert.equal(await page.getByLabel("Anyone").isChecked(), true, "the form shows the new policy");
+
+    await admin.getByRole("link", { name: "Users" }).click();
+    await page.getByRole("link", { name: "New user" }).click();
+    await page.getByLabel("Name").fill("Nina New");
+    await page.getByLabel("Email address").fill("nina@example.com");
+    await page.getByLabel("Password (optional)").fill("a long enough password");
+    await page.getByRole("button", { name: "Create the account" }).click();
+    await page.getByRole("heading", { name: "Nina New" }).waitFor();
+    await page.getByRole("button", { name: "Disable" }).click();
+    await page.getByRole("button", { name: "Enable" }).waitFor();
+    assert.match((await page.locator("dl.facts").textContent()) ?? "", /Disabled/);
+
+    await admin.getByRole("link", { name: "Audit log" }).click();
+    const rows = page.locator("#audit-rows tbody tr");
+    const texts = (await rows.allTextContents()).map((text) => text.replace(/\s+/g, " ").trim());
+    const row = (action: string) => texts.find((text) => text.includes(` ${action} `));
+    for (const action of ["user.disable", "user.create", "settings.change"]) {
+      const found = row(action);
+      assert.ok(found, `the log shows ${action}:\n${texts.join("\n")}`);
+      assert.ok(found.includes(ADMIN.label), `${action} names its actor`);
+      assert.match(found, /127\.0\.0\.1|::1/, `${action} names the address`);
+    }
+    assert.match(row("settings.change") ?? "", /"signupPolicy":\{"before":"invitation","after":"open"\}/);
+    assert.ok(row("user.disable")?.includes("Nina New <nina@example.com>"), "on whom");
+    // Newest first.
+    assert.ok(
+      texts.findIndex((t) => t.includes(" user.disable ")) < texts.findIndex((t) => t.includes(" user.create ")),
+    );
+
+    await page.getByLabel("Action").selectOption("user.create");
+    await page.getByRole("button", { name: "Filter" }).click();
+    assert.equal(await rows.count(), 1, "filtered by action");
+    assert.deepEqual(await seriousViolations(page), [], "the filtered log");
+  });
+
+  it("archives the demo group (its board says so and refuses a new topic), restores it, and deletes a new group once its name is typed", async () => {
+    const admin = page.getByRole("navigation", { name: "Administration" });
+    await admin.getByRole("link", { name: "Groups" }).click();
+    await page.waitForURL(`${server.url}/admin/groups`);
+    await page.locator("table.admin-table tbody tr").first().getByRole("link").click();
+    await page.waitForURL(/\/admin\/groups\/1:\d+$/);
+    const groupPath = new URL(page.url()).pathname.replace("/admin/groups/", "/g/");
+    await page.getByRole("button", { name: "Archive the group" }).click();
+    await page.getByRole("button", { name: "Restore the group" }).waitFor();
+    assert.match((await page.locator("dl.facts").textContent()) ?? "", /Archived/);
+    assert.deepEqual(await seriousViolations(page), [], "an archived group's administration page");
+
+    await page.goto(`${server.url}${groupPath}/board`);
+    await page.getByText("This group is archived").waitFor();
+    await page.goto(`${server.url}${groupPath}/board/new`);
+    await page.getByLabel("Title").fill("Written while archived");
+    const refused = page.waitForResponse((r) => r.request().method() === "POST");
+    await page
+      .getByRole("button", { name: /Post|Save/ })
+      .first()
+      .click();
+    assert.equal((await refused).status(), 403, "a new topic is refused");
+    await page
+      .getByText(/archived/)
+      .first()
+      .waitFor();
+
+    await page.goto(`${server.url}${groupPath.replace("/g/", "/admin/groups/")}`);
+    await page.getByRole("button", { name: "Restore the group" }).click();
+    await page.getByRole("button", { name: "Archive the group" }).waitFor();
+    await page.goto(`${server.url}${groupPath}/board`);
+    assert.equal(await page.getByText("This group is archived").count(), 0, "restored");
+
+    await page.goto(`${server.url}/admin/groups/new`);
+    await page.getByLabel("Name", { exact: true }).fill("Short-lived");
+    await page.getByLabel("First manager (email address)").fill(ADMIN.email);
+    await page.getByRole("button", { name: "Create the group" }).click();
+    await page.getByRole("heading", { name: "Short-lived" }).waitFor();
+    const confirm = page.getByLabel("Type the group's name, Short-lived, to confirm");
+    await confirm.fill("short-lived");
+    await page.getByRole("button", { name: "Delete the group" }).click();
+    await page.getByText("Type the group's name exactly to delete it.").waitFor();
+    await page.getByLabel("Type the group's name, Short-lived, to confirm").fill("Short-lived");
+    await page.getByRole("button", { name: "Delete the group" }).click();
+    await page.getByText("The group Short-lived was deleted.").waitFor();
+    assert.equal(await page.getByRole("link", { name: "Short-lived" }).count(), 0);
+
+    await admin.getByRole("link", { name: "Audit log" }).click();
+    const texts = (await page.locator("#audit-rows tbody tr").allTextContents()).join("\n");
+    for (const action of ["group.archive", "group.restore", "group.create", "group.delete"])
+      assert.ok(texts.includes(action), `the log shows ${action}`);
+  });
+});
