@@ -114,7 +114,7 @@ describeEachBackend("kairan serve --no-demo: the first run", (backend) => {
     const db = await where();
     const first = await startServerProcess(["--port", "0", ...db.args, "--no-demo"]);
     const one = SETUP_LINE.exec(first.stdout())?.[2];
-    assert.equal(await first.stop(), 0);
+    assert.equal(await first.stop(), 0, `exit status; stderr:\n${first.stderr()}`);
     const second = await startServerProcess([
       "--port",
       "0",
@@ -125,15 +125,15 @@ describeEachBackend("kairan serve --no-demo: the first run", (backend) => {
     ]);
     const line = SETUP_LINE.exec(second.stdout().replace("https://", "http://"));
     try {
-      assert.ok(one && line?.[2] && line[2] !== one, "a new link");
+      assert.ok(one && line?.[2] && line[2] !== one, `a new link; first:\n${first.stdout()}\nsecond:\n${second.stdout()}`);
       assert.match(second.stdout(), /setup: https:\/\/kairan\.example\/setup\//, "built from --public-url");
       // Both links work until their end: the first process's one too.
       assert.equal((await new WebClient(second.url).get(`/setup/${one}`)).status, 200);
     } finally {
-      assert.equal(await second.stop(), 0);
+      assert.equal(await second.stop(), 0, `exit status; stderr:\n${second.stderr()}`);
     }
     const demo = await startServerProcess(["--port", "0", "--data", tempDir()]);
     assert.doesNotMatch(demo.stdout(), /setup:/);
-    assert.equal(await demo.stop(), 0);
+    assert.equal(await demo.stop(), 0, `exit status; stderr:\n${demo.stderr()}`);
   });
 });

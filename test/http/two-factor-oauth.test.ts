@@ -58,14 +58,8 @@ describeEachBackend("two-factor sign-in and OAuth", (backend) => {
     issuedPair(await xAuth(other.email, PASSWORD));
   });
 
-  it("keeps personal tokens working", async () => {
-    const feed = await request(`${server.url}/api/notification/V2`, {
-      headers: { authorization: `Bearer ${user.token}` },
-    });
-    assert.equal(feed.status, 200);
-  });
-
-  it("asks for the second factor on the authorize page before approving", async () => {
+  /** A new request token's authorize page, and a poster of its form (with the page's CSRF token). */
+  async function openAuthorizePage() {
     const temporary = await initiate(server.url, server.clock, app, "https://client.example/done");
     const page = await request(`${server.url}/oauth/authorize?oauth_token=${encodeURIComponent(temporary.key)}`);
     const csrf = /name="csrf_token" value="([^"]*)"/.exec(page.text)?.[1] ?? "";
@@ -76,6 +70,18 @@ describeEachBackend("two-factor sign-in and OAuth", (backend) => {
         headers: { "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({ oauth_token: temporary.key, csrf_token: csrf, ...fields }).toString(),
       });
+    return { temporary, post };
+  }
+
+  it("keeps personal tokens working", async () => {
+    const feed = await request(`${server.url}/api/notification/V2`, {
+      headers: { authorization: `Bearer ${user.token}` },
+    });
+    assert.equal(feed.status, 200);
+  });
+
+  it("asks for the second factor on the authorize page before approving", async () => {
+    const { temporary, post } = await openAuthorizePage();
     const step = await post({ email: user.email, password: PASSWORD, decision: "approve" });
     assert.equal(step.status, 200);
     const html = await step.text();
@@ -123,16 +129,7 @@ describeEachBackend("two-factor sign-in and OAuth", (backend) => {
       response: device.create(passkeyOptionsOfPage(setup.html, "passkey-add")),
     });
     assert.equal(added.status, 303);
-    const temporary = await initiate(server.url, server.clock, app, "https://client.example/done");
-    const page = await request(`${server.url}/oauth/authorize?oauth_token=${encodeURIComponent(temporary.key)}`);
-    const csrf = /name="csrf_token" value="([^"]*)"/.exec(page.text)?.[1] ?? "";
-    const post = (fields: Record<string, string>) =>
-      fetch(`${server.url}/oauth/authorize`, {
-        method: "POST",
-        redirect: "manual",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ oauth_token: temporary.key, csrf_token: csrf, ...fields }).toString(),
-      });
+    const { temporary, post } = await openAuthorizePage();
     const step = await post({ email: kei.email, password: PASSWORD, decision: "approve" });
     assert.equal(step.status, 200);
     const html = await step.text();

@@ -20,27 +20,20 @@ import { errorText } from "../i18n/i18n.js";
 import { type WebContext, pathPair } from "../page.js";
 import { withQuery } from "../paging.js";
 import { type AdminPageRequest, registerAdminPage, renderAdmin } from "./admin-guard.js";
-
-const AFTER = /^[0-9]{1,12}$/;
+import { adminListLinks, readAdminListQuery } from "./admin-list.js";
 
 /** The `/admin/groups` routes. */
 export function registerAdminGroupPages(app: FastifyInstance, web: WebContext): void {
   registerAdminPage(app, web, "/admin/groups", {
     async GET(page) {
-      const text = (queryValue(page.query, "q") ?? "").trim().slice(0, 200);
-      const after = queryValue(page.query, "after") ?? "";
-      const list = await listAdminGroups(web, page.by, { text, afterId: AFTER.test(after) ? Number(after) : 0 });
+      const query = readAdminListQuery(page);
+      const list = await listAdminGroups(web, page.by, query);
       const deleted = queryValue(page.query, "deleted");
       return renderAdmin(page, "admin-groups", "groups", {
-        text,
+        text: query.text,
         groups: list.groups,
         deleted: deleted === undefined ? undefined : deleted.slice(0, LIMITS.groupNameMaxChars),
-        nextHref:
-          list.nextAfter === undefined
-            ? undefined
-            : page.chrome.u(withQuery("/admin/groups", { q: text, after: list.nextAfter })),
-        firstHref:
-          AFTER.test(after) && after !== "0" ? page.chrome.u(withQuery("/admin/groups", { q: text })) : undefined,
+        ...adminListLinks(page, "/admin/groups", query, list.nextAfter),
       });
     },
   });

@@ -17,27 +17,19 @@ import { setTwoFactorRequired, twoFactorStatus } from "../../services/two-factor
 import { queryValue } from "../../http-kit/query.js";
 import { errorText } from "../i18n/i18n.js";
 import { type WebContext, pathPair } from "../page.js";
-import { withQuery } from "../paging.js";
 import { type AdminPageRequest, registerAdminPage, renderAdmin } from "./admin-guard.js";
-
-const AFTER = /^[0-9]{1,12}$/;
+import { adminListLinks, readAdminListQuery } from "./admin-list.js";
 
 /** The `/admin/users` routes. */
 export function registerAdminUserPages(app: FastifyInstance, web: WebContext): void {
   registerAdminPage(app, web, "/admin/users", {
     async GET(page) {
-      const text = (queryValue(page.query, "q") ?? "").trim().slice(0, 200);
-      const after = queryValue(page.query, "after") ?? "";
-      const list = await listUserDirectory(web, page.by, { text, afterId: AFTER.test(after) ? Number(after) : 0 });
+      const query = readAdminListQuery(page);
+      const list = await listUserDirectory(web, page.by, query);
       return renderAdmin(page, "admin-users", "users", {
-        text,
+        text: query.text,
         users: list.users,
-        nextHref:
-          list.nextAfter === undefined
-            ? undefined
-            : page.chrome.u(withQuery("/admin/users", { q: text, after: list.nextAfter })),
-        firstHref:
-          AFTER.test(after) && after !== "0" ? page.chrome.u(withQuery("/admin/users", { q: text })) : undefined,
+        ...adminListLinks(page, "/admin/users", query, list.nextAfter),
       });
     },
   });
