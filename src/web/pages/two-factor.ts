@@ -11,11 +11,11 @@ import { queryValue } from "../../http-kit/query.js";
 import { bindingOf } from "../../services/two-factor/passkey-challenge.js";
 import {
   addPasskey,
-  authenticationOptions,
   listPasskeys,
   registrationOptions,
   removePasskey,
-} from "../../services/two-factor/passkeys.js";
+} from "../../services/two-factor/passkey-registration.js";
+import { authenticationOptions } from "../../services/two-factor/passkeys.js";
 import { completeSignIn, completeSignInWithPasskey, pendingUser } from "../../services/two-factor/sign-in-step.js";
 import { twoFactorStatus } from "../../services/two-factor/status.js";
 import {
