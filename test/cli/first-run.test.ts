@@ -125,7 +125,10 @@ describeEachBackend("kairan serve --no-demo: the first run", (backend) => {
     ]);
     const line = SETUP_LINE.exec(second.stdout().replace("https://", "http://"));
     try {
-      assert.ok(one && line?.[2] && line[2] !== one, `a new link; first:\n${first.stdout()}\nsecond:\n${second.stdout()}`);
+      assert.ok(
+        one && line?.[2] && line[2] !== one,
+        `a new link; first:\n${first.stdout()}\nsecond:\n${second.stdout()}`,
+      );
       assert.match(second.stdout(), /setup: https:\/\/kairan\.example\/setup\//, "built from --public-url");
       // Both links work until their end: the first process's one too.
       assert.equal((await new WebClient(second.url).get(`/setup/${one}`)).status, 200);

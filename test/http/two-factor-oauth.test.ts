@@ -129,7 +129,7 @@ describeEachBackend("two-factor sign-in and OAuth", (backend) => {
       response: device.create(passkeyOptionsOfPage(setup.html, "passkey-add")),
     });
     assert.equal(added.status, 303);
-    const { temporary, post } = await openAuthorizePage();
+    const { post } = await openAuthorizePage();
     const step = await post({ email: kei.email, password: PASSWORD, decision: "approve" });
     assert.equal(step.status, 200);
     const html = await step.text();
