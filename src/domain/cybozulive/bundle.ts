@@ -17,7 +17,8 @@ export interface ImportProblem {
   readonly file: string;
   readonly line: number;
   readonly column: number;
-  readonly code: string;
+  /** A stable name of the problem (docs/operations.md lists them). */
+  readonly kind: string;
   readonly message: string;
 }
 
@@ -61,7 +62,7 @@ export function readExport(files: readonly ExportFile[]): ExportBundle {
   for (const file of sorted) {
     const { text, encoding } = decodeExport(file.bytes);
     const problem = (line: number, code: string, message: string) =>
-      problems.push({ file: file.name, line, column: 0, code, message });
+      problems.push({ file: file.name, line, column: 0, kind: code, message });
     if (/\.txt$/i.test(file.name)) {
       read.push({ name: file.name, kind: "chat", encoding, rows: 0 });
       problem(0, "CHAT_NOT_IMPORTED", "chat room text files are not imported yet; the file was skipped");
@@ -150,5 +151,5 @@ function checkItems<T extends { comments: readonly CellComment[]; file: string; 
 }
 
 function at(place: { file: string; line: number }, code: string, message: string): ImportProblem {
-  return { file: place.file, line: place.line, column: 0, code, message };
+  return { file: place.file, line: place.line, column: 0, kind: code, message };
 }

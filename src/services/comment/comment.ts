@@ -100,16 +100,15 @@ export async function addComment(
         `cblCmnt:replyTo names comment ${input.replyTo}, which does not exist on this item.`,
       );
     }
-    const number = await tx.comments.nextNumber(input.parent);
     const at = ctx.clock.now();
-    const comment = await tx.comments.insert({
+    const comment = await insertComment(tx, {
       parent: input.parent,
-      number,
       authorId: actor.user.id,
       body,
       replyTo: input.replyTo ?? null,
       at,
     });
+    const number = comment.number;
     await tx.notifications.fanOut({
       item: input.parent,
       actorId: actor.user.id,
@@ -211,4 +210,17 @@ export async function requireCommentParent(tx: Tx, parent: ContentRef): Promise<
       return { ref: parent, title: event.title, updatedAt: event.updatedAt };
     }
   }
+}
+
+/**
+ * Inserts a comment with its parent's next number inside the caller's transaction, its text and
+ * parent checked by the caller: the one insert of comments, for addComment and the import (which
+ * keeps the original's author and time and tells no one of history).
+ */
+export async function insertComment(
+  tx: Tx,
+  comment: { parent: ContentRef; authorId: number; body: string; replyTo: number | null; at: number },
+): Promise<Comment> {
+  const number = await tx.comments.nextNumber(comment.parent);
+  return tx.comments.insert({ ...comment, number });
 }

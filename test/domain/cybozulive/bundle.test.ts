@@ -80,7 +80,7 @@ describe("readExport: the Japanese export in Windows-31J", () => {
 
   it("drops a comment without text and says so with its line", () => {
     assert.deepEqual(bundle.topics.find((t) => t.sourceId === "1:102")?.comments, []);
-    const problem = bundle.problems.find((p) => p.code === "EMPTY_COMMENT");
+    const problem = bundle.problems.find((p) => p.kind === "EMPTY_COMMENT");
     assert.equal(problem?.file, "live_掲示板_20180305.csv");
     assert.equal(problem?.line, 3);
   });
@@ -154,7 +154,7 @@ describe("readExport: the English export in UTF-8", () => {
       ],
     );
     assert.deepEqual(
-      bundle.problems.map((p) => p.code),
+      bundle.problems.map((p) => p.kind),
       ["CHAT_NOT_IMPORTED"],
     );
   });
@@ -164,7 +164,7 @@ describe("readExport: broken and odd files", () => {
   it("skips a CSV that is none of the export's files, and reports it", () => {
     const bundle = readExport([{ name: "notes.csv", bytes: Buffer.from("a,b\r\n1,2\r\n") }]);
     assert.deepEqual(
-      bundle.problems.map((p) => [p.file, p.code]),
+      bundle.problems.map((p) => [p.file, p.kind]),
       [["notes.csv", "UNKNOWN_FILE"]],
     );
   });
@@ -190,7 +190,7 @@ describe("readExport: broken and odd files", () => {
     const bundle = readExport([{ name: "todo.csv", bytes: csv([TODO_HEADER, row, row]) }]);
     assert.equal(bundle.tasks.length, 1);
     assert.deepEqual(
-      bundle.problems.map((p) => [p.code, p.line]),
+      bundle.problems.map((p) => [p.kind, p.line]),
       [["DUPLICATE_ROW", 3]],
     );
   });
@@ -252,7 +252,7 @@ describe("readExport: broken and odd files", () => {
       ]);
     assert.deepEqual(read(9_999).problems, []);
     assert.deepEqual(
-      read(10_000).problems.map((p) => p.code),
+      read(10_000).problems.map((p) => p.kind),
       ["COMMENTS_MAY_BE_TRUNCATED"],
     );
   });

@@ -1,0 +1,97 @@
+// The people of an import made accounts of the group: each name resolved (domain/cybozulive/people.ts)
+// to an account, or to a placeholder account made once and found again by its import key; every
+// one of them joins the group, so that tasks can be assigned to them.
+import { randomUUID } from "node:crypto";
+import type { ImportProblem } from "../../domain/cybozulive/bundle.js";
+import type { MemberRecord } from "../../domain/cybozulive/members.js";
+import { type Resolution, normalName, resolvePeople } from "../../domain/cybozulive/people.js";
+import { LIMITS } from "../../domain/limits.js";
+import type { Tx } from "../../store/store.js";
+import { insertPlaceholderAccount } from "../account/account-write.js";
+import { insertJoinedMember } from "../member/member-write.js";
+
+/** The import keys of people (placeholders) start with this. */
+const PERSON = "cybozulive:person:";
+
+/** What making the people did. */
+export interface PeopleResult {
+  /** Account id of every normalised name. */
+  readonly ids: ReadonlyMap<string, number>;
+  readonly accountsCreated: number;
+  readonly membersJoined: number;
+}
+
+const REASONS: Readonly<Record<Exclude<Resolution, { kind: "account" }>["reason"], [string, string]>> = {
+  unmatched: ["UNMATCHED_PERSON", "is in no member list row and no account has the name"],
+  ambiguous: ["AMBIGUOUS_PERSON", "stands for more than one person (member list or accounts)"],
+  withdrawn: ["WITHDRAWN_PERSON", "had left the service"],
+  "no-account": ["PERSON_WITHOUT_ACCOUNT", "has no account with the member list's address"],
+};
+
+/** Resolves and makes the people of the import, reporting every one who became a placeholder. */
+export async function importPeople(
+  tx: Tx,
+  input: {
+    groupId: number;
+    names: ReadonlySet<string>;
+    members: readonly MemberRecord[];
+    keys: ReadonlyMap<string, number>;
+    places: ReadonlyMap<string, { file: string; line: number }>;
+    problems: ImportProblem[];
+  },
+  at: number,
+): Promise<PeopleResult> {
+  const ours = new Set([...input.keys].filter(([key]) => key.startsWith(PERSON)).map(([, id]) => id));
+  // Placeholders an earlier run made are not matched by address or name: they are found by their key.
+  const accounts = (await tx.users.list()).filter((user) => !ours.has(user.id));
+  const resolved = resolvePeople([...input.names].sort(), input.members, accounts);
+  const ids = new Map<string, number>();
+  let accountsCreated = 0;
+  for (const [name, resolution] of resolved) {
+    if (resolution.kind === "account") {
+      ids.set(name, resolution.userId);
+      continue;
+    }
+    const [code, why] = REASONS[resolution.reason];
+    const place = input.places.get(name) ?? { file: "", line: 0 };
+    input.problems.push({
+      ...place,
+      column: 0,
+      kind: code,
+      message: `"${name}" ${why}: kept as a placeholder account`,
+    });
+    const key = `${PERSON}${name}`;
+    const known = input.keys.get(key);
+    if (known !== undefined) {
+      ids.set(name, known);
+      continue;
+    }
+    const user = await insertPlaceholderAccount(
+      tx,
+      {
+        name: placeholderName(name),
+        email: resolution.email ?? `imported-${randomUUID()}@placeholder.invalid`,
+        familyKana: resolution.familyKana.slice(0, LIMITS.userReadingMaxChars),
+        givenKana: resolution.givenKana.slice(0, LIMITS.userReadingMaxChars),
+      },
+      at,
+    );
+    await tx.importKeys.insert({ groupId: input.groupId, key, targetId: user.id, at });
+    ids.set(name, user.id);
+    accountsCreated++;
+  }
+  let membersJoined = 0;
+  for (const userId of new Set(ids.values())) {
+    if (await tx.memberships.findJoined(input.groupId, userId)) continue;
+    await insertJoinedMember(tx, { groupId: input.groupId, userId, manager: false }, at);
+    membersJoined++;
+  }
+  return { ids, accountsCreated, membersJoined };
+}
+
+/** A name an account may have: one line, not too long (a name in a CSV cell may be anything). */
+function placeholderName(name: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what is taken out
+  const line = normalName(name.replace(/[\u0000-\u001f\u007f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, " "));
+  return [...(line === "" ? "?" : line)].slice(0, LIMITS.userNameMaxChars).join("");
+}
