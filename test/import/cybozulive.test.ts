@@ -111,6 +111,12 @@ describeEachBackend("kairan import cybozulive: the service", (backend) => {
       const taro = await tx.users.findByEmail("taro@example.com");
       assert.equal(await tx.users.isDisabled(taro?.id ?? 0), true, "a placeholder cannot sign in");
       assert.ok(await tx.memberships.findJoined(groupId, taro?.id ?? 0), "and is a member, to be assigned tasks");
+      const audit = await tx.auditEvents.list({ groupId, limit: 100 });
+      assert.deepEqual(
+        ["group.create", "user.create", "member.add"].map((action) => audit.filter((r) => r.action === action).length),
+        [1, 4, 5],
+        "the group, the placeholders and the members are in the audit log",
+      );
     });
   });
 

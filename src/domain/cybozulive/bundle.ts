@@ -122,30 +122,32 @@ function uniqueEvents(events: readonly EventRecord[], problems: ImportProblem[])
   });
 }
 
-/** Drops comments without text (they only carried a file) and warns of lists the export may have cut. */
+/**
+ * Drops comments without text (they only carried a file) and a second comment of a number the
+ * item has already (numbers key a second import), and warns of lists the export may have cut.
+ */
 function checkItems<T extends { comments: readonly CellComment[]; file: string; line: number }>(
   items: readonly T[],
   problems: ImportProblem[],
 ): T[] {
   return items.map((item) => {
-    const kept = item.comments.filter((comment) => comment.body.trim() !== "");
-    for (const comment of item.comments)
-      if (comment.body.trim() === "")
-        problems.push(
-          at(
-            comment,
-            "EMPTY_COMMENT",
-            `comment ${comment.number} has no text (its file is not in the export); skipped`,
-          ),
-        );
-    if (item.comments.length >= EXPORT_COMMENT_CAP)
-      problems.push(
-        at(
-          item,
-          "COMMENTS_MAY_BE_TRUNCATED",
-          `${item.comments.length} comments: the export kept only the newest ${EXPORT_COMMENT_CAP}`,
-        ),
-      );
+    const numbers = new Set<number>();
+    const kept = item.comments.filter((comment) => {
+      if (comment.body.trim() === "") {
+        const message = `comment ${comment.number} has no text (its file is not in the export); skipped`;
+        problems.push(at(comment, "EMPTY_COMMENT", message));
+        return false;
+      }
+      if (numbers.has(comment.number)) {
+        problems.push(at(comment, "DUPLICATE_ROW", `a second comment ${comment.number} of the item; skipped`));
+        return false;
+      }
+      return numbers.add(comment.number);
+    });
+    if (item.comments.length >= EXPORT_COMMENT_CAP) {
+      const message = `${item.comments.length} comments: the export kept only the newest ${EXPORT_COMMENT_CAP}`;
+      problems.push(at(item, "COMMENTS_MAY_BE_TRUNCATED", message));
+    }
     return kept.length === item.comments.length ? item : { ...item, comments: kept };
   });
 }

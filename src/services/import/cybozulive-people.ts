@@ -5,8 +5,11 @@ import { randomUUID } from "node:crypto";
 import type { ImportProblem } from "../../domain/cybozulive/bundle.js";
 import type { MemberRecord } from "../../domain/cybozulive/members.js";
 import { type Resolution, normalName, resolvePeople } from "../../domain/cybozulive/people.js";
+import { COMMAND_LINE_ACTOR, membershipTarget, userTarget } from "../../domain/audit.js";
 import { LIMITS } from "../../domain/limits.js";
+import type { Clock } from "../../clock.js";
 import type { Tx } from "../../store/store.js";
+import { recordAudit } from "../audit/audit-log.js";
 import { insertPlaceholderAccount } from "../account/account-write.js";
 import { insertJoinedMember } from "../member/member-write.js";
 
@@ -39,8 +42,10 @@ export async function importPeople(
     places: ReadonlyMap<string, { file: string; line: number }>;
     problems: ImportProblem[];
   },
-  at: number,
+  clock: Clock,
 ): Promise<PeopleResult> {
+  const at = clock.now();
+  const audit = { actor: COMMAND_LINE_ACTOR, groupId: input.groupId } as const;
   const ours = new Set([...input.keys].filter(([key]) => key.startsWith(PERSON)).map(([, id]) => id));
   // Placeholders an earlier run made are not matched by address or name: they are found by their key.
   const accounts = (await tx.users.list()).filter((user) => !ours.has(user.id));
@@ -77,13 +82,26 @@ export async function importPeople(
       at,
     );
     await tx.importKeys.insert({ groupId: input.groupId, key, targetId: user.id, at });
+    await recordAudit(tx, clock, {
+      ...audit,
+      action: "user.create",
+      target: userTarget(user),
+      details: { via: "import", placeholder: true },
+    });
     ids.set(name, user.id);
     accountsCreated++;
   }
   let membersJoined = 0;
   for (const userId of new Set(ids.values())) {
     if (await tx.memberships.findJoined(input.groupId, userId)) continue;
-    await insertJoinedMember(tx, { groupId: input.groupId, userId, manager: false }, at);
+    const member = await insertJoinedMember(tx, { groupId: input.groupId, userId, manager: false }, at);
+    const user = await tx.users.findById(userId);
+    await recordAudit(tx, clock, {
+      ...audit,
+      action: "member.add",
+      target: membershipTarget({ id: member.id, name: user?.name ?? "" }),
+      details: { userId, via: "import" },
+    });
     membersJoined++;
   }
   return { ids, accountsCreated, membersJoined };

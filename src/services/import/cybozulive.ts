@@ -4,11 +4,13 @@
 // run finds what the first made by its import keys and makes nothing again. A dry run does
 // everything in the transaction and rolls it back, so it reports exactly what a real run would.
 import { type ExportFile, type ImportProblem, type ReadFile, readExport } from "../../domain/cybozulive/bundle.js";
+import { COMMAND_LINE_ACTOR, groupTarget } from "../../domain/audit.js";
 import { ConflictError, NotFoundError } from "../../domain/errors.js";
 import { type Group, requireNotArchived } from "../../domain/group.js";
 import { checkGroupDraft } from "../../domain/group-rules.js";
 import { formatPair } from "../../domain/item-id.js";
 import type { Tx } from "../../store/store.js";
+import { recordAudit } from "../audit/audit-log.js";
 import { insertGroup } from "../group/group-manage.js";
 import type { ServiceContext } from "../context.js";
 import { importPeople } from "./cybozulive-people.js";
@@ -55,12 +57,20 @@ export async function importCybozuLive(
     return await ctx.store.transaction(async (tx) => {
       const at = ctx.clock.now();
       const { group, created: groupCreated } = await targetGroup(tx, input.target, at);
+      if (groupCreated)
+        await recordAudit(tx, ctx.clock, {
+          action: "group.create",
+          actor: COMMAND_LINE_ACTOR,
+          target: groupTarget(group),
+          groupId: group.id,
+          details: { name: group.name, via: "import" },
+        });
       const keys = await tx.importKeys.listOf(group.id);
       const problems = [...plan.problems];
       const people = await importPeople(
         tx,
         { groupId: group.id, names: plan.names, members: bundle.members, keys, places: plan.places, problems },
-        at,
+        ctx.clock,
       );
       const created = counts({ accounts: people.accountsCreated, members: people.membersJoined });
       const found = counts({});

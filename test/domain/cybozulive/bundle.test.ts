@@ -239,6 +239,21 @@ describe("readExport: broken and odd files", () => {
     assert.deepEqual([error.line, error.column], [3, 64]);
   });
 
+  it("keeps the first of two comments with one number, and reports the second", () => {
+    const dash = "-".repeat(50);
+    const cell = `${dash}\n1: A 2018/3/1 10:01\n\nsecond\n\n${dash}\n1: A 2018/3/1 10:00\n\nfirst\n\n${dash}`;
+    const row = ["1:1", "t", "", "A", "2018/3/1 10:00", "", "", "", "", "", "", cell];
+    const bundle = readExport([{ name: "todo.csv", bytes: csv([TODO_HEADER, row]) }]);
+    assert.deepEqual(
+      bundle.tasks[0]?.comments.map((c) => c.body),
+      ["second"],
+    );
+    assert.deepEqual(
+      bundle.problems.map((p) => [p.kind, p.line]),
+      [["DUPLICATE_ROW", 8]],
+    );
+  });
+
   it("warns of an item at the export's cap of 10,000 comments, not at 9,999", () => {
     const cellOf = (count: number) =>
       Array.from({ length: count }, (_, i) => `${"-".repeat(50)}\n${count - i}: A 2018/3/1 10:00\n\nc\n`).join("") +
