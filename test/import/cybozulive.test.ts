@@ -7,6 +7,7 @@ import type { ExportFile } from "../../src/domain/cybozulive/bundle.js";
 import { ImportFileError } from "../../src/domain/cybozulive/errors.js";
 import type { ContentRef } from "../../src/domain/item-id.js";
 import { insertAccount } from "../../src/services/account/account-write.js";
+import { insertComment } from "../../src/services/comment/comment.js";
 import type { ServiceContext } from "../../src/services/context.js";
 import { type ImportReport, importCybozuLive } from "../../src/services/import/cybozulive.js";
 import { MISSING_ATTACHMENTS_NOTE } from "../../src/services/import/cybozulive-plan.js";
@@ -118,6 +119,16 @@ describeEachBackend("kairan import cybozulive: the service", (backend) => {
         "the group, the placeholders and the members are in the audit log",
       );
     });
+  });
+
+  it("numbers a comment written after the import after the imported ones", async () => {
+    const groupId = first.group.id ?? 0;
+    const comment = await test.store.transaction(async (tx) => {
+      const id = (await tx.importKeys.listOf(groupId)).get("cybozulive:topic:1:100") ?? 0;
+      const parent: ContentRef = { kind: "BOARD", groupId, id };
+      return insertComment(tx, { parent, authorId: hanakoId, body: "later", replyTo: null, at: Date.now() });
+    });
+    assert.equal(comment.number, 4);
   });
 
   it("imports tasks with status, priority, assignee and due dates, and events all-day or timed", async () => {

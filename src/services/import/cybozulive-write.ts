@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import type { ContentKind } from "../../domain/kinds.js";
 import type { Tx } from "../../store/store.js";
-import { insertComment } from "../comment/comment.js";
+import { insertComments } from "../comment/comment.js";
 import { insertNamed } from "../event/event-named.js";
 import { recordEvent } from "../event/event-write.js";
 import { recordTask } from "../task/task-write.js";
@@ -101,22 +101,16 @@ async function writeItem(
     scope.created[count]++;
   } else scope.found[count]++;
   const parent = { kind, groupId: scope.groupId, id };
-  for (const comment of comments) {
-    const commentKey = `${key}#${comment.number}`;
-    if (scope.keys.has(commentKey)) {
-      scope.found.comments++;
-      continue;
-    }
-    const made = await insertComment(scope.tx, {
-      parent,
-      authorId: personId(scope, comment.author),
-      body: comment.body,
-      replyTo: null,
-      at: comment.at,
-    });
-    await scope.tx.importKeys.insert({ groupId: scope.groupId, key: commentKey, targetId: made.id, at: scope.at });
-    scope.created.comments++;
-  }
+  const missing = comments.filter((comment) => !scope.keys.has(`${key}#${comment.number}`));
+  scope.found.comments += comments.length - missing.length;
+  const ids = await insertComments(
+    scope.tx,
+    parent,
+    missing.map((comment) => ({ authorId: personId(scope, comment.author), body: comment.body, at: comment.at })),
+  );
+  const made = missing.map((comment, index) => ({ key: `${key}#${comment.number}`, targetId: ids[index] ?? 0 }));
+  await scope.tx.importKeys.insertMany(scope.groupId, made, scope.at);
+  scope.created.comments += made.length;
 }
 
 async function menuOf(scope: WriteScope, name: string, menus: Map<string, number>): Promise<number> {
