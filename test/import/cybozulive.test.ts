@@ -203,6 +203,25 @@ describeEachBackend("kairan import cybozulive: the service", (backend) => {
     });
   });
 
+  it("gives two names of one address (a member renamed) one placeholder", async () => {
+    const members =
+      '"姓","名","よみがな姓","よみがな名","メールアドレス"\r\n"Old","Name","","","same@example.com"\r\n"New","Name","","","same@example.com"\r\n';
+    const header = '"ID","タイトル","本文","作成者","作成日時","更新者","更新日時","コメント"\r\n';
+    const rows = [
+      '"1:1","a","","Old Name","2018/3/1 10:00","","",""',
+      '"1:2","b","","New Name","2018/3/1 11:00","","",""',
+    ];
+    const files = [
+      { name: "members.csv", bytes: Buffer.from(members) },
+      { name: "board.csv", bytes: Buffer.from(`${header}${rows.join("\r\n")}\r\n`) },
+    ];
+    const run = () =>
+      importCybozuLive(ctx, { files, target: { groupName: "Renamed" }, timeZone: TOKYO, dryRun: false });
+    const report = await run();
+    assert.deepEqual([report.created.topics, report.created.accounts, report.created.members], [2, 1, 1]);
+    assert.deepEqual((await run()).created.accounts, 0);
+  });
+
   it("a broken file changes nothing, and the error names the file and line", async () => {
     const dir = mkdtempSync(join(tmpdir(), "kairan-import-"));
     try {

@@ -44,67 +44,79 @@ export async function importPeople(
   },
   clock: Clock,
 ): Promise<PeopleResult> {
-  const at = clock.now();
-  const audit = { actor: COMMAND_LINE_ACTOR, groupId: input.groupId } as const;
   const ours = new Set([...input.keys].filter(([key]) => key.startsWith(PERSON)).map(([, id]) => id));
   // Placeholders an earlier run made are not matched by address or name: they are found by their key.
   const accounts = (await tx.users.list()).filter((user) => !ours.has(user.id));
   const resolved = resolvePeople([...input.names].sort(), input.members, accounts);
   const ids = new Map<string, number>();
+  // Two names of one address (a member renamed between exports) share the placeholder made for it.
+  const byEmail = new Map<string, number>();
   let accountsCreated = 0;
   for (const [name, resolution] of resolved) {
     if (resolution.kind === "account") {
       ids.set(name, resolution.userId);
       continue;
     }
-    const [code, why] = REASONS[resolution.reason];
+    const [kind, why] = REASONS[resolution.reason];
     const place = input.places.get(name) ?? { file: "", line: 0 };
-    input.problems.push({
-      ...place,
-      column: 0,
-      kind: code,
-      message: `"${name}" ${why}: kept as a placeholder account`,
-    });
+    input.problems.push({ ...place, column: 0, kind, message: `"${name}" ${why}: kept as a placeholder account` });
     const key = `${PERSON}${name}`;
-    const known = input.keys.get(key);
-    if (known !== undefined) {
-      ids.set(name, known);
-      continue;
+    let id = input.keys.get(key) ?? (resolution.email === null ? undefined : byEmail.get(resolution.email));
+    if (id === undefined) {
+      id = await makePlaceholder(tx, { groupId: input.groupId, name, resolution }, clock);
+      accountsCreated++;
     }
-    const user = await insertPlaceholderAccount(
-      tx,
-      {
-        name: placeholderName(name),
-        email: resolution.email ?? `imported-${randomUUID()}@placeholder.invalid`,
-        familyKana: resolution.familyKana.slice(0, LIMITS.userReadingMaxChars),
-        givenKana: resolution.givenKana.slice(0, LIMITS.userReadingMaxChars),
-      },
-      at,
-    );
-    await tx.importKeys.insert({ groupId: input.groupId, key, targetId: user.id, at });
-    await recordAudit(tx, clock, {
-      ...audit,
-      action: "user.create",
-      target: userTarget(user),
-      details: { via: "import", placeholder: true },
-    });
-    ids.set(name, user.id);
-    accountsCreated++;
+    if (!input.keys.has(key))
+      await tx.importKeys.insert({ groupId: input.groupId, key, targetId: id, at: clock.now() });
+    if (resolution.email !== null) byEmail.set(resolution.email, id);
+    ids.set(name, id);
   }
-  let membersJoined = 0;
-  for (const userId of new Set(ids.values())) {
-    if (await tx.memberships.findJoined(input.groupId, userId)) continue;
-    const member = await insertJoinedMember(tx, { groupId: input.groupId, userId, manager: false }, at);
+  return { ids, accountsCreated, membersJoined: await joinAll(tx, input.groupId, new Set(ids.values()), clock) };
+}
+
+async function makePlaceholder(
+  tx: Tx,
+  input: { groupId: number; name: string; resolution: Extract<Resolution, { kind: "placeholder" }> },
+  clock: Clock,
+): Promise<number> {
+  const { resolution } = input;
+  const user = await insertPlaceholderAccount(
+    tx,
+    {
+      name: placeholderName(input.name),
+      email: resolution.email ?? `imported-${randomUUID()}@placeholder.invalid`,
+      familyKana: resolution.familyKana.slice(0, LIMITS.userReadingMaxChars),
+      givenKana: resolution.givenKana.slice(0, LIMITS.userReadingMaxChars),
+    },
+    clock.now(),
+  );
+  await recordAudit(tx, clock, {
+    actor: COMMAND_LINE_ACTOR,
+    groupId: input.groupId,
+    action: "user.create",
+    target: userTarget(user),
+    details: { via: "import", placeholder: true },
+  });
+  return user.id;
+}
+
+/** Joins each user to the group unless a member already; returns how many joined. */
+async function joinAll(tx: Tx, groupId: number, userIds: ReadonlySet<number>, clock: Clock): Promise<number> {
+  let joined = 0;
+  for (const userId of userIds) {
+    if (await tx.memberships.findJoined(groupId, userId)) continue;
+    const member = await insertJoinedMember(tx, { groupId, userId, manager: false }, clock.now());
     const user = await tx.users.findById(userId);
     await recordAudit(tx, clock, {
-      ...audit,
+      actor: COMMAND_LINE_ACTOR,
+      groupId,
       action: "member.add",
       target: membershipTarget({ id: member.id, name: user?.name ?? "" }),
       details: { userId, via: "import" },
     });
-    membersJoined++;
+    joined++;
   }
-  return { ids, accountsCreated, membersJoined };
+  return joined;
 }
 
 /** A name an account may have: one line, not too long (a name in a CSV cell may be anything). */
