@@ -1,6 +1,7 @@
 import pg from "pg";
 import { BlobStoreError } from "../blobs/blob-store.js";
 import { ConfigError } from "../config/config.js";
+import { ImportFileError } from "../domain/cybozulive/errors.js";
 import { DomainError } from "../domain/errors.js";
 import { SeedError } from "../seed/validate.js";
 import { CopyError } from "../store/copy.js";
@@ -19,6 +20,8 @@ export function explainFailure(error: unknown): string | undefined {
     error instanceof CommandError ||
     error instanceof StoreUnavailableError ||
     error instanceof CopyError ||
+    // An export file that breaks the format: its file, line and column, and what is wrong there.
+    error instanceof ImportFileError ||
     error instanceof BlobStoreError
   ) {
     return error.message;

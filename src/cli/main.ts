@@ -16,6 +16,7 @@ import { CHAT_COMMAND } from "./chat.js";
 import { TOKEN_HELP, token } from "./token.js";
 import { GROUP_COMMAND, USER_COMMAND } from "./user.js";
 import { MAIL_COMMAND } from "./mail.js";
+import { IMPORT_COMMAND } from "./import.js";
 
 const COMMANDS: Readonly<
   Record<string, { run: (args: readonly string[], io: CommandIo) => Promise<void>; help: string; summary: string }>
@@ -40,6 +41,7 @@ const COMMANDS: Readonly<
   },
   reindex: { run: reindex, help: REINDEX_HELP, summary: "rebuild the full-text search index" },
   mail: MAIL_COMMAND,
+  import: IMPORT_COMMAND,
 };
 
 const HELP = `Usage: kairan <command> [options]

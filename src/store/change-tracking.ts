@@ -159,6 +159,8 @@ export const UNTRACKED_TABLES: Readonly<Record<string, string>> = {
   // Single sign-on (migration 0042): read by sign-in only.
   oidc_links: "single sign-on; read by sign-in only, never by a feed",
   oidc_sign_ins: "single sign-on under way; read by sign-in only",
+  // Imports (migration 0044): the importer's memory of what it made.
+  import_keys: "read by the importer only, never by a feed; written with rows whose own triggers move versions",
   // Replies by mail (migration 0040): the listener's memory of what it posted.
   mail_replies_received: "read by the reply listener only, never by a feed",
   // Passkeys (migration 0041): read by sign-in and the account page, never by a feed.

@@ -48,6 +48,7 @@ import type {
   MailSettingsTable,
 } from "./schema-mail.js";
 import type { OidcLinksTable, OidcSignInsTable } from "./schema-oidc.js";
+import type { ImportKeysTable } from "./schema-import.js";
 import type { PasskeyChallengesUsedTable, PasskeysTable } from "./schema-passkeys.js";
 import type { RecoveryCodesTable, TotpSecretsTable, TwoFactorRequirementsTable } from "./schema-two-factor.js";
 import type { ColumnType, Generated } from "kysely";
@@ -92,6 +93,7 @@ export interface Database {
   two_factor_requirements: TwoFactorRequirementsTable;
   oidc_links: OidcLinksTable;
   oidc_sign_ins: OidcSignInsTable;
+  import_keys: ImportKeysTable;
   passkeys: PasskeysTable;
   passkey_challenges_used: PasskeyChallengesUsedTable;
   notifications: NotificationsTable;

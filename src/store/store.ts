@@ -30,6 +30,7 @@ import type { AuditEventRepo } from "./queries/audit-events.js";
 import type { SiteSettingRepo } from "./queries/site-settings.js";
 import type { TwoFactorRepo } from "./queries/two-factor.js";
 import type { OidcRepo } from "./queries/oidc.js";
+import type { ImportKeyRepo } from "./queries/import-keys.js";
 import type { PasskeyRepo } from "./queries/passkeys.js";
 import type { MailReplyRepo } from "./queries/mail-replies.js";
 import type { AccountTokenRepo } from "./queries/account-tokens.js";
@@ -147,6 +148,8 @@ export interface Repositories {
   readonly twoFactor: TwoFactorRepo;
   /** Single sign-on: accounts linked to a provider's person, and sign-ins under way. */
   readonly oidc: OidcRepo;
+  /** What imports made, by the key of each imported row (a second run makes nothing twice). */
+  readonly importKeys: ImportKeyRepo;
   /** Passkeys (WebAuthn credentials) and the challenges already answered. */
   readonly passkeys: PasskeyRepo;
   readonly notifications: NotificationRepo;

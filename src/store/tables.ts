@@ -64,6 +64,7 @@ export const TABLES_IN_DEPENDENCY_ORDER = [
   "two_factor_requirements",
   "oidc_links",
   "oidc_sign_ins",
+  "import_keys",
   "mail_replies_received",
   "passkeys",
   "passkey_challenges_used",

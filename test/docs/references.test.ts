@@ -31,8 +31,9 @@ function outsideReferences(file: string, text: string): string[] {
 
 describe("the repository stands alone", () => {
   it("no tracked file refers to documents outside it", () => {
-    const files = execFileSync("git", ["ls-files"], { cwd: ROOT, encoding: "utf8" })
-      .split("\n")
+    // -z: names as they are (without it git quotes non-ASCII ones, such as the import's fixtures).
+    const files = execFileSync("git", ["ls-files", "-z"], { cwd: ROOT, encoding: "utf8" })
+      .split("\0")
       .filter((file) => file !== "" && file !== "package-lock.json" && !BINARY.test(file));
     assert.ok(files.includes("README.md"), "git lists the tracked files");
     const found = files.flatMap((file) => outsideReferences(file, readFileSync(join(ROOT, file), "utf8")));

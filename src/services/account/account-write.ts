@@ -1,6 +1,7 @@
 // The one place accounts are made: the sign-up page (signup.ts), an accepted invitation
 // (member/invitation.ts) and the operator's `kairan user add` (user-admin.ts) each check what
-// they were given, then call insertAccount inside their own transaction.
+// they were given, then call insertAccount inside their own transaction; an import makes
+// placeholders for the people of its files that have no account (insertPlaceholderAccount).
 import { ValidationError } from "../../domain/errors.js";
 import type { User } from "../../domain/user.js";
 import type { Tx } from "../../store/store.js";
@@ -20,4 +21,19 @@ export async function insertAccount(tx: Tx, account: NewAccount, at: number): Pr
 /** The error of an address that has an account already. */
 export function emailTaken(email: string): ValidationError {
   return new ValidationError("EMAIL_TAKEN", `A user with the e-mail address ${email.slice(0, 40)} exists already.`);
+}
+
+/** A password hash no password matches (verifyPassword knows only `scrypt$...`). */
+const NO_PASSWORD = "!placeholder";
+
+/**
+ * Inserts a disabled account that stands for a person of imported history (their posts keep an
+ * author): it cannot sign in, and gets no mail, until an operator enables it and its person sets
+ * a password (`kairan user enable`, then a password reset).
+ * @throws ValidationError EMAIL_TAKEN
+ */
+export async function insertPlaceholderAccount(tx: Tx, account: Omit<User, "id">, at: number): Promise<User> {
+  const user = await insertAccount(tx, { ...account, passwordHash: NO_PASSWORD }, at);
+  await tx.users.update(user.id, { disabledAt: at });
+  return user;
 }

@@ -100,16 +100,15 @@ export async function addComment(
         `cblCmnt:replyTo names comment ${input.replyTo}, which does not exist on this item.`,
       );
     }
-    const number = await tx.comments.nextNumber(input.parent);
     const at = ctx.clock.now();
-    const comment = await tx.comments.insert({
+    const comment = await insertComment(tx, {
       parent: input.parent,
-      number,
       authorId: actor.user.id,
       body,
       replyTo: input.replyTo ?? null,
       at,
     });
+    const number = comment.number;
     await tx.notifications.fanOut({
       item: input.parent,
       actorId: actor.user.id,
@@ -211,4 +210,33 @@ export async function requireCommentParent(tx: Tx, parent: ContentRef): Promise<
       return { ref: parent, title: event.title, updatedAt: event.updatedAt };
     }
   }
+}
+
+/**
+ * Inserts a comment with its parent's next number inside the caller's transaction, its text and
+ * parent checked by the caller: the one insert of comments, for addComment and the import (which
+ * keeps the original's author and time and tells no one of history).
+ */
+export async function insertComment(
+  tx: Tx,
+  comment: { parent: ContentRef; authorId: number; body: string; replyTo: number | null; at: number },
+): Promise<Comment> {
+  const number = await tx.comments.nextNumber(comment.parent);
+  return tx.comments.insert({ ...comment, number });
+}
+
+/**
+ * Inserts comments of one parent, in the order given, with its next numbers, inside the caller's
+ * transaction (their texts checked by the caller): an import's, in few statements. Returns their ids.
+ */
+export async function insertComments(
+  tx: Tx,
+  parent: ContentRef,
+  comments: readonly { authorId: number; body: string; at: number }[],
+): Promise<number[]> {
+  if (comments.length === 0) return [];
+  const first = await tx.comments.nextNumbers(parent, comments.length);
+  return tx.comments.insertMany(
+    comments.map((comment, index) => ({ ...comment, parent, number: first + index, replyTo: null })),
+  );
 }

@@ -147,12 +147,25 @@ export async function insertEvent(
   input: { groupId: number; creatorId: number; draft: EventDraft },
   at: number,
 ): Promise<CalendarEvent> {
-  const { groupId, creatorId, draft } = input;
-  await requireDraftRefs(tx, groupId, draft);
-  const id = await tx.events.insert({ ...fieldsOf(draft, at), groupId, creatorId });
+  const { groupId } = input;
+  const id = await recordEvent(tx, input, at);
   const event = await requireEvent(tx, { kind: "GW_SCHEDULE", groupId, id });
-  await tx.notifications.fanOut({ item: eventRef(event), actorId: creatorId, cause: { kind: "created" }, at });
+  await tx.notifications.fanOut({ item: eventRef(event), actorId: input.creatorId, cause: { kind: "created" }, at });
   return event;
+}
+
+/**
+ * The one insert of group events, inside the caller's transaction, with what the draft names
+ * checked here; no one is told (insertEvent tells; the import writes history). Returns the id.
+ * @throws NotFoundError NOT_FOUND (menu, facility); ForbiddenError NOT_A_MEMBER (a participant)
+ */
+export async function recordEvent(
+  tx: Tx,
+  input: { groupId: number; creatorId: number; draft: EventDraft },
+  at: number,
+): Promise<number> {
+  await requireDraftRefs(tx, input.groupId, input.draft);
+  return tx.events.insert({ ...fieldsOf(input.draft, at), groupId: input.groupId, creatorId: input.creatorId });
 }
 
 /**

@@ -20,7 +20,7 @@ import {
   requireTaskTrashed,
 } from "../../domain/task.js";
 import type { TaskDue } from "../../domain/task-due.js";
-import type { TaskChange } from "../../store/queries/tasks.js";
+import type { NewTask, TaskChange } from "../../store/queries/tasks.js";
 import type { Tx } from "../../store/store.js";
 import { removeBlobs, removeCommentsOf, removeItemRows } from "../comment/comment-detail.js";
 import { requireFolderOf } from "../group/folder-access.js";
@@ -106,7 +106,7 @@ export async function insertTask(
 ): Promise<Task> {
   const { draft, authorId } = input;
   await requirePlaces(tx, input.groupId, draft);
-  const task = await tx.tasks.insert({
+  const task = await recordTask(tx, {
     groupId: input.groupId,
     title: draft.title,
     body: draft.body,
@@ -231,4 +231,12 @@ async function requirePlaces(tx: Tx, groupId: number, draft: TaskDraft): Promise
 /** The task's reference, as notifications and mentions name it. */
 export function taskRef(task: Pick<Task, "groupId" | "id">): ContentRef {
   return { kind: "TASK", groupId: task.groupId, id: task.id };
+}
+
+/**
+ * The one insert of tasks, inside the caller's transaction, everything checked by the caller: for
+ * insertTask, and for the import, which keeps the original's author and times and tells no one.
+ */
+export async function recordTask(tx: Tx, task: NewTask): Promise<Task> {
+  return tx.tasks.insert(task);
 }

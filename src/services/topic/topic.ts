@@ -16,6 +16,7 @@ import {
 } from "../../domain/topic.js";
 
 import type { PageWindow } from "../../store/page-window.js";
+import type { NewTopic } from "../../store/queries/topics.js";
 import type { Tx } from "../../store/store.js";
 import { commentsByItem } from "../comment/embedded-comments.js";
 import { requireFolderOf } from "../group/folder-access.js";
@@ -91,7 +92,7 @@ export async function createTopic(
     const folderId = input.folderId ?? null;
     if (folderId !== null) await requireFolderOf(tx, group.id, folderId, "BOARD");
     const at = ctx.clock.now();
-    const topic = await tx.topics.insert({
+    const topic = await insertTopic(tx, {
       groupId: group.id,
       ...draft,
       authorId: actor.user.id,
@@ -234,4 +235,13 @@ export async function requireTopic(tx: Tx, ref: ContentRef): Promise<Topic> {
 
 function refOf(topic: Topic): ContentRef {
   return { kind: "BOARD", groupId: topic.groupId, id: topic.id };
+}
+
+/**
+ * Inserts a topic inside the caller's transaction, its draft and place checked by the caller: the
+ * one insert of topics, for createTopic and the import (which keeps the original's author and times
+ * and tells no one of history).
+ */
+export async function insertTopic(tx: Tx, topic: NewTopic): Promise<Topic> {
+  return tx.topics.insert(topic);
 }

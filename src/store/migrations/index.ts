@@ -35,6 +35,7 @@ import { oidc } from "./0042-oidc.js";
 import { mailRepliesReceived } from "./0040-mail-replies-received.js";
 import { passkeys } from "./0041-passkeys.js";
 import { groupArchive } from "./0043-group-archive.js";
+import { importKeys } from "./0044-import-keys.js";
 import { signInDevices } from "./0031-sign-in-devices.js";
 import { mailOutbox } from "./0032-mail-outbox.js";
 import { accountMail } from "./0033-account-mail.js";
@@ -87,5 +88,6 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0041-passkeys": passkeys(t),
     "0042-oidc": oidc(t),
     "0043-group-archive": groupArchive(t),
+    "0044-import-keys": importKeys(t),
   };
 }

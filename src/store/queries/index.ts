@@ -27,6 +27,7 @@ import { auditEventRepo } from "./audit-events.js";
 import { siteSettingRepo } from "./site-settings.js";
 import { twoFactorRepo } from "./two-factor.js";
 import { oidcRepo } from "./oidc.js";
+import { importKeyRepo } from "./import-keys.js";
 import { passkeyRepo } from "./passkeys.js";
 import { mailReplyRepo } from "./mail-replies.js";
 import { siteKeyRepo } from "./site-keys.js";
@@ -91,6 +92,7 @@ const FACTORIES: { readonly [K in keyof Repositories]: (db: Kysely<Database>, en
   accountTokens: accountTokenRepo,
   twoFactor: twoFactorRepo,
   oidc: oidcRepo,
+  importKeys: importKeyRepo,
   passkeys: passkeyRepo,
   notifications: notificationRepo,
   likeNotifications: likeNotificationRepo,

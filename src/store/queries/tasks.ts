@@ -20,10 +20,12 @@ export interface NewTask {
   readonly folderId: number | null;
   readonly trashed: boolean;
   readonly at: number;
+  /** When it was last changed, if not at `at` (an import keeps the original's times). */
+  readonly updatedAt?: number;
 }
 
 /** A change to a task: only the fields given are written. */
-export type TaskChange = Partial<Omit<NewTask, "groupId" | "authorId" | "at">> & { readonly at: number };
+export type TaskChange = Partial<Omit<NewTask, "groupId" | "authorId" | "at" | "updatedAt">> & { readonly at: number };
 
 /** Group tasks. */
 export interface TaskRepo {
@@ -122,7 +124,7 @@ export function taskRepo(db: Kysely<Database>): TaskRepo {
           folder_id: task.folderId,
           trashed: task.trashed ? 1 : 0,
           created_at: task.at,
-          updated_at: task.at,
+          updated_at: task.updatedAt ?? task.at,
         })
         .returning("id")
         .executeTakeFirstOrThrow();

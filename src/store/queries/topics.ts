@@ -17,6 +17,8 @@ export interface NewTopic {
   readonly fastNotify: boolean;
   readonly trashed: boolean;
   readonly at: number;
+  /** When it was last changed, if not at `at` (an import keeps the original's times). */
+  readonly updatedAt?: number;
 }
 
 /** Board topics. */
@@ -104,7 +106,7 @@ export function topicRepo(db: Kysely<Database>): TopicRepo {
           fast_notify: topic.fastNotify ? 1 : 0,
           trashed: topic.trashed ? 1 : 0,
           published_at: topic.at,
-          updated_at: topic.at,
+          updated_at: topic.updatedAt ?? topic.at,
         })
         .returning("id")
         .executeTakeFirstOrThrow();

@@ -1,0 +1,75 @@
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { ExportFile } from "../domain/cybozulive/bundle.js";
+import { canonicalZone } from "../domain/time-zone.js";
+import { type ImportTarget, importCybozuLive } from "../services/import/cybozulive.js";
+import { type CommandGroup, type Values, commandGroup, groupOption, optional } from "./admin.js";
+import { CommandError, UsageError } from "./options.js";
+
+/** The export's times carry no zone: the original service ran on Japanese time. */
+const DEFAULT_ZONE = "Asia/Tokyo";
+/** The files of an export folder the importer reads: the CSV files and the chat rooms' text files. */
+const EXPORT_FILE = /\.(csv|txt)$/i;
+
+/** `--group ID` or `--group-name NAME`, exactly one. @throws UsageError */
+function targetOption(values: Values): ImportTarget {
+  const name = optional(values, "group-name");
+  const hasId = optional(values, "group") !== undefined;
+  if (hasId === (name !== undefined)) throw new UsageError("give exactly one of --group ID and --group-name NAME");
+  return name === undefined ? { groupId: groupOption(values) } : { groupName: name };
+}
+
+/** `--tz ZONE`, an IANA zone, Asia/Tokyo when absent. @throws UsageError */
+function zoneOption(values: Values): string {
+  const text = optional(values, "tz") ?? DEFAULT_ZONE;
+  const zone = canonicalZone(text);
+  if (zone === undefined)
+    throw new UsageError(`--tz must be an IANA time zone such as Asia/Tokyo (got "${text.slice(0, 40)}")`);
+  return zone;
+}
+
+/**
+ * The export files of a folder, in name order; its other files are left alone.
+ * @throws UsageError a path that is no folder; CommandError a zip (not read yet), a folder without export files
+ */
+function readExportFolder(dir: string | undefined): ExportFile[] {
+  if (dir === undefined || dir === "") throw new UsageError("the export's folder (DIR) is required");
+  if (!statSync(dir).isDirectory()) {
+    if (/\.zip$/i.test(dir)) throw new CommandError(`${dir}: zip files are not read yet; unzip it and give the folder`);
+    throw new UsageError(`${dir} is not a folder; give the folder that holds the export's CSV files`);
+  }
+  const names = readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && EXPORT_FILE.test(entry.name))
+    .map((entry) => entry.name)
+    .sort();
+  if (names.length === 0) throw new CommandError(`${dir}: no .csv or .txt files in the folder`);
+  return names.map((name) => ({ name, bytes: readFileSync(join(dir, name)) }));
+}
+
+/** `kairan import cybozulive DIR`: the original service's CSV export into a group. */
+export const IMPORT_COMMAND: CommandGroup = commandGroup(
+  "import",
+  "bring in data from elsewhere: the original service's CSV export (cybozulive)",
+  {
+    cybozulive: {
+      summary:
+        "import a folder of the original service's CSV export (board, ToDo list, events, member list) into a group, " +
+        "in one transaction; prints counts of what was (or, with --dry-run, would be) created and every problem. " +
+        "A second run creates nothing. Times are read in --tz (default Asia/Tokyo)",
+      usage: "DIR (--group ID | --group-name NAME) [--tz ZONE] [--dry-run]",
+      options: {
+        group: { type: "string" },
+        "group-name": { type: "string" },
+        tz: { type: "string" },
+        "dry-run": { type: "boolean" },
+      },
+      positionals: 1,
+      async run(values, positionals, context) {
+        const target = targetOption(values);
+        const timeZone = zoneOption(values);
+        const files = readExportFolder(positionals[0]);
+        return importCybozuLive(context, { files, target, timeZone, dryRun: values["dry-run"] === true });
+      },
+    },
+  },
+);

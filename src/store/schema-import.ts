@@ -1,0 +1,7 @@
+/** What an import made of each row (migration 0044): the key of the row, the id made of it. */
+export interface ImportKeysTable {
+  group_id: number;
+  key: string;
+  target_id: number;
+  created_at: number;
+}
