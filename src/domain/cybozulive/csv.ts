@@ -1,6 +1,8 @@
 // An RFC 4180 reader that knows where each field starts: fields in double quotes may hold commas,
 // doubled quotes and line breaks (CRLF, LF or CR); empty lines between records are skipped (the
 // original tools ignored them too). Line breaks inside fields come out as LF.
+// Not csv-parse: it tells a record's line, not where each field starts, and an import problem
+// names the line and the column of the field it is about (a multi-line cell moves both).
 import { ImportFileError } from "./errors.js";
 
 /** One field and where its first character (its opening quote, when quoted) stands. */
