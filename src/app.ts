@@ -239,9 +239,9 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
  * server and stops with it, finishing the messages it is sending. One process sends on SQLite, so
  * claims left in the file at start are a stopped process's and are taken back at once.
  */
-function startMailSender(app: FastifyInstance, { config, store, blobs, clock }: AppDependencies): MailSender {
+function startMailSender(app: FastifyInstance, { config, store, clock }: AppDependencies): MailSender {
   // The relay and From saved in /admin/settings over the options, read with each claim.
-  const route = savedRelayRoute({ store, blobs, clock }, config.mail, config.dataDir);
+  const route = savedRelayRoute({ store, clock }, config.mail, config.dataDir);
   const sender = new MailSender({ store, clock }, route, app.log, {
     releaseClaimsAtStart: config.store.kind === "sqlite",
   });

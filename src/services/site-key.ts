@@ -15,7 +15,11 @@ const known = new WeakMap<ServiceContext["store"], Map<SiteKeyName, Promise<Buff
  * transaction there would be a nested one); a key read through `tx` is not remembered, since that
  * transaction may still roll its creation back.
  */
-export async function siteKey(ctx: ServiceContext, name: SiteKeyName, tx?: Tx): Promise<Buffer> {
+export async function siteKey(
+  ctx: Pick<ServiceContext, "store" | "clock">,
+  name: SiteKeyName,
+  tx?: Tx,
+): Promise<Buffer> {
   let keys = known.get(ctx.store);
   if (keys === undefined) known.set(ctx.store, (keys = new Map()));
   const remembered = keys.get(name);

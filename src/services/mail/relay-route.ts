@@ -4,8 +4,13 @@
 // /admin/settings reaches the next message without a restart, in every process.
 import type { MailConfig } from "../../config/mail.js";
 import type { Tx } from "../../store/store.js";
-import type { ServiceContext } from "../context.js";
-import { type StoredMailRelay, mailConfigOf, mailRelayOf, storedMailRelayIn } from "../settings/mail-relay.js";
+import {
+  type MailRelayContext,
+  type StoredMailRelay,
+  mailConfigOf,
+  mailRelayOf,
+  storedMailRelayIn,
+} from "../settings/mail-relay.js";
 import { openMailTransport } from "./open-transport.js";
 import type { MailTransport } from "./transport.js";
 
@@ -37,7 +42,7 @@ export function fixedRoute(transport: MailTransport): MailRoute<undefined> {
  * delivered one after the other, so the transport replaced has nothing in flight when it closes.
  */
 export function savedRelayRoute(
-  ctx: ServiceContext,
+  ctx: MailRelayContext,
   defaults: MailConfig,
   dataDir: string,
 ): MailRoute<StoredMailRelay> {

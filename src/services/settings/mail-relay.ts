@@ -20,6 +20,9 @@ import { recordAudit } from "../audit/audit-log.js";
 import type { ServiceContext } from "../context.js";
 import { siteKey } from "../site-key.js";
 
+/** What reading and saving the relay needs: the store and the clock (the command line has no more). */
+export type MailRelayContext = Pick<ServiceContext, "store" | "clock">;
+
 /** The rows of the saved relay URL (sealed) and From; SiteSettings never holds them. */
 export const SMTP_URL_SETTING = "mailSmtpUrl";
 export const MAIL_FROM_SETTING = "mailFrom";
@@ -69,7 +72,7 @@ export async function storedMailRelayIn(tx: { readonly siteSettings: SiteSetting
 
 /** The relay and From in force: the saved ones over the server's options. */
 export async function mailRelayOf(
-  ctx: ServiceContext,
+  ctx: MailRelayContext,
   defaults: MailConfig,
   stored: StoredMailRelay,
 ): Promise<MailRelay> {
@@ -83,7 +86,7 @@ export async function mailRelayOf(
 }
 
 /** The relay and From in force, in a read of their own. */
-export async function readMailRelay(ctx: ServiceContext, defaults: MailConfig): Promise<MailRelay> {
+export async function readMailRelay(ctx: MailRelayContext, defaults: MailConfig): Promise<MailRelay> {
   return mailRelayOf(ctx, defaults, await ctx.store.read((tx) => storedMailRelayIn(tx)));
 }
 
@@ -99,7 +102,7 @@ export function mailConfigOf(defaults: MailConfig, relay: MailRelay): MailConfig
  * @throws ValidationError SETTING_INVALID (nothing changed)
  */
 export async function updateMailRelay(
-  ctx: ServiceContext,
+  ctx: MailRelayContext,
   actor: AuditActor,
   defaults: MailConfig,
   change: MailRelayChange | "clear",
@@ -174,6 +177,6 @@ async function keep(
 }
 
 /** The saved URL in the clear; undefined when it does not open (sealed under another key): the option applies. */
-async function openUrl(ctx: ServiceContext, sealed: string): Promise<string | undefined> {
+async function openUrl(ctx: MailRelayContext, sealed: string): Promise<string | undefined> {
   return open(await siteKey(ctx, "smtp-url"), SMTP_URL_SETTING, sealed);
 }
