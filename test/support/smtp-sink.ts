@@ -23,6 +23,8 @@ export interface SmtpSink {
   readonly received: ReceivedMail[];
   /** The user names and passwords clients signed in with (with `auth`). */
   readonly logins: { readonly user: string; readonly password: string }[];
+  /** Connections open now (a pooled client keeps them between messages until it is closed). */
+  openConnections(): number;
   /** The next `count` messages are refused with `code` (e.g. 451 to ask for a retry, 550 to refuse). */
   refuseNext(count: number, code: number): void;
   /** Answers each message's data only after `ms` (a slow relay: messages stay in flight that long). */
@@ -45,6 +47,7 @@ export async function startSmtpSink(
 ): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
   const logins: { user: string; password: string }[] = [];
+  let open = 0;
   let delayMs = options.delayMs ?? 0;
   const waiters = new Set<() => void>();
   let refusals = { count: 0, code: 451 };
@@ -54,6 +57,13 @@ export async function startSmtpSink(
     authOptional: options.auth !== true,
     allowInsecureAuth: options.auth === true,
     logger: false,
+    onConnect(_session, callback) {
+      open += 1;
+      callback();
+    },
+    onClose() {
+      open -= 1;
+    },
     onAuth(auth, _session, callback) {
       logins.push({ user: auth.username ?? "", password: auth.password ?? "" });
       callback(null, { user: "test" });
@@ -117,6 +127,7 @@ export async function startSmtpSink(
     port,
     received,
     logins,
+    openConnections: () => open,
     refuseNext(count, code) {
       refusals = { count, code };
     },
