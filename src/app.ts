@@ -52,7 +52,7 @@ import { registerIcal } from "./http/endpoints/ical/ical.js";
 import { redactUrl } from "./http-kit/log-url.js";
 import { MailSender } from "./services/mail/sender.js";
 import { AuditPruner } from "./services/audit/retention.js";
-import { openMailTransport } from "./services/mail/open-transport.js";
+import { savedRelayRoute } from "./services/mail/relay-route.js";
 import { wakingOnMail } from "./services/mail/wake.js";
 import { type InboundMail, createInboundMail } from "./smtp/inbound.js";
 import { NotificationMailer } from "./services/mail-notify/mailer.js";
@@ -240,8 +240,9 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
  * claims left in the file at start are a stopped process's and are taken back at once.
  */
 function startMailSender(app: FastifyInstance, { config, store, clock }: AppDependencies): MailSender {
-  const transport = openMailTransport(config.mail, config.dataDir, true);
-  const sender = new MailSender({ store, clock }, transport, app.log, {
+  // The relay and From saved in /admin/settings over the options, read with each claim.
+  const route = savedRelayRoute({ store, clock }, config.mail, config.dataDir);
+  const sender = new MailSender({ store, clock }, route, app.log, {
     releaseClaimsAtStart: config.store.kind === "sqlite",
   });
   app.decorate("mailSender", sender);

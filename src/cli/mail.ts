@@ -3,6 +3,7 @@ import { isPlainAddress } from "../mail/message.js";
 import { openMailTransport } from "../services/mail/open-transport.js";
 import { listOutbox } from "../services/mail/outbox-list.js";
 import { MailDeliveryError, sendTestMail } from "../services/mail/send-test.js";
+import { mailConfigOf, readMailRelay } from "../services/settings/mail-relay.js";
 import { type CommandGroup, type Values, commandGroup, optional } from "./admin.js";
 import { CommandError, UsageError, configFlags } from "./options.js";
 
@@ -40,11 +41,13 @@ export const MAIL_COMMAND: CommandGroup = commandGroup("mail", "list the outbox 
     async run(values, positionals, context, io) {
       const to = address(positionals[0], "ADDRESS");
       const config = loadConfig(configFlags(values), io.env);
-      const transport = openMailTransport(config.mail, config.dataDir, false);
-      const via = config.mail.smtpUrl === undefined ? "outbox" : relayName(config.mail.smtpUrl);
+      // The relay and From the server uses: those saved in /admin/settings over the options.
+      const mail = mailConfigOf(config.mail, await readMailRelay(context, config.mail));
+      const transport = openMailTransport(mail, config.dataDir, false);
+      const via = mail.smtpUrl === undefined ? "outbox" : relayName(mail.smtpUrl);
       const site = config.publicUrl ?? `http://${config.host}:${config.port}`;
       try {
-        const { messageId, answer } = await sendTestMail(context, config.mail, transport, to, site);
+        const { messageId, answer } = await sendTestMail(context, mail, transport, to, site);
         // The relay's answer, or (the outbox folder) the file written.
         return { sent: "test", to, messageId, via, ...(transport.kind === "smtp" ? { answer } : { file: answer }) };
       } catch (error) {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAIL_ADDRESS, isSmtpUrl } from "../domain/mail-relay.js";
 
 /**
  * Mail: how messages leave (SMTP, or the outbox folder of the data directory when no SMTP server is
@@ -10,6 +11,8 @@ export interface MailConfig {
   readonly smtpUrl: string | undefined;
   /** The From address of every message. */
   readonly from: string;
+  /** Whether `from` is the default (no --mail-from): the settings page says where the From comes from. */
+  readonly fromIsDefault?: boolean;
   /** The domain of reply addresses (`reply+TOKEN@DOMAIN`) and of Message-IDs. */
   readonly domain: string;
   /** Port of the inbound SMTP listener for replies; undefined: off. 0 picks a free port. */
@@ -38,16 +41,15 @@ export const MAIL_SECRET_FIELDS = ["smtpUrl"] as const;
 /** A host name as DNS writes it (letters, digits, hyphens, dots); no spaces, no @, no brackets. */
 const DOMAIN =
   /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
-/** One plain address (`local@domain`): no display name, nothing that could end a header line. */
-const ADDRESS = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9.-]{1,253}$/;
 
 /** The zod fields of the mail options. */
 export const mailFields = {
   smtpUrl: z
     .string()
-    .refine((value) => /^smtps?:\/\/[^\s/]+/i.test(value) && URL.canParse(value), "must be an smtp:// or smtps:// URL")
+    // The same rules as a relay URL saved in /admin/settings (domain/mail-relay.ts).
+    .refine(isSmtpUrl, "must be an smtp:// or smtps:// URL")
     .optional(),
-  mailFrom: z.string().regex(ADDRESS, "must be one e-mail address such as kairan@example.com").optional(),
+  mailFrom: z.string().regex(MAIL_ADDRESS, "must be one e-mail address such as kairan@example.com").optional(),
   mailDomain: z.string().regex(DOMAIN, "must be a domain name such as example.com").optional(),
   smtpInboundPort: z.coerce.number().int("must be an integer").min(0).max(65535, "must be 0-65535").optional(),
 };
@@ -78,6 +80,7 @@ export function toMailConfig(
   return Object.freeze({
     smtpUrl: value.smtpUrl,
     from: value.mailFrom ?? `kairan@${domain}`,
+    fromIsDefault: value.mailFrom === undefined,
     domain,
     inboundPort: value.smtpInboundPort,
   });

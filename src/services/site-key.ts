@@ -6,7 +6,7 @@ import type { ServiceContext } from "./context.js";
 
 /** What each key signs; one key per purpose, so one leaked purpose's tokens forge no other's. */
 export type SiteKeyName =
-  "mail-reply" | "mail-unsubscribe" | "totp-secret" | "second-factor" | "oidc-secret" | "passkey";
+  "mail-reply" | "mail-unsubscribe" | "totp-secret" | "second-factor" | "oidc-secret" | "passkey" | "smtp-url";
 
 const known = new WeakMap<ServiceContext["store"], Map<SiteKeyName, Promise<Buffer>>>();
 
@@ -15,7 +15,11 @@ const known = new WeakMap<ServiceContext["store"], Map<SiteKeyName, Promise<Buff
  * transaction there would be a nested one); a key read through `tx` is not remembered, since that
  * transaction may still roll its creation back.
  */
-export async function siteKey(ctx: ServiceContext, name: SiteKeyName, tx?: Tx): Promise<Buffer> {
+export async function siteKey(
+  ctx: Pick<ServiceContext, "store" | "clock">,
+  name: SiteKeyName,
+  tx?: Tx,
+): Promise<Buffer> {
   let keys = known.get(ctx.store);
   if (keys === undefined) known.set(ctx.store, (keys = new Map()));
   const remembered = keys.get(name);

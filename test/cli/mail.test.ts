@@ -5,6 +5,8 @@ import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { after, before, it } from "node:test";
 import { SMTPServer } from "smtp-server";
+import { systemClock } from "../../src/clock.js";
+import { updateMailRelay } from "../../src/services/settings/mail-relay.js";
 import { type TestStore, describeEachBackend, openTestStore } from "../support/backends.js";
 import { runKairanAsync } from "../support/cli.js";
 import { type SmtpSink, startSmtpSink } from "../support/smtp-sink.js";
@@ -140,5 +142,29 @@ describeEachBackend("kairan mail", (backend) => {
       assert.doesNotMatch(run.stderr, /\n\s+at /);
     }
     assert.deepEqual(await counts(), before);
+  });
+
+  it("send-test goes through the relay and From saved in /admin/settings, over --smtp-url", async () => {
+    const saved = await startSmtpSink();
+    const ctx = { store: test.store, clock: systemClock };
+    const defaults = {
+      smtpUrl: sink.url,
+      from: "kairan@k.example.com",
+      domain: "k.example.com",
+      inboundPort: undefined,
+    };
+    const actor = { label: "the test" };
+    try {
+      await updateMailRelay(ctx, actor, defaults, { smtpUrl: saved.url, smtpPassword: "", from: "saved@example.org" });
+      const run = await mail(["send-test", "ops@example.com", "--smtp-url", sink.url]);
+      assert.equal(run.status, 0, run.stderr);
+      const printed = JSON.parse(run.stdout) as Sent;
+      assert.equal(printed.via, saved.url);
+      const received = await saved.waitFor((m) => m.parsed.messageId === printed.messageId);
+      assert.equal(received.from, "saved@example.org");
+    } finally {
+      await updateMailRelay(ctx, actor, defaults, "clear");
+      await saved.close();
+    }
   });
 });

@@ -8,6 +8,8 @@ describe("mail configuration", () => {
     assert.deepEqual(mail, {
       smtpUrl: undefined,
       from: "kairan@team.example.com",
+      // The settings page says the From in use is the default.
+      fromIsDefault: true,
       domain: "team.example.com",
       inboundPort: undefined,
     });
@@ -25,6 +27,7 @@ describe("mail configuration", () => {
     ).mail;
     assert.equal(mail.smtpUrl, "smtps://u:p@mail.example.com:465");
     assert.equal(mail.from, "team@example.com");
+    assert.equal(mail.fromIsDefault, false);
     assert.equal(mail.domain, "reply.example.com");
     assert.equal(mail.inboundPort, 0);
   });

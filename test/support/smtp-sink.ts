@@ -21,6 +21,10 @@ export interface SmtpSink {
   readonly url: string;
   readonly port: number;
   readonly received: ReceivedMail[];
+  /** The user names and passwords clients signed in with (with `auth`). */
+  readonly logins: { readonly user: string; readonly password: string }[];
+  /** Connections open now (a pooled client keeps them between messages until it is closed). */
+  openConnections(): number;
   /** The next `count` messages are refused with `code` (e.g. 451 to ask for a retry, 550 to refuse). */
   refuseNext(count: number, code: number): void;
   /** Answers each message's data only after `ms` (a slow relay: messages stay in flight that long). */
@@ -34,18 +38,34 @@ export interface SmtpSink {
 
 const later = (ms: number) => new Promise<void>((resolve) => (ms > 0 ? setTimeout(resolve, ms) : resolve()));
 
-/** Starts a sink on a free port of 127.0.0.1 (no TLS, any credentials accepted); `delayMs`: see setDelay. */
-export async function startSmtpSink(options: { readonly delayMs?: number } = {}): Promise<SmtpSink> {
+/**
+ * Starts a sink on a free port of 127.0.0.1 (no TLS, any credentials accepted); `delayMs`: see
+ * setDelay; `auth`: offers AUTH without TLS, requires it, and keeps the credentials in `logins`.
+ */
+export async function startSmtpSink(
+  options: { readonly delayMs?: number; readonly auth?: boolean } = {},
+): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
+  const logins: { user: string; password: string }[] = [];
+  let open = 0;
   let delayMs = options.delayMs ?? 0;
   const waiters = new Set<() => void>();
   let refusals = { count: 0, code: 451 };
   const server = new SMTPServer({
     secure: false,
     disabledCommands: ["STARTTLS"],
-    authOptional: true,
+    authOptional: options.auth !== true,
+    allowInsecureAuth: options.auth === true,
     logger: false,
-    onAuth(_auth, _session, callback) {
+    onConnect(_session, callback) {
+      open += 1;
+      callback();
+    },
+    onClose() {
+      open -= 1;
+    },
+    onAuth(auth, _session, callback) {
+      logins.push({ user: auth.username ?? "", password: auth.password ?? "" });
       callback(null, { user: "test" });
     },
     onData(stream, session, callback) {
@@ -106,6 +126,8 @@ export async function startSmtpSink(options: { readonly delayMs?: number } = {})
     url: `smtp://127.0.0.1:${port}`,
     port,
     received,
+    logins,
+    openConnections: () => open,
     refuseNext(count, code) {
       refusals = { count, code };
     },

@@ -243,7 +243,13 @@ describeEachBackend("every form of every crawled page, however filled", (backend
     const { pages, forms } = await findForms(web, ["/admin"]);
     t.diagnostic(`${forms.length} forms on ${pages} pages`);
     const actions = forms.map((found) => pagePattern(new URL(found.form.action)));
-    for (const path of ["/admin/users/new", "/admin/settings", "/admin/audit", "/admin/groups/new"])
+    for (const path of [
+      "/admin/users/new",
+      "/admin/settings",
+      "/admin/settings/mail",
+      "/admin/audit",
+      "/admin/groups/new",
+    ])
       assert.ok(actions.includes(path), `the form of ${path} is found (${actions.join(", ")})`);
     await tryEveryForm(t, web, forms, signIn);
   });

@@ -2,10 +2,13 @@
 // them through the transport (SMTP or the outbox folder) and records each outcome. Claims are
 // leases (claimed_until): a process killed while sending leaves claims that run out, and the
 // messages are sent again, with the same Message-ID, by whichever process claims them next.
+// The transport is chosen with each claim (relay-route.ts): a relay saved in the settings applies
+// to the next batch.
 import type { OutboxMail } from "../../store/queries/mail-outbox.js";
 import type { ServiceContext } from "../context.js";
 import { MAX_ATTEMPTS, classifyFailure, retryDelayMs } from "./retry.js";
 import { SentRecorder } from "./sent-recorder.js";
+import { type MailRoute, fixedRoute } from "./relay-route.js";
 import type { MailTransport } from "./transport.js";
 import { siteNameIn } from "../settings/site-locale.js";
 
@@ -63,13 +66,16 @@ export class MailSender implements SenderTally {
   readonly #leaseMs: number;
   readonly #pollMs: number;
   readonly #recorder: SentRecorder;
+  readonly #route: MailRoute;
 
+  /** `transport`: one transport for good, or a route that chooses one with each claim. */
   constructor(
     private readonly ctx: Pick<ServiceContext, "store" | "clock">,
-    private readonly transport: MailTransport,
+    transport: MailTransport | MailRoute,
     private readonly log: MailLog,
     private readonly options: SenderOptions = {},
   ) {
+    this.#route = "readIn" in transport ? transport : fixedRoute(transport);
     this.#batchSize = options.batchSize ?? BATCH_SIZE;
     this.#leaseMs = options.leaseMs ?? LEASE_MS;
     this.#pollMs = options.pollMs ?? POLL_MS;
@@ -125,7 +131,7 @@ export class MailSender implements SenderTally {
     this.#stopping = true;
     clearTimeout(this.#timer);
     while (this.#running !== undefined) await this.#running;
-    this.transport.close();
+    this.#route.close();
   }
 
   /** Claims and delivers batches while messages are due, then sleeps until the next is due, a wake or the poll. */
@@ -156,14 +162,24 @@ export class MailSender implements SenderTally {
       if (next === undefined || next > now) await this.#pruneHourly(now);
       if (next === undefined) return this.#pollMs;
       if (next > now) return Math.min(next - now, this.#pollMs);
-      // The site's name (the From's display name) is read with each claim: a change applies at once.
-      const { rows, fromName } = await this.ctx.store.transaction(async (tx) => ({
+      // The site's name (the From's display name) and the saved relay are read with each claim: a
+      // change applies at once.
+      const { rows, fromName, relay } = await this.ctx.store.transaction(async (tx) => ({
         rows: await tx.mailOutbox.claimDue(now, now + this.#leaseMs, this.#batchSize),
         fromName: await siteNameIn(tx),
+        relay: await this.#route.readIn(tx),
       }));
       // Another process claimed them between the look and the claim.
       if (rows.length === 0) return this.#pollMs;
-      await this.#deliverBatch(rows, fromName);
+      let transport: MailTransport;
+      try {
+        transport = await this.#route.transportFor(relay);
+      } catch (error) {
+        // The saved relay could not be opened (the database away): the batch goes back at once.
+        await this.ctx.store.transaction((tx) => tx.mailOutbox.releaseClaims(rows.map((row) => row.id)));
+        throw error;
+      }
+      await this.#deliverBatch(rows, fromName, transport);
     }
     return this.#pollMs;
   }
@@ -175,7 +191,7 @@ export class MailSender implements SenderTally {
     await this.ctx.store.transaction((tx) => tx.mailOutbox.deleteFinished(now - KEEP_SENT_MS, now - KEEP_FAILED_MS));
   }
 
-  async #deliverBatch(rows: readonly OutboxMail[], fromName: string): Promise<void> {
+  async #deliverBatch(rows: readonly OutboxMail[], fromName: string, transport: MailTransport): Promise<void> {
     const waiting = rows.slice();
     const pending = new Set(rows.map((row) => row.id));
     const renew = setInterval(() => {
@@ -186,12 +202,12 @@ export class MailSender implements SenderTally {
     }, this.#leaseMs / 3).unref();
     const worker = async () => {
       for (let row = waiting.shift(); row !== undefined && !this.#stopping; row = waiting.shift()) {
-        await this.#deliverOne(row, fromName);
+        await this.#deliverOne(row, fromName, transport);
         pending.delete(row.id);
       }
     };
     try {
-      const workers = Math.max(1, Math.min(this.transport.concurrency, rows.length));
+      const workers = Math.max(1, Math.min(transport.concurrency, rows.length));
       await Promise.all(Array.from({ length: workers }, worker));
       await this.#recorder.flush();
     } finally {
@@ -203,9 +219,9 @@ export class MailSender implements SenderTally {
   }
 
   /** Never throws: a worker that stopped half-way would leave its rows claimed and unsent. */
-  async #deliverOne(row: OutboxMail, fromName: string): Promise<void> {
+  async #deliverOne(row: OutboxMail, fromName: string, transport: MailTransport): Promise<void> {
     try {
-      await this.transport.deliver(row, fromName);
+      await transport.deliver(row, fromName);
     } catch (error) {
       await this.#recordFailure(row, error).catch((recordError: unknown) =>
         // Its claim runs out and it is tried again: one attempt more than counted.
@@ -218,7 +234,7 @@ export class MailSender implements SenderTally {
   }
 
   async #recordFailure(row: OutboxMail, error: unknown): Promise<void> {
-    const failure = classifyFailure(error, this.transport.secrets);
+    const failure = classifyFailure(error, this.#route.secrets);
     const attempts = row.attempts + 1;
     const now = this.ctx.clock.now();
     const nextAt = failure.permanent || attempts >= MAX_ATTEMPTS ? undefined : now + retryDelayMs(attempts);
@@ -238,6 +254,6 @@ export class MailSender implements SenderTally {
   }
 
   #reason(error: unknown): string {
-    return classifyFailure(error, this.transport.secrets).reason;
+    return classifyFailure(error, this.#route.secrets).reason;
   }
 }

@@ -8,6 +8,7 @@ import { auditRefusals } from "../audit/refusal.js";
 import type { ServiceContext } from "../context.js";
 import { openMailTransport } from "../mail/open-transport.js";
 import { MailDeliveryError, type TestMailResult, sendTestMail } from "../mail/send-test.js";
+import { type MailRelay, type MailRelayChange, mailConfigOf, readMailRelay, updateMailRelay } from "./mail-relay.js";
 import { type SettingsContext, readClientSecret, readSiteSettings, updateSiteSettings } from "./site-settings.js";
 
 /** The settings for the administration's form: whether a client secret is saved, never the secret. */
@@ -40,6 +41,36 @@ export async function changeSettingsAsAdmin(
 }
 
 /**
+ * The relay and From in force and where each comes from, for the administration's form.
+ * @throws ForbiddenError ADMIN_REQUIRED
+ */
+export async function readMailRelayAsAdmin(
+  ctx: ServiceContext,
+  by: Administrator,
+  defaults: MailConfig,
+): Promise<MailRelay> {
+  await ctx.store.read((tx) => requireAdministrator(tx, by));
+  return readMailRelay(ctx, defaults);
+}
+
+/**
+ * Saves (or, with `clear`, forgets) the relay and From as updateMailRelay does, after checking the
+ * role; a refused change writes a `refused` row.
+ * @throws ForbiddenError ADMIN_REQUIRED; ValidationError SETTING_INVALID
+ */
+export async function changeMailRelayAsAdmin(
+  ctx: ServiceContext,
+  by: Administrator,
+  defaults: MailConfig,
+  change: MailRelayChange | "clear",
+): Promise<MailRelay> {
+  await refusalLogged(ctx, by, "settings.change", async () => undefined);
+  return auditRefusals(ctx, { action: "settings.change", actor: by.audit }, () =>
+    updateMailRelay(ctx, by.audit, defaults, change),
+  );
+}
+
+/**
  * Sends a test message to `to` now (through SMTP, or into the outbox folder) and writes a
  * `mail.send-test` row with what became of it; a relay's refusal is written too, and thrown.
  * @throws ForbiddenError ADMIN_REQUIRED; MailDeliveryError
@@ -51,10 +82,12 @@ export async function sendTestMailAsAdmin(
   to: string,
 ): Promise<TestMailResult> {
   await refusalLogged(ctx, by, "mail.send-test", async () => undefined);
-  const transport = openMailTransport(mail.config, mail.dataDir, false);
+  // Through the relay and From in force: the saved ones over the options.
+  const config = mailConfigOf(mail.config, await readMailRelay(ctx, mail.config));
+  const transport = openMailTransport(config, mail.dataDir, false);
   const target = { kind: "mail" as const, id: to, label: to };
   try {
-    const result = await sendTestMail(ctx, mail.config, transport, to, mail.siteUrl);
+    const result = await sendTestMail(ctx, config, transport, to, mail.siteUrl);
     await ctx.store.transaction((tx) =>
       recordAudit(tx, ctx.clock, {
         action: "mail.send-test",

@@ -5,6 +5,8 @@ import type { Database } from "../schema.js";
 export interface SiteSettingRepo {
   all(): Promise<{ name: string; value: string }[]>;
   put(name: string, value: string, at: number, by: number | null): Promise<void>;
+  /** Forgets a setting: it falls back to the server's option again. */
+  remove(name: string): Promise<void>;
 }
 
 export function siteSettingRepo(db: Kysely<Database>): SiteSettingRepo {
@@ -16,6 +18,9 @@ export function siteSettingRepo(db: Kysely<Database>): SiteSettingRepo {
         .values({ name, value, updated_at: at, updated_by: by })
         .onConflict((oc) => oc.column("name").doUpdateSet({ value, updated_at: at, updated_by: by }))
         .execute();
+    },
+    async remove(name) {
+      await db.deleteFrom("site_settings").where("name", "=", name).execute();
     },
   };
 }

@@ -5,8 +5,11 @@ import { ValidationError } from "../../domain/errors.js";
 import { SIGNUP_POLICIES, type SiteSettings, TWO_FACTOR_POLICIES } from "../../domain/site-settings.js";
 import { isPlainAddress } from "../../mail/message.js";
 import { MailDeliveryError } from "../../services/mail/send-test.js";
+import type { MailRelayChange } from "../../services/settings/mail-relay.js";
 import {
+  changeMailRelayAsAdmin,
   changeSettingsAsAdmin,
+  readMailRelayAsAdmin,
   readSettingsAsAdmin,
   sendTestMailAsAdmin,
 } from "../../services/settings/site-settings-admin.js";
@@ -14,6 +17,7 @@ import { queryValue } from "../../http-kit/query.js";
 import { errorText } from "../i18n/i18n.js";
 import type { WebContext } from "../page.js";
 import { type AdminPageRequest, registerAdminPage, renderAdmin } from "./admin-guard.js";
+import { type MailView, mailView } from "./admin-mail-view.js";
 import { oidcRedirectUri } from "./oidc.js";
 
 const FIELDS = [
@@ -55,6 +59,9 @@ export function registerAdminSettingsPages(app: FastifyInstance, web: WebContext
         return settingsPage(web, page, valuesOf(settings), {
           saved: queryValue(page.query, "saved") === "1",
           secretSaved: settings.oidcClientSecretSaved,
+          mail: mailView(await readMailRelayAsAdmin(web, page.by, web.config.mail), {
+            saved: queryValue(page.query, "saved") === "mail",
+          }),
         });
       },
       async POST(page) {
@@ -75,8 +82,38 @@ export function registerAdminSettingsPages(app: FastifyInstance, web: WebContext
             {
               error: errorText(page.chrome.lang, error.code, error.message),
               secretSaved: current.oidcClientSecretSaved,
+              mail: mailView(await readMailRelayAsAdmin(web, page.by, web.config.mail)),
             },
           );
+        }
+      },
+    },
+    "settings.change",
+  );
+  registerAdminPage(
+    app,
+    web,
+    "/admin/settings/mail",
+    {
+      async POST(page) {
+        const typed: MailRelayChange = {
+          smtpUrl: page.form.get("mailSmtpUrl") ?? "",
+          smtpPassword: page.form.get("mailSmtpPassword") ?? "",
+          from: page.form.get("mailFrom") ?? "",
+        };
+        const clear = page.form.get("action") === "clear";
+        try {
+          await changeMailRelayAsAdmin(web, page.by, web.config.mail, clear ? "clear" : typed);
+          return page.redirect("/admin/settings?saved=mail#mail-settings");
+        } catch (error) {
+          if (!(error instanceof ValidationError)) throw error;
+          const settings = await readSettingsAsAdmin(settingsContext, page.by);
+          const relay = await readMailRelayAsAdmin(web, page.by, web.config.mail);
+          return settingsPage(web, page, valuesOf(settings), {
+            secretSaved: settings.oidcClientSecretSaved,
+            // The form again as typed, never the password.
+            mail: mailView(relay, { typed, error: errorText(page.chrome.lang, error.code, error.message) }),
+          });
         }
       },
     },
@@ -90,10 +127,12 @@ export function registerAdminSettingsPages(app: FastifyInstance, web: WebContext
       async POST(page) {
         const to = (page.form.get("to") ?? "").trim();
         const settings = await readSettingsAsAdmin(settingsContext, page.by);
+        const mailShown = mailView(await readMailRelayAsAdmin(web, page.by, web.config.mail));
         if (!isPlainAddress(to))
           return settingsPage(web, page, valuesOf(settings), {
             mailError: page.chrome.t("admin.settings.mailAddress"),
             secretSaved: settings.oidcClientSecretSaved,
+            mail: mailShown,
           });
         const mail = { config: web.config.mail, dataDir: web.config.dataDir, siteUrl: web.baseUrl() };
         try {
@@ -101,12 +140,14 @@ export function registerAdminSettingsPages(app: FastifyInstance, web: WebContext
           return settingsPage(web, page, valuesOf(settings), {
             mailSent: to,
             secretSaved: settings.oidcClientSecretSaved,
+            mail: mailShown,
           });
         } catch (error) {
           if (!(error instanceof MailDeliveryError)) throw error;
           return settingsPage(web, page, valuesOf(settings), {
             mailError: error.reason,
             secretSaved: settings.oidcClientSecretSaved,
+            mail: mailShown,
           });
         }
       },
@@ -140,9 +181,16 @@ function settingsPage(
   web: WebContext,
   page: AdminPageRequest,
   values: Readonly<Record<string, unknown>>,
-  notes: { saved?: boolean; error?: string; mailSent?: string; mailError?: string; secretSaved: boolean },
+  notes: {
+    saved?: boolean;
+    error?: string;
+    mailSent?: string;
+    mailError?: string;
+    secretSaved: boolean;
+    mail: MailView;
+  },
 ) {
-  const failed = notes.error !== undefined || notes.mailError !== undefined;
+  const failed = notes.error !== undefined || notes.mailError !== undefined || notes.mail.error !== undefined;
   return renderAdmin(
     page,
     "admin-settings",

@@ -3,6 +3,7 @@
 // shown once to the administrator), and one account's acts: disable or enable, sign out
 // everywhere, a password reset link, the administrator's role, requiring two-factor sign-in, and
 // deletion.
+import { readMailRelay } from "../../services/settings/mail-relay.js";
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { AuditAction } from "../../domain/audit.js";
@@ -175,7 +176,8 @@ async function userPage(web: WebContext, page: AdminPageRequest, error?: string,
  * on this page once (the outbox folder reaches nobody).
  */
 async function resetLinkPage(web: WebContext, page: AdminPageRequest, userId: number, created: boolean) {
-  const print = web.config.mail.smtpUrl === undefined;
+  // Mailed only through a relay (saved in the settings or given as an option).
+  const print = (await readMailRelay(web, web.config.mail)).smtpUrl === undefined;
   const reset = await resetPasswordAsOperator(web, { userId, print }, page.by);
   return renderAdmin(page, "admin-reset-link", "users", {
     account: reset.user,
