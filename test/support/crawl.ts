@@ -19,8 +19,8 @@ export interface Visited {
   readonly links: readonly string[];
 }
 
-/** Paths that are not pages: static files, downloads, feeds, and signing out. */
-const NOT_PAGES = /^\/(?:m\/)?(?:static\/|download|api\/|signout)/;
+/** Paths that are not pages: static files, downloads (files, exports), feeds, and signing out. */
+const NOT_PAGES = /^\/(?:m\/)?(?:static\/|download|api\/|signout)|\/export$/;
 
 /**
  * The kind of page an address shows: every run of digits becomes `N`, so `/g/1:1/board/1:5` and
