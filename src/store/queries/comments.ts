@@ -17,25 +17,9 @@ export interface CommentRepo {
   nextNumber(parent: ContentRef): Promise<number>;
   /** Hands out `count` (at least 1) consecutive numbers at once, as nextNumber does one; returns the first. */
   nextNumbers(parent: ContentRef, count: number): Promise<number>;
-  insert(comment: {
-    parent: ContentRef;
-    number: number;
-    authorId: number;
-    body: string;
-    replyTo: number | null;
-    at: number;
-  }): Promise<Comment>;
+  insert(comment: NewComment): Promise<Comment>;
   /** Inserts many comments in few statements; returns their ids in order (an import's comments). */
-  insertMany(
-    comments: readonly {
-      parent: ContentRef;
-      number: number;
-      authorId: number;
-      body: string;
-      replyTo: number | null;
-      at: number;
-    }[],
-  ): Promise<number[]>;
+  insertMany(comments: readonly NewComment[]): Promise<number[]>;
   find(parent: ContentRef, number: number): Promise<Comment | undefined>;
   findById(id: number): Promise<Comment | undefined>;
   /** A page of one parent's comments, newest first (by number). */
@@ -47,6 +31,30 @@ export interface CommentRepo {
   remove(id: number): Promise<void>;
   /** Removes a parent's comments and its counter; returns the removed comment ids. */
   removeAllOf(parent: ContentRef): Promise<number[]>;
+}
+
+/** A comment to insert: its parent, its number there, and what it says. */
+export interface NewComment {
+  readonly parent: ContentRef;
+  readonly number: number;
+  readonly authorId: number;
+  readonly body: string;
+  readonly replyTo: number | null;
+  readonly at: number;
+}
+
+/** The row of a new comment. */
+function commentRow(comment: NewComment) {
+  return {
+    group_id: comment.parent.groupId,
+    parent_kind: comment.parent.kind,
+    parent_id: comment.parent.id,
+    number: comment.number,
+    author_id: comment.authorId,
+    body: comment.body,
+    reply_to: comment.replyTo,
+    created_at: comment.at,
+  };
 }
 
 function selectComments(db: Kysely<Database>) {
@@ -109,18 +117,7 @@ export function commentRepo(db: Kysely<Database>): CommentRepo {
       for (let start = 0; start < comments.length; start += 500) {
         const rows = await db
           .insertInto("comments")
-          .values(
-            comments.slice(start, start + 500).map((comment) => ({
-              group_id: comment.parent.groupId,
-              parent_kind: comment.parent.kind,
-              parent_id: comment.parent.id,
-              number: comment.number,
-              author_id: comment.authorId,
-              body: comment.body,
-              reply_to: comment.replyTo,
-              created_at: comment.at,
-            })),
-          )
+          .values(comments.slice(start, start + 500).map(commentRow))
           .returning(["id", "parent_kind", "parent_id", "number"])
           .execute();
         // RETURNING's order is not promised: put the ids back in the order of the rows given.
@@ -134,16 +131,7 @@ export function commentRepo(db: Kysely<Database>): CommentRepo {
     async insert(comment) {
       const { id } = await db
         .insertInto("comments")
-        .values({
-          group_id: comment.parent.groupId,
-          parent_kind: comment.parent.kind,
-          parent_id: comment.parent.id,
-          number: comment.number,
-          author_id: comment.authorId,
-          body: comment.body,
-          reply_to: comment.replyTo,
-          created_at: comment.at,
-        })
+        .values(commentRow(comment))
         .returning("id")
         .executeTakeFirstOrThrow();
       return toComment(await selectComments(db).where("comments.id", "=", id).executeTakeFirstOrThrow());
