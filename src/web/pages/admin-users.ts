@@ -3,7 +3,6 @@
 // shown once to the administrator), and one account's acts: disable or enable, sign out
 // everywhere, a password reset link, the administrator's role, requiring two-factor sign-in, and
 // deletion.
-import { readMailRelay } from "../../services/settings/mail-relay.js";
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { AuditAction } from "../../domain/audit.js";
@@ -14,6 +13,7 @@ import { resetPasswordAsOperator } from "../../services/account/password-reset.j
 import { deleteUser, setSiteAdmin, signOutEverywhere } from "../../services/account/site-admin.js";
 import { listUserDirectory, readDirectoryUser } from "../../services/account/user-directory.js";
 import { createUserAsOperator } from "../../services/account/user-admin.js";
+import { readMailRelay } from "../../services/settings/mail-relay.js";
 import { setTwoFactorRequired, twoFactorStatus } from "../../services/two-factor/status.js";
 import { queryValue } from "../../http-kit/query.js";
 import { errorText } from "../i18n/i18n.js";
