@@ -54,7 +54,7 @@ import { MailSender } from "./services/mail/sender.js";
 import { AuditPruner } from "./services/audit/retention.js";
 import { savedRelayRoute } from "./services/mail/relay-route.js";
 import { wakingOnMail } from "./services/mail/wake.js";
-import { type InboundMail, createInboundMail } from "./smtp/inbound.js";
+import type { InboundMail } from "./smtp/inbound.js";
 import { NotificationMailer } from "./services/mail-notify/mailer.js";
 
 declare module "fastify" {
@@ -225,9 +225,11 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
   const mailInbound =
     config.mail.inboundPort === undefined
       ? undefined
-      : createInboundMail(
-          { ...context, log: app.log.child({ component: "smtp-inbound" }) },
-          config.limits.timeouts.shutdownGraceMs,
+      : madeOnListen(async () =>
+          (await import("./smtp/inbound.js")).createInboundMail(
+            { ...context, log: app.log.child({ component: "smtp-inbound" }) },
+            config.limits.timeouts.shutdownGraceMs,
+          ),
         );
   app.decorate("mailInbound", mailInbound);
   app.addHook("onClose", async () => mailInbound?.close());
@@ -256,4 +258,17 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 /** Keeps a caller's X-Request-Id when it is a sane token, so logs join across services. */
 function safeRequestId(header: string | string[] | undefined): string {
   return typeof header === "string" && REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+/**
+ * The listener of replies by mail, its module made when it starts listening: it loads smtp-server,
+ * mailparser and email-reply-parser, which a server without `--smtp-inbound-port` never needs
+ * (docs/architecture.md "Libraries of one feature load when first used").
+ */
+function madeOnListen(make: () => Promise<InboundMail>): InboundMail {
+  let made: Promise<InboundMail> | undefined;
+  return {
+    listen: () => (made ??= make()).then((inbound) => inbound.listen()),
+    close: async () => (made === undefined ? undefined : (await made).close()),
+  };
 }

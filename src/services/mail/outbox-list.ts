@@ -2,7 +2,9 @@
 // themselves: what is there is what was written, whichever process wrote it.
 import { open, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { type AddressObject, simpleParser } from "mailparser";
+// mailparser is loaded when the outbox is listed (docs/architecture.md "Libraries of one feature load
+// when first used").
+import type { AddressObject } from "mailparser";
 import { outboxDir } from "./outbox-folder.js";
 
 /** One message of the folder. */
@@ -55,6 +57,7 @@ async function readEntry(file: string): Promise<OutboxEntry> {
     await handle.close();
   }
   const end = head.indexOf("\r\n\r\n");
+  const { simpleParser } = await import("mailparser");
   const parsed = await simpleParser(end < 0 ? head : head.subarray(0, end + 4), {
     skipHtmlToText: true,
     skipTextToHtml: true,

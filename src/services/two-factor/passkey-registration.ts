@@ -1,11 +1,9 @@
 // Passkeys on the account's two-factor page: the list, the options that ask the browser to make
 // one, adding the browser's answer, and removing one. Each change writes its audit row in its
 // transaction; the challenge is the page's and is accepted once (passkey-challenge.ts).
-import {
-  type PublicKeyCredentialCreationOptionsJSON,
-  generateRegistrationOptions,
-  verifyRegistrationResponse,
-} from "@simplewebauthn/server";
+// @simplewebauthn/server is loaded when first used (docs/architecture.md "Libraries of one feature
+// load when first used").
+import type { PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/server";
 import type { Actor } from "../../domain/access.js";
 import { personActor, personLabel } from "../../domain/audit.js";
 import { ConflictError, ForbiddenError, NotFoundError } from "../../domain/errors.js";
@@ -53,6 +51,7 @@ export async function registrationOptions(
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const rp = relyingParty(ctx);
   const existing = await ctx.store.read((tx) => tx.passkeys.listOf(actor.user.id));
+  const { generateRegistrationOptions } = await import("@simplewebauthn/server");
   return generateRegistrationOptions({
     rpName: (await readSiteSettings(ctx)).siteName,
     rpID: rp.id,
@@ -83,6 +82,7 @@ export async function addPasskey(
   const userId = actor.user.id;
   if ((await ctx.store.read((tx) => tx.passkeys.listOf(userId))).length >= PASSKEYS_MAX) throw limitReached();
   const rp = relyingParty(ctx);
+  const { verifyRegistrationResponse } = await import("@simplewebauthn/server");
   const verified = await verifyRegistrationResponse({
     response,
     expectedChallenge: opened.challenge,

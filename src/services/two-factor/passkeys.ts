@@ -4,11 +4,9 @@
 // The relying party is the site's public address (`--public-url`): its host name is the RP ID and
 // its origin the only one accepted. Each challenge is bound to its page's session or form and is
 // accepted once (passkey-challenge.ts).
-import {
-  type PublicKeyCredentialRequestOptionsJSON,
-  generateAuthenticationOptions,
-  verifyAuthenticationResponse,
-} from "@simplewebauthn/server";
+// @simplewebauthn/server is loaded at the first ceremony, not at every start (docs/architecture.md
+// "Libraries of one feature load when first used").
+import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
 import { PASSKEY_PROMPT_MS, passkeyRejected } from "../../domain/passkey.js";
 import type { User } from "../../domain/user.js";
 import { type StartedSession, openSession, signInEntry } from "../session/session.js";
@@ -38,6 +36,7 @@ export async function authenticationOptions(
   userId?: number,
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const allowed = userId === undefined ? [] : await ctx.store.read((tx) => tx.passkeys.listOf(userId));
+  const { generateAuthenticationOptions } = await import("@simplewebauthn/server");
   return generateAuthenticationOptions({
     rpID: relyingParty(ctx).id,
     challenge: await newChallenge(ctx, ceremony, binding),
@@ -99,6 +98,7 @@ async function provePasskey(
   )
     throw passkeyRejected();
   const rp = relyingParty(ctx);
+  const { verifyAuthenticationResponse } = await import("@simplewebauthn/server");
   const verified = await verifyAuthenticationResponse({
     response,
     expectedChallenge: opened.challenge,
