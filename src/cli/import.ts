@@ -49,11 +49,12 @@ function readExportFolder(dir: string | undefined): ExportFile[] {
 /** `kairan import cybozulive DIR`: the original service's CSV export into a group. */
 export const IMPORT_COMMAND: CommandGroup = commandGroup(
   "import",
-  "bring in data from elsewhere: the original service's CSV export (cybozulive)",
+  "bring in data from elsewhere: the original service's export (cybozulive)",
   {
     cybozulive: {
       summary:
-        "import a folder of the original service's CSV export (board, ToDo list, events, member list) into a group, " +
+        "import a folder of the original service's export (CSV files of the board, ToDo list, events and member list; " +
+        "chat rooms' .txt files) into a group, " +
         "in one transaction; prints counts of what was (or, with --dry-run, would be) created and every problem. " +
         "A second run creates nothing. Times are read in --tz (default Asia/Tokyo)",
       usage: "DIR (--group ID | --group-name NAME) [--tz ZONE] [--dry-run]",

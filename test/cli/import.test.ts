@@ -8,7 +8,7 @@ import { kairan } from "./support.js";
 const FIXTURES = resolve(import.meta.dirname, "../fixtures/cybozulive");
 const JA = join(FIXTURES, "ja-cp932");
 const EN = join(FIXTURES, "en-utf8");
-const NONE = { topics: 0, comments: 0, tasks: 0, events: 0, accounts: 0, members: 0 };
+const NONE = { topics: 0, comments: 0, tasks: 0, events: 0, accounts: 0, members: 0, chatRooms: 0, chatMessages: 0 };
 
 describe("kairan import cybozulive", () => {
   let data: string;
@@ -33,7 +33,16 @@ describe("kairan import cybozulive", () => {
       problems: { kind: string }[];
     };
     assert.equal(report.group.created, true);
-    assert.deepEqual(report.created, { topics: 3, comments: 5, tasks: 4, events: 4, accounts: 5, members: 5 });
+    assert.deepEqual(report.created, {
+      topics: 3,
+      comments: 5,
+      tasks: 4,
+      events: 4,
+      accounts: 5,
+      members: 5,
+      chatRooms: 1,
+      chatMessages: 4,
+    });
     assert.ok(report.problems.some((p) => p.kind === "WITHDRAWN_PERSON"));
     const second = await kairan(data, "import", "cybozulive", JA, "--group-name", "移行");
     assert.equal(second.status, 0, second.stderr);
@@ -44,7 +53,17 @@ describe("kairan import cybozulive", () => {
     const dry = await kairan(data, "import", "cybozulive", EN, "--group", "1:1", "--tz", "UTC", "--dry-run");
     assert.equal(dry.status, 0, dry.stderr);
     // Alice matches her account by address (and manages the group already); Bob becomes a placeholder.
-    const expected = { topics: 2, comments: 3, tasks: 2, events: 2, accounts: 1, members: 1 };
+    const expected = {
+      ...NONE,
+      topics: 2,
+      comments: 3,
+      tasks: 2,
+      events: 2,
+      accounts: 1,
+      members: 1,
+      chatRooms: 1,
+      chatMessages: 3,
+    };
     assert.deepEqual((dry.json() as { created: object }).created, expected);
     assert.deepEqual((await kairan(data, "import", "cybozulive", EN, "--group", "1:1", "--dry-run")).json(), {
       ...(dry.json() as object),

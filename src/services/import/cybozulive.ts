@@ -1,6 +1,6 @@
 // `kairan import cybozulive`: a folder of the original service's CSV export into one group, in one
 // transaction. The files are read and every record checked before anything is written; then the
-// people, topics, tasks and events are written with their original authors and times. A second
+// people, topics, tasks, events and chat rooms are written with their original authors and times. A second
 // run finds what the first made by its import keys and makes nothing again. A dry run does
 // everything in the transaction and rolls it back, so it reports exactly what a real run would.
 import { type ExportFile, type ImportProblem, type ReadFile, readExport } from "../../domain/cybozulive/bundle.js";
@@ -15,7 +15,14 @@ import { insertGroup } from "../group/group-manage.js";
 import type { ServiceContext } from "../context.js";
 import { importPeople } from "./cybozulive-people.js";
 import { type ImportPlan, planImport } from "./cybozulive-plan.js";
-import { type ImportCounts, type WriteScope, writeEvent, writeTask, writeTopic } from "./cybozulive-write.js";
+import {
+  type ImportCounts,
+  type WriteScope,
+  writeChatRoom,
+  writeEvent,
+  writeTask,
+  writeTopic,
+} from "./cybozulive-write.js";
 
 /** Where the import goes: an existing group, or the group of that name (made when there is none). */
 export type ImportTarget = { readonly groupId: number } | { readonly groupName: string };
@@ -101,6 +108,7 @@ async function writeAll(scope: WriteScope, plan: ImportPlan): Promise<void> {
     (await scope.tx.events.listNamed("event_menus", scope.groupId)).map((menu) => [menu.name, menu.id]),
   );
   for (const event of plan.events) await writeEvent(scope, event, menus);
+  for (const room of plan.chatRooms) await writeChatRoom(scope, room);
 }
 
 async function targetGroup(tx: Tx, target: ImportTarget, at: number): Promise<{ group: Group; created: boolean }> {
@@ -126,5 +134,15 @@ async function targetGroup(tx: Tx, target: ImportTarget, at: number): Promise<{ 
 }
 
 function counts(given: Partial<ImportCounts>): ImportCounts {
-  return { topics: 0, comments: 0, tasks: 0, events: 0, accounts: 0, members: 0, ...given };
+  return {
+    topics: 0,
+    comments: 0,
+    tasks: 0,
+    events: 0,
+    accounts: 0,
+    members: 0,
+    chatRooms: 0,
+    chatMessages: 0,
+    ...given,
+  };
 }
