@@ -73,18 +73,39 @@ describe("kairan import cybozulive", () => {
     assert.doesNotMatch(users, /bob@example\.com/, "no placeholder was made");
   });
 
+  it("imports a zip made on Japanese Windows as the same folder: a second run makes nothing", async () => {
+    const zip = join(FIXTURES, "zips", "export-ja-cp932-names.zip");
+    const first = await kairan(data, "import", "cybozulive", zip, "--group-name", "移行 (zip)");
+    assert.equal(first.status, 0, first.stderr);
+    const report = first.json() as { created: Record<string, number>; files: { name: string }[] };
+    assert.deepEqual(
+      [report.created.topics, report.created.comments, report.created.chatRooms, report.created.chatMessages],
+      [3, 5, 1, 4],
+    );
+    assert.ok(report.files.some((f) => f.name === "export-ja-cp932-names.zip:サイボウズLive/live_掲示板_20180305.csv"));
+    const second = await kairan(data, "import", "cybozulive", zip, "--group-name", "移行 (zip)");
+    assert.deepEqual((second.json() as { created: object }).created, NONE);
+  });
+
   it("refuses bad input with one line and status 2, changing nothing", async () => {
     cpSync(EN, join(scratch, "broken"), { recursive: true });
     const board = join(scratch, "broken", "live_Forum_20180713.csv");
     writeFileSync(board, readFileSync(board, "utf8").replace('"Schedule"', '"Sched"ule"'));
     writeFileSync(join(scratch, "export.zip"), "PK");
+    // An empty zip: only the end of its central directory.
+    writeFileSync(join(scratch, "empty.zip"), Buffer.from([0x50, 0x4b, 0x05, 0x06, ...new Array<number>(18).fill(0)]));
     const cases: [string[], RegExp][] = [
       [[EN, "--group", "1:1", "--group-name", "x"], /give exactly one of --group ID and --group-name NAME/],
       [[EN], /give exactly one of --group ID and --group-name NAME/],
       [[EN, "--group", "1:1", "--tz", "Mars/Olympus"], /--tz must be an IANA time zone/],
-      [["--group", "1:1"], /the export's folder \(DIR\) is required/],
+      [["--group", "1:1"], /the export's folder or zip file \(DIR\) is required/],
       [[join(scratch, "missing"), "--group", "1:1"], /missing: no such file or directory/],
-      [[join(scratch, "export.zip"), "--group", "1:1"], /zip files are not read yet/],
+      [
+        [join(scratch, "export.zip"), "--group", "1:1"],
+        /^kairan: export\.zip: not a zip file that can be read \(.+\)$/,
+      ],
+      [[join(scratch, "empty.zip"), "--group", "1:1"], /^kairan: empty\.zip: no \.csv or \.txt files in the zip$/],
+      [[join(EN, "live_Forum_20180713.csv"), "--group", "1:1"], /is neither a folder nor a \.zip file/],
       [[EN, "--group", "1:99"], /There is no group 1:99\. \(GROUP_NOT_FOUND\)/],
       [
         [join(scratch, "broken"), "--group-name", "Broken"],

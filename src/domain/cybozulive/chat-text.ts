@@ -105,7 +105,9 @@ function readRoom(
   if (description[0]?.trim() === "") description.shift();
   if (title === "" && preamble !== undefined)
     title = lines.slice(preamble.start, preamble.end).find((line) => line.trim() !== "") ?? "";
-  if (title.trim() === "") return { title: file.replace(/\.txt$/i, ""), description: trimmed(description), line: 1 };
+  // The file's own name, without the folder or zip it is in ("export.zip:rooms/Lunch.txt").
+  const fileTitle = file.replace(/^.*[/:]/, "").replace(/\.txt$/i, "");
+  if (title.trim() === "") return { title: fileTitle, description: trimmed(description), line: 1 };
   return { title: title.trim(), description: trimmed(description), line: span.start + at + 1 };
 }
 

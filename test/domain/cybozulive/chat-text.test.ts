@@ -69,6 +69,11 @@ describe("parseChatText: a chat room's text export", () => {
   it("takes the title from the file's name when the file names none", () => {
     const parsed = parseChatText([EQ, "1: A", "2018/3/1 10:00", "", "a", DASH].join("\n"), "My room.txt");
     assert.deepEqual([parsed?.title, parsed?.line, parsed?.posts.length], ["My room", 1, 1]);
+    const zipped = parseChatText(
+      [EQ, "1: A", "2018/3/1 10:00", "", "a", DASH].join("\n"),
+      "export.zip:rooms/My room.txt",
+    );
+    assert.equal(zipped?.title, "My room", "without the zip and folder it is in");
   });
 
   it("keeps a post without text (its file is not in the export) with an empty body", () => {
