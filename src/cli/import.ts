@@ -6,6 +6,7 @@ import { type ImportTarget, importCybozuLive } from "../services/import/cybozuli
 import { EXPORT_FILE, readExportZip } from "../services/import/cybozulive-zip.js";
 import { type CommandGroup, type Values, commandGroup, groupOption, optional } from "./admin.js";
 import { CommandError, UsageError } from "./options.js";
+import { progressWriter } from "./progress.js";
 
 /** The export's times carry no zone: the original service ran on Japanese time. */
 const DEFAULT_ZONE = "Asia/Tokyo";
@@ -68,11 +69,18 @@ export const IMPORT_COMMAND: CommandGroup = commandGroup(
         "dry-run": { type: "boolean" },
       },
       positionals: 1,
-      async run(values, positionals, context) {
+      async run(values, positionals, context, io) {
         const target = targetOption(values);
         const timeZone = zoneOption(values);
         const files = await readExportInput(positionals[0]);
-        return importCybozuLive(context, { files, target, timeZone, dryRun: values["dry-run"] === true });
+        const progress = io.rawStderr ? progressWriter(io.rawStderr, io.rawStderr.isTTY === true) : undefined;
+        try {
+          const dryRun = values["dry-run"] === true;
+          return await importCybozuLive(context, { files, target, timeZone, dryRun, onProgress: progress?.update });
+        } finally {
+          // The line ends before the report (or the error) is printed.
+          progress?.done();
+        }
       },
     },
   },

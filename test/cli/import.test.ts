@@ -3,6 +3,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { runCli } from "../../src/cli/main.js";
+import { cleanEnv } from "../support/clean-env.js";
 import { kairan } from "./support.js";
 
 const FIXTURES = resolve(import.meta.dirname, "../fixtures/cybozulive");
@@ -121,5 +123,31 @@ describe("kairan import cybozulive", () => {
       assert.equal(run.stdout, "");
     }
     assert.equal((await kairan(data, "group", "list")).stdout, before);
+  });
+
+  it("shows its progress on standard error when it is a terminal, and nothing when it is not", async () => {
+    const run = async (isTTY: boolean) => {
+      const out = { stdout: "", stderr: "", raw: "" };
+      const status = await runCli(
+        ["import", "cybozulive", EN, "--group-name", `Progress ${isTTY}`, "--data", data, "--log-level", "silent"],
+        {
+          stdout: { write: (text: string) => (out.stdout += text) },
+          stderr: { write: (text: string) => (out.stderr += text) },
+          rawStderr: { write: (text: string) => (out.raw += text), isTTY },
+          env: { ...cleanEnv(), KAIRAN_DEMO: "0" },
+        },
+      );
+      assert.equal(status, 0, out.stderr);
+      assert.equal(out.stderr, "");
+      JSON.parse(out.stdout);
+      return out.raw;
+    };
+    const terminal = await run(true);
+    assert.match(terminal, /^\rkairan import: /);
+    assert.ok(
+      terminal.endsWith("\rkairan import: 5/5 files read, 13 rows planned, 13/13 rows written\u001b[K\n"),
+      JSON.stringify(terminal),
+    );
+    assert.equal(await run(false), "");
   });
 });

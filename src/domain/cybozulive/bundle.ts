@@ -52,10 +52,10 @@ export interface ExportFile {
 
 /**
  * Reads every file of an export. Files are read in name order, so the result does not depend on
- * the order a folder lists them in.
+ * the order a folder lists them in. `onFileRead` is told how many are read after each one.
  * @throws ImportFileError the first file that breaks the format
  */
-export function readExport(files: readonly ExportFile[]): ExportBundle {
+export function readExport(files: readonly ExportFile[], onFileRead?: (filesRead: number) => void): ExportBundle {
   const problems: ImportProblem[] = [];
   const read: ReadFile[] = [];
   const topics: ItemRecord[] = [];
@@ -64,7 +64,8 @@ export function readExport(files: readonly ExportFile[]): ExportBundle {
   const members: MemberRecord[] = [];
   const chatRooms: ChatRoomRecord[] = [];
   const sorted = [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const file of sorted) {
+  for (const [index, file] of sorted.entries()) {
+    if (index > 0) onFileRead?.(index);
     const { text, encoding } = decodeExport(file.bytes);
     const problem = (line: number, code: string, message: string) =>
       problems.push({ file: file.name, line, column: 0, kind: code, message });
@@ -99,6 +100,7 @@ export function readExport(files: readonly ExportFile[]): ExportBundle {
     if (header.kind === "events") events.push(...rows.map(readEvent));
     if (header.kind === "members") members.push(...rows.map(readMember));
   }
+  onFileRead?.(sorted.length);
   return {
     files: read,
     topics: checkItems(unique(topics, "topic", problems), problems),
