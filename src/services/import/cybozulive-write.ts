@@ -115,6 +115,7 @@ export async function writeChatRoom(scope: WriteScope, room: PlannedChatRoom): P
     id,
     missing.map((message) => ({ authorId: personId(scope, message.author), body: message.body, at: message.at })),
   );
+  // A message's key keeps its number in the room (messages have no id of their own outside it).
   const made = missing.map((message, index) => ({ key: message.key, targetId: numbers[index] ?? 0 }));
   await scope.tx.importKeys.insertMany(scope.groupId, made, scope.at);
   scope.created.chatMessages += made.length;
