@@ -1,5 +1,6 @@
-// The import's speed (`npm run bench:import [-- --comments N]`): a board export of N comments
-// (default 100,000: 1,000 topics of 100 comments, by 50 people of a member list) imported by
+// The import's speed (`npm run bench:import [-- --comments N] [--messages M]`): a board export of N
+// comments (default 100,000: 1,000 topics of 100 comments, by 50 people of a member list), and
+// with --messages a chat room's text file of M messages (default 0: none), imported by
 // `importCybozuLive` into a fresh SQLite database, and into PostgreSQL when
 // KAIRAN_BENCH_DATABASE_URL is set. Prints the time to read the files and the time of the whole
 // import. The issue's target: 100,000 comments in under a minute.
@@ -12,8 +13,11 @@ import { readExport } from "../src/domain/cybozulive/bundle.js";
 import { importCybozuLive } from "../src/services/import/cybozulive.js";
 import { openStore } from "../src/store/open.js";
 
-const { values } = parseArgs({ options: { comments: { type: "string", default: "100000" } } });
+const { values } = parseArgs({
+  options: { comments: { type: "string", default: "100000" }, messages: { type: "string", default: "0" } },
+});
 const COMMENTS = Number(values.comments);
+const MESSAGES = Number(values.messages);
 const PER_TOPIC = 100;
 const PEOPLE = 50;
 const DASH = "-".repeat(50);
@@ -42,10 +46,18 @@ function exportFiles(): { name: string; bytes: Buffer }[] {
     board.push([...row, cell.join("\n")].map(quote).join(","));
   }
   const text = (lines: string[]) => Buffer.from(lines.join("\r\n") + "\r\n");
-  return [
+  const files = [
     { name: "live_メンバー名簿_20180305.csv", bytes: text(members) },
     { name: "live_掲示板_20180305.csv", bytes: text(board) },
   ];
+  if (MESSAGES === 0) return files;
+  const room = ["雑談", "=".repeat(80), "タイトル: 雑談", "", "bench", "=".repeat(80)];
+  for (let m = 1; m <= MESSAGES; m++) {
+    const minute = Math.floor(m / 10);
+    const time = `2018/3/${1 + Math.floor(minute / 1440)} ${Math.floor((minute % 1440) / 60)}:${String(minute % 60).padStart(2, "0")}`;
+    room.push(`${m}: ${name(m)}`, time, "", `message ${m}`, "-".repeat(80));
+  }
+  return [...files, { name: "chat.txt", bytes: text(room) }];
 }
 
 async function run(label: string, config: Parameters<typeof openStore>[0]): Promise<void> {
@@ -63,9 +75,10 @@ async function run(label: string, config: Parameters<typeof openStore>[0]): Prom
     );
     const ms = performance.now() - start;
     console.log(
-      `${label}: ${report.created.comments} comments, ${report.created.topics} topics: ` +
+      `${label}: ${report.created.comments} comments, ${report.created.topics} topics, ` +
+        `${report.created.chatMessages} chat messages: ` +
         `read ${(readMs / 1000).toFixed(1)} s, import ${(ms / 1000).toFixed(1)} s ` +
-        `(${Math.round(report.created.comments / (ms / 1000))} comments/s)`,
+        `(${Math.round((report.created.comments + report.created.chatMessages) / (ms / 1000))} comments and messages/s)`,
     );
   } finally {
     await store.close();

@@ -15,6 +15,8 @@ const lines = (log) => ({ write: (text) => log(text.replace(/\n$/, "")) });
 const streams = {
   stdout: lines(console.log),
   stderr: lines(console.error),
+  // Progress of a long command (kairan import), rewritten in place when a person watches the terminal.
+  rawStderr: { write: (text) => process.stderr.write(text), isTTY: process.stderr.isTTY === true },
   // Made only when a command reads it (`user set-password --password-stdin`), as before runCli.
   get stdin() {
     return process.stdin;

@@ -20,6 +20,11 @@ export interface CliProcess {
 export interface CliStreams {
   readonly stdout: TextSink;
   readonly stderr: TextSink;
+  /**
+   * Standard error as it is (no line end added), for a line rewritten in place: a long command's
+   * progress, shown only when `isTTY` says a person watches it. Absent: no progress is shown.
+   */
+  readonly rawStderr?: TextSink & { readonly isTTY?: boolean };
   /** Absent: an empty input, as from `< /dev/null`. Read only by a command that reads it (a getter may make it then). */
   readonly stdin?: TextSource;
   /** Where the KAIRAN_* settings are read (docs/operations.md); nothing reads process.env. */
@@ -37,6 +42,8 @@ export interface CommandIo {
   readonly stdin: TextSource;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly process: CliProcess | undefined;
+  /** Standard error as it is, for progress on a terminal (CliStreams.rawStderr). */
+  readonly rawStderr: (TextSink & { readonly isTTY?: boolean }) | undefined;
 }
 
 const NO_INPUT: TextSource = { async *[Symbol.asyncIterator]() {} };
@@ -51,5 +58,6 @@ export function commandIo(streams: CliStreams): CommandIo {
     },
     env: streams.env,
     process: streams.process,
+    rawStderr: streams.rawStderr,
   };
 }

@@ -134,3 +134,17 @@ export const MAIL_REPLY_LIMITS = {
   /** A message's text (or HTML) read at all: a longer one is refused before it is parsed (quote included). */
   bodyMaxChars: 1024 * 1024,
 } as const;
+
+/**
+ * Bounds of a zip of the original service's export (`kairan import cybozulive FILE.zip`), against
+ * zip bombs: what the zip's directory lists, what one export file may unpack to, and what all of
+ * them may together. An export of a big group is some tens of MB of CSV; these leave room for many.
+ */
+export const IMPORT_ZIP_LIMITS = {
+  /** Entries of the zip, folders and other files included. */
+  maxEntries: 10_000,
+  /** One .csv or .txt file, unpacked. */
+  maxEntryBytes: 256 * 1024 * 1024,
+  /** Every .csv and .txt file together, unpacked. */
+  maxTotalBytes: 1024 * 1024 * 1024,
+} as const;

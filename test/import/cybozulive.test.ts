@@ -11,6 +11,7 @@ import { insertComment } from "../../src/services/comment/comment.js";
 import type { ServiceContext } from "../../src/services/context.js";
 import { type ImportReport, importCybozuLive } from "../../src/services/import/cybozulive.js";
 import { MISSING_ATTACHMENTS_NOTE } from "../../src/services/import/cybozulive-plan.js";
+import { ROOM_DESCRIPTION_LABEL } from "../../src/services/import/cybozulive-plan-chat.js";
 import { type TestStore, describeEachBackend, openTestStore } from "../support/backends.js";
 import { TestClock } from "../support/clock.js";
 
@@ -59,7 +60,17 @@ describeEachBackend("kairan import cybozulive: the service", (backend) => {
       dryRun: options.dryRun ?? false,
     });
 
-  const expectedCounts = { topics: 3, comments: 5, tasks: 4, events: 4, accounts: 4, members: 5 };
+  const expectedCounts = {
+    topics: 3,
+    comments: 5,
+    tasks: 4,
+    events: 4,
+    accounts: 4,
+    members: 5,
+    chatRooms: 1,
+    chatMessages: 4,
+  };
+  const none = { ...expectedCounts, ...Object.fromEntries(Object.keys(expectedCounts).map((key) => [key, 0])) };
   let first: ImportReport;
 
   it("a dry run reports what would be made, and every problem, and writes nothing", async () => {
@@ -69,7 +80,7 @@ describeEachBackend("kairan import cybozulive: the service", (backend) => {
     assert.equal(dry.dryRun, true);
     assert.deepEqual(dry.group, { id: null, name: "サイボウズLiveの移行", created: true });
     assert.deepEqual(dry.created, expectedCounts);
-    assert.deepEqual(dry.alreadyImported, { topics: 0, comments: 0, tasks: 0, events: 0, accounts: 0, members: 0 });
+    assert.deepEqual(dry.alreadyImported, none);
   });
 
   it("imports the Japanese Windows-31J export into a new group: counts and problems", async () => {
@@ -80,7 +91,9 @@ describeEachBackend("kairan import cybozulive: the service", (backend) => {
       ["AMBIGUOUS_PERSON", "live_メンバー名簿_20180305.csv", 4],
       ["ATTACHMENTS_NOT_IN_EXPORT", "live_イベント_20180305.csv", 8],
       ["ATTACHMENTS_NOT_IN_EXPORT", "live_掲示板_20180305.csv", 8],
+      ["ATTACHMENTS_NOT_IN_EXPORT", "チャット_雑談.txt", 8],
       ["EMPTY_COMMENT", "live_掲示板_20180305.csv", 3],
+      ["EMPTY_COMMENT", "チャット_雑談.txt", 13],
       ["EXTRA_ASSIGNEES", "live_ToDoリスト_20180305.csv", 8],
       ["PERSON_WITHOUT_ACCOUNT", "live_メンバー名簿_20180305.csv", 3],
       ["UNMATCHED_PERSON", "live_掲示板_20180305.csv", 30],
@@ -131,6 +144,44 @@ describeEachBackend("kairan import cybozulive: the service", (backend) => {
     assert.equal(comment.number, 4);
   });
 
+  it("imports a chat room: its messages oldest first with authors and times, its description first, no one notified", async () => {
+    const groupId = first.group.id ?? 0;
+    await test.store.read(async (tx) => {
+      const keys = await tx.importKeys.listOf(groupId);
+      const roomKey = [...keys.keys()].find((key) => key.startsWith("cybozulive:chat:") && !key.includes("#"));
+      const roomId = keys.get(roomKey ?? "") ?? 0;
+      const taro = await tx.users.findByEmail("taro@example.com");
+      const room = await tx.chat.room(roomId, hanakoId);
+      assert.deepEqual(
+        [room?.type, room?.title, room?.creatorId, room?.unconfirmed, room?.lastNumber],
+        ["THEME", "雑談", hanakoId, 0, 4],
+      );
+      assert.equal(room?.createdAt, utc("2018-03-01T09:00:00Z"), "the first message's time");
+      assert.equal(room?.activityAt, utc("2018-03-02T03:30:00Z"), "the last message's time");
+      const messages = (await tx.chat.messages(roomId, { offset: 0, limit: 10 })).reverse();
+      assert.deepEqual(
+        messages.map((m) => [m.number, m.authorId, new Date(m.createdAt).toISOString()]),
+        [
+          [1, hanakoId, "2018-03-01T09:00:00.000Z"],
+          [2, hanakoId, "2018-03-01T09:00:00.000Z"],
+          [3, taro?.id, "2018-03-01T09:05:00.000Z"],
+          [4, hanakoId, "2018-03-02T03:30:00.000Z"],
+        ],
+      );
+      assert.equal(messages[0]?.body, `${ROOM_DESCRIPTION_LABEL}\n気軽にどうぞ\n業務連絡は掲示板へ`);
+      assert.equal(messages[2]?.body, `了解です。\n${"-".repeat(81)}\n明日もよろしく`);
+      assert.equal(messages[3]?.body, `資料です [file:1]\n\n${MISSING_ATTACHMENTS_NOTE}`);
+      const members = (await tx.chat.members([roomId])).get(roomId) ?? [];
+      assert.deepEqual(
+        members.map((m) => [m.userId, m.unconfirmed]).sort(),
+        [
+          [hanakoId, 0],
+          [taro?.id ?? 0, 0],
+        ].sort(),
+      );
+    });
+  });
+
   it("imports tasks with status, priority, assignee and due dates, and events all-day or timed", async () => {
     const groupId = first.group.id ?? 0;
     await test.store.read(async (tx) => {
@@ -171,7 +222,7 @@ describeEachBackend("kairan import cybozulive: the service", (backend) => {
     const again = await japanese();
     assert.deepEqual(await snapshot(), before);
     assert.deepEqual(again.group, { ...first.group, created: false });
-    assert.deepEqual(again.created, { topics: 0, comments: 0, tasks: 0, events: 0, accounts: 0, members: 0 });
+    assert.deepEqual(again.created, none);
     assert.deepEqual(again.alreadyImported, { ...expectedCounts, accounts: 0, members: 0 });
     assert.deepEqual(again.problems, first.problems, "the same problems, reported again");
   });
@@ -184,10 +235,19 @@ describeEachBackend("kairan import cybozulive: the service", (backend) => {
       timeZone: "UTC",
       dryRun: false,
     });
-    assert.deepEqual(report.created, { topics: 2, comments: 3, tasks: 2, events: 2, accounts: 2, members: 2 });
+    assert.deepEqual(report.created, {
+      topics: 2,
+      comments: 3,
+      tasks: 2,
+      events: 2,
+      accounts: 2,
+      members: 2,
+      chatRooms: 1,
+      chatMessages: 3,
+    });
     assert.deepEqual(
       report.problems.map((p) => p.kind),
-      ["CHAT_NOT_IMPORTED", "PERSON_WITHOUT_ACCOUNT", "PERSON_WITHOUT_ACCOUNT"],
+      ["PERSON_WITHOUT_ACCOUNT", "PERSON_WITHOUT_ACCOUNT"],
     );
     await test.store.read(async (tx) => {
       const keys = await tx.importKeys.listOf(groupId);
@@ -264,5 +324,45 @@ describeEachBackend("kairan import cybozulive: the service", (backend) => {
       dryRun: true,
     });
     assert.equal(fits.created.topics, 1, "200 characters, the limit, pass");
+  });
+
+  it("a later export of a chat room adds only its new messages, and a too long message changes nothing", async () => {
+    const eq = "=".repeat(80);
+    const dash = "-".repeat(80);
+    const post = (n: number, who: string, time: string, text: string) => [
+      `${n}: ${who}`,
+      `2018/4/1 ${time}`,
+      "",
+      text,
+      dash,
+    ];
+    const room = (posts: string[][]) => ({
+      name: "room.txt",
+      bytes: Buffer.from(["Plans", eq, "Title: Plans", "", eq, ...posts.flat()].join("\r\n") + "\r\n"),
+    });
+    const run = (posts: string[][], dryRun = false) =>
+      importCybozuLive(ctx, { files: [room(posts)], target: { groupName: "Chat later" }, timeZone: TOKYO, dryRun });
+    const one = post(1, "Ann Lee", "10:00", "first");
+    const made = await run([one]);
+    assert.deepEqual([made.created.chatRooms, made.created.chatMessages], [1, 1]);
+    const later = await run([one, post(2, "Ben Ito", "10:05", "second")]);
+    assert.deepEqual(
+      [
+        later.created.chatRooms,
+        later.created.chatMessages,
+        later.alreadyImported.chatRooms,
+        later.alreadyImported.chatMessages,
+      ],
+      [0, 1, 1, 1],
+    );
+    const before = await snapshot();
+    await assert.rejects(
+      run([one, post(3, "Ann Lee", "10:10", "x".repeat(3_001))]),
+      (error: unknown) =>
+        error instanceof ImportFileError && error.line === 11 && /CHAT_MESSAGE_TOO_LONG/.test(error.message),
+    );
+    assert.deepEqual(await snapshot(), before);
+    const fits = await run([one, post(3, "Ann Lee", "10:10", "x".repeat(3_000))], true);
+    assert.equal(fits.created.chatMessages, 1, "3,000 characters, the limit, pass");
   });
 });

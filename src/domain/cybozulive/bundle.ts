@@ -1,6 +1,8 @@
 // A whole export: every file of a folder, each decoded, read as CSV and told apart by its header.
 // What can be read is returned with the problems found on the way (files skipped, repeated IDs,
-// comments without text, possibly truncated comment lists); what breaks the format throws.
+// comments without text, possibly truncated comment lists); what breaks the format throws. A
+// `.txt` file is a chat room's text export (chat-text.ts).
+import { type ChatPost, type ChatRoomRecord, parseChatText } from "./chat-text.js";
 import { type CellComment } from "./comment-cell.js";
 import { readCsv } from "./csv.js";
 import { type ExportEncoding, decodeExport } from "./decode.js";
@@ -37,6 +39,8 @@ export interface ExportBundle {
   readonly tasks: readonly TaskRecord[];
   readonly events: readonly EventRecord[];
   readonly members: readonly MemberRecord[];
+  /** Chat rooms, one per text file, their posts without those that had no text. */
+  readonly chatRooms: readonly ChatRoomRecord[];
   readonly problems: readonly ImportProblem[];
 }
 
@@ -48,28 +52,36 @@ export interface ExportFile {
 
 /**
  * Reads every file of an export. Files are read in name order, so the result does not depend on
- * the order a folder lists them in.
+ * the order a folder lists them in. `onFileRead` is told how many are read after each one.
  * @throws ImportFileError the first file that breaks the format
  */
-export function readExport(files: readonly ExportFile[]): ExportBundle {
+export function readExport(files: readonly ExportFile[], onFileRead?: (filesRead: number) => void): ExportBundle {
   const problems: ImportProblem[] = [];
   const read: ReadFile[] = [];
   const topics: ItemRecord[] = [];
   const tasks: TaskRecord[] = [];
   const events: EventRecord[] = [];
   const members: MemberRecord[] = [];
+  const chatRooms: ChatRoomRecord[] = [];
   const sorted = [...files].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const file of sorted) {
+  for (const [index, file] of sorted.entries()) {
+    if (index > 0) onFileRead?.(index);
     const { text, encoding } = decodeExport(file.bytes);
     const problem = (line: number, code: string, message: string) =>
       problems.push({ file: file.name, line, column: 0, kind: code, message });
-    if (/\.txt$/i.test(file.name)) {
-      read.push({ name: file.name, kind: "chat", encoding, rows: 0 });
-      problem(0, "CHAT_NOT_IMPORTED", "chat room text files are not imported yet; the file was skipped");
-      continue;
-    }
     if (text.includes("\uFFFD"))
       problem(0, "UNDECODABLE_CHARACTERS", "some bytes are neither UTF-8 nor Windows-31J and read as U+FFFD");
+    if (/\.txt$/i.test(file.name)) {
+      const room = parseChatText(text, file.name);
+      if (room === undefined) {
+        read.push({ name: file.name, kind: "unknown", encoding, rows: 0 });
+        problem(1, "UNKNOWN_FILE", "a text file without the separator lines of a chat room's export; skipped");
+        continue;
+      }
+      read.push({ name: file.name, kind: "chat", encoding, rows: room.posts.length });
+      chatRooms.push(withText(room, problems));
+      continue;
+    }
     const [head, ...records] = readCsv(text, file.name);
     const header = head === undefined ? undefined : readHeader(head, file.name);
     if (header === undefined) {
@@ -88,14 +100,28 @@ export function readExport(files: readonly ExportFile[]): ExportBundle {
     if (header.kind === "events") events.push(...rows.map(readEvent));
     if (header.kind === "members") members.push(...rows.map(readMember));
   }
+  onFileRead?.(sorted.length);
   return {
     files: read,
     topics: checkItems(unique(topics, "topic", problems), problems),
     tasks: checkItems(unique(tasks, "task", problems), problems),
     events: checkItems(uniqueEvents(events, problems), problems),
     members,
+    chatRooms,
     problems,
   };
+}
+
+/** A room without the posts that have no text (they only carried a file), each reported. */
+function withText(room: ChatRoomRecord, problems: ImportProblem[]): ChatRoomRecord {
+  const kept = room.posts.filter((post: ChatPost) => {
+    if (post.body.trim() !== "") return true;
+    problems.push(
+      at(post, "EMPTY_COMMENT", `message ${post.number} has no text (its file is not in the export); skipped`),
+    );
+    return false;
+  });
+  return kept.length === room.posts.length ? room : { ...room, posts: kept };
 }
 
 /** Keeps the first row of each ID (a file given twice, or two exports of one board). */

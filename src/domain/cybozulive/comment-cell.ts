@@ -24,7 +24,8 @@ export interface CellComment {
 const DASHES = /^-{50}\s*$/;
 const NUMERIC_DATE = String.raw`\d{4}/\d{1,2}/\d{1,2}(?:\s*\([^)\s]{1,4}\))?\s+\d{1,2}:\d{2}(?::\d{2})?`;
 const ENGLISH_DATE = String.raw`(?:[A-Za-z]{3},\s*)?[A-Za-z]{3}\s+\d{1,2},\s*\d{4}\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AaPp][Mm])?`;
-const HEADER = new RegExp(String.raw`^(\d+):\s+(.+?)\s+(${NUMERIC_DATE}|${ENGLISH_DATE})\s*$`);
+/** A comment's header line: number, name and trailing date (also read on a chat post's line). */
+export const COMMENT_HEADER = new RegExp(String.raw`^(\d+):\s+(.+?)\s+(${NUMERIC_DATE}|${ENGLISH_DATE})\s*$`);
 
 /** Where the cell starts in its file, for the errors. */
 export interface CellPlace {
@@ -40,7 +41,7 @@ export interface CellPlace {
 export function parseCommentCell(cell: string, place: CellPlace): CellComment[] {
   if (cell.trim() === "") return [];
   const lines = cell.split("\n");
-  const isHeader = (index: number) => HEADER.test(lines[index] ?? "");
+  const isHeader = (index: number) => COMMENT_HEADER.test(lines[index] ?? "");
   const lastText = lastNonEmpty(lines);
   const separators: number[] = [];
   lines.forEach((text, index) => {
@@ -64,7 +65,7 @@ export function parseCommentCell(cell: string, place: CellPlace): CellComment[] 
 }
 
 function readComment(lines: readonly string[], header: number, end: number, place: CellPlace): CellComment {
-  const match = HEADER.exec(lines[header] ?? "");
+  const match = COMMENT_HEADER.exec(lines[header] ?? "");
   const when = parseWallTime(match?.[3] ?? "");
   if (!match || !when)
     throw new ImportFileError(

@@ -4,6 +4,7 @@ import { checkAttachments } from "../../domain/attachment.js";
 import { type ChatMember, type ChatMessage, checkChatMessage } from "../../domain/chat.js";
 import { ForbiddenError, NotFoundError } from "../../domain/errors.js";
 import type { PageWindow } from "../../store/page-window.js";
+import type { Tx } from "../../store/store.js";
 import type { MemberRoom } from "../../store/queries/chat.js";
 import { requireRoom } from "./chat.js";
 import { decorateMessages, storeMessageFiles } from "./chat-files.js";
@@ -89,6 +90,19 @@ export async function pushMessage(
     throw error;
   }
   return view;
+}
+
+/**
+ * Writes messages of the past into a room (an import), with their own authors and times, oldest
+ * first: beside {@link pushMessage}, the other insert of messages. History tells no one: no unread
+ * count, no live event, no mail. Their numbers.
+ */
+export async function insertMessages(
+  tx: Tx,
+  roomId: number,
+  messages: readonly { authorId: number; body: string; at: number }[],
+): Promise<number[]> {
+  return tx.chat.insertMany(roomId, messages);
 }
 
 /**

@@ -175,8 +175,32 @@ function roomDraftOf(
   return { type: "THEME", title, directKey: null };
 }
 
+/**
+ * Makes a THEME room with its members as an import does (beside {@link createRoom}, the one other
+ * insert of rooms): its creator and time are given, and no one is asked whether they share a group
+ * (the import has just made every one of them a member of its group). Its id.
+ * @throws ValidationError CHAT_ROOM_TITLE_*, CHAT_TOO_MANY_MEMBERS
+ */
+export async function insertRoom(
+  tx: Tx,
+  input: { title: string; creatorId: number; memberIds: readonly number[]; at: number },
+): Promise<number> {
+  const title = checkRoomTitle(input.title);
+  const members = [...new Set([input.creatorId, ...input.memberIds])];
+  checkMemberCount(members.length);
+  const id = await tx.chat.createRoom({
+    type: "THEME",
+    title,
+    creatorId: input.creatorId,
+    directKey: null,
+    at: input.at,
+  });
+  await addRoomMembers(tx, id, members, input.at);
+  return id;
+}
+
 /** Adds members to a room (those already in stay as they are): the one insert of room members. */
-async function addRoomMembers(tx: Tx, roomId: number, userIds: readonly number[], at: number): Promise<void> {
+export async function addRoomMembers(tx: Tx, roomId: number, userIds: readonly number[], at: number): Promise<void> {
   await tx.chat.addMembers(roomId, userIds, at);
 }
 

@@ -3,16 +3,19 @@
 // A record that breaks a rule stops the import here, before any write, naming its file and line.
 import type { ExportBundle, ImportProblem } from "../../domain/cybozulive/bundle.js";
 import { toUtc } from "../../domain/cybozulive/dates.js";
-import { ImportFileError } from "../../domain/cybozulive/errors.js";
 import type { EventRecord } from "../../domain/cybozulive/events.js";
 import type { ItemRecord, TaskRecord } from "../../domain/cybozulive/items.js";
 import { normalName } from "../../domain/cybozulive/people.js";
 import { checkCommentText } from "../../domain/comment.js";
-import { DomainError } from "../../domain/errors.js";
 import { type EventDraft, checkNamedName } from "../../domain/event.js";
 import { resolveEventDraft } from "../../domain/event-draft.js";
 import { type TaskPriority, type TaskStatus, checkTaskText } from "../../domain/task.js";
 import { checkTopicDraft } from "../../domain/topic.js";
+import { type PlannedChatRoom, planChatRooms } from "./cybozulive-plan-chat.js";
+import { type PlanContext, type Place, at, checked, withNote } from "./cybozulive-plan-rules.js";
+
+export type { PlannedChatRoom, PlannedMessage } from "./cybozulive-plan-chat.js";
+export { MISSING_ATTACHMENTS_NOTE, type Place } from "./cybozulive-plan-rules.js";
 
 /** A comment to write. */
 export interface PlannedComment {
@@ -57,22 +60,12 @@ export interface ImportPlan {
   readonly topics: readonly PlannedTopic[];
   readonly tasks: readonly PlannedTask[];
   readonly events: readonly PlannedEvent[];
+  readonly chatRooms: readonly PlannedChatRoom[];
   readonly names: ReadonlySet<string>;
   /** Where each name is first met, for the problems that name it. */
   readonly places: ReadonlyMap<string, Place>;
   readonly problems: readonly ImportProblem[];
 }
-
-/** A place in a file, without a column. */
-export interface Place {
-  readonly file: string;
-  readonly line: number;
-}
-
-const FILE_PLACEHOLDER = /\[file:\d+\]/;
-/** Said under a text whose `[file:N]` placeholders name attachments the export does not hold. */
-export const MISSING_ATTACHMENTS_NOTE =
-  "※ [file:N] の添付ファイルはエクスポートに含まれていないため、取り込まれていません。 (The attachments marked [file:N] were not in the export and were not imported.)";
 
 /**
  * Checks and converts everything read. Items come oldest first (the files list them newest first).
@@ -94,39 +87,11 @@ export function planImport(bundle: ExportBundle, zone: string): ImportPlan {
     topics: byCreated(bundle.topics).map((record) => planTopic(record, context)),
     tasks: byCreated(bundle.tasks).map((record) => planTask(record, context)),
     events: [...bundle.events].sort((a, b) => a.start - b.start || a.line - b.line).map((r) => planEvent(r, context)),
+    chatRooms: planChatRooms(bundle.chatRooms, context),
     names: new Set(places.keys()),
     places,
     problems,
   };
-}
-
-interface PlanContext {
-  readonly zone: string;
-  readonly problems: ImportProblem[];
-  readonly person: (name: string, place: Place) => string;
-}
-
-/** Runs a rule of the domain, its error made one of the file at the record's place. */
-function checked<T>(place: { file: string; line: number }, rule: () => T): T {
-  try {
-    return rule();
-  } catch (error) {
-    if (error instanceof DomainError)
-      throw new ImportFileError({ ...place, column: 0 }, `${error.message} (${error.code})`);
-    throw error;
-  }
-}
-
-/** The text with the note about missing attachments when it names any, reported once per item. */
-function withNote(text: string, place: { file: string; line: number }, context: PlanContext): string {
-  if (!FILE_PLACEHOLDER.test(text)) return text;
-  context.problems.push({
-    ...place,
-    column: 0,
-    kind: "ATTACHMENTS_NOT_IN_EXPORT",
-    message: "the text names attachments ([file:N]) the export does not hold; upload them separately",
-  });
-  return `${text}\n\n${MISSING_ATTACHMENTS_NOTE}`;
 }
 
 function planComments(record: ItemRecord | EventRecord, context: PlanContext): PlannedComment[] {
@@ -211,10 +176,6 @@ function planEvent(record: EventRecord, context: PlanContext): PlannedEvent {
     draft,
     menu: record.menu === "" ? "" : checked(record, () => checkNamedName(record.menu)),
   };
-}
-
-function at(record: { file: string; line: number }) {
-  return { file: record.file, line: record.line, column: 0 };
 }
 
 function isoDate(day: number): string {

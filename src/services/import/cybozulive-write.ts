@@ -4,12 +4,14 @@
 import { createHash } from "node:crypto";
 import type { ContentKind } from "../../domain/kinds.js";
 import type { Tx } from "../../store/store.js";
+import { addRoomMembers, insertRoom } from "../chat/chat.js";
+import { insertMessages } from "../chat/chat-message.js";
 import { insertComments } from "../comment/comment.js";
 import { insertNamed } from "../event/event-named.js";
 import { recordEvent } from "../event/event-write.js";
 import { recordTask } from "../task/task-write.js";
 import { insertTopic } from "../topic/topic.js";
-import type { PlannedComment, PlannedEvent, PlannedTask, PlannedTopic } from "./cybozulive-plan.js";
+import type { PlannedChatRoom, PlannedComment, PlannedEvent, PlannedTask, PlannedTopic } from "./cybozulive-plan.js";
 
 /** How many of each thing. */
 export interface ImportCounts {
@@ -19,6 +21,8 @@ export interface ImportCounts {
   events: number;
   accounts: number;
   members: number;
+  chatRooms: number;
+  chatMessages: number;
 }
 
 /** What the writes need: the group, the people's ids, the keys of earlier runs, and the two tallies. */
@@ -84,6 +88,37 @@ export async function writeEvent(scope: WriteScope, event: PlannedEvent, menus: 
     const draft = { ...event.draft, menuId };
     return recordEvent(scope.tx, { groupId: scope.groupId, creatorId: personId(scope, event.author), draft }, scope.at);
   });
+}
+
+/**
+ * Writes a chat room, made by its oldest message's author, with every author as a member, and the
+ * messages an earlier run did not write (a later export of the room adds only its new ones).
+ */
+export async function writeChatRoom(scope: WriteScope, room: PlannedChatRoom): Promise<void> {
+  const [first] = room.messages;
+  if (first === undefined) return; // the plan leaves out rooms without messages
+  const authors = [...new Set(room.messages.map((message) => personId(scope, message.author)))];
+  let id = scope.keys.get(room.key);
+  if (id === undefined) {
+    const creatorId = personId(scope, first.author);
+    id = await insertRoom(scope.tx, { title: room.title, creatorId, memberIds: authors, at: first.at });
+    await scope.tx.importKeys.insert({ groupId: scope.groupId, key: room.key, targetId: id, at: scope.at });
+    scope.created.chatRooms++;
+  } else {
+    scope.found.chatRooms++;
+    await addRoomMembers(scope.tx, id, authors, scope.at);
+  }
+  const missing = room.messages.filter((message) => !scope.keys.has(message.key));
+  scope.found.chatMessages += room.messages.length - missing.length;
+  const numbers = await insertMessages(
+    scope.tx,
+    id,
+    missing.map((message) => ({ authorId: personId(scope, message.author), body: message.body, at: message.at })),
+  );
+  // A message's key keeps its number in the room (messages have no id of their own outside it).
+  const made = missing.map((message, index) => ({ key: message.key, targetId: numbers[index] ?? 0 }));
+  await scope.tx.importKeys.insertMany(scope.groupId, made, scope.at);
+  scope.created.chatMessages += made.length;
 }
 
 async function writeItem(

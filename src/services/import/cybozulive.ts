@@ -1,6 +1,6 @@
 // `kairan import cybozulive`: a folder of the original service's CSV export into one group, in one
 // transaction. The files are read and every record checked before anything is written; then the
-// people, topics, tasks and events are written with their original authors and times. A second
+// people, topics, tasks, events and chat rooms are written with their original authors and times. A second
 // run finds what the first made by its import keys and makes nothing again. A dry run does
 // everything in the transaction and rolls it back, so it reports exactly what a real run would.
 import { type ExportFile, type ImportProblem, type ReadFile, readExport } from "../../domain/cybozulive/bundle.js";
@@ -15,7 +15,14 @@ import { insertGroup } from "../group/group-manage.js";
 import type { ServiceContext } from "../context.js";
 import { importPeople } from "./cybozulive-people.js";
 import { type ImportPlan, planImport } from "./cybozulive-plan.js";
-import { type ImportCounts, type WriteScope, writeEvent, writeTask, writeTopic } from "./cybozulive-write.js";
+import {
+  type ImportCounts,
+  type WriteScope,
+  writeChatRoom,
+  writeEvent,
+  writeTask,
+  writeTopic,
+} from "./cybozulive-write.js";
 
 /** Where the import goes: an existing group, or the group of that name (made when there is none). */
 export type ImportTarget = { readonly groupId: number } | { readonly groupName: string };
@@ -34,6 +41,16 @@ export interface ImportReport {
   readonly problems: readonly ImportProblem[];
 }
 
+/** How far an import is: files read, rows (topics, tasks, events, comments, rooms, messages) planned and written. */
+export interface ImportProgress {
+  readonly filesRead: number;
+  readonly files: number;
+  /** 0 until the files are read and checked. */
+  readonly rowsPlanned: number;
+  /** Written, or found written by an earlier run. */
+  readonly rowsWritten: number;
+}
+
 /** Thrown out of a dry run's transaction so that it rolls back, carrying its report. */
 class DryRunDone extends Error {
   constructor(readonly report: ImportReport) {
@@ -49,10 +66,21 @@ class DryRunDone extends Error {
  */
 export async function importCybozuLive(
   ctx: ServiceContext,
-  input: { files: readonly ExportFile[]; target: ImportTarget; timeZone: string; dryRun: boolean },
+  input: {
+    files: readonly ExportFile[];
+    target: ImportTarget;
+    timeZone: string;
+    dryRun: boolean;
+    /** Told how far the import is, often (a caller that shows it keeps the pace). */
+    onProgress?: (progress: ImportProgress) => void;
+  },
 ): Promise<ImportReport> {
-  const bundle = readExport(input.files);
+  const files = input.files.length;
+  const tell = input.onProgress ?? (() => {});
+  const bundle = readExport(input.files, (filesRead) => tell({ filesRead, files, rowsPlanned: 0, rowsWritten: 0 }));
   const plan = planImport(bundle, input.timeZone);
+  const rowsPlanned = rowsOf(plan);
+  tell({ filesRead: files, files, rowsPlanned, rowsWritten: 0 });
   try {
     return await ctx.store.transaction(async (tx) => {
       const at = ctx.clock.now();
@@ -75,7 +103,7 @@ export async function importCybozuLive(
       const created = counts({ accounts: people.accountsCreated, members: people.membersJoined });
       const found = counts({});
       const scope: WriteScope = { tx, groupId: group.id, people: people.ids, keys, created, found, at };
-      await writeAll(scope, plan);
+      await writeAll(scope, plan, (rowsWritten) => tell({ filesRead: files, files, rowsPlanned, rowsWritten }));
       const report: ImportReport = {
         dryRun: input.dryRun,
         group: { id: input.dryRun && groupCreated ? null : group.id, name: group.name, created: groupCreated },
@@ -94,13 +122,35 @@ export async function importCybozuLive(
   }
 }
 
-async function writeAll(scope: WriteScope, plan: ImportPlan): Promise<void> {
-  for (const topic of plan.topics) await writeTopic(scope, topic);
-  for (const task of plan.tasks) await writeTask(scope, task);
+/** The rows an import writes: each item with its comments, each room with its messages. */
+function rowsOf(plan: ImportPlan): number {
+  const items = [...plan.topics, ...plan.tasks, ...plan.events];
+  const comments = items.reduce((sum, item) => sum + item.comments.length, 0);
+  const messages = plan.chatRooms.reduce((sum, room) => sum + room.messages.length, 0);
+  return items.length + comments + plan.chatRooms.length + messages;
+}
+
+async function writeAll(scope: WriteScope, plan: ImportPlan, written: (rows: number) => void): Promise<void> {
+  let rows = 0;
+  for (const topic of plan.topics) {
+    await writeTopic(scope, topic);
+    written((rows += 1 + topic.comments.length));
+  }
+  for (const task of plan.tasks) {
+    await writeTask(scope, task);
+    written((rows += 1 + task.comments.length));
+  }
   const menus = new Map(
     (await scope.tx.events.listNamed("event_menus", scope.groupId)).map((menu) => [menu.name, menu.id]),
   );
-  for (const event of plan.events) await writeEvent(scope, event, menus);
+  for (const event of plan.events) {
+    await writeEvent(scope, event, menus);
+    written((rows += 1 + event.comments.length));
+  }
+  for (const room of plan.chatRooms) {
+    await writeChatRoom(scope, room);
+    written((rows += 1 + room.messages.length));
+  }
 }
 
 async function targetGroup(tx: Tx, target: ImportTarget, at: number): Promise<{ group: Group; created: boolean }> {
@@ -126,5 +176,15 @@ async function targetGroup(tx: Tx, target: ImportTarget, at: number): Promise<{ 
 }
 
 function counts(given: Partial<ImportCounts>): ImportCounts {
-  return { topics: 0, comments: 0, tasks: 0, events: 0, accounts: 0, members: 0, ...given };
+  return {
+    topics: 0,
+    comments: 0,
+    tasks: 0,
+    events: 0,
+    accounts: 0,
+    members: 0,
+    chatRooms: 0,
+    chatMessages: 0,
+    ...given,
+  };
 }

@@ -54,6 +54,7 @@ describe("readExport: the Japanese export in Windows-31J", () => {
   it("tells the files apart by their headers and reads them as Windows-31J", () => {
     assert.deepEqual(bundle.files.map((file) => [file.kind, file.encoding, file.rows]).sort(), [
       ["board", "windows-31j", 3],
+      ["chat", "utf-8", 4],
       ["events", "windows-31j", 4],
       ["members", "windows-31j", 4],
       ["todo", "windows-31j", 4],
@@ -80,7 +81,7 @@ describe("readExport: the Japanese export in Windows-31J", () => {
 
   it("drops a comment without text and says so with its line", () => {
     assert.deepEqual(bundle.topics.find((t) => t.sourceId === "1:102")?.comments, []);
-    const problem = bundle.problems.find((p) => p.kind === "EMPTY_COMMENT");
+    const problem = bundle.problems.find((p) => p.kind === "EMPTY_COMMENT" && p.file.endsWith(".csv"));
     assert.equal(problem?.file, "live_掲示板_20180305.csv");
     assert.equal(problem?.line, 3);
   });
@@ -153,9 +154,47 @@ describe("readExport: the English export in UTF-8", () => {
         ["COMPLETED", "B"],
       ],
     );
+    assert.deepEqual(bundle.problems, []);
+  });
+
+  it("reads the chat room's text file: title, description and posts", () => {
     assert.deepEqual(
-      bundle.problems.map((p) => p.kind),
-      ["CHAT_NOT_IMPORTED"],
+      bundle.chatRooms.map((room) => [room.file, room.title, room.description, room.posts.length]),
+      [["Lunch chat.txt", "Lunch", "Where to eat", 2]],
+    );
+    assert.equal(bundle.chatRooms[0]?.posts[1]?.body, `Yes\n${"-".repeat(80)}\nthe place by the station`);
+  });
+});
+
+describe("readExport: chat rooms' text files", () => {
+  const bundle = readExport(folder("ja-cp932"));
+
+  it("reads a room with a BOM, newest first, and skips a message without text, reported with its line", () => {
+    const [room] = bundle.chatRooms;
+    assert.deepEqual([room?.title, room?.description], ["雑談", "気軽にどうぞ\n業務連絡は掲示板へ"]);
+    assert.deepEqual(
+      room?.posts.map((p) => [p.number, p.author, iso(p.wall), p.line]),
+      [
+        [4, "鈴木 花子", "2018-03-02T12:30", 8],
+        [2, "Taro Sato", "2018-03-01T18:05", 18],
+        [1, "鈴木 花子", "2018-03-01T18:00", 25],
+      ],
+    );
+    assert.deepEqual(
+      bundle.problems.filter((p) => p.file.endsWith(".txt")).map((p) => [p.kind, p.line]),
+      [["EMPTY_COMMENT", 13]],
+    );
+  });
+
+  it("skips a text file that is no chat export, and reports it", () => {
+    const other = readExport([{ name: "notes.txt", bytes: Buffer.from("to do\r\n") }]);
+    assert.deepEqual(
+      other.files.map((f) => [f.name, f.kind]),
+      [["notes.txt", "unknown"]],
+    );
+    assert.deepEqual(
+      other.problems.map((p) => [p.file, p.kind]),
+      [["notes.txt", "UNKNOWN_FILE"]],
     );
   });
 });
