@@ -68,6 +68,7 @@ export async function memberListPage(web: WebContext, page: PageRequest, refusal
       problem: refusal?.problem,
       inviteAction: page.chrome.u(`${groupPath}/members/invite`),
       editHref: page.chrome.u(`${groupPath}/edit`),
+      exportHref: page.chrome.u(`${groupPath}/members/export`),
       auditHref: page.chrome.u(`${groupPath}/audit`),
       leaveAction: page.chrome.u(`${groupPath}/leave`),
       groupMail,
