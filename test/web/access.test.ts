@@ -162,6 +162,7 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
       ["/settings/notify", { group: `1:${secret.id}`, notify: "false" }],
       [`${g}/members/invite`, { email: "intruder@example.com" }],
       [`${g}/members/1:1/resend`, {}],
+      [`${g}/members/1:1/claim`, { email: "intruder@example.com" }],
       ["/settings/group-mail", { group: `1:${secret.id}`, mail: "off" }],
       [`${g}/mail`, { mail: "off" }],
     ];

@@ -34,6 +34,8 @@ export interface MembershipRepo {
     expiresAt: number | null;
     /** The SHA-256 of the invitation link's secret (the web interface); none from the command line and seeds. */
     tokenHash?: string;
+    /** The placeholder account the invitation hands over to its recipient (migration 0046). */
+    claimUserId?: number;
     createdAt: number;
   }): Promise<number>;
   findJoined(groupId: number, userId: number): Promise<Membership | undefined>;
@@ -177,6 +179,7 @@ export function membershipRepo(db: Kysely<Database>): MembershipRepo {
           invite_label: invite.label,
           invite_expires_at: invite.expiresAt,
           invite_token_hash: invite.tokenHash ?? null,
+          claim_user_id: invite.claimUserId ?? null,
           created_at: invite.createdAt,
           updated_at: invite.createdAt,
         })
@@ -208,7 +211,13 @@ function selectMembers(db: Kysely<Database>) {
     .selectFrom("memberships")
     .leftJoin("users", "users.id", "memberships.user_id")
     .selectAll("memberships")
-    .select(["users.name as user_name", "users.family_kana", "users.given_kana"]);
+    .select([
+      "users.name as user_name",
+      "users.family_kana",
+      "users.given_kana",
+      "users.email as user_email",
+      "users.placeholder_at",
+    ]);
 }
 
 function toMember(row: RowOf<typeof selectMembers>): Member {
@@ -225,6 +234,8 @@ function toMember(row: RowOf<typeof selectMembers>): Member {
     inviteEmail: row.invite_email,
     inviteExpiresAt: row.invite_expires_at,
     inviteSentAt: row.invite_sent_at,
+    placeholderEmail: row.placeholder_at === null ? null : row.user_email,
+    claimUserId: row.claim_user_id,
     updatedAt: row.updated_at,
   };
 }
