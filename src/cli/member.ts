@@ -9,6 +9,7 @@ import {
   setNotify,
 } from "../services/member/member-admin.js";
 import { inviteAndSendAsOperator, resendAsOperator } from "../services/member/invitation-admin.js";
+import { invitePlaceholderAsOperator } from "../services/member/placeholder-claim.js";
 import { commandMailContext } from "./mail-context.js";
 import {
   type CommandGroup,
@@ -38,13 +39,22 @@ function sent(action: string, member: Member) {
   return { ...shown(action, member), expires: isoOrNull(member.inviteExpiresAt), sent: isoOrNull(member.inviteSentAt) };
 }
 
+/** `--expires`: a UTC date-time, or null when not given. */
+function expiresOption(values: Parameters<typeof optional>[0]): number | null {
+  const expires = optional(values, "expires");
+  const expiresAt = expires === undefined ? null : Date.parse(expires);
+  if (expiresAt !== null && (Number.isNaN(expiresAt) || !/Z$/.test(expires ?? "")))
+    throw new UsageError("--expires must be a UTC date-time such as 2027-01-01T00:00:00Z");
+  return expiresAt;
+}
+
 function isoOrNull(at: number | null): string | null {
   return at === null ? null : new Date(at).toISOString();
 }
 
 const GROUP_USER = { group: { type: "string" }, user: { type: "string" } } as const;
 
-/** `kairan member add|invite|resend|invitations|remove|set-manager|set-notify`. */
+/** `kairan member add|invite|invite-placeholder|resend|invitations|remove|set-manager|set-notify`. */
 export const MEMBER_COMMAND: CommandGroup = commandGroup("member", "manage the members and invitations of a group", {
   add: {
     summary: "add a user (by e-mail) to a group",
@@ -72,18 +82,36 @@ export const MEMBER_COMMAND: CommandGroup = commandGroup("member", "manage the m
       send: { type: "boolean" },
     },
     async run(values, _p, context, io) {
-      const expires = optional(values, "expires");
-      const expiresAt = expires === undefined ? null : Date.parse(expires);
-      if (expiresAt !== null && (Number.isNaN(expiresAt) || !/Z$/.test(expires ?? "")))
-        throw new UsageError("--expires must be a UTC date-time such as 2027-01-01T00:00:00Z");
       const input = {
         groupId: groupOption(values),
         email: required(values, "email"),
         label: required(values, "label"),
-        expiresAt,
+        expiresAt: expiresOption(values),
       };
       if (values.send !== true) return shown("invited", await inviteMember(context, input));
       return sent("invited", await inviteAndSendAsOperator(commandMailContext(values, context, io), input));
+    },
+  },
+  "invite-placeholder": {
+    summary:
+      "mail the person of an imported placeholder member a link to take it over (their name and password), 14 days unless --expires",
+    usage: "--group ID --user PLACEHOLDER_EMAIL --email THEIR_EMAIL [--expires 2027-01-01T00:00:00Z]",
+    options: { ...GROUP_USER, email: { type: "string" }, expires: { type: "string" } },
+    async run(values, _p, context, io) {
+      const input = {
+        groupId: groupOption(values),
+        placeholderEmail: required(values, "user"),
+        email: required(values, "email"),
+        expiresAt: expiresOption(values),
+      };
+      const issued = await invitePlaceholderAsOperator(commandMailContext(values, context, io), input);
+      return {
+        invited: "placeholder",
+        id: formatPair(issued.memberId),
+        group: formatPair(issued.group.id),
+        email: issued.email,
+        expires: isoOrNull(issued.expiresAt),
+      };
     },
   },
   resend: {

@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = [
   "passkey.remove",
   // Accounts, as an administrator manages them.
   "user.create",
+  "user.claim",
   "user.invite",
   "user.update",
   "user.disable",

@@ -15,6 +15,8 @@ export const LIMITS = {
   confirmPerRequest: 100,
   pageSizeDefault: 20,
   pageSizeMax: 100,
+  /** The rows of a group's task list download (`/g/:group/tasks/export`): the most recently changed. */
+  taskExportRowsMax: 10_000,
   historyEntries: 5,
   /** A shared file version's change note. */
   fileCommentMaxChars: 1_000,

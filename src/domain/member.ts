@@ -22,6 +22,13 @@ export interface Member {
   readonly inviteExpiresAt: number | null;
   /** When an invitation's message was last sent; null when none was. */
   readonly inviteSentAt: number | null;
+  /**
+   * A joined member's account is an imported placeholder nobody has claimed yet: its address (the
+   * original member list's, or a made-up `@placeholder.invalid` one); null for any other member.
+   */
+  readonly placeholderEmail: string | null;
+  /** The placeholder account an invitation hands over; null for an ordinary invitation and members. */
+  readonly claimUserId: number | null;
   readonly updatedAt: number;
 }
 

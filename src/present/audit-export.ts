@@ -1,6 +1,7 @@
 // The audit log's downloads: CSV (RFC 4180, for a spreadsheet) and JSON Lines (for a tool), one
 // row per action, newest first, the times as ISO 8601 UTC.
 import type { AuditEventRow } from "../store/queries/audit-events.js";
+import { type CsvValue, csvText } from "./csv.js";
 
 const COLUMNS = [
   "id",
@@ -18,7 +19,7 @@ const COLUMNS = [
 ] as const;
 
 /** A row as plain fields, in COLUMNS order. */
-function fieldsOf(row: AuditEventRow): Record<(typeof COLUMNS)[number], string | number | null> {
+function fieldsOf(row: AuditEventRow): Record<(typeof COLUMNS)[number], CsvValue> {
   return {
     id: row.id,
     time: new Date(row.created_at).toISOString(),
@@ -35,25 +36,15 @@ function fieldsOf(row: AuditEventRow): Record<(typeof COLUMNS)[number], string |
   };
 }
 
-/**
- * A CSV cell: quoted when it holds a comma, quote or line break; a text a spreadsheet would
- * read as a formula (=, +, -, @, tab, CR first) gets a leading apostrophe (OWASP's CSV injection).
- */
-function csvCell(value: string | number | null): string {
-  if (value === null) return "";
-  if (typeof value === "number") return String(value);
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-/** The rows as CSV with a header line, CRLF line ends. */
+/** The rows as CSV with a header line, CRLF line ends (no byte order mark: read by tools first). */
 export function auditCsv(rows: readonly AuditEventRow[]): string {
-  const lines = [COLUMNS.join(",")];
-  for (const row of rows) {
-    const fields = fieldsOf(row);
-    lines.push(COLUMNS.map((column) => csvCell(fields[column])).join(","));
-  }
-  return `${lines.join("\r\n")}\r\n`;
+  return csvText(
+    COLUMNS,
+    rows.map((row) => {
+      const fields = fieldsOf(row);
+      return COLUMNS.map((column) => fields[column]);
+    }),
+  );
 }
 
 /** The rows as JSON Lines: one object a line, `details` as the object it was written as. */

@@ -142,6 +142,8 @@ export interface UsersTable {
   time_zone: ColumnType<string | null, string | null | undefined, string | null>;
   /** 1 for the site's administrators (the first run's account); migration 0033. */
   site_admin: Generated<number>;
+  /** When an import made it as a placeholder (disabled, no password); null otherwise and once claimed (migration 0046). */
+  placeholder_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** A user's picture, normalised on upload (migration 0013). */
@@ -298,6 +300,8 @@ export interface MembershipsTable {
   invite_token_hash: string | null;
   /** When the invitation's message was last queued; null when none was (migration 0033). */
   invite_sent_at: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The placeholder account an invitation hands over (migration 0046); null for an ordinary one. */
+  claim_user_id: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: number;
   updated_at: number;
 }

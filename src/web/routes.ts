@@ -38,6 +38,7 @@ import { registerSettingsPages } from "./pages/settings.js";
 import { registerSearchPages } from "./pages/search.js";
 import { registerStatic } from "./pages/static.js";
 import { registerTaskPages } from "./pages/tasks.js";
+import { registerListExports } from "./pages/list-export.js";
 import { registerTaskEditPages } from "./pages/task-edit.js";
 import { registerTopicEditPages } from "./pages/topic-edit.js";
 import { registerTopicPlacePages } from "./pages/topic-place.js";
@@ -60,6 +61,8 @@ export function registerWeb(app: FastifyInstance, context: Context): WebContext 
     registerBoardPages(scope, web);
     registerTopicEditPages(scope, web);
     registerTopicPlacePages(scope, web);
+    // The lists' downloads before the item pages (issue #32).
+    registerListExports(scope, web);
     registerTaskPages(scope, web);
     registerTaskEditPages(scope, web);
     registerFilePages(scope, web);

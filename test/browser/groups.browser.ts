@@ -1,7 +1,8 @@
 // Groups run in the browser, in Chromium against a real `kairan serve --allow-signup`: a group is
 // created, described, people are invited (one with an account, one without), they join, a manager
 // is named, a member is removed, the last manager is refused leaving, an invitation is declined,
-// someone signs up. The whole story runs twice: at desktop width and at 390 px on the phone pages.
+// someone signs up, an imported placeholder is invited and taken over, the member list downloads.
+// The whole story runs twice: at desktop width and at 390 px on the phone pages.
 // Run by `npm run test:browser` (Chromium needed).
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -9,6 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+import { insertPlaceholderAccount } from "../../src/services/account/account-write.js";
+import { openSqliteStore } from "../../src/store/sqlite/open.js";
 import { type ServerProcess, runKairan, startServerProcess } from "../support/cli.js";
 import { launchChromium } from "./chromium.js";
 
@@ -192,6 +195,53 @@ for (const width of WIDTHS) {
       await bob.goto(at(`${groupPath}/members`));
       assert.match((await bob.locator(".members").textContent()) ?? "", /Bob Baba[\s\S]*Manager/);
       assert.doesNotMatch((await bob.locator(".members").textContent()) ?? "", /Alice Aoki/);
+    });
+
+    it("Bob invites the person of an imported placeholder, who takes it over; the member list downloads", async () => {
+      // What `kairan import cybozulive` leaves for a person without an account: a placeholder member.
+      const store = openSqliteStore(join(dataDir, "kairan.sqlite"));
+      try {
+        await store.transaction(async (tx) => {
+          const at = Date.now();
+          const user = await insertPlaceholderAccount(
+            tx,
+            {
+              name: "Fumi Fujita",
+              email: `fumi.${width.base === "" ? "d" : "m"}@old.example`,
+              familyKana: "",
+              givenKana: "",
+            },
+            at,
+          );
+          const groupId = Number(groupPath.replace(/^\/g\/1:/, ""));
+          await tx.memberships.insertJoined({ groupId, userId: user.id, manager: false, notify: true, createdAt: at });
+        });
+      } finally {
+        await store.close();
+      }
+      await bob.goto(at(`${groupPath}/members`));
+      const row = bob.locator(".members li", { hasText: "Fumi Fujita" });
+      assert.match((await row.textContent()) ?? "", /imported, not claimed/);
+      await assertFits(bob);
+      const download = bob.waitForEvent("download");
+      await bob.getByRole("link", { name: "Download the member list (CSV)" }).click();
+      assert.equal((await download).suggestedFilename(), "Town choir-members.csv");
+      await row.getByLabel(/Their address/).fill(`fumi.${width.name === "desktop" ? "d" : "m"}@new.example`);
+      await row.getByRole("button", { name: /Invite to take over/ }).click();
+      const claimLink = (await bob.locator("#invitation-link").textContent()) ?? "";
+      assert.match(claimLink, /\/join\/1:\d+\/[A-Za-z0-9_-]{32}$/);
+
+      const fumi = await person();
+      await fumi.goto(claimLink.replace(/\/join\//, `${width.base}/join/`));
+      assert.match((await fumi.locator("main").textContent()) ?? "", /hands you the account “Fumi Fujita”/);
+      await assertFits(fumi);
+      assert.equal(await fumi.getByLabel("Your name").inputValue(), "Fumi Fujita");
+      await fumi.getByLabel("Password").fill("fumi-pass-1");
+      await fumi.getByRole("button", { name: "Take over this account" }).click();
+      await fumi.waitForURL(/\/g\/1:\d+\/board$/);
+      assert.match((await fumi.locator(".who").textContent()) ?? "", /Fumi Fujita/);
+      await bob.goto(at(`${groupPath}/members`));
+      assert.doesNotMatch((await bob.locator(".members").textContent()) ?? "", /imported, not claimed/);
     });
 
     it("Cho declines an invitation; a stranger signs up from the sign-in page", async () => {

@@ -131,6 +131,63 @@ describeEachBackend("Store contract", (backend) => {
     );
   });
 
+  it("placeholders: marked apart from disabled accounts; their claim invitations listed, hidden from the address, ended", async () => {
+    const made = await store.transaction(async (tx) => {
+      const { user: placeholder } = await seedUser(tx, "p1");
+      const { user: disabled } = await seedUser(tx, "p2");
+      await tx.users.update(placeholder.id, { disabledAt: T0, placeholderAt: T0 });
+      await tx.users.update(disabled.id, { disabledAt: T0 });
+      const group = await tx.groups.insert({ name: "Imported", summary: "", createdAt: T0 });
+      await tx.memberships.insertJoined({
+        groupId: group.id,
+        userId: placeholder.id,
+        manager: false,
+        notify: true,
+        createdAt: T0,
+      });
+      const claim = { groupId: group.id, label: "Up1", expiresAt: null, createdAt: T0 };
+      const first = await tx.memberships.insertInvite({
+        ...claim,
+        email: "Claimer@Example.com",
+        claimUserId: placeholder.id,
+      });
+      const second = await tx.memberships.insertInvite({
+        ...claim,
+        email: "other@example.com",
+        claimUserId: placeholder.id,
+      });
+      const plain = await tx.memberships.insertInvite({
+        ...claim,
+        email: "claimer@example.com",
+        label: "plain",
+        groupId: group.id,
+      });
+      return { placeholder, disabled, group, first, second, plain };
+    });
+    assert.deepEqual(await store.read((tx) => tx.users.findPlaceholder(made.placeholder.id)), made.placeholder);
+    assert.equal(await store.read((tx) => tx.users.findPlaceholder(made.disabled.id)), undefined);
+    const members = await store.read((tx) =>
+      tx.memberships.listMembers(made.group.id, "JOIN", { offset: 0, limit: 10 }),
+    );
+    assert.equal(members[0]?.placeholderEmail, "up1@example.com");
+    const invitation = await store.read((tx) => tx.invitations.find(made.first));
+    assert.deepEqual([invitation?.claimUserId, invitation?.claimName], [made.placeholder.id, "Up1"]);
+    const live = await store.read((tx) => tx.invitations.listLiveForEmail("claimer@example.com", T0));
+    assert.deepEqual(
+      live.map((row) => row.memberId),
+      [made.plain],
+      "only the ordinary invitation",
+    );
+    await store.transaction((tx) => tx.invitations.removeClaimsOf(made.placeholder.id));
+    const left = await store.read((tx) => tx.invitations.listOfGroup(made.group.id));
+    assert.deepEqual(
+      left.map((row) => row.memberId),
+      [made.plain],
+    );
+    await store.transaction((tx) => tx.users.update(made.placeholder.id, { placeholderAt: null }));
+    assert.equal(await store.read((tx) => tx.users.findPlaceholder(made.placeholder.id)), undefined);
+  });
+
   it("folders in id order with paging; topics filtered and paged newest first, ties by id", async () => {
     const { user } = await store.transaction((tx) => seedUser(tx, "4"));
     const { group, folders, topics } = await store.transaction(async (tx) => {

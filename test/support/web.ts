@@ -7,6 +7,8 @@ export interface WebAnswer {
   readonly status: number;
   readonly headers: Headers;
   readonly html: string;
+  /** The body as sent (a download's byte order mark included, which `html` drops as a browser does). */
+  readonly bytes: Buffer;
   /** The Location of a redirect, relative to the server. */
   readonly location: string | undefined;
 }
@@ -115,10 +117,17 @@ export class WebClient {
       if (expired || value === "") this.cookies.delete(name.trim());
       else this.cookies.set(name.trim(), value);
     }
-    const html = await response.text();
+    const bytes = Buffer.from(await response.arrayBuffer());
+    const html = new TextDecoder().decode(bytes);
     if ((response.headers.get("content-type") ?? "").startsWith("text/html")) this.lastHtml = html;
     const location = response.headers.get("location") ?? undefined;
-    return { status: response.status, headers: response.headers, html, location: location?.replace(this.base, "") };
+    return {
+      status: response.status,
+      headers: response.headers,
+      html,
+      bytes,
+      location: location?.replace(this.base, ""),
+    };
   }
 }
 

@@ -19,6 +19,8 @@ describe("the crawl's idea of a page", () => {
       "/download/1:1/2",
       "/admin/audit/export?format=csv",
       "/admin/audit/export?format=jsonl",
+      "/g/1:1/tasks/export?state=COMPLETED",
+      "/m/g/1:1/members/export",
       "/api/board/V2?group=1:1",
       "/static/app.css",
       "/m/static/app.css",

@@ -8,6 +8,8 @@ import { after, before, it, type TestContext } from "node:test";
 import fc from "fast-check";
 import { unlockUser } from "../../src/services/account/account-admin.js";
 import { issueLink } from "../../src/services/account/account-links.js";
+import { insertPlaceholderAccount } from "../../src/services/account/account-write.js";
+import { hashToken } from "../../src/auth/token.js";
 import { describeEachBackend } from "../support/backends.js";
 import { crawl, pagePattern } from "../support/crawl.js";
 import { PASSWORD, type TestUser } from "../support/factories.js";
@@ -23,6 +25,7 @@ import { type Filling, PAGE_TOKEN, emptyFilling, fillings, isTokenField, plainFi
 const RUNS = Number(process.env.KAIRAN_FUZZ_RUNS ?? shortOrLong(10, 200));
 const SEED = Number(process.env.KAIRAN_FUZZ_SEED ?? 20_261_124);
 const LIMITS = { pages: 150, perPattern: 2 };
+const CLAIM_SECRET = "claim-secret-of-the-forms-crawl-0123";
 
 /**
  * Forms that take something away (an item, a membership, a token, the session) are sent last,
@@ -145,6 +148,8 @@ describeEachBackend("every form of every crawled page, however filled", (backend
   let server: TestServer;
   let manager: TestUser;
   let member: TestUser;
+  /** An invitation link that hands over an imported placeholder (its form on the signed-out pages). */
+  let claimLink: string;
 
   before(async () => {
     server = await startTestServer(backend);
@@ -153,6 +158,34 @@ describeEachBackend("every form of every crawled page, however filled", (backend
     const home = await seedGroup(server, manager, [member], "home");
     await server.factories.topic(home.group, member, { title: "member's topic" });
     await server.factories.comment(await server.factories.topic(home.group, manager), member);
+    // Two imported placeholders among the members: the manager's members page offers to invite
+    // their persons, and one of them has an invitation already, whose link a signed-out person opens.
+    claimLink = await server.store.transaction(async (tx) => {
+      const at = server.clock.now();
+      const ids: number[] = [];
+      for (const name of ["Imported One", "Imported Two"]) {
+        const email = `${name.replace(" ", ".").toLowerCase()}@placeholder.invalid`;
+        const user = await insertPlaceholderAccount(tx, { name, email, familyKana: "", givenKana: "" }, at);
+        await tx.memberships.insertJoined({
+          groupId: home.group.id,
+          userId: user.id,
+          manager: false,
+          notify: true,
+          createdAt: at,
+        });
+        ids.push(user.id);
+      }
+      const memberId = await tx.memberships.insertInvite({
+        groupId: home.group.id,
+        email: "claimer@example.com",
+        label: "Imported Two",
+        expiresAt: at + 30 * 24 * 60 * 60 * 1000,
+        tokenHash: hashToken(CLAIM_SECRET),
+        claimUserId: ids[1] ?? 0,
+        createdAt: at,
+      });
+      return `/join/1:${memberId}/${CLAIM_SECRET}`;
+    });
   });
   after(() => server.close());
 
@@ -188,6 +221,7 @@ describeEachBackend("every form of every crawled page, however filled", (backend
       `/oauth/authorize?oauth_token=${pending.token}`,
       `/password/reset/${reset.secret}`,
       `/account/email/confirm/${confirm.secret}`,
+      claimLink,
     ]);
     const actions = forms.map((f) => new URL(f.form.action).pathname);
     assert.ok(actions.includes("/signin") && actions.includes("/oauth/authorize"), `forms found: ${actions}`);
@@ -198,6 +232,7 @@ describeEachBackend("every form of every crawled page, however filled", (backend
       "/password/forgot",
       `/password/reset/${reset.secret}`,
       `/account/email/confirm/${confirm.secret}`,
+      claimLink,
     ])
       assert.ok(actions.includes(path), `the form of ${path.replace(/[^/]{32}$/, "SECRET")} is found`);
     t.diagnostic(`${forms.length} forms on ${pages} pages`);
@@ -222,6 +257,10 @@ describeEachBackend("every form of every crawled page, however filled", (backend
       // The seeded group shows a board, a topic with comments, tasks, files, members and settings:
       // fewer forms means the crawl lost its way.
       assert.ok(forms.length >= 10, `only ${forms.length} forms found on ${pages} pages`);
+      if (who === "manager") {
+        const actions = forms.map((found) => pagePattern(new URL(found.form.action)));
+        assert.ok(actions.includes("/g/N:N/members/N:N/claim"), "the invitation to take over a placeholder");
+      }
       const tally = await tryEveryForm(t, web, forms, signIn);
       // Plain fillings must get through the form token and reach what the forms do; a crawler
       // whose every submission is refused at the door would test nothing.

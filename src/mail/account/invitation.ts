@@ -15,6 +15,8 @@ export interface InvitationMail {
   readonly expiresAt: number;
   /** The address has an account: its holder signs in and accepts, rather than making one. */
   readonly accountExists: boolean;
+  /** The name of the imported account the link hands over (its history is the recipient's). */
+  readonly claimName?: string;
 }
 
 /** Subject, text and HTML of an invitation. */
@@ -23,6 +25,7 @@ export function invitationMail(mail: InvitationMail): ComposedMail {
   const group = oneLine(mail.groupName);
   const inviter = mail.inviterName === undefined ? undefined : oneLine(mail.inviterName);
   const until = moment(mail.expiresAt, mail.lang, mail.timeZone);
+  const claim = mail.claimName === undefined ? undefined : oneLine(mail.claimName);
   if (mail.lang === "ja")
     return compose("ja", `${site} のグループ「${group}」への招待`, [
       {
@@ -32,9 +35,12 @@ export function invitationMail(mail: InvitationMail): ComposedMail {
             : `${inviter} さんが ${site} のグループ「${group}」にあなたを招待しました。`,
       },
       {
-        text: mail.accountExists
-          ? "次のリンクを開き、このメールアドレスでログインして招待を承認してください。"
-          : "次のリンクを開くと、このメールアドレスでアカウントを作って参加できます。",
+        text:
+          claim !== undefined
+            ? `以前のサービスから「${claim}」として取り込まれた投稿やコメントは、このアカウントにあります。次のリンクを開いて名前とパスワードを決めると、このアカウントを引き継げます。`
+            : mail.accountExists
+              ? "次のリンクを開き、このメールアドレスでログインして招待を承認してください。"
+              : "次のリンクを開くと、このメールアドレスでアカウントを作って参加できます。",
       },
       { link: mail.link },
       { text: `このリンクは ${until} まで有効です。` },
@@ -48,9 +54,12 @@ export function invitationMail(mail: InvitationMail): ComposedMail {
           : `${inviter} invites you to join the group "${group}" on ${site}.`,
     },
     {
-      text: mail.accountExists
-        ? "Open this link, sign in with this address and accept the invitation:"
-        : "Open this link to make your account with this address and join:",
+      text:
+        claim !== undefined
+          ? `Your posts and comments from the original service were imported under the account "${claim}". Open this link and choose your name and password to take that account over:`
+          : mail.accountExists
+            ? "Open this link, sign in with this address and accept the invitation:"
+            : "Open this link to make your account with this address and join:",
     },
     { link: mail.link },
     { text: `The link works until ${until}.` },

@@ -81,7 +81,12 @@ export async function setUserDisabled(
     if (disabled && !was) requireNotLastAdmin(await tx.users.listActiveAdminIds(), user.id);
     // Disabling twice keeps the first time.
     if (was !== disabled) {
-      await tx.users.update(user.id, { disabledAt: disabled ? ctx.clock.now() : null });
+      // Enabled by an operator, an imported placeholder is an ordinary account: nobody claims it any more.
+      await tx.users.update(user.id, {
+        disabledAt: disabled ? ctx.clock.now() : null,
+        ...(disabled ? {} : { placeholderAt: null }),
+      });
+      if (!disabled) await tx.invitations.removeClaimsOf(user.id);
       await recordAudit(tx, ctx.clock, {
         action: disabled ? "user.disable" : "user.enable",
         actor: by.audit,

@@ -28,12 +28,13 @@ const NO_PASSWORD = "!placeholder";
 
 /**
  * Inserts a disabled account that stands for a person of imported history (their posts keep an
- * author): it cannot sign in, and gets no mail, until an operator enables it and its person sets
- * a password (`kairan user enable`, then a password reset).
+ * author), marked as a placeholder: it cannot sign in, and gets no mail, until its person claims
+ * it through an invitation (member/placeholder-claim.ts), or an operator enables it and its
+ * person sets a password (`kairan user enable`, then a password reset).
  * @throws ValidationError EMAIL_TAKEN
  */
 export async function insertPlaceholderAccount(tx: Tx, account: Omit<User, "id">, at: number): Promise<User> {
   const user = await insertAccount(tx, { ...account, passwordHash: NO_PASSWORD }, at);
-  await tx.users.update(user.id, { disabledAt: at });
+  await tx.users.update(user.id, { disabledAt: at, placeholderAt: at });
   return user;
 }

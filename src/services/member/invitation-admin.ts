@@ -67,7 +67,15 @@ export async function resendAsOperator(
     const secret = generateSecret();
     const expiresAt = at + INVITATION_LIFETIME_MS;
     await tx.invitations.renew(member.id, { tokenHash: hashToken(secret), expiresAt, at });
-    const sending = { memberId: member.id, groupName: group.name, email, secret, expiresAt, inviterName: undefined };
+    const sending = {
+      memberId: member.id,
+      groupName: group.name,
+      email,
+      secret,
+      expiresAt,
+      inviterName: undefined,
+      ...(member.claimUserId === null ? {} : { claimName: member.name }),
+    };
     await queueInvitationMail(tx, ctx, sending, at);
     await recordAudit(tx, ctx.clock, operatorEntry("member.invite", member, { email, expiresAt, again: true }));
     return requireInvitation(tx, member.id);

@@ -18,6 +18,8 @@ export interface InvitationToSend {
   readonly expiresAt: number;
   /** The manager who invites; undefined for an operator. */
   readonly inviterName: string | undefined;
+  /** The imported placeholder's name, when the invitation hands one over (member/placeholder-claim.ts). */
+  readonly claimName?: string;
 }
 
 /** The join link of an invitation: `{base}/join/1:m/SECRET`. */
@@ -42,7 +44,8 @@ export async function queueInvitationMail(
   invitation: InvitationToSend,
   now: number,
 ): Promise<void> {
-  const user = await tx.users.findByEmail(invitation.email);
+  // A placeholder is no recipient (it gets no mail): a claim's message goes to the address alone.
+  const user = invitation.claimName === undefined ? await tx.users.findByEmail(invitation.email) : undefined;
   const locale = await recipientLocale(tx, ctx, user?.id);
   const composed = invitationMail({
     ...locale,
@@ -51,6 +54,7 @@ export async function queueInvitationMail(
     link: joinLink(ctx, invitation.memberId, invitation.secret),
     expiresAt: invitation.expiresAt,
     accountExists: user !== undefined,
+    ...(invitation.claimName === undefined ? {} : { claimName: invitation.claimName }),
   });
   await queueMail(
     tx,

@@ -38,6 +38,8 @@ export async function acceptInvitation(
 ): Promise<InvitationRow> {
   return ctx.store.transaction(async (tx) => {
     const invitation = await invitationFor(tx, actor.user, input.memberId);
+    // An invitation that hands over a placeholder is taken on its link's page, never by another account.
+    if (invitation.claimUserId !== null) throw invitationNotFound();
     requireLive(invitation.expiresAt, ctx.clock.now());
     await join(tx, invitation, actor.user.id, ctx.clock.now());
     await recordAudit(tx, ctx.clock, {
@@ -69,7 +71,10 @@ export async function declineInvitation(ctx: ServiceContext, actor: Actor, input
   });
 }
 
-/** What an invitation's link shows: the invitation, and whether its address has an account. */
+/**
+ * What an invitation's link shows: the invitation, and whether its address has an account (for
+ * one that hands over a placeholder: an account other than the placeholder).
+ */
 export interface InvitationLinkView {
   readonly invitation: InvitationRow;
   readonly accountExists: boolean;
@@ -85,7 +90,11 @@ export async function readInvitationLink(
 ): Promise<InvitationLinkView> {
   return ctx.store.read(async (tx) => {
     const invitation = await linkedInvitation(tx, input, ctx.clock.now());
-    return { invitation, accountExists: (await tx.users.findByEmail(invitation.email)) !== undefined };
+    const holder = await tx.users.findByEmail(invitation.email);
+    if (invitation.claimUserId === null) return { invitation, accountExists: holder !== undefined };
+    // A placeholder claimed already (or enabled by an operator) has nothing left to hand over.
+    if (!(await tx.users.findPlaceholder(invitation.claimUserId))) throw invitationNotFound();
+    return { invitation, accountExists: holder !== undefined && holder.id !== invitation.claimUserId };
   });
 }
 
@@ -152,7 +161,11 @@ async function invitationFor(tx: Tx, user: { email: string }, memberId: number):
   return invitation;
 }
 
-async function linkedInvitation(
+/**
+ * The invitation a link names, when its secret matches and it has not expired.
+ * @throws NotFoundError INVITATION_NOT_FOUND; ValidationError INVITATION_EXPIRED
+ */
+export async function linkedInvitation(
   tx: Tx,
   input: { memberId: number; secret: string },
   now: number,

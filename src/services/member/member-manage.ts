@@ -116,6 +116,8 @@ export async function renewInvitation(
         secret,
         expiresAt,
         inviterName: actor.user.name,
+        // An invitation that hands over a placeholder says so again (its label is the placeholder's name).
+        ...(member.claimUserId === null ? {} : { claimName: member.name }),
       };
       await queueInvitationMail(tx, ctx, sending, at);
       await recordAudit(tx, ctx.clock, {

@@ -22,7 +22,15 @@ export async function insertJoinedMember(
  */
 export async function insertInvitation(
   tx: Tx,
-  invite: { groupId: number; email: string; label: string; expiresAt: number | null; tokenHash?: string },
+  invite: {
+    groupId: number;
+    email: string;
+    label: string;
+    expiresAt: number | null;
+    tokenHash?: string;
+    /** The placeholder account the invitation hands over (member/placeholder-claim.ts). */
+    claimUserId?: number;
+  },
   at: number,
 ): Promise<number> {
   return tx.memberships.insertInvite({ ...invite, createdAt: at });

@@ -36,6 +36,7 @@ import { mailRepliesReceived } from "./0040-mail-replies-received.js";
 import { passkeys } from "./0041-passkeys.js";
 import { groupArchive } from "./0043-group-archive.js";
 import { importKeys } from "./0044-import-keys.js";
+import { placeholderClaims } from "./0046-placeholder-claims.js";
 import { signInDevices } from "./0031-sign-in-devices.js";
 import { mailOutbox } from "./0032-mail-outbox.js";
 import { accountMail } from "./0033-account-mail.js";
@@ -89,5 +90,6 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0042-oidc": oidc(t),
     "0043-group-archive": groupArchive(t),
     "0044-import-keys": importKeys(t),
+    "0046-placeholder-claims": placeholderClaims(t),
   };
 }

@@ -34,6 +34,8 @@ export interface MembershipRepo {
     expiresAt: number | null;
     /** The SHA-256 of the invitation link's secret (the web interface); none from the command line and seeds. */
     tokenHash?: string;
+    /** The placeholder account the invitation hands over to its recipient (migration 0046). */
+    claimUserId?: number;
     createdAt: number;
   }): Promise<number>;
   findJoined(groupId: number, userId: number): Promise<Membership | undefined>;
@@ -44,9 +46,24 @@ export interface MembershipRepo {
   /** A page of a group's members of one status, newest first (updated, then id). */
   listMembers(groupId: number, status: MemberStatus, page: PageWindow): Promise<Member[]>;
   countMembers(groupId: number, status: MemberStatus): Promise<number>;
+  /** Every joined member of a group, in the order they joined (the member list's download). */
+  listJoinedForExport(groupId: number): Promise<JoinedMemberRow[]>;
   countManagers(groupId: number): Promise<number>;
   update(id: number, change: { manager?: boolean; notify?: boolean; at: number }): Promise<void>;
   remove(id: number): Promise<void>;
+}
+
+/** A joined member as the member list's download writes it. */
+export interface JoinedMemberRow {
+  readonly userId: number;
+  readonly name: string;
+  readonly familyKana: string;
+  readonly givenKana: string;
+  readonly email: string;
+  /** A disabled account (an imported placeholder among them) is no one to write to. */
+  readonly disabled: boolean;
+  readonly manager: boolean;
+  readonly joinedAt: number;
 }
 
 function toGroup(row: Selectable<GroupsTable>): Group {
@@ -162,6 +179,7 @@ export function membershipRepo(db: Kysely<Database>): MembershipRepo {
           invite_label: invite.label,
           invite_expires_at: invite.expiresAt,
           invite_token_hash: invite.tokenHash ?? null,
+          claim_user_id: invite.claimUserId ?? null,
           created_at: invite.createdAt,
           updated_at: invite.createdAt,
         })
@@ -193,7 +211,13 @@ function selectMembers(db: Kysely<Database>) {
     .selectFrom("memberships")
     .leftJoin("users", "users.id", "memberships.user_id")
     .selectAll("memberships")
-    .select(["users.name as user_name", "users.family_kana", "users.given_kana"]);
+    .select([
+      "users.name as user_name",
+      "users.family_kana",
+      "users.given_kana",
+      "users.email as user_email",
+      "users.placeholder_at",
+    ]);
 }
 
 function toMember(row: RowOf<typeof selectMembers>): Member {
@@ -210,6 +234,8 @@ function toMember(row: RowOf<typeof selectMembers>): Member {
     inviteEmail: row.invite_email,
     inviteExpiresAt: row.invite_expires_at,
     inviteSentAt: row.invite_sent_at,
+    placeholderEmail: row.placeholder_at === null ? null : row.user_email,
+    claimUserId: row.claim_user_id,
     updatedAt: row.updated_at,
   };
 }
@@ -241,6 +267,36 @@ function memberQueries(
         .where("status", "=", status)
         .executeTakeFirstOrThrow();
       return Number(row.count);
+    },
+    async listJoinedForExport(groupId) {
+      const rows = await db
+        .selectFrom("memberships")
+        .innerJoin("users", "users.id", "memberships.user_id")
+        .select([
+          "users.id as user_id",
+          "users.name",
+          "users.family_kana",
+          "users.given_kana",
+          "users.email",
+          "users.disabled_at",
+          "memberships.manager",
+          "memberships.created_at",
+        ])
+        .where("memberships.group_id", "=", groupId)
+        .where("memberships.status", "=", "JOIN")
+        .orderBy("memberships.created_at")
+        .orderBy("memberships.id")
+        .execute();
+      return rows.map((row) => ({
+        userId: row.user_id,
+        name: row.name,
+        familyKana: row.family_kana,
+        givenKana: row.given_kana,
+        email: row.email,
+        disabled: row.disabled_at !== null,
+        manager: row.manager === 1,
+        joinedAt: row.created_at,
+      }));
     },
     async countManagers(groupId) {
       const row = await db

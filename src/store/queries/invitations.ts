@@ -13,6 +13,9 @@ export interface InvitationRow {
   readonly tokenHash: string | null;
   /** When its message was last queued; null when none was (migration 0033). */
   readonly sentAt: number | null;
+  /** The imported placeholder account it hands over, and its name; null for an ordinary invitation (migration 0046). */
+  readonly claimUserId: number | null;
+  readonly claimName: string | null;
 }
 
 /** Invitations (membership rows of status INVITE) as the web interface takes and answers them. */
@@ -23,8 +26,13 @@ export interface InvitationRepo {
   find(memberId: number): Promise<InvitationRow | undefined>;
   /** Every invitation of the group, oldest first (an operator's listing). */
   listOfGroup(groupId: number): Promise<InvitationRow[]>;
-  /** Every invitation for this address whose end is after `now`, oldest first. */
+  /**
+   * Every invitation for this address whose end is after `now`, oldest first; not those that hand
+   * over a placeholder, which only their link takes.
+   */
   listLiveForEmail(email: string, now: number): Promise<InvitationRow[]>;
+  /** Withdraws every invitation that hands over this placeholder (a newer one replaces them, or it was claimed). */
+  removeClaimsOf(placeholderId: number): Promise<void>;
   /** A new secret and end (sending it again). */
   renew(memberId: number, change: { tokenHash: string; expiresAt: number; at: number }): Promise<void>;
   /** The invitation becomes the user's membership (an ordinary member, notified). */
@@ -37,6 +45,7 @@ function selectInvitations(db: Kysely<Database>) {
   return db
     .selectFrom("memberships")
     .innerJoin("groups", "groups.id", "memberships.group_id")
+    .leftJoin("users as claimed", "claimed.id", "memberships.claim_user_id")
     .select([
       "memberships.id as memberId",
       "memberships.group_id as groupId",
@@ -46,6 +55,8 @@ function selectInvitations(db: Kysely<Database>) {
       "memberships.invite_expires_at as expiresAt",
       "memberships.invite_token_hash as tokenHash",
       "memberships.invite_sent_at as sentAt",
+      "memberships.claim_user_id as claimUserId",
+      "claimed.name as claimName",
     ])
     .where("memberships.status", "=", "INVITE");
 }
@@ -77,6 +88,7 @@ export function invitationRepo(db: Kysely<Database>): InvitationRepo {
     async listLiveForEmail(email, now) {
       const rows = await selectInvitations(db)
         .where("memberships.invite_email", "=", email)
+        .where("memberships.claim_user_id", "is", null)
         .where((eb) =>
           eb.or([eb("memberships.invite_expires_at", "is", null), eb("memberships.invite_expires_at", ">", now)]),
         )
@@ -110,6 +122,13 @@ export function invitationRepo(db: Kysely<Database>): InvitationRepo {
         })
         .where("id", "=", memberId)
         .where("status", "=", "INVITE")
+        .execute();
+    },
+    async removeClaimsOf(placeholderId) {
+      await db
+        .deleteFrom("memberships")
+        .where("status", "=", "INVITE")
+        .where("claim_user_id", "=", placeholderId)
         .execute();
     },
     async markSent(memberId, at) {

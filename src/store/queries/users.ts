@@ -9,6 +9,8 @@ export interface UserRepo {
   /** With the password hash and whether the account is disabled, for sign-in only. */
   findCredentialsByEmail(email: string): Promise<(User & { passwordHash: string; disabled: boolean }) | undefined>;
   findByEmail(email: string): Promise<User | undefined>;
+  /** An imported placeholder that nobody has claimed yet (migration 0046); undefined for any other account. */
+  findPlaceholder(id: number): Promise<User | undefined>;
   list(): Promise<User[]>;
   /** Changes what is given of an account (an operator's command); false when no user has the id. */
   update(id: number, changes: UserChanges): Promise<boolean>;
@@ -55,6 +57,8 @@ export interface UserChanges {
   readonly email?: string;
   /** The site administrator's mark (the first run's account). */
   readonly siteAdmin?: boolean;
+  /** A time marks an imported placeholder, null a claimed (or ordinary) account (migration 0046). */
+  readonly placeholderAt?: number | null;
 }
 
 /** Maps the preference columns of a users row (a value no version wrote reads as no choice). */
@@ -103,6 +107,15 @@ export function userRepo(db: Kysely<Database>): UserRepo {
       const row = await db.selectFrom("users").selectAll().where("email", "=", email.toLowerCase()).executeTakeFirst();
       return row && toUser(row);
     },
+    async findPlaceholder(id) {
+      const row = await db
+        .selectFrom("users")
+        .selectAll()
+        .where("id", "=", id)
+        .where("placeholder_at", "is not", null)
+        .executeTakeFirst();
+      return row && toUser(row);
+    },
     async list() {
       const rows = await db.selectFrom("users").selectAll().orderBy("id").execute();
       return rows.map(toUser);
@@ -118,6 +131,7 @@ export function userRepo(db: Kysely<Database>): UserRepo {
         ...(changes.timeZone === undefined ? {} : { time_zone: changes.timeZone }),
         ...(changes.email === undefined ? {} : { email: changes.email.toLowerCase() }),
         ...(changes.siteAdmin === undefined ? {} : { site_admin: changes.siteAdmin ? 1 : 0 }),
+        ...(changes.placeholderAt === undefined ? {} : { placeholder_at: changes.placeholderAt }),
       };
       if (Object.keys(set).length === 0) return (await isDisabled(id)) !== undefined;
       const result = await db.updateTable("users").set(set).where("id", "=", id).executeTakeFirst();

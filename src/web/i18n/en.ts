@@ -118,6 +118,7 @@ export const en = {
   "tasks.apply": "Apply",
   "tasks.reset": "Clear filters",
   "tasks.none": "No tasks match.",
+  "tasks.export": "Download these tasks (CSV)",
   "tasks.number": "No.",
   "tasks.task": "Task",
   "tasks.assignee": "Assignee",
@@ -176,6 +177,7 @@ export const en = {
   "members.invitedUntil": "Invitation valid until {when}",
   "members.noExpiry": "Invitation without expiry",
   "members.none": "Nobody here.",
+  "members.export": "Download the member list (CSV)",
   "members.reading": "Reading",
   "members.invitation": "Invitation",
   "members.since": "Member since {when}",
@@ -576,6 +578,14 @@ export const en = {
   "join.otherAccount":
     "You are signed in as {email}; this invitation is for another address. Sign out, then open the link again.",
   "join.accept": "Accept and join",
+  "claim.tag": "imported, not claimed",
+  "claim.help":
+    "This account was made by an import for a person of the original service who has no account here. It cannot sign in until its person takes it over through an invitation from a manager.",
+  "claim.email": "Their address",
+  "claim.submit": "Invite to take over",
+  "claim.intro":
+    "This invitation hands you the account “{name}”, imported from the original service with its posts, comments, tasks, events and chat. Choose your name and password to take it over: its history stays yours.",
+  "claim.join": "Take over this account",
   "signin.forgot": "Forgot your password?",
   "signin.setupNeeded":
     "This server has no accounts yet. Open the setup link that the server printed when it started (on its standard output) to create the first administrator.",

@@ -119,6 +119,7 @@ export const ja: Readonly<Record<MessageKey, string>> = {
   "tasks.apply": "絞り込む",
   "tasks.reset": "条件をクリア",
   "tasks.none": "該当する ToDo はありません。",
+  "tasks.export": "この ToDo をダウンロード（CSV）",
   "tasks.number": "番号",
   "tasks.task": "ToDo",
   "tasks.assignee": "担当者",
@@ -177,6 +178,7 @@ export const ja: Readonly<Record<MessageKey, string>> = {
   "members.invitedUntil": "招待の有効期限: {when}",
   "members.noExpiry": "招待の有効期限なし",
   "members.none": "該当するメンバーはいません。",
+  "members.export": "メンバー一覧をダウンロード（CSV）",
   "members.reading": "よみがな",
   "members.invitation": "招待中",
   "members.since": "{when} から参加",
@@ -581,6 +583,14 @@ export const ja: Readonly<Record<MessageKey, string>> = {
   "join.otherAccount":
     "{email} でログインしています。この招待は別のアドレス宛てです。ログアウトしてから、もう一度リンクを開いてください。",
   "join.accept": "承認して参加する",
+  "claim.tag": "取り込み済み・未引き継ぎ",
+  "claim.help":
+    "このアカウントは、ここにアカウントのない以前のサービスの利用者のために、取り込みで作られました。管理者からの招待でその本人が引き継ぐまで、ログインできません。",
+  "claim.email": "本人のアドレス",
+  "claim.submit": "引き継ぎに招待する",
+  "claim.intro":
+    "この招待で、以前のサービスから取り込まれたアカウント「{name}」を受け取れます。投稿・コメント・ToDo・予定・チャットはそのまま残ります。名前とパスワードを決めて引き継いでください。",
+  "claim.join": "このアカウントを引き継ぐ",
   "signin.forgot": "パスワードを忘れた場合",
   "signin.setupNeeded":
     "このサーバーにはまだアカウントがありません。サーバーが起動時に（標準出力に）表示したセットアップ用のリンクを開いて、最初の管理者を作成してください。",

@@ -1,6 +1,7 @@
 // What managers do on the members pages: invite an e-mail address by mail (`/g/1:n/members/invite`),
 // send an invitation again (`.../members/1:m/resend`), remove a member or withdraw an invitation
-// (`.../remove`), make a member a manager or not (`.../manager`).
+// (`.../remove`), make a member a manager or not (`.../manager`), invite the person of an imported
+// placeholder member to take it over (`.../claim`).
 import type { FastifyInstance } from "fastify";
 import { TooManyRequestsError, ValidationError } from "../../domain/errors.js";
 import { formatPair } from "../../domain/item-id.js";
@@ -11,6 +12,7 @@ import {
   renewInvitation,
   setMemberManager,
 } from "../../services/member/member-manage.js";
+import { invitePlaceholder } from "../../services/member/placeholder-claim.js";
 import { errorText } from "../i18n/i18n.js";
 import { type PageRequest, type WebContext, pathPair, registerPage } from "../page.js";
 import { withQuery } from "../paging.js";
@@ -40,6 +42,22 @@ export function registerMemberManagePages(app: FastifyInstance, web: WebContext)
         if (!(error instanceof TooManyRequestsError)) throw error;
         const refused = personsMistake(page, error);
         return memberListPage(web, page, { problem: refused.message, status: refused.status, tab: "INVITE" });
+      }
+    },
+  });
+  // Handing an imported placeholder over to its person (issue #32).
+  registerPage(app, web, "/g/:group/members/:member/claim", {
+    async POST(page) {
+      const input = {
+        groupId: pathPair(page, "group"),
+        memberId: pathPair(page, "member"),
+        email: page.form.get("email") ?? "",
+      };
+      try {
+        return showLink(web, page, await invitePlaceholder(web, page.actor, input));
+      } catch (error) {
+        const refused = personsMistake(page, error);
+        return memberListPage(web, page, { problem: refused.message, status: refused.status });
       }
     },
   });

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import { formatPair } from "../../domain/item-id.js";
 import type { Member, MemberStatus } from "../../domain/member.js";
+import { realAddressOf } from "../../domain/placeholder.js";
 import { queryValue } from "../../http-kit/query.js";
 import { readMemberListPage } from "../../services/item/area-page.js";
 import { getMember } from "../../services/member/member.js";
@@ -24,6 +25,9 @@ function memberRow(chrome: Chrome, member: Member, viewerId: number) {
     actionBase: chrome.u(`/g/${formatPair(member.groupId)}/members/${formatPair(member.id)}`),
     reading: [member.familyKana, member.givenKana].filter((part) => part !== "").join(" "),
     isYou: member.status === "JOIN" && member.userId === viewerId,
+    // An imported placeholder nobody has claimed: the invite form offers its real address, if any.
+    imported: member.placeholderEmail !== null,
+    claimEmail: member.placeholderEmail === null ? "" : realAddressOf(member.placeholderEmail),
   };
 }
 
@@ -68,6 +72,7 @@ export async function memberListPage(web: WebContext, page: PageRequest, refusal
       problem: refusal?.problem,
       inviteAction: page.chrome.u(`${groupPath}/members/invite`),
       editHref: page.chrome.u(`${groupPath}/edit`),
+      exportHref: page.chrome.u(`${groupPath}/members/export`),
       auditHref: page.chrome.u(`${groupPath}/audit`),
       leaveAction: page.chrome.u(`${groupPath}/leave`),
       groupMail,

@@ -2,7 +2,7 @@
 // sign-up policy is `open` or `domains` (the settings, else `--allow-signup`), and an invitation's
 // link (`/join/1:m/SECRET`), where the invited address's holder makes an account and joins at once
 // (the invitation is the permission, under every policy but `closed`), or, having one, signs in
-// and accepts.
+// and accepts; or, for a link that hands over an imported placeholder, sets that account up.
 import type { FastifyInstance } from "fastify";
 import type { User } from "../../domain/user.js";
 import { ValidationError } from "../../domain/errors.js";
@@ -11,6 +11,8 @@ import { requireSignupOpen, signupPageOpen } from "../../domain/signup.js";
 import { readSiteSettings } from "../../services/settings/site-settings.js";
 import { joinWithNewAccount, readInvitationLink } from "../../services/member/invitation.js";
 import { openSession } from "../../services/session/session.js";
+import { claimPlaceholder, handsOverPlaceholder } from "../../services/member/placeholder-claim.js";
+import { claimAddressTaken, claimSignedIn } from "../../domain/placeholder.js";
 import { signUp } from "../../services/account/signup.js";
 import { errorText } from "../i18n/i18n.js";
 import { type PublicPageRequest, type WebContext, pathPair, registerPublicPage } from "../page.js";
@@ -47,12 +49,17 @@ export function registerSignupPages(app: FastifyInstance, web: WebContext): void
       requireFormToken(page);
       const name = page.form.get("name") ?? "";
       try {
-        const { user, invitation } = await joinWithNewAccount(web, {
+        const taking = {
           ...linkOf(page),
           name,
           password: page.form.get("password") ?? "",
           address: web.clientAddress(page.request),
-        });
+        };
+        // A link that hands over an imported placeholder sets that account up instead of a new one.
+        const signedIn = (await signedInOf(web, page.request)) !== undefined;
+        const { user, invitation } = (await handsOverPlaceholder(web, taking.memberId))
+          ? await claimPlaceholder(web, { ...taking, signedIn })
+          : await joinWithNewAccount(web, taking);
         return signInAs(web, page, user, `/g/${formatPair(invitation.groupId)}/board`);
       } catch (error) {
         if (!(error instanceof ValidationError) || error.code === "INVITATION_EXPIRED") throw error;
@@ -90,6 +97,9 @@ function signupForm(web: WebContext, page: PublicPageRequest, values: { name: st
 async function joinPage(web: WebContext, page: PublicPageRequest, values: { name: string }, error?: string) {
   const link = linkOf(page);
   const view = await readInvitationLink(web, link);
+  // The imported account's name is offered as the name to keep (or change).
+  if (view.invitation.claimName !== null && values.name === "" && error === undefined)
+    values = { name: view.invitation.claimName };
   const signedIn = await signedInOf(web, page.request);
   const here = `/join/${formatPair(link.memberId)}/${encodeURIComponent(link.secret)}`;
   return page.render(
@@ -98,6 +108,9 @@ async function joinPage(web: WebContext, page: PublicPageRequest, values: { name
       title: `${page.chrome.t("join.title")} · ${view.invitation.groupName}`,
       invitation: view.invitation,
       accountExists: view.accountExists,
+      claim: view.invitation.claimName ?? undefined,
+      claimSignedIn: errorText(page.chrome.lang, "CLAIM_SIGNED_IN", claimSignedIn().message),
+      claimTaken: errorText(page.chrome.lang, "CLAIM_ADDRESS_TAKEN", claimAddressTaken(view.invitation.email).message),
       // Under the `closed` policy an invitation lets only an existing account join.
       mayCreate: (await readSiteSettings(web)).signupPolicy !== "closed",
       signedInAs: signedIn?.session.user.email,

@@ -12,7 +12,7 @@ import {
   taskStatusLabel,
 } from "../../domain/task.js";
 import { readFolderParameter } from "../../http-kit/parameters.js";
-import { queryValue } from "../../http-kit/query.js";
+import { type QueryValues, queryValue } from "../../http-kit/query.js";
 import { readTaskListPage } from "../../services/item/area-page.js";
 import { readTaskPage } from "../../services/item/item-page.js";
 import { isOverdue } from "../../domain/task-due.js";
@@ -34,35 +34,46 @@ export function registerTaskPages(app: FastifyInstance, web: WebContext): void {
 }
 
 /** The filters as the form sent them. */
-interface TaskFilters {
+export interface TaskFilters {
   readonly state: string;
   readonly folder: string;
   readonly from: string;
   readonly to: string;
 }
 
-async function taskListPage(web: WebContext, page: PageRequest) {
-  const groupId = pathPair(page, "group");
-  const filters: TaskFilters = {
-    state: queryValue(page.query, "state") ?? "",
-    folder: queryValue(page.query, "folder") ?? "",
-    from: queryValue(page.query, "from") ?? "",
-    to: queryValue(page.query, "to") ?? "",
+/** The list's filters as the query gives them (the page's form, and its download's link). */
+export function readTaskFilters(query: QueryValues): TaskFilters {
+  return {
+    state: queryValue(query, "state") ?? "",
+    folder: queryValue(query, "folder") ?? "",
+    from: queryValue(query, "from") ?? "",
+    to: queryValue(query, "to") ?? "",
   };
-  const folder = readFolderParameter(filters.folder, "folder");
-  let error: string | undefined;
-  let term: Term | undefined;
-  try {
-    term = dueTerm(filters, web.clock.now());
-  } catch (problem) {
-    if (!(problem instanceof ValidationError)) throw problem;
-    error = errorText(page.chrome.lang, problem.code, problem.message);
-  }
-  const filter: TaskFilter = {
-    term,
+}
+
+/** The store's filter of the form's state and due range. @throws ValidationError INVALID_DATE, and the term's own */
+export function taskFilterOf(filters: TaskFilters, now: number): TaskFilter {
+  return {
+    term: dueTerm(filters, now),
     notCompletedOnly: filters.state === "NOT_COMPLETED",
     ...(isTaskStatus(filters.state) ? { status: filters.state } : {}),
   };
+}
+
+async function taskListPage(web: WebContext, page: PageRequest) {
+  const groupId = pathPair(page, "group");
+  const filters = readTaskFilters(page.query);
+  const folder = readFolderParameter(filters.folder, "folder");
+  let error: string | undefined;
+  let filter: TaskFilter;
+  try {
+    filter = taskFilterOf(filters, web.clock.now());
+  } catch (problem) {
+    if (!(problem instanceof ValidationError)) throw problem;
+    error = errorText(page.chrome.lang, problem.code, problem.message);
+    // A refused due range lists as if none was given.
+    filter = taskFilterOf({ ...filters, from: "", to: "" }, web.clock.now());
+  }
   const request = readPageNumber(page.query);
   const view = await readTaskListPage(web, page.actor, { groupId, folder, filter, page: request.fetch });
   const path = `/g/${formatPair(groupId)}/tasks`;
@@ -84,6 +95,8 @@ async function taskListPage(web: WebContext, page: PageRequest) {
         all: page.chrome.t("tasks.anyFolder"),
       }).map((link) => ({ value: link.key, label: link.label })),
       action: page.chrome.u(path),
+      // The download keeps the filters that were understood (a refused due range shows no link).
+      exportHref: error === undefined ? page.chrome.u(withQuery(`${path}/export`, { ...filters })) : undefined,
       newTaskHref: page.chrome.u(
         withQuery(`${path}/new`, { folder: folder.kind === "folder" ? filters.folder : undefined }),
       ),
