@@ -151,6 +151,11 @@ describeEachBackend("web: the administration's import of the original service's 
     const link = /<a id="import-group-link" href="(\/g\/1:(\d+))">移行 \(web\)<\/a> \(new\)/.exec(first.html);
     assert.ok(link, "the report links the new group");
     const groupId = Number(link[2]);
+    assert.match(
+      first.html,
+      new RegExp(`href="/admin/groups/1:${groupId}"`),
+      "and its administration page (no manager yet)",
+    );
     const topics = await server.store.read((tx) => tx.topics.list(groupId, { kind: "all" }, { offset: 0, limit: 10 }));
     assert.equal(topics.length, 3);
     const rows = await server.store.read((tx) =>

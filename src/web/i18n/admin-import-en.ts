@@ -20,6 +20,7 @@ export const ADMIN_IMPORT_EN = {
   "admin.import.groupLine": "Group",
   "admin.import.groupNew": "(new)",
   "admin.import.groupWouldBe": "{name} (would be made)",
+  "admin.import.manageGroup": "its managers and members (administration)",
   "admin.import.zoneLine": "Times read in",
   "admin.import.counts": "What was made",
   "admin.import.what": "What",

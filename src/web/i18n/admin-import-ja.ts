@@ -21,6 +21,7 @@ export const ADMIN_IMPORT_JA: { readonly [K in keyof typeof ADMIN_IMPORT_EN]: st
   "admin.import.groupLine": "グループ",
   "admin.import.groupNew": "（新規）",
   "admin.import.groupWouldBe": "{name}（作られます）",
+  "admin.import.manageGroup": "管理者とメンバー（管理画面）",
   "admin.import.zoneLine": "時刻のタイムゾーン",
   "admin.import.counts": "作られたもの",
   "admin.import.what": "種類",
