@@ -103,7 +103,9 @@ async function receiveExport(web: WebContext, page: AdminPageRequest): Promise<E
     beforeFile: (text) => requireCsrf(text.get("_csrf"), csrf),
   });
   requireCsrf(received.text.get("_csrf"), csrf);
-  const bytes = received.file === undefined ? undefined : Buffer.from(received.file);
+  // A view of the received bytes, not a copy (the zip may be tens of MB).
+  const file = received.file;
+  const bytes = file === undefined ? undefined : Buffer.from(file.buffer, file.byteOffset, file.byteLength);
   return { text: received.text, zip: bytes === undefined ? undefined : { name: zipName(received.fileName), bytes } };
 }
 
