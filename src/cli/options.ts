@@ -52,6 +52,7 @@ export const LIMIT_OPTIONS = {
   "login-limit-address": { type: "string" },
   "login-limit-untrusted": { type: "string" },
   "max-uploads": { type: "string" },
+  "import-upload-mb": { type: "string" },
   "feed-cache-mb": { type: "string" },
   "headers-timeout": { type: "string" },
   "request-timeout": { type: "string" },
@@ -75,6 +76,7 @@ export const LIMIT_OPTIONS_HELP = `Limits (each also read from its environment v
   --login-limit-address N     KAIRAN_LOGIN_LIMIT_ADDRESS   failed sign-ins per address per 15 minutes (50)
   --login-limit-untrusted N   KAIRAN_LOGIN_LIMIT_UNTRUSTED failed sign-ins per account without its device cookie per 15 minutes (30)
   --max-uploads N             KAIRAN_MAX_UPLOADS           multipart uploads received at once (16)
+  --import-upload-mb N        KAIRAN_IMPORT_UPLOAD_MB      MB of the export's zip uploaded at /admin/import (50)
   --feed-cache-mb N           KAIRAN_FEED_CACHE_MB         MB of built feeds kept for repeated polls, 0 = off (16)
   --headers-timeout S         KAIRAN_HEADERS_TIMEOUT       time to send the request headers (20)
   --request-timeout S         KAIRAN_REQUEST_TIMEOUT       time to send a whole request, body included (300)
@@ -192,6 +194,7 @@ export function configFlags(values: Record<string, string | boolean | undefined>
       loginLimitAddress: text("login-limit-address"),
       loginLimitUntrusted: text("login-limit-untrusted"),
       maxUploads: text("max-uploads"),
+      importUploadMb: text("import-upload-mb"),
       feedCache: text("feed-cache-mb"),
       headersTimeout: text("headers-timeout"),
       requestTimeout: text("request-timeout"),

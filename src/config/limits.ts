@@ -69,6 +69,8 @@ export interface LimitsConfig {
   readonly loginThrottle: LoginThrottleConfig;
   /** Multipart uploads received at once by this process. */
   readonly maxUploads: number;
+  /** The largest zip of the original service's export an administrator may upload (/admin/import), held in memory. */
+  readonly importUploadBytes: number;
   /** Bytes of built GET feeds this process keeps to answer repeated polls (0: none). */
   readonly feedCacheBytes: number;
   readonly timeouts: TimeoutConfig;
@@ -86,6 +88,7 @@ export const LIMIT_SOURCES = {
   loginLimitAddress: { flag: "--login-limit-address", env: "KAIRAN_LOGIN_LIMIT_ADDRESS" },
   loginLimitUntrusted: { flag: "--login-limit-untrusted", env: "KAIRAN_LOGIN_LIMIT_UNTRUSTED" },
   maxUploads: { flag: "--max-uploads", env: "KAIRAN_MAX_UPLOADS" },
+  importUploadMb: { flag: "--import-upload-mb", env: "KAIRAN_IMPORT_UPLOAD_MB" },
   feedCache: { flag: "--feed-cache-mb", env: "KAIRAN_FEED_CACHE_MB" },
   headersTimeout: { flag: "--headers-timeout", env: "KAIRAN_HEADERS_TIMEOUT" },
   requestTimeout: { flag: "--request-timeout", env: "KAIRAN_REQUEST_TIMEOUT" },
@@ -138,6 +141,12 @@ export const limitsSchema = {
   loginLimitAddress: count(50),
   loginLimitUntrusted: count(30),
   maxUploads: count(16),
+  importUploadMb: z.coerce
+    .number()
+    .int("must be an integer")
+    .min(1, "must be 1 or more")
+    .max(1024, "must be at most 1024 (MB)")
+    .default(50),
   feedCache: z.coerce
     .number()
     .int("must be an integer")
@@ -200,6 +209,7 @@ export function toLimitsConfig(value: ParsedLimits): LimitsConfig {
       backoffMaxMs: 60 * 1000,
     }),
     maxUploads: value.maxUploads,
+    importUploadBytes: value.importUploadMb * 1024 * 1024,
     feedCacheBytes: value.feedCache * 1024 * 1024,
     timeouts: Object.freeze({
       headersMs: ms(value.headersTimeout),

@@ -36,6 +36,7 @@ export const AUDIT_ACTIONS = [
   "group.archive",
   "group.restore",
   "group.delete",
+  "group.import",
   "member.add",
   "member.invite",
   "member.remove",

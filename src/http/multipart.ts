@@ -226,7 +226,7 @@ export async function receiveSmallFile(
   reply: FastifyReply,
   admission: Admission,
   rules: SmallFileRules,
-): Promise<{ text: ReadonlyMap<string, string>; file: Uint8Array | undefined }> {
+): Promise<{ text: ReadonlyMap<string, string>; file: Uint8Array | undefined; fileName: string | undefined }> {
   const refuse = (error: unknown) => {
     reply.header("connection", "close");
     return error;
@@ -237,6 +237,7 @@ export async function receiveSmallFile(
   try {
     const text = new Map<string, string>();
     let file: Uint8Array | undefined;
+    let fileName: string | undefined;
     // One file more than allowed reaches the loop, which names the problem.
     const limits = { fileSize: rules.maxBytes, files: 2, fields: 8, fieldSize: 4096, parts: 10 };
     for await (const part of request.parts({ limits })) {
@@ -251,8 +252,9 @@ export async function receiveSmallFile(
           `The form sends one file, named ${rules.fileField}; "${clip(part.fieldname)}" is not it.`,
         );
       file = await readSmallPart(part, rules);
+      fileName = part.filename;
     }
-    return { text, file };
+    return { text, file, fileName };
   } catch (error) {
     throw refuse(translateMultipartError(error));
   } finally {

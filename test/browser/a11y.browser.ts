@@ -60,6 +60,7 @@ const SIGNED_IN_EXTRAS = [
   "/admin/settings",
   "/admin/audit",
   "/admin/groups",
+  "/admin/import",
   "/admin/groups/new",
   "/admin/groups/1:1",
   "/admin/status",

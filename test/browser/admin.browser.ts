@@ -1,10 +1,11 @@
 // The administration in Chromium, as the demo site's administrator uses it on its first day:
 // from the header to /admin, the sign-up policy changed, a user created and then disabled, and
-// each of those read back in the audit log with its actor and address. Run by `npm run test:browser`.
+// each of those read back in the audit log with its actor and address; the original service's
+// export uploaded, checked, imported and read in its group. Run by `npm run test:browser`.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { type ServerProcess, startServerProcess } from "../support/cli.js";
@@ -14,6 +15,9 @@ import { DESKTOP, contextAt } from "./widths.js";
 
 /** The demo workspace's administrator. */
 const ADMIN = { email: "alice@example.com", password: "kairan-demo", label: "Alice Aoki <alice@example.com>" };
+
+/** The original service's export in English, as a zip (test/fixtures/cybozulive/make.py). */
+const EXPORT_ZIP = resolve(import.meta.dirname, "../fixtures/cybozulive/zips/export-en-utf8-names.zip");
 
 describe("the administration in Chromium: sign-up policy, a new user disabled, the audit log", () => {
   let dataDir: string;
@@ -136,5 +140,41 @@ describe("the administration in Chromium: sign-up policy, a new user disabled, t
     const texts = (await page.locator("#audit-rows tbody tr").allTextContents()).join("\n");
     for (const action of ["group.archive", "group.restore", "group.create", "group.delete"])
       assert.ok(texts.includes(action), `the log shows ${action}`);
+  });
+
+  it("uploads the original service's export: a check changes nothing, the import makes the topics, the group shows them", async () => {
+    const admin = page.getByRole("navigation", { name: "Administration" });
+    await page.goto(`${server.url}/admin`);
+    await admin.getByRole("link", { name: "Import" }).click();
+    await page.waitForURL(`${server.url}/admin/import`);
+    assert.deepEqual(await seriousViolations(page), [], "the import form");
+    const fill = async () => {
+      await page.getByLabel("Into the group").selectOption({ label: "Kairan Developers" });
+      await page.getByLabel("Time zone of the export's times").fill("UTC");
+      await page.getByLabel("The export's zip file").setInputFiles(EXPORT_ZIP);
+    };
+    await fill();
+    await page.getByRole("button", { name: "Check (dry run)" }).click();
+    await page.getByRole("heading", { name: "Check: nothing was changed" }).waitFor();
+    const topics = page.locator('#import-counts tr[data-count="topics"] td');
+    assert.deepEqual(await topics.allTextContents(), ["2", "0"], "two topics would be made");
+    assert.match((await page.locator("#import-files").textContent()) ?? "", /live_Forum_20180713\.csv\s*board/);
+    assert.deepEqual(await seriousViolations(page), [], "the report");
+    const link = page.locator("#import-group-link");
+    assert.equal(await link.count(), 1, "the group's link");
+    await page.goto(`${server.url}${await link.getAttribute("href")}/board`);
+    assert.equal(await page.getByRole("link", { name: "Welcome", exact: true }).count(), 0, "the check made nothing");
+
+    await page.goto(`${server.url}/admin/import`);
+    await fill();
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    await page.getByRole("heading", { name: "Imported" }).waitFor();
+    assert.deepEqual(await topics.allTextContents(), ["2", "0"], "two topics made");
+    await page.locator("#import-group-link").click();
+    // A group opens on its board.
+    await page.waitForURL(/\/g\/1:\d+\/board$/);
+    await page.getByRole("link", { name: "Welcome", exact: true }).click();
+    await page.getByRole("heading", { name: "Welcome", exact: true }).waitFor();
+    await page.getByText("please introduce yourselves.").waitFor();
   });
 });

@@ -187,6 +187,7 @@ describe("config", () => {
     assert.deepEqual(limits.trustProxy, []);
     assert.equal(limits.maxUploads, 16);
     assert.equal(limits.feedCacheBytes, 16 * 1024 * 1024);
+    assert.equal(limits.importUploadBytes, 50 * 1024 * 1024);
     assert.deepEqual(limits.timeouts, {
       headersMs: 20_000,
       requestMs: 300_000,
@@ -266,6 +267,19 @@ describe("config", () => {
     assert.throws(
       () => loadConfig({ limits: { feedCache: "1.5" } }, {}),
       /--feed-cache-mb \/ KAIRAN_FEED_CACHE_MB: must be an integer/,
+    );
+  });
+
+  it("takes the largest upload of /admin/import in MB from 1 to 1024", () => {
+    assert.equal(loadConfig({ limits: { importUploadMb: "1" } }, {}).limits.importUploadBytes, 1024 * 1024);
+    assert.equal(loadConfig({}, { KAIRAN_IMPORT_UPLOAD_MB: "1024" }).limits.importUploadBytes, 1024 * 1024 * 1024);
+    assert.throws(
+      () => loadConfig({ limits: { importUploadMb: "1025" } }, {}),
+      /--import-upload-mb \/ KAIRAN_IMPORT_UPLOAD_MB: must be at most 1024/,
+    );
+    assert.throws(
+      () => loadConfig({}, { KAIRAN_IMPORT_UPLOAD_MB: "0" }),
+      /--import-upload-mb \/ KAIRAN_IMPORT_UPLOAD_MB: must be 1 or more/,
     );
   });
 

@@ -128,6 +128,7 @@ describeEachBackend("authorization matrix: every /admin page and form x everyone
       "/admin/groups",
       `/admin/groups/1:${groupId}`,
       "/admin/status",
+      "/admin/import",
     ]) {
       const answer = await web.get(path);
       assert.equal(answer.status, 200, path);

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { ImportProblem } from "../../domain/cybozulive/bundle.js";
 import type { MemberRecord } from "../../domain/cybozulive/members.js";
 import { type Resolution, normalName, resolvePeople } from "../../domain/cybozulive/people.js";
-import { COMMAND_LINE_ACTOR, membershipTarget, userTarget } from "../../domain/audit.js";
+import { type AuditActor, membershipTarget, userTarget } from "../../domain/audit.js";
 import { LIMITS } from "../../domain/limits.js";
 import type { Clock } from "../../clock.js";
 import type { Tx } from "../../store/store.js";
@@ -41,6 +41,8 @@ export async function importPeople(
     keys: ReadonlyMap<string, number>;
     places: ReadonlyMap<string, { file: string; line: number }>;
     problems: ImportProblem[];
+    /** Who the audit rows name: the operator at the command line, or the administrator in the browser. */
+    actor: AuditActor;
   },
   clock: Clock,
 ): Promise<PeopleResult> {
@@ -63,7 +65,7 @@ export async function importPeople(
     const key = `${PERSON}${name}`;
     let id = input.keys.get(key) ?? (resolution.email === null ? undefined : byEmail.get(resolution.email));
     if (id === undefined) {
-      id = await makePlaceholder(tx, { groupId: input.groupId, name, resolution }, clock);
+      id = await makePlaceholder(tx, { groupId: input.groupId, name, resolution, actor: input.actor }, clock);
       accountsCreated++;
     }
     if (!input.keys.has(key))
@@ -71,12 +73,25 @@ export async function importPeople(
     if (resolution.email !== null) byEmail.set(resolution.email, id);
     ids.set(name, id);
   }
-  return { ids, accountsCreated, membersJoined: await joinAll(tx, input.groupId, new Set(ids.values()), clock) };
+  return {
+    ids,
+    accountsCreated,
+    membersJoined: await joinAll(
+      tx,
+      { groupId: input.groupId, userIds: new Set(ids.values()), actor: input.actor },
+      clock,
+    ),
+  };
 }
 
 async function makePlaceholder(
   tx: Tx,
-  input: { groupId: number; name: string; resolution: Extract<Resolution, { kind: "placeholder" }> },
+  input: {
+    groupId: number;
+    name: string;
+    resolution: Extract<Resolution, { kind: "placeholder" }>;
+    actor: AuditActor;
+  },
   clock: Clock,
 ): Promise<number> {
   const { resolution } = input;
@@ -91,7 +106,7 @@ async function makePlaceholder(
     clock.now(),
   );
   await recordAudit(tx, clock, {
-    actor: COMMAND_LINE_ACTOR,
+    actor: input.actor,
     groupId: input.groupId,
     action: "user.create",
     target: userTarget(user),
@@ -101,14 +116,18 @@ async function makePlaceholder(
 }
 
 /** Joins each user to the group unless a member already; returns how many joined. */
-async function joinAll(tx: Tx, groupId: number, userIds: ReadonlySet<number>, clock: Clock): Promise<number> {
+async function joinAll(
+  tx: Tx,
+  { groupId, userIds, actor }: { groupId: number; userIds: ReadonlySet<number>; actor: AuditActor },
+  clock: Clock,
+): Promise<number> {
   let joined = 0;
   for (const userId of userIds) {
     if (await tx.memberships.findJoined(groupId, userId)) continue;
     const member = await insertJoinedMember(tx, { groupId, userId, manager: false }, clock.now());
     const user = await tx.users.findById(userId);
     await recordAudit(tx, clock, {
-      actor: COMMAND_LINE_ACTOR,
+      actor,
       groupId,
       action: "member.add",
       target: membershipTarget({ id: member.id, name: user?.name ?? "" }),

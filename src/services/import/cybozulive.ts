@@ -4,12 +4,13 @@
 // run finds what the first made by its import keys and makes nothing again. A dry run does
 // everything in the transaction and rolls it back, so it reports exactly what a real run would.
 import { type ExportFile, type ImportProblem, type ReadFile, readExport } from "../../domain/cybozulive/bundle.js";
-import { COMMAND_LINE_ACTOR, groupTarget } from "../../domain/audit.js";
+import { groupTarget } from "../../domain/audit.js";
 import { ConflictError, NotFoundError } from "../../domain/errors.js";
 import { type Group, requireNotArchived } from "../../domain/group.js";
 import { checkGroupDraft } from "../../domain/group-rules.js";
 import { formatPair } from "../../domain/item-id.js";
 import type { Tx } from "../../store/store.js";
+import { type Administrator, OPERATOR, requireAdministrator } from "../account/site-admin.js";
 import { recordAudit } from "../audit/audit-log.js";
 import { insertGroup } from "../group/group-manage.js";
 import type { ServiceContext } from "../context.js";
@@ -60,8 +61,11 @@ class DryRunDone extends Error {
 
 /**
  * Imports an export's files into a group; `timeZone` is a checked IANA zone the export's times are read in.
+ * `by` is who imports (the operator when absent; an administrator in the browser, the role checked
+ * inside the transaction): the audit rows name them.
  * @throws ImportFileError a file that breaks the format or a record that breaks a rule (nothing is written)
- * @throws NotFoundError GROUP_NOT_FOUND; ForbiddenError GROUP_ARCHIVED; ConflictError IMPORT_GROUP_NAME_AMBIGUOUS;
+ * @throws ForbiddenError ADMIN_REQUIRED;
+ *   NotFoundError GROUP_NOT_FOUND; ForbiddenError GROUP_ARCHIVED; ConflictError IMPORT_GROUP_NAME_AMBIGUOUS;
  *   ValidationError GROUP_NAME_* (a new group's name)
  */
 export async function importCybozuLive(
@@ -71,11 +75,13 @@ export async function importCybozuLive(
     target: ImportTarget;
     timeZone: string;
     dryRun: boolean;
+    by?: Administrator;
     /** Told how far the import is, often (a caller that shows it keeps the pace). */
     onProgress?: (progress: ImportProgress) => void;
   },
 ): Promise<ImportReport> {
   const files = input.files.length;
+  const by = input.by ?? OPERATOR;
   const tell = input.onProgress ?? (() => {});
   const bundle = readExport(input.files, (filesRead) => tell({ filesRead, files, rowsPlanned: 0, rowsWritten: 0 }));
   const plan = planImport(bundle, input.timeZone);
@@ -83,12 +89,13 @@ export async function importCybozuLive(
   tell({ filesRead: files, files, rowsPlanned, rowsWritten: 0 });
   try {
     return await ctx.store.transaction(async (tx) => {
+      await requireAdministrator(tx, by);
       const at = ctx.clock.now();
       const { group, created: groupCreated } = await targetGroup(tx, input.target, at);
       if (groupCreated)
         await recordAudit(tx, ctx.clock, {
           action: "group.create",
-          actor: COMMAND_LINE_ACTOR,
+          actor: by.audit,
           target: groupTarget(group),
           groupId: group.id,
           details: { name: group.name, via: "import" },
@@ -97,7 +104,15 @@ export async function importCybozuLive(
       const problems = [...plan.problems];
       const people = await importPeople(
         tx,
-        { groupId: group.id, names: plan.names, members: bundle.members, keys, places: plan.places, problems },
+        {
+          groupId: group.id,
+          names: plan.names,
+          members: bundle.members,
+          keys,
+          places: plan.places,
+          problems,
+          actor: by.audit,
+        },
         ctx.clock,
       );
       const created = counts({ accounts: people.accountsCreated, members: people.membersJoined });

@@ -1,11 +1,13 @@
 import { ADMIN_EN } from "./admin-en.js";
 import { ADMIN_GROUPS_EN } from "./admin-groups-en.js";
+import { ADMIN_IMPORT_EN } from "./admin-import-en.js";
 
 /** Every text of the web interface in English; `ja.ts` must have the same keys (the compiler checks). */
 export const en = {
   "app.name": "Kairan",
   ...ADMIN_EN,
   ...ADMIN_GROUPS_EN,
+  ...ADMIN_IMPORT_EN,
   "nav.skip": "Skip to content",
   "nav.main": "Main",
   "nav.groups": "My groups",

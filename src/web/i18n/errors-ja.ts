@@ -148,4 +148,9 @@ export const ERRORS_JA: Readonly<Record<string, string>> = {
   OIDC_SETTINGS_INCOMPLETE:
     "シングルサインオンを有効にするには、発行者の URL、クライアント ID、クライアントシークレットが必要です。",
   OIDC_UNAVAILABLE: "シングルサインオンは現在使えません。パスワードでサインインしてください。",
+  IMPORT_FILE_REQUIRED: "エクスポートの zip ファイルを選んでください。",
+  IMPORT_GROUP_REQUIRED: "取り込み先のグループを選ぶか、新しいグループの名前を入力してください。",
+  IMPORT_GROUP_TWICE: "グループを選ぶか新しいグループの名前を入力するか、どちらか一方にしてください。",
+  IMPORT_GROUP_INVALID: "一覧からグループを選んでください。",
+  IMPORT_TIME_ZONE_INVALID: "タイムゾーンは Asia/Tokyo のような IANA のタイムゾーン名で入力してください。",
 };

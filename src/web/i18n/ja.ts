@@ -1,5 +1,6 @@
 import { ADMIN_JA } from "./admin-ja.js";
 import { ADMIN_GROUPS_JA } from "./admin-groups-ja.js";
+import { ADMIN_IMPORT_JA } from "./admin-import-ja.js";
 import type { MessageKey } from "./en.js";
 
 /** Every text of the web interface in Japanese. */
@@ -7,6 +8,7 @@ export const ja: Readonly<Record<MessageKey, string>> = {
   "app.name": "Kairan",
   ...ADMIN_JA,
   ...ADMIN_GROUPS_JA,
+  ...ADMIN_IMPORT_JA,
   "nav.skip": "本文へ移動",
   "nav.main": "メイン",
   "nav.groups": "参加グループ",

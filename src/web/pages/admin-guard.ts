@@ -7,7 +7,7 @@ import { requireSiteAdmin } from "../../domain/site-admin.js";
 import { recordRefusal } from "../../services/audit/audit-log.js";
 import { type Administrator, administratorOf } from "../../services/account/site-admin.js";
 import type { MessageKey } from "../i18n/en.js";
-import { type PageRequest, type WebContext, registerPage } from "../page.js";
+import { type PageOptions, type PageRequest, type WebContext, registerPage } from "../page.js";
 
 /** An administration page's request: the page, and the administrator acting in it. */
 export interface AdminPageRequest extends PageRequest {
@@ -21,6 +21,7 @@ export const ADMIN_SECTIONS: readonly { readonly key: string; readonly path: str
   { key: "users", path: "/admin/users", label: "admin.nav.users" },
   { key: "groups", path: "/admin/groups", label: "admin.nav.groups" },
   { key: "apps", path: "/admin/apps", label: "admin.nav.apps" },
+  { key: "import", path: "/admin/import", label: "admin.nav.import" },
   { key: "settings", path: "/admin/settings", label: "admin.nav.settings" },
   { key: "audit", path: "/admin/audit", label: "admin.nav.audit" },
   { key: "status", path: "/admin/status", label: "admin.nav.status" },
@@ -36,6 +37,7 @@ export function registerAdminPage(
   path: string,
   handlers: { GET?: AdminHandler; POST?: AdminHandler },
   action?: AuditAction,
+  options: Pick<PageOptions, "multipart"> = {},
 ): void {
   const guard =
     (method: "GET" | "POST", handler: AdminHandler) =>
@@ -48,10 +50,16 @@ export function registerAdminPage(
       }
       return handler({ ...page, by });
     };
-  registerPage(app, web, path, {
-    ...(handlers.GET ? { GET: guard("GET", handlers.GET) } : {}),
-    ...(handlers.POST ? { POST: guard("POST", handlers.POST) } : {}),
-  });
+  registerPage(
+    app,
+    web,
+    path,
+    {
+      ...(handlers.GET ? { GET: guard("GET", handlers.GET) } : {}),
+      ...(handlers.POST ? { POST: guard("POST", handlers.POST) } : {}),
+    },
+    options,
+  );
 }
 
 /** Renders an administration template with the section's navigation. */

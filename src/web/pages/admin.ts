@@ -4,6 +4,7 @@ import type { WebContext } from "../page.js";
 import { registerAdminAppPages } from "./admin-apps.js";
 import { registerAdminAuditPages } from "./admin-audit.js";
 import { registerAdminGroupPages } from "./admin-groups.js";
+import { registerAdminImportPages } from "./admin-import.js";
 import { registerAdminStatusPages } from "./admin-status.js";
 import { registerAdminPage, renderAdmin } from "./admin-guard.js";
 import { registerAdminSettingsPages } from "./admin-settings.js";
@@ -17,6 +18,7 @@ export function registerAdminPages(app: FastifyInstance, web: WebContext): void 
   registerAdminUserPages(app, web);
   registerAdminGroupPages(app, web);
   registerAdminAppPages(app, web);
+  registerAdminImportPages(app, web);
   registerAdminSettingsPages(app, web);
   registerAdminAuditPages(app, web);
   registerAdminStatusPages(app, web);

@@ -1,0 +1,48 @@
+// The texts of /admin/import in English (spread into en.ts).
+
+/** The administration's page that imports the original service's export. */
+export const ADMIN_IMPORT_EN = {
+  "admin.nav.import": "Import",
+  "admin.import.intro":
+    "Bring a group's data from the original service (Cybozu Live) into Kairan: upload the zip of its export. " +
+    "A check reads every file and reports what an import would make, changing nothing; an import makes it, " +
+    "in one go. Importing the same export again makes nothing twice.",
+  "admin.import.file": "The export's zip file",
+  "admin.import.fileHelp": "At most {size}. After a check, choose the file again to import it.",
+  "admin.import.group": "Into the group",
+  "admin.import.newGroup": "A new group, named below",
+  "admin.import.groupName": "New group's name (a group of that name is used if there is one)",
+  "admin.import.timeZone": "Time zone of the export's times",
+  "admin.import.check": "Check (dry run)",
+  "admin.import.run": "Import",
+  "admin.import.reportDry": "Check: nothing was changed",
+  "admin.import.reportDone": "Imported",
+  "admin.import.groupLine": "Group",
+  "admin.import.groupNew": "(new)",
+  "admin.import.groupWouldBe": "{name} (would be made)",
+  "admin.import.manageGroup": "its managers and members (administration)",
+  "admin.import.zoneLine": "Times read in",
+  "admin.import.counts": "What was made",
+  "admin.import.what": "What",
+  "admin.import.created": "Made",
+  "admin.import.wouldCreate": "Would be made",
+  "admin.import.already": "Already imported",
+  "admin.import.count.topics": "Topics",
+  "admin.import.count.comments": "Comments",
+  "admin.import.count.tasks": "Tasks",
+  "admin.import.count.events": "Events",
+  "admin.import.count.accounts": "Accounts (placeholders)",
+  "admin.import.count.members": "Members joined",
+  "admin.import.count.chatRooms": "Chat rooms",
+  "admin.import.count.chatMessages": "Chat messages",
+  "admin.import.files": "Files read",
+  "admin.import.fileName": "File",
+  "admin.import.kind": "Kind",
+  "admin.import.encoding": "Encoding",
+  "admin.import.rows": "Rows",
+  "admin.import.problems": "Problems ({n})",
+  "admin.import.noProblems": "No problems.",
+  "admin.import.line": "Line",
+  "admin.import.column": "Column",
+  "admin.import.message": "Message",
+} as const;
