@@ -608,7 +608,7 @@ export const en = {
   "account.deleteFinal": "This cannot be undone: nobody can sign in to the account again.",
   "account.deleteProof": "Your password, or a current code of your authenticator app",
   "account.deleteProofHelp":
-    "Signed in only through single sign-on? Choose a password first with \"Forgot your password?\" on the sign-in page.",
+    'Signed in only through single sign-on? Choose a password first with "Forgot your password?" on the sign-in page.',
   "account.deleteButton": "Delete my account",
   "signin.accountDeleted": "Your account has been deleted.",
   "account.emailChanged": "Your e-mail address has been changed.",
