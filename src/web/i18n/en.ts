@@ -600,6 +600,10 @@ export const en = {
   "account.emailSave": "Send the confirmation link",
   "account.emailSent":
     "A message with a confirmation link is on its way to the new address. Your address changes when you follow it.",
+  "account.myDataTitle": "Your data",
+  "account.myDataHelp":
+    "One zip file with your profile, the topics, comments and chat messages you wrote, your personal events and ToDo tasks, and every file version you uploaded. Only what you wrote or own is in it; its README.txt says what each file is.",
+  "account.myDataDownload": "Download my data",
   "account.deleteTitle": "Delete your account",
   "account.deleteGoes":
     "What goes: your name and its reading, your e-mail address (free again for a new account), your password, your picture, every session (you are signed out everywhere), the applications' access to your account, and the administrator's role.",

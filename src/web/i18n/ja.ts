@@ -604,6 +604,10 @@ export const ja: Readonly<Record<MessageKey, string>> = {
   "account.newEmail": "新しいメールアドレス",
   "account.emailSave": "確認用のリンクを送る",
   "account.emailSent": "新しいアドレスに確認用のリンクを送りました。リンクを開くとアドレスが変わります。",
+  "account.myDataTitle": "あなたのデータ",
+  "account.myDataHelp":
+    "プロフィール、あなたが書いたトピック・コメント・チャットのメッセージ、個人の予定と ToDo、アップロードしたすべてのファイルの版を一つの zip ファイルにします。あなたが書いたもの・持っているものだけが入ります。各ファイルの説明は README.txt にあります。",
+  "account.myDataDownload": "データをダウンロード",
   "account.deleteTitle": "アカウントの削除",
   "account.deleteGoes":
     "削除されるもの: 名前とふりがな、メールアドレス (新しいアカウントで再び使えます)、パスワード、プロフィール画像、すべてのログイン (どこでもログアウトされます)、アプリケーションからのアクセス、管理者の権限。",

@@ -26,6 +26,7 @@ import { queryValue } from "../../http-kit/query.js";
 import { errorText } from "../i18n/i18n.js";
 import { type PageRequest, type WebContext, pageNotFound, registerPage } from "../page.js";
 import { clearSessionCookie, deviceOf } from "../session.js";
+import { registerAccountExport } from "./account-export.js";
 import { receivePicture } from "./picture-upload.js";
 
 /** The forms of the page, each a section with this id. */
@@ -126,6 +127,7 @@ export function registerAccountPages(app: FastifyInstance, web: WebContext): voi
         },
       ),
   });
+  registerAccountExport(app, web);
   registerPage(app, web, "/users/:user/picture", { GET: (page) => sendPicture(web, page) });
 }
 
