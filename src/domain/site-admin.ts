@@ -13,13 +13,16 @@ export function requireSiteAdmin(isAdmin: boolean): void {
 /**
  * Asserts that taking the role from `userId` (removing it, disabling or deleting the account)
  * leaves another active administrator; `activeAdminIds` are the administrators whose accounts are enabled.
+ * `self`: the person asks it of their own account (the message speaks to them).
  * @throws ValidationError LAST_ADMIN
  */
-export function requireNotLastAdmin(activeAdminIds: readonly number[], userId: number): void {
+export function requireNotLastAdmin(activeAdminIds: readonly number[], userId: number, self = false): void {
   if (activeAdminIds.includes(userId) && activeAdminIds.length <= 1)
     throw new ValidationError(
       "LAST_ADMIN",
-      "This is the site's last administrator; make another person an administrator first.",
+      self
+        ? "You are the site's last administrator: make another person an administrator first, then delete your account."
+        : "This is the site's last administrator; make another person an administrator first.",
     );
 }
 

@@ -22,17 +22,23 @@ export interface FeedHead {
 
 /** A whole feed document, root namespaces declared once. */
 export function feedDocument(head: FeedHead, entries: readonly string[]): string {
-  return (
-    `${XML_DECLARATION}\n<feed${FEED_NAMESPACES}>` +
-    titleElement(head.title) +
-    element("id", {}, head.id) +
-    element("link", { rel: "alternate", type: "text/html", href: head.alternate }) +
-    `<author>${element("name", {}, head.viewer.name)}${element("email", {}, head.viewer.email)}${element("uri", {}, formatPair(head.viewer.id))}</author>` +
-    element("updated", {}, utcTimestamp(head.updated)) +
-    (head.extra ?? "") +
-    entries.join("") +
-    "</feed>\n"
-  );
+  const { start, end } = feedParts(head);
+  return start + entries.join("") + end;
+}
+
+/** A feed document's text before its entries and after them: a long feed written entry by entry. */
+export function feedParts(head: FeedHead): { readonly start: string; readonly end: string } {
+  return {
+    start:
+      `${XML_DECLARATION}\n<feed${FEED_NAMESPACES}>` +
+      titleElement(head.title) +
+      element("id", {}, head.id) +
+      element("link", { rel: "alternate", type: "text/html", href: head.alternate }) +
+      `<author>${element("name", {}, head.viewer.name)}${element("email", {}, head.viewer.email)}${element("uri", {}, formatPair(head.viewer.id))}</author>` +
+      element("updated", {}, utcTimestamp(head.updated)) +
+      (head.extra ?? ""),
+    end: "</feed>\n",
+  };
 }
 
 /** `<author>` of an entry: name and uri = user id. */

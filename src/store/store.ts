@@ -22,6 +22,7 @@ import type { LeaseRepo } from "./queries/leases.js";
 import type { LikeNotificationRepo } from "./queries/like-notifications.js";
 import type { LiveEventRepo } from "./queries/live-events.js";
 import type { AddressBookRepo } from "./queries/address-book.js";
+import type { MyDataRepo } from "./queries/my-data.js";
 import type { LoginFailureRepo } from "./queries/login-failures.js";
 import type { SignInDeviceRepo } from "./queries/sign-in-devices.js";
 import type { MailOutboxRepo } from "./queries/mail-outbox.js";
@@ -171,6 +172,8 @@ export interface Repositories {
   readonly liveEvents: LiveEventRepo;
   /** People who share a group with a user (/api/mpAddress/V2). */
   readonly addressBook: AddressBookRepo;
+  /** What one person made, for the download of their own data. */
+  readonly myData: MyDataRepo;
   /** Calendar feed secrets (the /ical/ addresses). */
   readonly calendarFeeds: CalendarFeedRepo;
   /** People's notification mail settings and the groups they turned off. */

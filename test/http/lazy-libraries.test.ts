@@ -17,6 +17,7 @@ const LOADED_WHEN_USED = [
   "@aws-sdk/lib-storage",
   "sharp",
   "nodemailer",
+  "archiver",
 ];
 
 const REGISTER = fileURLToPath(new URL("../support/loaded-packages/register.mjs", import.meta.url));

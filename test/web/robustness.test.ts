@@ -148,10 +148,11 @@ describeEachBackend("web pages under odd input", (backend) => {
               if (answer.status === 414) return;
               if (answer.status >= 300 && answer.status < 400)
                 assert.match(answer.location ?? "", /^\/(?![/\\])/, said);
-              // Downloads answer bytes, and the mention suggestions JSON for app.js; their refusals are pages.
+              // Downloads (files, one's own data) answer bytes, and the mention suggestions JSON for
+              // app.js; their refusals are pages.
               else if (
                 answer.status >= 400 ||
-                !(path.startsWith("/download") || endpoint.url === "/g/:group/mentions")
+                !(path.startsWith("/download") || path.endsWith("/export") || endpoint.url === "/g/:group/mentions")
               ) {
                 if (answer.status !== 204)
                   assert.match(answer.headers.get("content-type") ?? "", /^text\/html; charset=utf-8/, said);

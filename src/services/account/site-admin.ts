@@ -18,6 +18,7 @@ import { requireUserByEmail } from "../admin-lookup.js";
 import { recordAudit } from "../audit/audit-log.js";
 import { auditRefusals } from "../audit/refusal.js";
 import type { ServiceContext } from "../context.js";
+import { type Origin, type TwoFactorContext, proveIdentity } from "../two-factor/two-factor.js";
 
 /** Who acts: a signed-in site administrator (checked), or the operator at the command line. */
 export interface Administrator {
@@ -115,27 +116,70 @@ export async function signOutEverywhere(
 export async function deleteUser(ctx: ServiceContext, by: Administrator, ref: UserRef): Promise<User> {
   // A password nobody knows, hashed before the transaction (hashing is slow).
   const passwordHash = await hashPassword(randomBytes(24).toString("base64url"));
-  return refusalLogged(ctx, by, "user.delete", async (tx) => {
-    const user = await requireUserRef(tx, ref);
-    requireNotLastAdmin(await tx.users.listActiveAdminIds(), user.id);
-    const now = ctx.clock.now();
-    const wasDisabled = (await tx.users.isDisabled(user.id)) === true;
-    await tx.users.update(user.id, {
-      name: FORMER_MEMBER_NAME,
-      familyKana: "",
-      givenKana: "",
-      email: formerMemberEmail(user.id),
-      passwordHash,
-      siteAdmin: false,
-      ...(wasDisabled ? {} : { disabledAt: now }),
-    });
-    await tx.sessions.removeOfUser(user.id);
-    await tx.tokens.revokeAllOfUser(user.id, "personal", now);
-    await tx.tokens.revokeAllOfUser(user.id, "oauth", now);
-    await tx.userPictures.remove(user.id);
-    await recordAudit(tx, ctx.clock, { action: "user.delete", actor: by.audit, target: userTarget(user) });
-    return { ...user, name: FORMER_MEMBER_NAME, email: formerMemberEmail(user.id), familyKana: "", givenKana: "" };
+  return refusalLogged(ctx, by, "user.delete", async (tx) =>
+    eraseAccount(tx, ctx, await requireUserRef(tx, ref), { passwordHash, actor: by.audit, self: false }),
+  );
+}
+
+/**
+ * The signed-in person deletes their own account, proven by their password or a current
+ * second-factor code: the same deletion as {@link deleteUser} (what goes, what stays), with the
+ * person as the audit row's actor. The last administrator cannot delete themself.
+ * @throws ValidationError TWO_FACTOR_PROOF_WRONG, LAST_ADMIN; TooManyRequestsError SIGN_IN_THROTTLED
+ */
+export async function deleteOwnAccount(
+  ctx: TwoFactorContext,
+  actor: Actor,
+  input: { readonly proof: string } & Origin,
+): Promise<User> {
+  const who = personActor(actor.user, input.address);
+  const entry = { action: "user.delete", actor: who, target: userTarget(actor.user), details: { self: true } } as const;
+  return auditRefusals(ctx, entry, async () => {
+    // Refused before the password is asked for, and again inside the deletion (another
+    // administrator may have gone meanwhile).
+    requireNotLastAdmin(await ctx.store.read((tx) => tx.users.listActiveAdminIds()), actor.user.id, true);
+    await proveIdentity(ctx, actor, input);
+    const passwordHash = await hashPassword(randomBytes(24).toString("base64url"));
+    return ctx.store.transaction(async (tx) =>
+      eraseAccount(tx, ctx, await requireUserRef(tx, { userId: actor.user.id }), {
+        passwordHash,
+        actor: who,
+        self: true,
+      }),
+    );
   });
+}
+
+/** The deletion itself, inside the act's transaction: what goes goes, the rest stays; one `user.delete` row. */
+async function eraseAccount(
+  tx: Tx,
+  ctx: Pick<ServiceContext, "clock">,
+  user: User,
+  how: { readonly passwordHash: string; readonly actor: AuditActor; readonly self: boolean },
+): Promise<User> {
+  requireNotLastAdmin(await tx.users.listActiveAdminIds(), user.id, how.self);
+  const now = ctx.clock.now();
+  const wasDisabled = (await tx.users.isDisabled(user.id)) === true;
+  await tx.users.update(user.id, {
+    name: FORMER_MEMBER_NAME,
+    familyKana: "",
+    givenKana: "",
+    email: formerMemberEmail(user.id),
+    passwordHash: how.passwordHash,
+    siteAdmin: false,
+    ...(wasDisabled ? {} : { disabledAt: now }),
+  });
+  await tx.sessions.removeOfUser(user.id);
+  await tx.tokens.revokeAllOfUser(user.id, "personal", now);
+  await tx.tokens.revokeAllOfUser(user.id, "oauth", now);
+  await tx.userPictures.remove(user.id);
+  await recordAudit(tx, ctx.clock, {
+    action: "user.delete",
+    actor: how.actor,
+    target: userTarget(user),
+    ...(how.self ? { details: { self: true } } : {}),
+  });
+  return { ...user, name: FORMER_MEMBER_NAME, email: formerMemberEmail(user.id), familyKana: "", givenKana: "" };
 }
 
 /**

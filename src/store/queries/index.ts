@@ -35,6 +35,7 @@ import { accountTokenRepo } from "./account-tokens.js";
 import { likeNotificationRepo } from "./like-notifications.js";
 import { liveEventRepo } from "./live-events.js";
 import { addressBookRepo } from "./address-book.js";
+import { myDataRepo } from "./my-data.js";
 import { notificationRepo } from "./notifications.js";
 import { searchRepo } from "./search.js";
 import { mentionRepo } from "./mentions.js";
@@ -106,6 +107,7 @@ const FACTORIES: { readonly [K in keyof Repositories]: (db: Kysely<Database>, en
   personalEvents: personalEventRepo,
   liveEvents: liveEventRepo,
   addressBook: addressBookRepo,
+  myData: myDataRepo,
   calendarFeeds: calendarFeedRepo,
   mailSettings: mailSettingsRepo,
   mailChanges: mailChangeRepo,

@@ -612,6 +612,21 @@ export const en = {
   "account.emailSave": "Send the confirmation link",
   "account.emailSent":
     "A message with a confirmation link is on its way to the new address. Your address changes when you follow it.",
+  "account.myDataTitle": "Your data",
+  "account.myDataHelp":
+    "One zip file with your profile, the topics, comments and chat messages you wrote, your personal events and ToDo tasks, and every file version you uploaded. Only what you wrote or own is in it; its README.txt says what each file is.",
+  "account.myDataDownload": "Download my data",
+  "account.deleteTitle": "Delete your account",
+  "account.deleteGoes":
+    "What goes: your name and its reading, your e-mail address (free again for a new account), your password, your picture, every session (you are signed out everywhere), the applications' access to your account, and the administrator's role.",
+  "account.deleteStays":
+    "What stays: everything you wrote or shared in groups stays where it is, shown as written by {former}: topics, comments, tasks, events, files and chat messages. Download your data first if you want a copy.",
+  "account.deleteFinal": "This cannot be undone: nobody can sign in to the account again.",
+  "account.deleteProof": "Your password, or a current code of your authenticator app",
+  "account.deleteProofHelp":
+    'Signed in only through single sign-on? Choose a password first with "Forgot your password?" on the sign-in page.',
+  "account.deleteButton": "Delete my account",
+  "signin.accountDeleted": "Your account has been deleted.",
   "account.emailChanged": "Your e-mail address has been changed.",
   "emailConfirm.title": "Confirm your new address",
   "emailConfirm.change": "Change the address of {name}'s account from {from} to {to}?",

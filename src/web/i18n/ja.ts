@@ -616,6 +616,21 @@ export const ja: Readonly<Record<MessageKey, string>> = {
   "account.newEmail": "新しいメールアドレス",
   "account.emailSave": "確認用のリンクを送る",
   "account.emailSent": "新しいアドレスに確認用のリンクを送りました。リンクを開くとアドレスが変わります。",
+  "account.myDataTitle": "あなたのデータ",
+  "account.myDataHelp":
+    "プロフィール、あなたが書いたトピック・コメント・チャットのメッセージ、個人の予定と ToDo、アップロードしたすべてのファイルの版を一つの zip ファイルにします。あなたが書いたもの・持っているものだけが入ります。各ファイルの説明は README.txt にあります。",
+  "account.myDataDownload": "データをダウンロード",
+  "account.deleteTitle": "アカウントの削除",
+  "account.deleteGoes":
+    "削除されるもの: 名前とふりがな、メールアドレス (新しいアカウントで再び使えます)、パスワード、プロフィール画像、すべてのログイン (どこでもログアウトされます)、アプリケーションからのアクセス、管理者の権限。",
+  "account.deleteStays":
+    "残るもの: グループで書いたもの・共有したものはそのまま残り、{former} が書いたものとして表示されます: トピック、コメント、ToDo、予定、ファイル、チャットのメッセージ。控えが必要なら先にデータをダウンロードしてください。",
+  "account.deleteFinal": "元に戻せません。このアカウントには二度とログインできません。",
+  "account.deleteProof": "パスワード、または認証アプリの現在のコード",
+  "account.deleteProofHelp":
+    "シングルサインオンだけでログインしている場合は、先にログイン画面の「パスワードを忘れた場合」でパスワードを設定してください。",
+  "account.deleteButton": "アカウントを削除する",
+  "signin.accountDeleted": "アカウントを削除しました。",
   "account.emailChanged": "メールアドレスを変更しました。",
   "emailConfirm.title": "新しいアドレスの確認",
   "emailConfirm.change": "{name} さんのアカウントのアドレスを {from} から {to} に変更しますか？",

@@ -1,11 +1,13 @@
 // The account page (`/account`): picture, name and reading, language and time zone, password,
-// e-mail address (changed through a link sent to the new one: address-change.ts).
+// e-mail address (changed through a link sent to the new one: address-change.ts), and deleting
+// the account.
 // Each part is its own form; a refused form shows the page again with the message beside it and
 // what was typed (never a password), and changes nothing.
 import { readSiteSettings } from "../../services/settings/site-settings.js";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import { DomainError, TooManyRequestsError } from "../../domain/errors.js";
 import { parsePair } from "../../domain/item-id.js";
+import { FORMER_MEMBER_NAME } from "../../domain/site-admin.js";
 import type { Preferences, UserNames } from "../../domain/user.js";
 import {
   changePassword,
@@ -17,16 +19,18 @@ import {
   userIcon,
 } from "../../services/account/account.js";
 import { requestAddressChange } from "../../services/account/address-change.js";
+import { deleteOwnAccount } from "../../services/account/site-admin.js";
 import { twoFactorStatus } from "../../services/two-factor/status.js";
 import { toErrorReply } from "../../http/errors.js";
 import { queryValue } from "../../http-kit/query.js";
 import { errorText } from "../i18n/i18n.js";
 import { type PageRequest, type WebContext, pageNotFound, registerPage } from "../page.js";
-import { deviceOf } from "../session.js";
+import { clearSessionCookie, deviceOf } from "../session.js";
+import { registerAccountExport } from "./account-export.js";
 import { receivePicture } from "./picture-upload.js";
 
 /** The forms of the page, each a section with this id. */
-type Part = "picture" | "names" | "preferences" | "password" | "email";
+type Part = "picture" | "names" | "preferences" | "password" | "email" | "delete";
 
 /** What a refused form sends back to be shown again. */
 interface Refusal {
@@ -103,6 +107,27 @@ export function registerAccountPages(app: FastifyInstance, web: WebContext): voi
   registerPage(app, web, "/account/picture/remove", {
     POST: (page) => attempt(web, page, { part: "picture" }, () => removePicture(web, page.actor)),
   });
+  // Deleting one's own account (deleteOwnAccount says what goes and what stays): the session ends
+  // with it, and the browser lands on the sign-in page saying so.
+  registerPage(app, web, "/account/delete", {
+    POST: (page) =>
+      attempt(
+        web,
+        page,
+        { part: "delete" },
+        () =>
+          deleteOwnAccount(web, page.actor, {
+            proof: field(page, "current"),
+            address: web.clientAddress(page.request),
+            device: deviceOf(page.request),
+          }),
+        () => {
+          clearSessionCookie(web, page.reply);
+          return page.redirect("/signin?deleted=1");
+        },
+      ),
+  });
+  registerAccountExport(app, web);
   registerPage(app, web, "/users/:user/picture", { GET: (page) => sendPicture(web, page) });
 }
 
@@ -116,6 +141,7 @@ async function attempt(
   page: PageRequest,
   refusal: Omit<Refusal, "message">,
   change: () => Promise<unknown>,
+  done: () => FastifyReply = () => page.redirect(`/account?saved=${refusal.part}#${refusal.part}`),
 ) {
   try {
     await change();
@@ -132,7 +158,7 @@ async function attempt(
       status,
     );
   }
-  return page.redirect(`/account?saved=${refusal.part}#${refusal.part}`);
+  return done();
 }
 
 async function showAccount(web: WebContext, page: PageRequest, refusal?: Refusal, status = 200) {
@@ -162,6 +188,7 @@ async function showAccount(web: WebContext, page: PageRequest, refusal?: Refusal
       email: view.user.email,
       newEmail: refusal?.newEmail ?? "",
       twoFactor: await twoFactorStatus(web, page.actor.user.id),
+      formerMember: FORMER_MEMBER_NAME,
     },
     status,
   );

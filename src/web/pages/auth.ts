@@ -36,9 +36,11 @@ export function registerAuthPages(app: FastifyInstance, web: WebContext): void {
       const notice =
         queryValue(page.query, "signed-out") === "1"
           ? page.chrome.t("signin.signedOut")
-          : queryValue(page.query, "expired") === "1"
-            ? page.chrome.t("secondStep.expired")
-            : undefined;
+          : queryValue(page.query, "deleted") === "1"
+            ? page.chrome.t("signin.accountDeleted")
+            : queryValue(page.query, "expired") === "1"
+              ? page.chrome.t("secondStep.expired")
+              : undefined;
       return showForm(web, page, { email: "", next: safeNext(queryValue(page.query, "next")), notice });
     },
     async POST(page) {

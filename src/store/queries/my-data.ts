@@ -1,0 +1,131 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../schema.js";
+
+/** A file version the person uploaded, with what its place in a download needs. */
+export interface UploadedVersion {
+  readonly id: number;
+  readonly groupId: number;
+  readonly groupName: string;
+  readonly fileId: number;
+  readonly versionNumber: number;
+  readonly fileName: string;
+  readonly size: number;
+  readonly blobKey: string;
+}
+
+/** A chat message the person wrote, by its room and number. */
+export interface WrittenMessage {
+  readonly id: number;
+  readonly roomId: number;
+  readonly number: number;
+}
+
+/**
+ * What one person made, in pages by row id (`afterId` exclusive, `limit` rows), for the download
+ * of their own data (services/account/my-data.ts): only rows whose author or owner they are.
+ */
+export interface MyDataRepo {
+  /** When the account was made. */
+  createdAt(userId: number): Promise<number | undefined>;
+  topicIds(userId: number, afterId: number, limit: number): Promise<number[]>;
+  commentIds(userId: number, afterId: number, limit: number): Promise<number[]>;
+  personalEventIds(userId: number, afterId: number, limit: number): Promise<number[]>;
+  personalTaskIds(userId: number, afterId: number, limit: number): Promise<number[]>;
+  chatMessages(userId: number, afterId: number, limit: number): Promise<WrittenMessage[]>;
+  uploadedVersions(userId: number, afterId: number, limit: number): Promise<UploadedVersion[]>;
+}
+
+export function myDataRepo(db: Kysely<Database>): MyDataRepo {
+  return {
+    async createdAt(userId) {
+      const row = await db.selectFrom("users").select("created_at").where("id", "=", userId).executeTakeFirst();
+      return row === undefined ? undefined : Number(row.created_at);
+    },
+    async topicIds(userId, afterId, limit) {
+      const rows = await db
+        .selectFrom("topics")
+        .select("id")
+        .where("author_id", "=", userId)
+        .where("id", ">", afterId)
+        .orderBy("id")
+        .limit(limit)
+        .execute();
+      return rows.map((row) => Number(row.id));
+    },
+    async commentIds(userId, afterId, limit) {
+      const rows = await db
+        .selectFrom("comments")
+        .select("id")
+        .where("author_id", "=", userId)
+        .where("id", ">", afterId)
+        .orderBy("id")
+        .limit(limit)
+        .execute();
+      return rows.map((row) => Number(row.id));
+    },
+    async personalEventIds(userId, afterId, limit) {
+      const rows = await db
+        .selectFrom("personal_events")
+        .select("id")
+        .where("owner_id", "=", userId)
+        .where("id", ">", afterId)
+        .orderBy("id")
+        .limit(limit)
+        .execute();
+      return rows.map((row) => Number(row.id));
+    },
+    async personalTaskIds(userId, afterId, limit) {
+      const rows = await db
+        .selectFrom("personal_tasks")
+        .select("id")
+        .where("user_id", "=", userId)
+        .where("id", ">", afterId)
+        .orderBy("id")
+        .limit(limit)
+        .execute();
+      return rows.map((row) => Number(row.id));
+    },
+    async chatMessages(userId, afterId, limit) {
+      const rows = await db
+        .selectFrom("chat_messages")
+        .select(["id", "room_id", "number"])
+        .where("author_id", "=", userId)
+        .where("id", ">", afterId)
+        .orderBy("id")
+        .limit(limit)
+        .execute();
+      return rows.map((row) => ({ id: Number(row.id), roomId: Number(row.room_id), number: Number(row.number) }));
+    },
+    async uploadedVersions(userId, afterId, limit) {
+      const rows = await db
+        .selectFrom("file_versions as v")
+        .innerJoin("files as f", "f.id", "v.file_id")
+        .innerJoin("groups as g", "g.id", "f.group_id")
+        .select([
+          "v.id",
+          "v.file_id",
+          "v.version_number",
+          "v.file_name",
+          "v.size",
+          "v.blob_key",
+          "f.group_id",
+          "g.name as group_name",
+        ])
+        .where("v.author_id", "=", userId)
+        .where("v.id", ">", afterId)
+        .orderBy("v.id")
+        .limit(limit)
+        .execute();
+      return rows.map((row) => ({
+        id: Number(row.id),
+        groupId: Number(row.group_id),
+        groupName: row.group_name,
+        fileId: Number(row.file_id),
+        versionNumber: Number(row.version_number),
+        fileName: row.file_name,
+        size: Number(row.size),
+        blobKey: row.blob_key,
+      }));
+    },
+  };
+}
