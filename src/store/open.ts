@@ -14,7 +14,8 @@ import {
 /**
  * Opens the store the configuration names, after making sure it can be used: a database that
  * cannot be reached or opened is one StoreUnavailableError naming the cause and the fix, before
- * anything is written. `options` apply to SQLite only. @throws StoreUnavailableError
+ * anything is written. `options` apply to SQLite only, but for `checkNesting` (both engines).
+ * @throws StoreUnavailableError
  */
 export async function openStore(config: StoreConfig, options: SqliteStoreOptions = {}): Promise<Store> {
   switch (config.kind) {
@@ -26,7 +27,7 @@ export async function openStore(config: StoreConfig, options: SqliteStoreOptions
       }
     case "postgres":
       await checkPostgres(config.url);
-      return openPostgresStore({ url: config.url });
+      return openPostgresStore({ url: config.url, checkNesting: options.checkNesting });
   }
 }
 

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { after, before, it } from "node:test";
 import { NestedTransactionError } from "../../src/store/nesting.js";
 import type { Store, Tx } from "../../src/store/store.js";
@@ -7,6 +9,7 @@ import { type TestStore, describeEachBackend, openTestStore } from "../support/b
 // A transaction (or a read) started inside a transaction of the same store is refused with a
 // named error (src/store/nesting.ts). Without it SQLite waits forever: the timeout below is only
 // there so that a regression fails instead of hanging the run; nothing here measures time.
+// The check is the tests' (openTestStore turns it on): the server's store runs without its cost.
 const NO_HANG = { timeout: 20_000 };
 
 let count = 0;
@@ -82,4 +85,22 @@ describeEachBackend("Nested transactions", (backend) => {
     await later;
     assert.equal(await store.read(() => users().then((list) => list.length)), before + 5);
   });
+});
+
+const PROBE = fileURLToPath(new URL("../support/nesting-probe.ts", import.meta.url));
+
+/** How many times AsyncLocalStorage ran in a fresh process that opened a store and used it. */
+function asyncLocalStorageRuns(check: boolean): number {
+  const run = spawnSync(process.execPath, ["--import", "tsx", PROBE, ...(check ? ["check"] : [])], {
+    encoding: "utf8",
+  });
+  assert.equal(run.status, 0, run.stderr);
+  return (JSON.parse(run.stdout.trim().split("\n").pop() ?? "") as { runs: number }).runs;
+}
+
+it("a store opened as the server opens it checks nothing, and so never runs AsyncLocalStorage", () => {
+  // Its first run turns on promise hooks for the whole process (docs/architecture.md "The
+  // nested-transaction check runs in the tests"); with the check on, the probe sees it run.
+  assert.ok(asyncLocalStorageRuns(true) > 0, "the probe sees the check's runs");
+  assert.equal(asyncLocalStorageRuns(false), 0);
 });

@@ -104,7 +104,9 @@ export async function openTestStore(
   if (restore !== undefined) await restore(storeConfig);
   else if (storeConfig.kind === "sqlite") copied = await sqliteFromTemplate(storeConfig.file);
   else if (schema !== undefined) copied = await postgresFromTemplate(schema.url, schema.name);
-  const store = await openStore(storeConfig);
+  // Every test store refuses a nested transaction at once (src/store/nesting.ts): the suite is
+  // where that mistake is caught; the server runs without the check's cost.
+  const store = await openStore(storeConfig, { checkNesting: true });
   if (!copied) {
     await store.migrate();
     if (restore === undefined && schema !== undefined) savePostgresTemplate(TEST_DATABASE_URL ?? "", schema.name);

@@ -7,7 +7,7 @@ import { sharingTemplatesOf } from "../queries/prepared.js";
 import { callerViewReader, viewVersionReader } from "../queries/view-version.js";
 import type { Store } from "../store.js";
 import { migrationsFor } from "../migrations/index.js";
-import { TransactionScope } from "../nesting.js";
+import { type NestingOptions, TransactionScope } from "../nesting.js";
 import { asStorageFull } from "../storage-full.js";
 import { LiveListener } from "./listen.js";
 import { withSchemaOption } from "./url.js";
@@ -15,7 +15,7 @@ import { withSchemaOption } from "./url.js";
 import { POSTGRES_NOW_MS } from "../migrations/0009-change-versions.postgres.js";
 
 /** How to reach PostgreSQL. */
-export interface PostgresOptions {
+export interface PostgresOptions extends NestingOptions {
   /** `postgres://user@host:port/db`; `?search_path=name` (or pg's `?options=-c%20search_path%3Dname`) selects a schema. */
   readonly url: string;
   /** Connections in the pool (default 10). */
@@ -37,7 +37,7 @@ const INT8_OID = 20;
 export function openPostgresStore(options: PostgresOptions): Store {
   const db = openPostgresDatabase(options);
   const root = repositories(db, "postgres");
-  const scope = new TransactionScope();
+  const scope = new TransactionScope(options.checkNesting === true);
   const live = new LiveListener(options.url);
   return {
     // A full disk (SQLSTATE 53100) is answered as such (StorageFullError), not as a fault.

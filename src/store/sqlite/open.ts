@@ -9,7 +9,7 @@ import { sharingTemplatesOf } from "../queries/prepared.js";
 import { callerViewReader, viewVersionReader } from "../queries/view-version.js";
 import type { Store } from "../store.js";
 import { migrationsFor } from "../migrations/index.js";
-import { TransactionScope } from "../nesting.js";
+import { type NestingOptions, TransactionScope } from "../nesting.js";
 import { asStorageFull } from "../storage-full.js";
 import { memoisedCallerView } from "./caller-memo.js";
 import { startCheckpointer } from "./checkpointer.js";
@@ -40,7 +40,7 @@ export function openSqliteStore(
     ? startCheckpointer(file, () => void sql.raw(`pragma wal_autocheckpoint = ${walPages(db)}`).execute(db))
     : undefined;
   const root = repositories(db, "sqlite");
-  const scope = new TransactionScope();
+  const scope = new TransactionScope(options.checkNesting === true);
   const writes = new WriteBatcher(db, inTransactionOf(db));
   // One process writes a SQLite file: its own commits are the only news for its live streams.
   const liveListeners = new Set<() => void>();
@@ -90,7 +90,7 @@ export function openSqliteStore(
 }
 
 /** How the server's store runs besides the defaults the CLI commands use. */
-export interface SqliteStoreOptions {
+export interface SqliteStoreOptions extends NestingOptions {
   /**
    * Checkpoint from a background thread instead of at the commit that crosses the threshold
    * (checkpointer.ts). For the long-running server only: a thread is not worth it for a command.
