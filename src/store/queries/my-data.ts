@@ -35,56 +35,36 @@ export interface MyDataRepo {
   uploadedVersions(userId: number, afterId: number, limit: number): Promise<UploadedVersion[]>;
 }
 
+/** The tables read by id alone, and the column that names their author or owner. */
+const OWNER_COLUMN = {
+  topics: "author_id",
+  comments: "author_id",
+  personal_events: "owner_id",
+  personal_tasks: "user_id",
+} as const;
+
 export function myDataRepo(db: Kysely<Database>): MyDataRepo {
+  /** A page of the ids of `table`'s rows that `userId` wrote or owns, after `afterId`. */
+  const ownedIds = async (table: keyof typeof OWNER_COLUMN, userId: number, afterId: number, limit: number) => {
+    const rows = await db
+      .selectFrom(table)
+      .select("id")
+      .where(db.dynamic.ref(OWNER_COLUMN[table]), "=", userId)
+      .where("id", ">", afterId)
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+    return rows.map((row) => Number(row.id));
+  };
   return {
     async createdAt(userId) {
       const row = await db.selectFrom("users").select("created_at").where("id", "=", userId).executeTakeFirst();
       return row === undefined ? undefined : Number(row.created_at);
     },
-    async topicIds(userId, afterId, limit) {
-      const rows = await db
-        .selectFrom("topics")
-        .select("id")
-        .where("author_id", "=", userId)
-        .where("id", ">", afterId)
-        .orderBy("id")
-        .limit(limit)
-        .execute();
-      return rows.map((row) => Number(row.id));
-    },
-    async commentIds(userId, afterId, limit) {
-      const rows = await db
-        .selectFrom("comments")
-        .select("id")
-        .where("author_id", "=", userId)
-        .where("id", ">", afterId)
-        .orderBy("id")
-        .limit(limit)
-        .execute();
-      return rows.map((row) => Number(row.id));
-    },
-    async personalEventIds(userId, afterId, limit) {
-      const rows = await db
-        .selectFrom("personal_events")
-        .select("id")
-        .where("owner_id", "=", userId)
-        .where("id", ">", afterId)
-        .orderBy("id")
-        .limit(limit)
-        .execute();
-      return rows.map((row) => Number(row.id));
-    },
-    async personalTaskIds(userId, afterId, limit) {
-      const rows = await db
-        .selectFrom("personal_tasks")
-        .select("id")
-        .where("user_id", "=", userId)
-        .where("id", ">", afterId)
-        .orderBy("id")
-        .limit(limit)
-        .execute();
-      return rows.map((row) => Number(row.id));
-    },
+    topicIds: (userId, afterId, limit) => ownedIds("topics", userId, afterId, limit),
+    commentIds: (userId, afterId, limit) => ownedIds("comments", userId, afterId, limit),
+    personalEventIds: (userId, afterId, limit) => ownedIds("personal_events", userId, afterId, limit),
+    personalTaskIds: (userId, afterId, limit) => ownedIds("personal_tasks", userId, afterId, limit),
     async chatMessages(userId, afterId, limit) {
       const rows = await db
         .selectFrom("chat_messages")
