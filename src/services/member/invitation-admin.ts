@@ -9,7 +9,7 @@ import { requireGroup } from "../admin-lookup.js";
 import type { AccountMailContext } from "../account/mail-recipient.js";
 import { recordAudit } from "../audit/audit-log.js";
 import { operatorEntry } from "./member-admin.js";
-import { queueInvitationMail, requireMailable } from "./invitation-mail.js";
+import { queueInvitationMail, renewAndQueueInvitation, requireMailable } from "./invitation-mail.js";
 import { insertInvitation } from "./member-write.js";
 
 /**
@@ -64,19 +64,12 @@ export async function resendAsOperator(
     const email = member.inviteEmail;
     requireMailable(email);
     const at = ctx.clock.now();
-    const secret = generateSecret();
-    const expiresAt = at + INVITATION_LIFETIME_MS;
-    await tx.invitations.renew(member.id, { tokenHash: hashToken(secret), expiresAt, at });
-    const sending = {
-      memberId: member.id,
-      groupName: group.name,
-      email,
-      secret,
-      expiresAt,
-      inviterName: undefined,
-      ...(member.claimUserId === null ? {} : { claimName: member.name }),
-    };
-    await queueInvitationMail(tx, ctx, sending, at);
+    const { expiresAt } = await renewAndQueueInvitation(
+      tx,
+      ctx,
+      { member, groupName: group.name, email, inviterName: undefined },
+      at,
+    );
     await recordAudit(tx, ctx.clock, operatorEntry("member.invite", member, { email, expiresAt, again: true }));
     return requireInvitation(tx, member.id);
   });

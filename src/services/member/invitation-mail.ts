@@ -1,8 +1,11 @@
 // The invitation's message: queued in the transaction that makes (or renews) the invitation, in
 // the invited person's language, with the join link; and the bounds on how many a manager sends.
+import { generateSecret, hashToken } from "../../auth/token.js";
 import { ACCOUNT_MAIL_LIMITS } from "../../domain/account-link.js";
 import { TooManyRequestsError, ValidationError } from "../../domain/errors.js";
+import { INVITATION_LIFETIME_MS } from "../../domain/invitation.js";
 import { formatPair } from "../../domain/item-id.js";
+import type { Member } from "../../domain/member.js";
 import { invitationMail } from "../../mail/account/invitation.js";
 import { isPlainAddress } from "../../mail/message.js";
 import type { Tx } from "../../store/store.js";
@@ -35,6 +38,34 @@ export function joinLink(ctx: AccountMailContext, memberId: number, secret: stri
 export function requireMailable(email: string): void {
   if (!isPlainAddress(email))
     throw new ValidationError("INVALID_EMAIL", `"${email.slice(0, 40)}" is not an address Kairan can send mail to.`);
+}
+
+/**
+ * Gives a pending invitation a new link (a new secret, its lifetime counted from `now`) and queues
+ * its message again; one that hands over an imported placeholder says so again. The manager's
+ * resend and the operator's share it. Returns the link's secret and when it ends.
+ */
+export async function renewAndQueueInvitation(
+  tx: Tx,
+  ctx: AccountMailContext,
+  invitation: { member: Member; groupName: string; email: string; inviterName: string | undefined },
+  now: number,
+): Promise<{ secret: string; expiresAt: number }> {
+  const { member } = invitation;
+  const secret = generateSecret();
+  const expiresAt = now + INVITATION_LIFETIME_MS;
+  await tx.invitations.renew(member.id, { tokenHash: hashToken(secret), expiresAt, at: now });
+  const sending = {
+    memberId: member.id,
+    groupName: invitation.groupName,
+    email: invitation.email,
+    secret,
+    expiresAt,
+    inviterName: invitation.inviterName,
+    ...(member.claimUserId === null ? {} : { claimName: member.name }),
+  };
+  await queueInvitationMail(tx, ctx, sending, now);
+  return { secret, expiresAt };
 }
 
 /** Queues the invitation's message in `tx` and records when it was sent. */

@@ -20,6 +20,7 @@ import { requireGroupManager } from "../group/group-access.js";
 import {
   countManagerMessage,
   queueInvitationMail,
+  renewAndQueueInvitation,
   requireMailable,
   requireResendInterval,
   requireRoomForInvitation,
@@ -106,20 +107,12 @@ export async function renewInvitation(
       const at = ctx.clock.now();
       requireResendInterval(member.inviteSentAt, at);
       await countManagerMessage(tx, actor.user.id, at);
-      const secret = generateSecret();
-      const expiresAt = at + INVITATION_LIFETIME_MS;
-      await tx.invitations.renew(member.id, { tokenHash: hashToken(secret), expiresAt, at });
-      const sending = {
-        memberId: member.id,
-        groupName: group.name,
-        email,
-        secret,
-        expiresAt,
-        inviterName: actor.user.name,
-        // An invitation that hands over a placeholder says so again (its label is the placeholder's name).
-        ...(member.claimUserId === null ? {} : { claimName: member.name }),
-      };
-      await queueInvitationMail(tx, ctx, sending, at);
+      const { secret, expiresAt } = await renewAndQueueInvitation(
+        tx,
+        ctx,
+        { member, groupName: group.name, email, inviterName: actor.user.name },
+        at,
+      );
       await recordAudit(tx, ctx.clock, {
         ...tried,
         target: membershipTarget(member),
