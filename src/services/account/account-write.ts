@@ -38,3 +38,15 @@ export async function insertPlaceholderAccount(tx: Tx, account: Omit<User, "id">
   await tx.users.update(user.id, { disabledAt: at, placeholderAt: at });
   return user;
 }
+
+/**
+ * Makes a placeholder its person's own account: their name, password and address, enabled, no
+ * longer a placeholder (the claim through an invitation, member/placeholder-claim.ts).
+ */
+export async function claimPlaceholderAccount(
+  tx: Tx,
+  placeholderId: number,
+  claim: { name: string; passwordHash: string; email: string },
+): Promise<void> {
+  await tx.users.update(placeholderId, { ...claim, disabledAt: null, placeholderAt: null });
+}

@@ -17,6 +17,7 @@ import type { User } from "../../domain/user.js";
 import type { InvitationRow } from "../../store/queries/invitations.js";
 import type { Tx } from "../../store/store.js";
 import { requireGroup } from "../admin-lookup.js";
+import { claimPlaceholderAccount } from "../account/account-write.js";
 import type { AccountMailContext } from "../account/mail-recipient.js";
 import { recordAudit } from "../audit/audit-log.js";
 import { auditRefusals } from "../audit/refusal.js";
@@ -196,13 +197,7 @@ export async function claimPlaceholder(
         invitation.claimUserId === null ? undefined : await tx.users.findPlaceholder(invitation.claimUserId);
       if (!placeholder) throw invitationNotFound();
       await requireAddressFree(tx, invitation.email, placeholder.id);
-      await tx.users.update(placeholder.id, {
-        name: draft.name,
-        passwordHash,
-        email: invitation.email,
-        disabledAt: null,
-        placeholderAt: null,
-      });
+      await claimPlaceholderAccount(tx, placeholder.id, { name: draft.name, passwordHash, email: invitation.email });
       await tx.invitations.removeClaimsOf(placeholder.id);
       const user: User = { ...placeholder, name: draft.name, email: invitation.email };
       await recordAudit(tx, ctx.clock, {
