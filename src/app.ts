@@ -49,6 +49,11 @@ import { LiveHub } from "./services/live/live-hub.js";
 import { registerIcon } from "./http/endpoints/icon/icon.js";
 import { registerMpAddress } from "./http/endpoints/mp-address/mp-address.js";
 import { registerIcal } from "./http/endpoints/ical/ical.js";
+import { registerHooks } from "./http/endpoints/hooks/hooks.js";
+import { registerWebSub } from "./http/endpoints/websub/websub.js";
+import { registerWebSubRender } from "./http/websub-render.js";
+import { WebSubHub } from "./services/websub/hub.js";
+import { wakingOnWebSub } from "./services/websub/wake.js";
 import { redactUrl } from "./http-kit/log-url.js";
 import { MailSender } from "./services/mail/sender.js";
 import { AuditPruner } from "./services/audit/retention.js";
@@ -56,6 +61,8 @@ import { savedRelayRoute } from "./services/mail/relay-route.js";
 import { wakingOnMail } from "./services/mail/wake.js";
 import type { InboundMail } from "./smtp/inbound.js";
 import { NotificationMailer } from "./services/mail-notify/mailer.js";
+import { WebhookSender } from "./services/webhook/sender.js";
+import { wakingOnWebhooks } from "./services/webhook/wake.js";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -69,6 +76,10 @@ declare module "fastify" {
     readonly notificationMailer: NotificationMailer;
     /** The audit log's hourly retention (`kairan serve` starts it; tests run its passes). */
     readonly auditPruner: AuditPruner;
+    /** The webhook queue's sender of this process (tests run it with their clock). */
+    readonly webhookSender: WebhookSender;
+    /** The WebSub hub of this process (tests run its passes with their clock). */
+    readonly websubHub: WebSubHub;
   }
 }
 
@@ -78,10 +89,12 @@ export interface AppDependencies {
   readonly store: Store;
   readonly blobs: BlobStore;
   readonly clock: Clock;
+  /** The WebSub hub's poll (default 5 s): tests set it long to show that pushes come from the wake. */
+  readonly websubPollMs?: number;
 }
 
 /** Builds the whole server without listening: tests boot exactly what production boots. */
-export function buildApp({ config, store, blobs, clock }: AppDependencies): FastifyInstance {
+export function buildApp({ config, store, blobs, clock, websubPollMs }: AppDependencies): FastifyInstance {
   let listeningUrl: string | undefined;
   const baseUrl = () => config.publicUrl ?? listeningUrl ?? `http://${config.host}:${config.port}`;
   // The client's address as rate limits and sign-in throttling see it: behind a trusted proxy, the
@@ -134,6 +147,8 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
   // the address's rate limit. The token's is counted once the caller is known (authenticateRequest).
   const admission = new Admission(config.limits.maxUploads);
   registerGuards(app, admission, config.limits.timeouts.shutdownGraceMs);
+  // The WebSub hub renders feeds through this app as its subscribers (http/websub-render.ts).
+  const renderFeed = registerWebSubRender(app, baseUrl);
   const limitToken = registerRateLimits(app, config.limits.rateLimit, clientAddress);
   // Before every route: the metrics' response hook must see them all.
   let feedCache: FeedCache | undefined;
@@ -146,11 +161,20 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
   const metricFigures = registerMetrics(app, { ...sources, streams: () => liveHub, mail });
   registerHealth(app, store);
   const mailSender = startMailSender(app, { config, store, blobs, clock });
+  // The webhook sender and the WebSub hub are made with the context below; until then there is nothing to wake.
+  const webhookWake = { wake: (): void => undefined };
+  const websubWake = { wake: (): void => undefined };
+  const senderStore = wakingOnWebhooks(
+    wakingOnMail(store, () => mailSender.wake()),
+    () => webhookWake.wake(),
+  );
 
   const context: Context = {
     config,
-    // Transactions that queued mail wake the sender once committed (services/mail/wake.ts).
-    store: wakingOnMail(store, () => mailSender.wake()),
+    // Transactions that queued mail wake the sender once committed (services/mail/wake.ts), and
+    // those that queued webhook deliveries the webhook sender (services/webhook/wake.ts); every
+    // commit wakes the WebSub hub, which looks only when it holds subscriptions (services/websub/wake.ts).
+    store: wakingOnWebSub(senderStore, () => websubWake.wake()),
     blobs,
     clock,
     authenticate: createAuthenticator([bearerScheme(store), oauthScheme(store, clock)]),
@@ -161,6 +185,12 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
     ...(metricFigures === undefined ? {} : { metricFigures }),
   };
   const web = registerWeb(app, context);
+  // Outgoing webhooks (issue #34): sent after commit, in every process, like mail.
+  const webhookSender = new WebhookSender(context, app.log, { releaseClaimsAtStart: config.store.kind === "sqlite" });
+  webhookWake.wake = () => webhookSender.wake();
+  app.decorate("webhookSender", webhookSender);
+  app.addHook("onReady", async () => webhookSender.start());
+  app.addHook("onClose", async () => webhookSender.stop());
   // Notification mail: due changes become outbox rows, beside the sender (services/mail-notify).
   // `kairan serve` starts its passes; tests run them one at a time with their clock (runNow).
   const notificationMailer = new NotificationMailer(context, app.log);
@@ -183,6 +213,19 @@ export function buildApp({ config, store, blobs, clock }: AppDependencies): Fast
   registerStream(app, context, liveHub, (request) => sessionActorOf(context, request));
   // Pictures are bytes with their own validators: outside the feed cache.
   registerIcon(app, context);
+  // WebSub (issue #34): the hub's endpoint, and its sender, which renders feeds through this app
+  // as each subscriber sees them; its own writes go to the store that does not wake it.
+  registerWebSub(app, context, renderFeed);
+  const websubHub = new WebSubHub({ ...context, store: senderStore, render: renderFeed }, app.log, {
+    releaseClaimsAtStart: config.store.kind === "sqlite",
+    ...(websubPollMs === undefined ? {} : { pollMs: websubPollMs }),
+  });
+  websubWake.wake = () => websubHub.wake();
+  app.decorate("websubHub", websubHub);
+  app.addHook("onReady", async () => websubHub.start());
+  app.addHook("onClose", async () => websubHub.stop());
+  // Incoming webhooks answer JSON, refusals included: outside the API's feed caching and XML errors.
+  registerHooks(app, context);
   app.register(async (api) => {
     // Compression and validators first: both act on the routes registered after them.
     // Request bodies stay as sent: OAuth signs form bodies byte for byte, and the body limit holds.

@@ -15,8 +15,11 @@ export interface MetricFigure {
 /** Reads the figures /metrics serves, without the histograms' buckets (http/metrics.ts). */
 export type MetricFigures = () => Promise<readonly MetricFigure[]>;
 
-/** Counts an authenticated request against its token's quota (http/rate-limit.ts). @throws TooManyRequestsError RATE_LIMITED */
-export type TokenLimit = (request: FastifyRequest, actor: Actor) => Promise<void>;
+/**
+ * Counts an authenticated request against its token's quota (http/rate-limit.ts), or against the
+ * quota of `key` when given (an incoming webhook's address). @throws TooManyRequestsError RATE_LIMITED
+ */
+export type TokenLimit = (request: FastifyRequest, actor: Actor, key?: string) => Promise<void>;
 
 /**
  * What every handler, of the API and of the web pages, is given: the services' context (store,

@@ -17,6 +17,8 @@ export const NS = {
   cblSch: "http://schemas.cybozulive.com/schedule/2010",
   cblChat: "http://schemas.cybozulive.com/chat/2010",
   dc: "http://purl.org/dc/elements/1.1/",
+  // Delta sync's tombstones (RFC 6721, docs/api.md "Delta sync").
+  at: "http://purl.org/atompub/tombstones/1.0",
 } as const;
 
 /** Namespace declarations for the root `<feed>`: Atom as the default namespace, then every prefix in table order. */

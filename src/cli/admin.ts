@@ -6,7 +6,7 @@ import { type ContentKind, type ContentRef, parseGroupParameter, parseItemId, pa
 import { openStore } from "../store/open.js";
 import type { ServiceContext } from "../services/context.js";
 import type { CommandIo } from "./io.js";
-import { SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, configFlags, parseCommand } from "./options.js";
+import { SERVER_OPTIONS, UsageError, commandOptionsHelp, configFlags, parseCommand } from "./options.js";
 
 /** Parsed option values of a subcommand. */
 export type Values = Readonly<Record<string, string | boolean | undefined>>;
@@ -21,6 +21,8 @@ export interface Subcommand {
   readonly options: NonNullable<ParseArgsConfig["options"]>;
   /** How many plain arguments it takes (`user disable EMAIL`: 1); none when absent. */
   readonly positionals?: number;
+  /** Whether it mails or prints links (`links`: its --help shows --public-url) or sends mail itself (`mail`). */
+  readonly uses?: "links" | "mail";
   /** `io` for what it reads (standard input); what it returns is printed. */
   run(values: Values, positionals: readonly string[], context: AdminContext, io: CommandIo): Promise<unknown>;
 }
@@ -65,8 +67,14 @@ Run 'kairan ${name} <subcommand> --help' for its options. Each prints what it di
   };
 }
 
-async function runSubcommand(name: string, command: Subcommand, args: readonly string[], io: CommandIo): Promise<void> {
-  const usage = `Usage: kairan ${name} ${command.usage}\n\n${command.summary}\n\n${SERVER_OPTIONS_HELP}`;
+/** Runs one subcommand as `kairan <name>`: parses, opens the store, runs, prints what it returned. */
+export async function runSubcommand(
+  name: string,
+  command: Subcommand,
+  args: readonly string[],
+  io: CommandIo,
+): Promise<void> {
+  const usage = `Usage: kairan ${name} ${command.usage}\n\n${command.summary}\n\n${commandOptionsHelp(command.uses)}`;
   const { values, positionals } = parseCommand(args, { ...SERVER_OPTIONS, ...command.options });
   if (values.help) return io.out(usage);
   // A word beyond the arguments a subcommand takes is a mistake, never silently ignored.

@@ -8,7 +8,7 @@ import {
   updateApplicationAsOperator,
 } from "../services/oauth/app-admin.js";
 import { ACCESS_LEVELS, isAccessLevel } from "../domain/access.js";
-import { CommandError, SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, parseCommand } from "./options.js";
+import { CommandError, SERVER_OPTIONS, UsageError, parseCommand, commandOptionsHelp } from "./options.js";
 import type { CommandIo } from "./io.js";
 import { printRows, withStore } from "./store-command.js";
 
@@ -30,7 +30,7 @@ issued through the application and keeps it.
 approved) be signed with an empty token secret, as Catalyst::Authentication::Credential::OAuth
 0.04 does; nowhere else. Off unless set; 'update' sets or clears it on an existing application.
 
-${SERVER_OPTIONS_HELP}`;
+${commandOptionsHelp()}`;
 
 const OPTIONS = {
   ...SERVER_OPTIONS,

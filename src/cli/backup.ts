@@ -3,7 +3,7 @@ import { dirname, resolve } from "node:path";
 import SQLite from "better-sqlite3";
 import { loadConfig } from "../config/config.js";
 import type { CommandIo } from "./io.js";
-import { CommandError, SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, configFlags, parseCommand } from "./options.js";
+import { CommandError, SERVER_OPTIONS, UsageError, configFlags, parseCommand, commandOptionsHelp } from "./options.js";
 
 /** Usage of `kairan backup`. */
 export const BACKUP_HELP = `Usage: kairan backup FILE [options]
@@ -16,7 +16,7 @@ in it: copy them as well. PostgreSQL databases are backed up with pg_dump.
 To restore: stop the server, move DIR/kairan.sqlite and its -wal and -shm files away, copy FILE
 to DIR/kairan.sqlite, start the server.
 
-${SERVER_OPTIONS_HELP}`;
+${commandOptionsHelp()}`;
 
 /** Pages per backup step: all of them at once, so that the copy is one read snapshot (below). */
 const ALL_PAGES = 0x7fffffff;

@@ -26,7 +26,8 @@ function typeOption(values: Values): ChatRoomType {
   return text;
 }
 
-function roomOption(values: Values): number {
+/** `--room MYPAGE,1:u,MP_CHAT,1:r`. @throws UsageError */
+export function roomOption(values: Values): number {
   const text = required(values, "room");
   const ref = parseChatId(text);
   if (ref === undefined || ref.messageNumber !== undefined)

@@ -1,6 +1,7 @@
 import pg from "pg";
 import { BlobStoreError } from "../blobs/blob-store.js";
 import { ConfigError } from "../config/config.js";
+import { ArchiveError } from "../domain/archive.js";
 import { ImportFileError } from "../domain/cybozulive/errors.js";
 import { DomainError } from "../domain/errors.js";
 import { SeedError } from "../seed/validate.js";
@@ -22,6 +23,8 @@ export function explainFailure(error: unknown): string | undefined {
     error instanceof CopyError ||
     // An export file that breaks the format: its file, line and column, and what is wrong there.
     error instanceof ImportFileError ||
+    // A portable archive that is damaged or names what it lacks: the archive, the member, the cause.
+    error instanceof ArchiveError ||
     error instanceof BlobStoreError
   ) {
     return error.message;

@@ -3,7 +3,7 @@ import { DATASET_PASSWORD, findTypicalMember, generateDataset } from "../service
 import { parsePlainDate } from "../domain/event-time.js";
 import { openStore } from "../store/open.js";
 import type { CommandIo } from "./io.js";
-import { SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, configFlags, parseCommand } from "./options.js";
+import { SERVER_OPTIONS, UsageError, configFlags, parseCommand, commandOptionsHelp } from "./options.js";
 import type { DatasetPlan } from "../store/queries/dataset.js";
 
 /**
@@ -50,7 +50,7 @@ evenly over all groups. Every user gets the personal token gen-<seed>-<user id> 
   --seed S               seed of the pseudo-random choices (default 1)
   The issue's full scale: --users 10000 --groups 1000 --big-members 5000 --topics 1000000 --comments 5000000
 
-${SERVER_OPTIONS_HELP}`;
+${commandOptionsHelp()}`;
 
 const GENERATE_OPTIONS = {
   ...SERVER_OPTIONS,

@@ -35,6 +35,7 @@ export const MAIL_COMMAND: CommandGroup = commandGroup("mail", "list the outbox 
   },
   "send-test": {
     summary: "send a test message now through the configured relay (or into the outbox folder) and show the answer",
+    uses: "mail",
     usage: "ADDRESS",
     positionals: 1,
     options: {},

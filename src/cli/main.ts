@@ -4,6 +4,7 @@ import { COPY_HELP, copy } from "./copy.js";
 import { EVENT_COMMAND } from "./event.js";
 import { GENERATE_HELP, generate } from "./generate.js";
 import { FILE_COMMAND } from "./file.js";
+import { FOLDER_COMMAND } from "./folder.js";
 import { MEMBER_COMMAND } from "./member.js";
 import { explainFailure, oneLine } from "./failures.js";
 import { type CliStreams, type CommandIo, commandIo } from "./io.js";
@@ -13,10 +14,14 @@ import { SEED_HELP, seed } from "./seed.js";
 import { SERVE_HELP, serve } from "./serve.js";
 import { TASK_COMMAND } from "./task.js";
 import { CHAT_COMMAND } from "./chat.js";
+import { HOOK_COMMAND } from "./hook.js";
 import { TOKEN_HELP, token } from "./token.js";
 import { GROUP_COMMAND, USER_COMMAND } from "./user.js";
 import { MAIL_COMMAND } from "./mail.js";
 import { IMPORT_COMMAND } from "./import.js";
+import { EXPORT_COMMAND, withArchiveImport } from "./archive.js";
+import { WEBHOOK_COMMAND } from "./webhook.js";
+import { WEBSUB_COMMAND } from "./websub.js";
 
 const COMMANDS: Readonly<
   Record<string, { run: (args: readonly string[], io: CommandIo) => Promise<void>; help: string; summary: string }>
@@ -28,8 +33,10 @@ const COMMANDS: Readonly<
   member: MEMBER_COMMAND,
   task: TASK_COMMAND,
   chat: CHAT_COMMAND,
+  hook: HOOK_COMMAND,
   event: EVENT_COMMAND,
   file: FILE_COMMAND,
+  folder: FOLDER_COMMAND,
   app: { run: app, help: APP_HELP, summary: "register, list and remove client applications (OAuth consumers)" },
   token: { run: token, help: TOKEN_HELP, summary: "issue, list and revoke tokens (OAuth token credentials, Bearer)" },
   copy: { run: copy, help: COPY_HELP, summary: "copy a SQLite installation into an empty PostgreSQL database" },
@@ -41,7 +48,10 @@ const COMMANDS: Readonly<
   },
   reindex: { run: reindex, help: REINDEX_HELP, summary: "rebuild the full-text search index" },
   mail: MAIL_COMMAND,
-  import: IMPORT_COMMAND,
+  import: withArchiveImport(IMPORT_COMMAND),
+  export: EXPORT_COMMAND,
+  webhook: WEBHOOK_COMMAND,
+  websub: WEBSUB_COMMAND,
 };
 
 const HELP = `Usage: kairan <command> [options]

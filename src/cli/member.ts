@@ -73,6 +73,7 @@ export const MEMBER_COMMAND: CommandGroup = commandGroup("member", "manage the m
   },
   invite: {
     summary: "invite an e-mail address to a group; with --send, mail it a join link (14 days unless --expires)",
+    uses: "links",
     usage: "--group ID --email EMAIL --label TEXT [--expires 2027-01-01T00:00:00Z] [--send]",
     options: {
       group: { type: "string" },
@@ -95,6 +96,7 @@ export const MEMBER_COMMAND: CommandGroup = commandGroup("member", "manage the m
   "invite-placeholder": {
     summary:
       "mail the person of an imported placeholder member a link to take it over (their name and password), 14 days unless --expires",
+    uses: "links",
     usage: "--group ID --user PLACEHOLDER_EMAIL --email THEIR_EMAIL [--expires 2027-01-01T00:00:00Z]",
     options: { ...GROUP_USER, email: { type: "string" }, expires: { type: "string" } },
     async run(values, _p, context, io) {
@@ -116,6 +118,7 @@ export const MEMBER_COMMAND: CommandGroup = commandGroup("member", "manage the m
   },
   resend: {
     summary: "mail an invitation again: a new join link (the old one stops working) for 14 more days",
+    uses: "links",
     usage: "--group ID --member ID",
     options: { group: { type: "string" }, member: { type: "string" } },
     async run(values, _p, context, io) {

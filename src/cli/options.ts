@@ -97,6 +97,7 @@ Operations (GET /healthz: the process serves; GET /readyz: the database answers,
 /** Options only `kairan serve` has: who may make an account. */
 export const ACCOUNT_OPTIONS = {
   "allow-signup": { type: "boolean" },
+  "webhook-allow-private": { type: "boolean" },
 } as const;
 
 /** Help text for the account options (docs/operations.md "Accounts"). */
@@ -104,21 +105,30 @@ export const ACCOUNT_OPTIONS_HELP = `Accounts:
   --allow-signup              KAIRAN_ALLOW_SIGNUP=1        let people make their own accounts: the sign-up
                                                            page, and invitation links for addresses without
                                                            an account (off by default: only the operator's
-                                                           kairan user add makes accounts)`;
+                                                           kairan user add makes accounts)
 
-/** Help text for the mail options (docs/operations.md "Mail"). */
-export const MAIL_OPTIONS_HELP = `Mail:
+Webhooks:
+  --webhook-allow-private     KAIRAN_WEBHOOK_ALLOW_PRIVATE=1  let webhooks reach private addresses
+                                                           (loopback, private ranges, link-local, cloud
+                                                           metadata): refused by default, checked on the
+                                                           addresses each connection resolves to`;
+
+/** Help text for the options of sending mail. */
+const MAIL_SENDING_OPTIONS_HELP = `Mail:
   --smtp-url URL      KAIRAN_SMTP_URL      smtp://[user:pass@]host:587 or smtps://...: the server that
                                            relays mail (unset: messages go to the outbox folder
                                            DIR/outbox, listed by kairan mail outbox)
   --mail-from ADDR    KAIRAN_MAIL_FROM     sender of every message (default kairan@MAIL-DOMAIN)
   --mail-domain D     KAIRAN_MAIL_DOMAIN   domain of reply addresses reply+TOKEN@D (default: the host
-                                           of --public-url)
+                                           of --public-url)`;
+
+/** Help text for the mail options (docs/operations.md "Mail"). */
+export const MAIL_OPTIONS_HELP = `${MAIL_SENDING_OPTIONS_HELP}
   --smtp-inbound-port N
                       KAIRAN_SMTP_INBOUND_PORT  receive replies by mail on this port (off by default;
                                            0 picks one, printed as "smtp inbound on HOST:PORT")`;
 
-/** Help text for the shared options. */
+/** Help text for the shared options: the server's (`kairan serve --help`). */
 export const SERVER_OPTIONS_HELP = `Options (each also read from its environment variable):
   --port N            KAIRAN_PORT          TCP port, 0 picks a free one (default 8080)
   --host H            KAIRAN_HOST          address to listen on (default 127.0.0.1)
@@ -135,6 +145,39 @@ export const SERVER_OPTIONS_HELP = `Options (each also read from its environment
                                            (also survives a power cut; slower writes)
 ${BLOB_STORE_OPTIONS_HELP}
 ${MAIL_OPTIONS_HELP}`;
+
+/**
+ * Help text for the options of the site a command works on: where its database and stored files
+ * are. Every command that opens the store takes them; the server's other options are accepted too
+ * (the same environment serves `kairan serve` and the commands) but change nothing, so a command's
+ * --help leaves them out.
+ */
+export const SITE_OPTIONS_HELP = `The site (each option also read from its environment variable):
+  --data DIR          KAIRAN_DATA_DIR      SQLite database and stored files (default ./data)
+  --database URL      KAIRAN_DATABASE_URL  postgres://... selects PostgreSQL instead of SQLite;
+                                           ?search_path=SCHEMA picks the schema (default public)
+  --sqlite-sync MODE  KAIRAN_SQLITE_SYNC   normal (default) or full (also survives a power cut)
+${BLOB_STORE_OPTIONS_HELP}`;
+
+/** Help text for the commands that mail a link or print one: the link's base. */
+export const LINK_OPTIONS_HELP = `Links:
+  --public-url URL    KAIRAN_PUBLIC_URL    the address people use (https://kairan.example.com): base
+                                           of the links it mails or prints (else http://HOST:PORT of
+                                           --host and --port, as kairan serve)`;
+
+/** The last line of a command's --help: where the options it leaves out are. */
+const OTHER_OPTIONS_NOTE = "The server's other options (kairan serve --help) are accepted and change nothing here.";
+
+/**
+ * The options part of a command's --help: the site, then the link's base for commands that mail
+ * or print links (`links`), or that and the mail options for those that send mail themselves (`mail`).
+ */
+export function commandOptionsHelp(uses?: "links" | "mail"): string {
+  const parts = [SITE_OPTIONS_HELP];
+  if (uses !== undefined) parts.push(LINK_OPTIONS_HELP);
+  if (uses === "mail") parts.push(MAIL_SENDING_OPTIONS_HELP);
+  return `${parts.join("\n\n")}\n\n${OTHER_OPTIONS_NOTE}`;
+}
 
 /** A command-line mistake: printed with the command's usage, exit status 2. */
 export class UsageError extends Error {
@@ -184,6 +227,7 @@ export function configFlags(values: Record<string, string | boolean | undefined>
     smtpInboundPort: text("smtp-inbound-port"),
     metrics: values.metrics === true,
     allowSignup: values["allow-signup"] === true,
+    webhookAllowPrivate: values["webhook-allow-private"] === true,
     limits: {
       noRateLimit: values["no-rate-limit"] === true,
       rateLimitAddress: text("rate-limit-address"),

@@ -4,7 +4,7 @@ import { loadConfig } from "../config/config.js";
 import { rebuildSearchIndex } from "../services/search/search-index.js";
 import { openStore } from "../store/open.js";
 import type { CommandIo } from "./io.js";
-import { SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, configFlags, parseCommand } from "./options.js";
+import { SERVER_OPTIONS, UsageError, configFlags, parseCommand, commandOptionsHelp } from "./options.js";
 
 /** Usage of `kairan reindex`. */
 export const REINDEX_HELP = `Usage: kairan reindex [options]
@@ -16,7 +16,7 @@ every write; run this after restoring files, or to compact the index. The server
 Prints a JSON summary: files, text files, unreadable text files, milliseconds, and the database
 size in bytes before and after.
 
-${SERVER_OPTIONS_HELP}`;
+${commandOptionsHelp()}`;
 
 /** `kairan reindex`. @throws UsageError, ConfigError */
 export async function reindex(args: readonly string[], io: CommandIo): Promise<void> {

@@ -6,7 +6,7 @@ import { loadSeed } from "../seed/load.js";
 import { SeedError, validateSeed } from "../seed/validate.js";
 import { openStore } from "../store/open.js";
 import type { CommandIo } from "./io.js";
-import { SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, configFlags, parseCommand } from "./options.js";
+import { SERVER_OPTIONS, UsageError, configFlags, parseCommand, commandOptionsHelp } from "./options.js";
 
 /** Usage of `kairan seed`. */
 export const SEED_HELP = `Usage: kairan seed FILE [options]
@@ -17,7 +17,7 @@ file is reported with the path of each problem, and nothing is written. A seed a
 workspace, it never merges: when the database already holds one of its users (by e-mail) or
 applications (by consumer key), it names them and loads nothing.
 
-${SERVER_OPTIONS_HELP}`;
+${commandOptionsHelp()}`;
 
 /** `kairan seed FILE`. @throws UsageError, SeedError, ConfigError */
 export async function seed(args: readonly string[], io: CommandIo): Promise<void> {

@@ -7,6 +7,7 @@ import { systemClock } from "../clock.js";
 import { type Config, loadConfig } from "../config/config.js";
 import { loadSeed } from "../seed/load.js";
 import { type FirstRunLink, beginFirstRun } from "../services/account/first-run.js";
+import { demoShiftDays, shiftSeedDates } from "../seed/demo-dates.js";
 import { validateSeed } from "../seed/validate.js";
 import { openStore } from "../store/open.js";
 import type { Store } from "../store/store.js";
@@ -141,7 +142,8 @@ async function prepare(config: Config, io: CommandIo): Promise<Prepared> {
 }
 
 async function loadDemo(store: Store, blobs: BlobStore): Promise<boolean> {
-  const seed = validateSeed(JSON.parse(await readFile(DEMO_FILE, "utf8")));
+  const written = validateSeed(JSON.parse(await readFile(DEMO_FILE, "utf8")));
+  const seed = shiftSeedDates(written, demoShiftDays(systemClock.now()));
   await loadSeed({ store, blobs, clock: systemClock }, seed);
   return true;
 }

@@ -1,6 +1,6 @@
 import { systemClock } from "../clock.js";
 import { createTokenAsOperator, revokeTokenAsOperator } from "../services/oauth/app-admin.js";
-import { CommandError, SERVER_OPTIONS, SERVER_OPTIONS_HELP, UsageError, parseCommand } from "./options.js";
+import { CommandError, SERVER_OPTIONS, UsageError, parseCommand, commandOptionsHelp } from "./options.js";
 import type { CommandIo } from "./io.js";
 import { printRows, withStore } from "./store-command.js";
 
@@ -13,7 +13,7 @@ Issues token credentials for a user through an application. The token works as O
 credentials (with its secret) and as 'Authorization: Bearer TOKEN', at the application's access
 level. 'add' prints the token and its secret once; 'list' never shows them.
 
-${SERVER_OPTIONS_HELP}`;
+${commandOptionsHelp()}`;
 
 const OPTIONS = {
   ...SERVER_OPTIONS,

@@ -122,6 +122,7 @@ export const ACCOUNT_SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   },
   "reset-password": {
     summary: "mail the user a password reset link (one hour, once); --print prints the link instead",
+    uses: "links",
     usage: "EMAIL [--print]   (the link's base is --public-url)",
     positionals: 1,
     options: { print: { type: "boolean" } },

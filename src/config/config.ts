@@ -78,6 +78,8 @@ export interface Config {
   readonly allowSignup: boolean;
   /** Outgoing mail (SMTP or the outbox folder) and the inbound listener for replies (config/mail.ts). */
   readonly mail: MailConfig;
+  /** Whether webhooks may reach private addresses (loopback, private ranges, link-local); off by default. */
+  readonly webhookAllowPrivate: boolean;
 }
 
 /** Command-line values, as strings, before validation (undefined = not given). */
@@ -96,6 +98,8 @@ export interface ConfigFlags extends BlobStoreFlags, MetricsFlags, MailFlags {
   readonly limits?: LimitFlags | undefined;
   /** `--allow-signup` (`kairan serve` only). */
   readonly allowSignup?: boolean | undefined;
+  /** `--webhook-allow-private` (`kairan serve` only). */
+  readonly webhookAllowPrivate?: boolean | undefined;
 }
 
 /** Every configuration problem at once, one line each. */
@@ -119,6 +123,7 @@ export const CONFIG_SOURCES = {
   logLevel: { flag: "--log-level", env: "KAIRAN_LOG_LEVEL" },
   sqliteSync: { flag: "--sqlite-sync", env: "KAIRAN_SQLITE_SYNC" },
   allowSignup: { flag: "--allow-signup", env: "KAIRAN_ALLOW_SIGNUP" },
+  webhookAllowPrivate: { flag: "--webhook-allow-private", env: "KAIRAN_WEBHOOK_ALLOW_PRIVATE" },
   ...LIMIT_SOURCES,
   ...BLOB_STORE_SOURCES,
   ...METRICS_SOURCES,
@@ -155,6 +160,7 @@ const schema = z.object({
     .default("info"),
   sqliteSync: z.enum(["normal", "full"], { message: "must be normal or full" }).default("normal"),
   allowSignup: z.enum(["0", "1", "true", "false"], { message: "must be 0 or 1" }).default("0"),
+  webhookAllowPrivate: z.enum(["0", "1", "true", "false"], { message: "must be 0 or 1" }).default("0"),
   ...limitsSchema,
   ...blobStoreFields,
   ...metricsFields,
@@ -188,6 +194,7 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): Config {
     logLevel: flags.logLevel ?? env.KAIRAN_LOG_LEVEL,
     sqliteSync: flags.sqliteSync ?? env.KAIRAN_SQLITE_SYNC,
     allowSignup: flags.allowSignup ? "1" : env.KAIRAN_ALLOW_SIGNUP,
+    webhookAllowPrivate: flags.webhookAllowPrivate ? "1" : env.KAIRAN_WEBHOOK_ALLOW_PRIVATE,
     ...rawLimits(flags.limits ?? {}, env),
     ...rawBlobStore(flags, env),
     ...rawMetrics(flags, env),
@@ -217,6 +224,7 @@ export function loadConfig(flags: ConfigFlags, env: NodeJS.ProcessEnv): Config {
     metrics: toMetricsConfig(value),
     allowSignup: value.allowSignup === "1" || value.allowSignup === "true",
     mail: toMailConfig(value, { publicUrl: value.publicUrl, host: value.host }),
+    webhookAllowPrivate: value.webhookAllowPrivate === "1" || value.webhookAllowPrivate === "true",
   } satisfies Config);
 }
 

@@ -34,6 +34,8 @@ export interface ChatMessage {
   readonly authorName: string;
   readonly body: string;
   readonly createdAt: number;
+  /** When its author last changed its text (migration 0050); null when never. */
+  readonly editedAt: number | null;
   /** Its files, where the reader loaded them (the push answer, the message list). */
   readonly attachments?: readonly ChatAttachment[];
   /** Its likes as the reader sees them, where the reader loaded them. */

@@ -13,6 +13,8 @@ export interface Comment {
   readonly body: string;
   readonly replyTo: number | null;
   readonly createdAt: number;
+  /** When its author last changed its text; null when never. */
+  readonly editedAt: number | null;
 }
 
 /**

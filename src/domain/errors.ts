@@ -15,6 +15,7 @@ export type ErrorKind =
   | "unsupported_media_type"
   | "too_many_requests"
   | "uri_too_long"
+  | "gone"
   | "unavailable"
   | "storage_full";
 
@@ -80,6 +81,11 @@ export class TooManyRequestsError extends DomainError {
   ) {
     super(code, message);
   }
+}
+
+/** What the request names is no longer kept (a delta sync cursor older than the tombstones). */
+export class GoneError extends DomainError {
+  readonly kind = "gone";
 }
 
 /** A request line longer than the server reads. */

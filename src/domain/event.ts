@@ -12,6 +12,11 @@ export interface NamedRef {
   readonly name: string;
 }
 
+/** A participant of a group event and their answer (`attending`, `maybe`, `declined`), if any. */
+export interface Participant extends NamedRef {
+  readonly answer?: "attending" | "maybe" | "declined" | null;
+}
+
 /**
  * One occurrence of a repeating event that differs from its rule: cancelled, or moved to `start`..`end`.
  * `originalStart` is the UTC start the rule gives it.
@@ -47,7 +52,8 @@ export interface CalendarEvent extends EventBase {
   readonly groupId: number;
   readonly menuId: number | null;
   readonly menuName: string | null;
-  readonly participants: readonly NamedRef[];
+  /** The participants, each with their answer once they gave one (migration 0051). */
+  readonly participants: readonly Participant[];
   readonly facilities: readonly NamedRef[];
 }
 

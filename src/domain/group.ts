@@ -9,6 +9,8 @@ export interface Group {
   readonly updatedAt: number;
   /** When an administrator archived it (read-only since); null while it is in use. */
   readonly archivedAt: number | null;
+  /** Members, not only managers, make, rename, order and remove the group's folders. */
+  readonly membersManageFolders: boolean;
 }
 
 /** A user's joined membership in a group. */

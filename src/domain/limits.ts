@@ -3,6 +3,8 @@ export const LIMITS = {
   topicTitleMaxChars: 200,
   topicBodyMaxChars: 20_000,
   commentMaxChars: 20_000,
+  /** A text shown as it will look (`POST /preview`): the longest a body or comment may be. */
+  previewMaxChars: 20_000,
   filesPerComment: 10,
   fileMaxBytes: 25 * 1024 * 1024,
   /** The sum of a comment's file sizes. */
@@ -78,6 +80,10 @@ export const LIMITS = {
   calendarFeedPastDays: 365,
   /** The name of an event menu or facility. */
   eventMenuNameMaxChars: 100,
+  /** A folder's name (board, tasks, files): shown as `valueString` and as an entry title. */
+  folderNameMaxChars: 100,
+  /** Folders of one area of a group: every one fits on one page of a list's filter. */
+  foldersPerAreaMax: 100,
 } as const;
 
 /** Search (docs/api.md "Search"): the query, the short-query scan and what is indexed of a file. */
@@ -149,4 +155,39 @@ export const IMPORT_ZIP_LIMITS = {
   maxEntryBytes: 256 * 1024 * 1024,
   /** Every .csv and .txt file together, unpacked. */
   maxTotalBytes: 1024 * 1024 * 1024,
+} as const;
+
+/**
+ * The bounds a portable archive is read within (`kairan import FILE`), checked against the sizes
+ * its zip declares before anything is unpacked, and again on the bytes that come out.
+ */
+export const ARCHIVE_ZIP_LIMITS = {
+  /** Entries of the zip: pages, stored files and the manifest. */
+  maxEntries: 1_000_000,
+  /** One Atom page or the manifest, unpacked (a page holds ARCHIVE_PAGE rows). */
+  maxPageBytes: 64 * 1024 * 1024,
+  /** Elements of one Atom page. */
+  maxPageElements: 200_000,
+  /** One stored file, unpacked: the largest upload a file may have. */
+  maxBlobBytes: LIMITS.fileMaxBytes,
+  /** Every member together, unpacked. */
+  maxTotalBytes: 256 * 1024 * 1024 * 1024,
+} as const;
+
+/** Incoming webhooks (docs/api.md "Incoming webhooks"): what one post may carry. */
+export const HOOK_LIMITS = {
+  /** A hook's name, shown with each post. */
+  nameMaxChars: 80,
+  /** The request body: far above the longest text (20,000 characters of 4 bytes) with its blocks. */
+  bodyMaxBytes: 256 * 1024,
+  /** Nesting of arrays and objects in the JSON body. */
+  jsonMaxDepth: 16,
+  /** Slack's own limit of blocks in a message. */
+  blocksMax: 50,
+  /** Legacy attachments of one message. */
+  attachmentsMax: 20,
+  /** Fields of one section block or attachment. */
+  fieldsMax: 20,
+  /** Hooks of one group or one chat room. */
+  hooksPerTarget: 20,
 } as const;

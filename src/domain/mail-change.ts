@@ -9,4 +9,16 @@ export type MailItemKind = "BOARD" | "TASK" | "CABINET" | "GW_SCHEDULE" | "GROUP
  * (a direct message).
  */
 export type MailEvent =
-  "created" | "updated" | "edited" | "comment" | "joined" | "left" | "mention" | "assigned" | "chat";
+  | "created"
+  | "updated"
+  | "edited"
+  | "comment"
+  | "joined"
+  | "left"
+  | "mention"
+  | "assigned"
+  | "chat"
+  | "completed"
+  | "reopened"
+  | "version"
+  | "reminder";

@@ -13,19 +13,51 @@ export type NotificationItem = ContentRef | { readonly kind: "GROUP"; readonly g
 /** The kinds of {@link NotificationItem}. */
 export type NotificationItemKind = NotificationItem["kind"];
 
+/**
+ * An update a reader wants named in words rather than "changed it": a task given to someone,
+ * finished or taken up again, a file's new version.
+ */
+export type ItemChange = "assigned" | "completed" | "reopened" | "version";
+
 /** The change that (last) raised a notification. */
 export type NotificationCause =
   | { readonly kind: "created" }
-  /** `bodyChanged`: the body (summary) differs, which sets `cbl:summaryUpdated`/`cbl:summaryUpdator`. */
-  | { readonly kind: "updated"; readonly bodyChanged: boolean }
+  /**
+   * `bodyChanged`: the body (summary) differs, which sets `cbl:summaryUpdated`/`cbl:summaryUpdator`.
+   * `change`: what the update did, when it has a name of its own.
+   */
+  | { readonly kind: "updated"; readonly bodyChanged: boolean; readonly change?: ItemChange }
   | { readonly kind: "comment"; readonly number: number }
   /** `authorId`/`createdAt` of the deleted comment: readers who had not seen it count one fewer. */
   | { readonly kind: "commentDeleted"; readonly number: number; readonly authorId: number; readonly createdAt: number }
   | { readonly kind: "joined" }
   | { readonly kind: "left" };
 
-/** The stored name of each cause. */
-export type NotificationEventName = NotificationCause["kind"];
+/** The stored name of each cause: its kind, or an update's {@link ItemChange}. */
+export type NotificationEventName = NotificationCause["kind"] | ItemChange;
+
+/** The name a cause is stored under. */
+export function eventNameOf(cause: NotificationCause): NotificationEventName {
+  return cause.kind === "updated" && cause.change !== undefined ? cause.change : cause.kind;
+}
+
+/**
+ * What a task's update did, for its notification: a status change says more than a new assignee
+ * (both at once is the rarer case), and an update that did neither has no name of its own.
+ */
+export function taskChangeOf(
+  before: { readonly status: string; readonly assigneeId: number | null },
+  after: { readonly status?: string; readonly assigneeId?: number | null },
+): ItemChange | undefined {
+  const status = after.status ?? before.status;
+  if (status !== before.status) {
+    if (status === "COMPLETED") return "completed";
+    if (before.status === "COMPLETED") return "reopened";
+  }
+  if (after.assigneeId !== undefined && after.assigneeId !== null && after.assigneeId !== before.assigneeId)
+    return "assigned";
+  return undefined;
+}
 
 /** One change in a group: every joined member but the actor is notified of it. */
 export interface NotificationEvent {
@@ -52,12 +84,18 @@ export interface Notification {
   readonly body: string;
   /** Who made the last change; null for an operator's change. */
   readonly actor: UserMention | null;
+  /** A task's assignee now (null for other kinds), which "assigned you" is read against. */
+  readonly assigneeId: number | null;
+  /** A file's current version number and file name (null for other kinds), which "version n of NAME" names. */
+  readonly fileVersion: { readonly number: number; readonly name: string } | null;
   /** The last change's cause; "mention" for a mention notification (the actor named the user). */
   readonly event: NotificationEventName | "mention";
   readonly confirmed: boolean;
   readonly unconfirmedComments: number;
   /** The comment of the last change, when a comment caused it. */
   readonly commentNumber: number | null;
+  /** Who wrote the comment that this comment answers (null when it answers none), for "replied to you". */
+  readonly repliedToId: number | null;
   readonly commentDeleted: boolean;
   /** When and by whom the body was last changed (absent until the first body edit). */
   readonly summaryUpdatedAt: number | null;

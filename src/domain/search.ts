@@ -2,11 +2,42 @@
 import { ValidationError } from "./errors.js";
 import { SEARCH_LIMITS } from "./limits.js";
 
-/** The kinds of items search finds, as `category` names them. */
-export const SEARCH_KINDS = ["BOARD", "COMMENT", "TASK", "CABINET"] as const;
+/**
+ * The kinds of items search finds, as `category` names them: a group's topics, comments, tasks and
+ * files; its events (G_SCHEDULE), the reader's personal events (M_SCHEDULE), messages of the chat
+ * rooms the reader is in (M_CHAT), and the reader's groups themselves (GROUP).
+ */
+export const SEARCH_KINDS = [
+  "BOARD",
+  "COMMENT",
+  "TASK",
+  "CABINET",
+  "G_SCHEDULE",
+  "M_SCHEDULE",
+  "M_CHAT",
+  "GROUP",
+] as const;
 
 /** One of {@link SEARCH_KINDS}. */
 export type SearchKind = (typeof SEARCH_KINDS)[number];
+
+/**
+ * What `/api/search/V2` finds without `category`: a group's content, as before issue 31 (the other
+ * kinds only when asked for by `category`, so that a plain search stays kept by the feed cache and
+ * as fast as it was).
+ */
+export const API_DEFAULT_SEARCH_KINDS = [
+  "BOARD",
+  "COMMENT",
+  "TASK",
+  "CABINET",
+] as const satisfies readonly SearchKind[];
+
+/** Kinds whose hits are text of the `comments` level: comments and chat messages. */
+export const COMMENT_LEVEL_SEARCH_KINDS: readonly SearchKind[] = ["COMMENT", "M_CHAT"];
+
+/** Kinds that belong to no group (a group filter leaves them out). */
+export const UNGROUPED_SEARCH_KINDS: readonly SearchKind[] = ["M_SCHEDULE", "M_CHAT"];
 
 /**
  * A parsed query. `index`: every term has at least three characters and the trigram index serves
@@ -20,17 +51,20 @@ export interface SearchQuery {
   readonly mode: "index" | "scan";
 }
 
-/** `category`: one kind in any letter case, or null (every kind) when absent or empty. @throws ValidationError INVALID_CATEGORY */
-export function parseSearchKind(value: string | undefined): SearchKind | null {
+/**
+ * `category`: one kind of `among` in any letter case, or null (every kind) when absent or empty.
+ * @throws ValidationError INVALID_CATEGORY
+ */
+export function parseSearchKind(
+  value: string | undefined,
+  among: readonly SearchKind[] = SEARCH_KINDS,
+): SearchKind | null {
   const text = value?.trim().toUpperCase();
   if (text === undefined || text === "") return null;
-  const kind = SEARCH_KINDS.find((known) => known === text);
+  const kind = among.find((known) => known === text);
   if (kind === undefined) {
     const shown = (value ?? "").length > 40 ? `${(value ?? "").slice(0, 40)}…` : value;
-    throw new ValidationError(
-      "INVALID_CATEGORY",
-      `category must be one of ${SEARCH_KINDS.join(", ")} (got "${shown}").`,
-    );
+    throw new ValidationError("INVALID_CATEGORY", `category must be one of ${among.join(", ")} (got "${shown}").`);
   }
   return kind;
 }

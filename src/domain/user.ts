@@ -100,3 +100,16 @@ export function parseTimeZone(text: string): string | null {
     throw invalid();
   }
 }
+
+/**
+ * The zone a browser reported (the sign-in and sign-up forms' hidden field, filled by app.js):
+ * a zone, else undefined. A browser without the script, or a made-up value, changes nothing.
+ */
+export function browserTimeZone(text: string | undefined): string | undefined {
+  if (text === undefined || text === "") return undefined;
+  try {
+    return parseTimeZone(text) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}

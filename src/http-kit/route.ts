@@ -1,6 +1,6 @@
 // Routes of the API and of the web pages: a 405 with Allow for every method a path lacks, and
 // the route table that the fuzzer and the authorization matrix walk.
-import type { FastifyInstance, RouteHandlerMethod } from "fastify";
+import type { FastifyInstance, RouteHandlerMethod, RouteOptions } from "fastify";
 import { MethodNotAllowedError } from "../domain/errors.js";
 import type { QueryValues } from "./query.js";
 
@@ -27,6 +27,11 @@ export interface EndpointOptions {
   readonly operational?: true;
   /** Answers anyone without credentials by design (the health checks); the authorization matrix checks the list. */
   readonly public?: true;
+  /**
+   * A body limit and an error handler of the endpoint's own, for its every method (the incoming
+   * webhooks answer JSON, refusals included, and take smaller bodies than the API).
+   */
+  readonly own?: Pick<RouteOptions, "bodyLimit" | "errorHandler">;
 }
 
 /** The methods an endpoint answers; every other one is a 405 with an `Allow` header. */
@@ -59,11 +64,14 @@ export function registerEndpoint(
     ...(options.operational ? { operational: true as const } : {}),
   };
   const logLevel = options.operational ? { logLevel: atLeastWarn(app.log.level) } : {};
-  for (const [method, handler] of Object.entries(handlers)) app.route({ method, url, handler, config, ...logLevel });
+  const own = options.own ?? {};
+  for (const [method, handler] of Object.entries(handlers))
+    app.route({ method, url, handler, config, ...logLevel, ...own });
   const refused = [...OTHER_METHODS, ...(["GET", "POST"] as const).filter((method) => !(method in handlers))];
   app.route({
     method: refused,
     url,
+    ...own,
     handler: async (request, reply) => {
       reply.header("allow", allowed.join(", "));
       throw new MethodNotAllowedError(

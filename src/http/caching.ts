@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type {
   FastifyInstance,
   FastifyReply,
@@ -16,6 +15,8 @@ import { adoptCaller, authenticateRequest } from "./caller.js";
 import { COMPRESS_THRESHOLD_BYTES, type CachedFeed, FeedCache, negotiateEncoding } from "./feed-cache.js";
 import type { QueryValues } from "../http-kit/query.js";
 import { requestSlot } from "../http-kit/request-data.js";
+import { strongTag } from "./precondition.js";
+import { withHubLinks } from "./websub-links.js";
 
 const FEED_TYPE = "application/atom+xml";
 /** Where the hash-based ETag waits for the hook that runs after compression (on the reply). */
@@ -102,10 +103,12 @@ export function registerFeedCaching(app: FastifyInstance, context: Context): Fee
     return serveKept(request, reply, actor, await context.store.viewVersion(actor.user.id));
   };
 
-  const keep = (request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown => {
-    if (SERVED.get(reply) === true || !isFeedAnswer(request, reply) || typeof payload !== "string") return payload;
+  const keep = (request: FastifyRequest, reply: FastifyReply, sent: unknown): unknown => {
+    if (SERVED.get(reply) === true || !isFeedAnswer(request, reply) || typeof sent !== "string") return sent;
+    // WebSub discovery (docs/api.md "WebSub"): kept with the feed, so a cached answer carries it too.
+    const payload = withHubLinks(sent, context.baseUrl(), request.raw.url ?? "/");
     // The hash of the UTF-8 bytes, which are what is sent.
-    const tag = `"${createHash("sha1").update(payload).digest("base64url")}"`;
+    const tag = strongTag(payload);
     const lookup = LOOKUP.get(request);
     setValidators(reply, tag, lookup?.lastModified);
     const entry = lookup && cache.admits(lookup.target) ? cache.set(lookup.key, Buffer.from(payload), tag) : undefined;

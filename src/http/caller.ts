@@ -57,6 +57,14 @@ export async function adoptCaller(context: Context, request: FastifyRequest, act
   ACTOR.set(request, actor);
 }
 
+/**
+ * Makes `actor` the request's caller without counting it: the WebSub hub's own render of a feed
+ * as its subscriber sees it (http/websub-render.ts), whose identity was checked when it was made.
+ */
+export function adoptInternalCaller(request: FastifyRequest, actor: Actor): void {
+  ACTOR.set(request, actor);
+}
+
 /** The caller as feeds name it. */
 export function viewerOf(actor: Actor): Viewer {
   return { id: actor.user.id, name: actor.user.name, email: actor.user.email };

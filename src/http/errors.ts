@@ -26,6 +26,7 @@ const STATUS_OF: Readonly<Record<ErrorKind, number>> = {
   unsupported_media_type: 415,
   too_many_requests: 429,
   uri_too_long: 414,
+  gone: 410,
   unavailable: 503,
   storage_full: 507,
 };

@@ -9,6 +9,7 @@ import type { RateLimitConfig } from "../config/limits.js";
 import { TooManyRequestsError } from "../domain/errors.js";
 import { requestSlot } from "../http-kit/request-data.js";
 import type { TokenLimit } from "../context.js";
+import { isWebSubRender } from "./websub-render.js";
 
 const POLICIES = ["address", "token"] as const;
 type Policy = (typeof POLICIES)[number];
@@ -68,16 +69,19 @@ export function registerRateLimits(
 
   app.addHook("onRequest", async (request) => {
     // Health checks and scrapes come every few seconds from one address: never refused for it.
-    if (request.routeOptions.config.operational !== true) await count(request, "address");
+    // Nor the WebSub hub's own renders of its subscribers' feeds (http/websub-render.ts).
+    if (request.routeOptions.config.operational !== true && !isWebSubRender(request)) await count(request, "address");
   });
   app.addHook("onSend", async (request, reply) => {
     const standing = STANDINGS.get(request);
     if (standing !== undefined)
       reply.header("ratelimit-policy", policyHeader).header("ratelimit", rateLimitField(standing));
   });
-  return async (request, actor) => {
-    if (actor.tokenId === undefined) return;
-    TOKEN_KEY.set(request, `token ${actor.tokenId}`);
+  return async (request, actor, key) => {
+    // An incoming webhook's address is its credential: it names its own key (http/endpoints/hooks).
+    const name = key ?? (actor.tokenId === undefined ? undefined : `token ${actor.tokenId}`);
+    if (name === undefined) return;
+    TOKEN_KEY.set(request, name);
     await count(request, "token");
   };
 }

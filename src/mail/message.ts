@@ -12,7 +12,8 @@ export type MailKind =
   | "digest"
   | "reply-refused"
   | "setup"
-  | "test";
+  | "test"
+  | "webhook-disabled";
 
 /** One message to one recipient. */
 export interface OutgoingMail {

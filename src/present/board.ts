@@ -2,13 +2,29 @@ import type { Topic } from "../domain/topic.js";
 import { formatContentId, formatGroupId } from "../domain/item-id.js";
 import type { BoardView } from "../services/topic/topic.js";
 import { type Viewer, feedDocument, newestOf, titleElement } from "./feed.js";
-import { areaLinks } from "./links.js";
+import { areaLinks } from "../domain/item-links.js";
 import { topicEntry } from "./topic.js";
 import { element, utcTimestamp } from "../atom/build.js";
+import { changeParts, nextChangesLink } from "./changes.js";
 
-/** The board feed: a page of topics, one topic, or the result of a topic write. */
-export function boardFeed(baseUrl: string, viewer: Viewer, view: BoardView, now: number): string {
-  const entries = view.topics.map((topic) => topicEntry(baseUrl, view.group, topic, view.comments?.get(topic.id)));
+/**
+ * The board feed: a page of topics, one topic, or the result of a topic write; a list read's
+ * changes in change order, and its next-changes address (docs/api.md "Delta sync").
+ */
+export function boardFeed(
+  baseUrl: string,
+  viewer: Viewer,
+  view: BoardView,
+  now: number,
+  nextChanges?: string | undefined,
+): string {
+  const { tombstones, entries } = changeParts(
+    view.changes,
+    view.topics,
+    (topic) => topic.id,
+    (topic) => topicEntry(baseUrl, view.group, topic, view.comments?.get(topic.id)),
+    (gone) => formatContentId({ kind: "BOARD", groupId: view.group.id, id: gone.itemId }),
+  );
   return feedDocument(
     {
       title: view.group.name,
@@ -16,6 +32,7 @@ export function boardFeed(baseUrl: string, viewer: Viewer, view: BoardView, now:
       alternate: areaLinks(baseUrl, view.group.id, "BOARD").alternate,
       viewer,
       updated: newestOf(view.topics, now),
+      extra: nextChangesLink(nextChanges) + tombstones,
     },
     entries,
   );

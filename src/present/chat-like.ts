@@ -11,7 +11,7 @@ import {
   titleElement,
   webLinkElements,
 } from "./feed.js";
-import type { ItemLinks } from "./links.js";
+import type { ItemLinks } from "../domain/item-links.js";
 
 function messageLinks(baseUrl: string, view: ChatLikersView): ItemLinks {
   const room = chatRoomLinks(baseUrl, view.room.id);

@@ -15,7 +15,7 @@ import {
   titleElement,
   webLinkElements,
 } from "./feed.js";
-import type { ItemLinks } from "./links.js";
+import type { ItemLinks } from "../domain/item-links.js";
 import { notificationFeedHead } from "./notification.js";
 
 /**
@@ -52,11 +52,13 @@ export function chatMessageEntry(baseUrl: string, viewerId: number, message: Cha
     webLinkElements({ alternate: room.alternate + anchor, mobile: room.mobile + anchor }) +
     categoryElements(id) +
     authorElement(message.authorName, message.authorId) +
-    element("updated", {}, utcTimestamp(message.createdAt)) +
+    // As a comment's (present/comment.ts): an edit is its last change, `published` its writing.
+    element("updated", {}, utcTimestamp(message.editedAt ?? message.createdAt)) +
     summaryElement(message.body) +
     element("cblGood:set", {}, String((message.likes ?? NO_LIKES).mine)) +
     element("cblGood:count", {}, String((message.likes ?? NO_LIKES).count)) +
     (message.attachments ?? []).map((file) => chatAttachmentElement(viewerId, file)).join("") +
+    (message.editedAt === null ? "" : element("published", {}, utcTimestamp(message.createdAt))) +
     "</entry>"
   );
 }

@@ -14,7 +14,8 @@ import {
   webLinkElements,
   titleElement,
 } from "./feed.js";
-import { areaLinks, commentLinks, contentLinks } from "./links.js";
+import { areaLinks, commentLinks, contentLinks } from "../domain/item-links.js";
+import { changeParts, nextChangesLink } from "./changes.js";
 
 /**
  * A comment entry, the same in the comment feed and embedded in a topic. Embedded comments also
@@ -31,7 +32,9 @@ export function commentEntry(baseUrl: string, detail: CommentDetail, options: { 
     webLinkElements(commentLinks(baseUrl, comment.parent, comment.number)) +
     categoryElements(id) +
     authorElement(comment.authorName, comment.authorId) +
-    element("updated", {}, utcTimestamp(comment.createdAt)) +
+    // An edit is the comment's last change (docs/api.md "Comments"); when it was first written
+    // follows as `published`, after everything clients read today.
+    element("updated", {}, utcTimestamp(comment.editedAt ?? comment.createdAt)) +
     summaryElement(comment.body) +
     (options.withContent ? element("content", { type: "text" }, comment.body) : "") +
     (comment.replyTo === null ? "" : element("cblCmnt:replyTo", {}, String(comment.replyTo))) +
@@ -39,6 +42,7 @@ export function commentEntry(baseUrl: string, detail: CommentDetail, options: { 
     element("cblGood:count", {}, String(detail.likes.count)) +
     element("cblStar:set", {}, String(detail.starred)) +
     detail.attachments.map((attachment) => attachmentElement(comment, attachment)).join("") +
+    (comment.editedAt === null ? "" : element("published", {}, utcTimestamp(comment.createdAt))) +
     "</entry>"
   );
 }
@@ -61,11 +65,25 @@ export function attachmentElement(comment: Pick<Comment, "parent" | "number">, a
 }
 
 /** `GET /api/comment/V2`: a page of comments with older/newer flags after `updated`. */
-export function commentsFeed(baseUrl: string, viewer: Viewer, view: CommentsView): string {
+export function commentsFeed(
+  baseUrl: string,
+  viewer: Viewer,
+  view: CommentsView,
+  nextChanges?: string | undefined,
+): string {
   const { parent } = view;
+  const { tombstones, entries } = changeParts(
+    view.changes,
+    view.comments,
+    (detail) => detail.comment.id,
+    (detail) => commentEntry(baseUrl, detail, { withContent: false }),
+    (gone) => formatCommentId(parent.ref, gone.refNumber),
+  );
   const extra =
     element("cblCmnt:olderCommentExists", {}, String(view.olderExists)) +
-    element("cblCmnt:newerCommentExists", {}, String(view.newerExists));
+    element("cblCmnt:newerCommentExists", {}, String(view.newerExists)) +
+    nextChangesLink(nextChanges) +
+    tombstones;
   return feedDocument(
     {
       title: parent.title,
@@ -75,7 +93,7 @@ export function commentsFeed(baseUrl: string, viewer: Viewer, view: CommentsView
       updated: view.comments[0]?.comment.createdAt ?? parent.updatedAt,
       extra,
     },
-    view.comments.map((detail) => commentEntry(baseUrl, detail, { withContent: false })),
+    entries,
   );
 }
 

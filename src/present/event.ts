@@ -1,5 +1,12 @@
 import { element, utcTimestamp } from "../atom/build.js";
-import { type CalendarEvent, type EventBase, type EventException, type NamedRef, eventRef } from "../domain/event.js";
+import {
+  type CalendarEvent,
+  type EventBase,
+  type EventException,
+  type NamedRef,
+  type Participant,
+  eventRef,
+} from "../domain/event.js";
 import type { Group } from "../domain/group.js";
 import { formatContentId, formatGroupId, formatPair } from "../domain/item-id.js";
 import type { Occurrence } from "../domain/recurrence.js";
@@ -16,16 +23,27 @@ import {
   titleElement,
   webLinkElements,
 } from "./feed.js";
-import { areaLinks, contentLinks } from "./links.js";
+import { areaLinks, contentLinks } from "../domain/item-links.js";
 import { groupElement } from "./topic.js";
+import { changeParts, nextChangesLink } from "./changes.js";
 
 /**
  * The group event feed (`GET /api/gwSchedule/V2`, and the answer to a write): `cbl:totalCount`
  * before the entries, which a client reads as the number of entries of a one-page result.
  */
-export function eventFeed(baseUrl: string, viewer: Viewer, view: EventListView, now: number): string {
-  const entries = view.entries.map((entry) =>
-    eventEntry(baseUrl, view.group, entry, view.comments?.get(entry.event.id)),
+export function eventFeed(
+  baseUrl: string,
+  viewer: Viewer,
+  view: EventListView,
+  now: number,
+  nextChanges?: string | undefined,
+): string {
+  const { tombstones, entries } = changeParts(
+    view.changes,
+    view.entries,
+    (entry) => entry.event.id,
+    (entry) => eventEntry(baseUrl, view.group, entry, view.comments?.get(entry.event.id)),
+    (gone) => formatContentId({ kind: "GW_SCHEDULE", groupId: view.group.id, id: gone.itemId }),
   );
   return feedDocument(
     {
@@ -37,7 +55,7 @@ export function eventFeed(baseUrl: string, viewer: Viewer, view: EventListView, 
         view.entries.map((entry) => entry.event),
         now,
       ),
-      extra: element("cbl:totalCount", {}, String(view.total)),
+      extra: element("cbl:totalCount", {}, String(view.total)) + nextChangesLink(nextChanges) + tombstones,
     },
     entries,
   );
@@ -71,13 +89,26 @@ export function eventEntry(
       (event.menuId === null
         ? ""
         : element("cblSch:menu", { valueString: event.menuName ?? "", id: formatPair(event.menuId) })) +
-      namedElements("cbl:who", event.participants) +
+      participantElements(event.participants) +
       namedElements("cbl:facility", event.facilities) +
       element("cbl:published", {}, utcTimestamp(event.createdAt)) +
       (comments === undefined
         ? ""
         : embeddedCommentsElement(baseUrl, { id, title: event.title, updatedAt: event.updatedAt }, comments)),
   );
+}
+
+/** `cbl:who valueString id`, then Kairan's `answer` (attending, maybe, declined) once the participant answered. */
+function participantElements(people: readonly Participant[]): string {
+  return people
+    .map((person) =>
+      element("cbl:who", {
+        valueString: person.name,
+        id: formatPair(person.id),
+        ...(person.answer ? { answer: person.answer } : {}),
+      }),
+    )
+    .join("");
 }
 
 function namedElements(qname: string, refs: readonly NamedRef[]): string {

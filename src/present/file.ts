@@ -13,11 +13,25 @@ import {
   authoredHead,
   itemEntry,
 } from "./feed.js";
-import { areaLinks, contentLinks } from "./links.js";
+import { areaLinks, contentLinks } from "../domain/item-links.js";
 import { groupElement } from "./topic.js";
+import { changeParts, nextChangesLink } from "./changes.js";
 
 /** The shared-files feed (`GET /api/gwCabinet/V2`): a page of files, or one file. */
-export function cabinetFeed(baseUrl: string, viewer: Viewer, view: CabinetView, now: number): string {
+export function cabinetFeed(
+  baseUrl: string,
+  viewer: Viewer,
+  view: CabinetView,
+  now: number,
+  nextChanges?: string | undefined,
+): string {
+  const { tombstones, entries } = changeParts(
+    view.changes,
+    view.files,
+    (file) => file.id,
+    (file) => fileEntry(baseUrl, view.group, file, view.histories?.get(file.id)),
+    (gone) => formatContentId({ kind: "CABINET", groupId: view.group.id, id: gone.itemId }),
+  );
   return feedDocument(
     {
       title: view.group.name,
@@ -25,8 +39,9 @@ export function cabinetFeed(baseUrl: string, viewer: Viewer, view: CabinetView, 
       alternate: areaLinks(baseUrl, view.group.id, "CABINET").alternate,
       viewer,
       updated: newestOf(view.files, now),
+      extra: nextChangesLink(nextChanges) + tombstones,
     },
-    view.files.map((file) => fileEntry(baseUrl, view.group, file, view.histories?.get(file.id))),
+    entries,
   );
 }
 

@@ -11,16 +11,11 @@ import {
   titleElement,
   itemEntry,
 } from "./feed.js";
-import { areaLinks, groupLinks } from "./links.js";
+import { areaLinks, groupLinks } from "../domain/item-links.js";
 
 /** The caller's groups (`GET /api/group/V2`). */
 export function groupsFeed(baseUrl: string, viewer: Viewer, groups: readonly Group[], now: number): string {
-  const entries = groups.map((group) => {
-    const id = formatGroupId(group.id);
-    const author = authorElement(viewer.name, viewer.id);
-    const links = groupLinks(baseUrl, group.id);
-    return itemEntry({ id, title: group.name, links, author, updated: group.updatedAt, summary: group.summary }, "");
-  });
+  const entries = groups.map((group) => groupEntry(baseUrl, viewer, group));
   return feedDocument(
     {
       title: "Groups",
@@ -60,4 +55,12 @@ export function foldersFeed(
     { title: group.name, id: formatGroupId(group.id), alternate: links.alternate, viewer, updated: group.updatedAt },
     entries,
   );
+}
+
+/** A group's entry as the groups feed writes it (the search's too): id, name, links, the caller as author, description. */
+export function groupEntry(baseUrl: string, viewer: Viewer, group: Group): string {
+  const id = formatGroupId(group.id);
+  const author = authorElement(viewer.name, viewer.id);
+  const links = groupLinks(baseUrl, group.id);
+  return itemEntry({ id, title: group.name, links, author, updated: group.updatedAt, summary: group.summary }, "");
 }

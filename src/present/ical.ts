@@ -4,7 +4,7 @@
 // whole series with EXDATE for cancelled occurrences and a RECURRENCE-ID VEVENT per moved one.
 import ical, { type ICalCalendar, type ICalEventData, escape } from "ical-generator";
 import type { CalendarView, FeedEvent, FeedEventFields } from "../services/schedule/calendar-feed.js";
-import { contentLinks, personalEventLinks } from "./links.js";
+import { contentLinks, personalEventLinks } from "../domain/item-links.js";
 import { allDayDays, feedZoneOf, occurrenceValue, rruleProperty, zonedTime } from "./ical-time.js";
 
 /** The media type of the feeds. */

@@ -4,7 +4,7 @@ import type { ChatLikeNotification, LikeNotification } from "../domain/notificat
 import { chatRoomLinks } from "./chat.js";
 import type { LikeNotificationsView } from "../services/notification/like-notification.js";
 import { type Viewer, authorElement, feedDocument, newestOf, EMPTY_AUTHOR, itemEntry } from "./feed.js";
-import { commentLinks, contentLinks } from "./links.js";
+import { commentLinks, contentLinks } from "../domain/item-links.js";
 
 /**
  * A like notification entry (docs/api.md "Like notifications"): title, links, the item's kinds plus GOOD, one

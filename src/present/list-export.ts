@@ -6,7 +6,7 @@ import type { Task } from "../domain/task.js";
 import { utcToWallClock } from "../domain/time-zone.js";
 import type { ExportedMember } from "../services/member/member-export.js";
 import { csvText } from "./csv.js";
-import { contentLinks } from "./links.js";
+import { contentLinks } from "../domain/item-links.js";
 
 /** The task download's columns, in their order. */
 export const TASK_COLUMNS = [

@@ -9,6 +9,8 @@ import { notificationEntry } from "./notification.js";
  * entry as `data:` lines, one per line of the XML (a text with line breaks stays one event).
  */
 export function liveEventText(baseUrl: string, delivery: LiveDelivery, locale: Locale): string {
+  // What was read, as one word: the client counts again (docs/api.md "Live updates").
+  if (delivery.kind === "read") return `event: read\nid: ${delivery.id}\ndata: ${delivery.what}\n\n`;
   const data =
     delivery.kind === "chat"
       ? chatMessageEntry(baseUrl, delivery.viewerId, delivery.message)

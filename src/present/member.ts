@@ -4,16 +4,32 @@ import { formatGroupId, formatPair } from "../domain/item-id.js";
 import { type Member, type MemberAction, isCallerEntry, memberAbilities } from "../domain/member.js";
 import type { MemberListView } from "../services/member/member.js";
 import { type Viewer, feedDocument, newestOf, webLinkElements, titleElement } from "./feed.js";
-import { groupLinks, memberLinks } from "./links.js";
+import { groupLinks, memberLinks } from "../domain/item-links.js";
 import { groupElement } from "./topic.js";
+import { changeParts, nextChangesLink } from "./changes.js";
 
-/** The member-list feed (`GET /api/gwMemberList/V2`), `cbl:totalCount` after `updated`. */
-export function memberListFeed(baseUrl: string, viewer: Viewer, view: MemberListView, now: number): string {
+/**
+ * The member-list feed (`GET /api/gwMemberList/V2`), `cbl:totalCount` after `updated`, then a list
+ * read's next-changes link and a changes-since read's tombstones.
+ */
+export function memberListFeed(
+  baseUrl: string,
+  viewer: Viewer,
+  view: MemberListView,
+  now: number,
+  nextChanges?: string | undefined,
+): string {
   const caller = { userId: view.caller.userId, manager: view.caller.manager };
-  const entries = view.members.map((member) => {
-    const abilities = memberAbilities(member, caller, view.managerCount, view.joinedCount);
-    return memberEntry(baseUrl, view.group, member, { ...abilities, self: isCallerEntry(member, caller.userId) });
-  });
+  const { tombstones, entries } = changeParts(
+    view.changes,
+    view.members,
+    (member) => member.id,
+    (member) => {
+      const abilities = memberAbilities(member, caller, view.managerCount, view.joinedCount);
+      return memberEntry(baseUrl, view.group, member, { ...abilities, self: isCallerEntry(member, caller.userId) });
+    },
+    (gone) => formatPair(gone.itemId),
+  );
   return feedDocument(
     {
       title: view.group.name,
@@ -21,7 +37,7 @@ export function memberListFeed(baseUrl: string, viewer: Viewer, view: MemberList
       alternate: `${groupLinks(baseUrl, view.group.id).alternate}/members`,
       viewer,
       updated: newestOf(view.members, now),
-      extra: element("cbl:totalCount", {}, String(view.totalCount)),
+      extra: element("cbl:totalCount", {}, String(view.totalCount)) + nextChangesLink(nextChanges) + tombstones,
     },
     entries,
   );

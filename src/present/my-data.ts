@@ -103,6 +103,8 @@ todo.atom       your personal ToDo tasks (not the groups' tasks), as Atom entrie
 chat.atom       the chat messages you wrote, as Atom entries
 files/          every version of a shared file you uploaded, as stored, under the group's name;
                 a name that repeats gets " (2)", " (3)" and so on
+attachments/    the files of your comments (comments/, under the group's name) and of your chat
+                messages (chat/, under the room's title), named the same way
 
 Only what you wrote or own is here: other people's topics, comments, messages, files, events and
 tasks are not, even where you replied to them. Times in the Atom files are UTC.

@@ -10,7 +10,7 @@ import type { Locale } from "../domain/task.js";
 import type { NotificationAttachment, NotificationsView } from "../services/notification/notification.js";
 import { type Viewer, authorElement, feedDocument, newestOf, type EntryHead, EMPTY_AUTHOR, itemEntry } from "./feed.js";
 import { attachmentElement } from "./comment.js";
-import { type ItemLinks, commentLinks, contentLinks, groupLinks } from "./links.js";
+import { type ItemLinks, commentLinks, contentLinks, groupLinks } from "../domain/item-links.js";
 
 /** The wire id of a notification's item (`GROUP,1:n` for a member list). */
 export function notificationItemId(item: NotificationItem): string {

@@ -13,7 +13,7 @@ import {
   EMPTY_AUTHOR,
   itemEntry,
 } from "./feed.js";
-import { type ItemLinks, commentLinks, contentLinks } from "./links.js";
+import { type ItemLinks, commentLinks, contentLinks } from "../domain/item-links.js";
 import { groupElement } from "./topic.js";
 
 /** The wire id of a likeable item. */

@@ -5,7 +5,7 @@ import type { EventEntry } from "../services/event/event.js";
 import type { ScheduleItem, ScheduleView } from "../services/schedule/schedule.js";
 import { eventEntry, timingElements } from "./event.js";
 import { type Viewer, authoredHead, feedDocument, itemEntry, newestOf, titleElement } from "./feed.js";
-import { personalEventLinks, scheduleLinks } from "./links.js";
+import { personalEventLinks, scheduleLinks } from "../domain/item-links.js";
 
 /** The head of the caller's schedule feed: like the notification feed, the caller's own. */
 function scheduleFeedHead(baseUrl: string, viewer: Viewer, updated: number, total?: number) {

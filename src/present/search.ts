@@ -2,7 +2,11 @@ import { element } from "../atom/build.js";
 import type { Locale } from "../domain/task.js";
 import { excerptText } from "../domain/search.js";
 import type { FoundItem, SearchView } from "../services/search/search.js";
+import { chatMessageEntry } from "./chat.js";
 import { commentEntry } from "./comment.js";
+import { eventEntry } from "./event.js";
+import { groupEntry } from "./group.js";
+import { personalEventEntry } from "./schedule.js";
 import { type Viewer, feedDocument } from "./feed.js";
 import { fileEntry } from "./file.js";
 import { taskEntry } from "./task.js";
@@ -39,12 +43,22 @@ export function searchFeed(
       updated: view.items.reduce((newest, item) => Math.max(newest, updatedOf(item)), 0) || options.now,
       extra,
     },
-    view.items.map((item) => withExcerpt(itemEntryOf(baseUrl, item, options.locale), excerptText(item.excerpt))),
+    view.items.map((item) =>
+      withExcerpt(itemEntryOf(baseUrl, viewer, item, options.locale), excerptText(item.excerpt)),
+    ),
   );
 }
 
-function itemEntryOf(baseUrl: string, item: FoundItem, locale: Locale): string {
+function itemEntryOf(baseUrl: string, viewer: Viewer, item: FoundItem, locale: Locale): string {
   switch (item.kind) {
+    case "G_SCHEDULE":
+      return eventEntry(baseUrl, item.group, item.entry, undefined);
+    case "M_SCHEDULE":
+      return personalEventEntry(baseUrl, item.entry);
+    case "M_CHAT":
+      return chatMessageEntry(baseUrl, viewer.id, item.message);
+    case "GROUP":
+      return groupEntry(baseUrl, viewer, item.group);
     case "BOARD":
       return topicEntry(baseUrl, item.group, item.topic, undefined);
     case "TASK":
@@ -58,6 +72,13 @@ function itemEntryOf(baseUrl: string, item: FoundItem, locale: Locale): string {
 
 function updatedOf(item: FoundItem): number {
   switch (item.kind) {
+    case "G_SCHEDULE":
+    case "M_SCHEDULE":
+      return item.entry.event.updatedAt;
+    case "M_CHAT":
+      return item.message.createdAt;
+    case "GROUP":
+      return item.group.updatedAt;
     case "BOARD":
       return item.topic.updatedAt;
     case "TASK":

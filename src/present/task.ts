@@ -6,17 +6,30 @@ import type { TaskListView } from "../services/task/task.js";
 import type { CommentDetail } from "../services/comment/comment-detail.js";
 import { embeddedCommentsElement } from "./embedded-comments.js";
 import { type EntryHead, type Viewer, feedDocument, newestOf, authoredHead, itemEntry } from "./feed.js";
-import { areaLinks, contentLinks } from "./links.js";
+import { areaLinks, contentLinks } from "../domain/item-links.js";
 import { groupElement } from "./topic.js";
+import { changeParts, nextChangesLink } from "./changes.js";
 
 /** The task-list feed (`GET /api/gwTask/V2`): a page of tasks, or one task. */
-export function taskFeed(baseUrl: string, viewer: Viewer, view: TaskListView, locale: Locale, now: number): string {
-  const entries = view.tasks.map((task) =>
-    taskEntry(baseUrl, view.group, task, {
-      locale,
-      confirmed: view.confirmed.has(task.id),
-      comments: view.comments?.get(task.id),
-    }),
+export function taskFeed(
+  baseUrl: string,
+  viewer: Viewer,
+  view: TaskListView,
+  locale: Locale,
+  now: number,
+  nextChanges?: string | undefined,
+): string {
+  const { tombstones, entries } = changeParts(
+    view.changes,
+    view.tasks,
+    (task) => task.id,
+    (task) =>
+      taskEntry(baseUrl, view.group, task, {
+        locale,
+        confirmed: view.confirmed.has(task.id),
+        comments: view.comments?.get(task.id),
+      }),
+    (gone) => formatContentId({ kind: "TASK", groupId: view.group.id, id: gone.itemId }),
   );
   return feedDocument(
     {
@@ -25,6 +38,7 @@ export function taskFeed(baseUrl: string, viewer: Viewer, view: TaskListView, lo
       alternate: areaLinks(baseUrl, view.group.id, "TASK").alternate,
       viewer,
       updated: newestOf(view.tasks, now),
+      extra: nextChangesLink(nextChanges) + tombstones,
     },
     entries,
   );

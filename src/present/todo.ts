@@ -1,11 +1,12 @@
 import { element } from "../atom/build.js";
-import { type PersonalTaskRef, formatPersonalTaskId, formatPair } from "../domain/item-id.js";
+import { type PersonalTaskRef, formatContentId, formatPersonalTaskId, formatPair } from "../domain/item-id.js";
 import type { PersonalTask } from "../domain/personal-task.js";
 import type { Locale } from "../domain/task.js";
 import type { TodoItem, TodoView } from "../services/todo/todo.js";
 import { type Viewer, authoredHead, feedDocument, newestOf } from "./feed.js";
-import type { ItemLinks } from "./links.js";
+import type { ItemLinks } from "../domain/item-links.js";
 import { taskEntry, taskEntryOf } from "./task.js";
+import { changeParts, nextChangesLink } from "./changes.js";
 
 /** The web page of a personal task (its edit form on the ToDo page). */
 export function personalTaskLinks(baseUrl: string, ref: PersonalTaskRef): ItemLinks {
@@ -17,7 +18,25 @@ export function personalTaskLinks(baseUrl: string, ref: PersonalTaskRef): ItemLi
  * The ToDo feed (`GET /api/task/V2`), titled like the other personal feeds; `cbl:totalCount` counts
  * the rows over all pages.
  */
-export function todoFeed(baseUrl: string, viewer: Viewer, view: TodoView, locale: Locale, now: number): string {
+export function todoFeed(
+  baseUrl: string,
+  viewer: Viewer,
+  view: TodoView,
+  locale: Locale,
+  now: number,
+  nextChanges?: string | undefined,
+): string {
+  // Delta sync keys: personal task ids, and minus group task ids (services/todo/todo.ts).
+  const { tombstones, entries } = changeParts(
+    view.changes,
+    view.items,
+    (item) => (item.kind === "group" ? -item.task.id : item.task.id),
+    (item) => todoEntry(baseUrl, item, locale),
+    (gone) =>
+      gone.itemId < 0
+        ? formatContentId({ kind: "TASK", groupId: gone.parentId, id: -gone.itemId })
+        : formatPersonalTaskId({ ownerId: viewer.id, id: gone.itemId }),
+  );
   return feedDocument(
     {
       title: "ToDo",
@@ -28,9 +47,9 @@ export function todoFeed(baseUrl: string, viewer: Viewer, view: TodoView, locale
         view.items.map((item) => item.task),
         now,
       ),
-      extra: element("cbl:totalCount", {}, String(view.total)),
+      extra: element("cbl:totalCount", {}, String(view.total)) + nextChangesLink(nextChanges) + tombstones,
     },
-    view.items.map((item) => todoEntry(baseUrl, item, locale)),
+    entries,
   );
 }
 

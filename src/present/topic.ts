@@ -5,7 +5,7 @@ import type { Topic } from "../domain/topic.js";
 import { embeddedCommentsElement } from "./embedded-comments.js";
 import type { CommentDetail } from "../services/comment/comment-detail.js";
 import { authoredHead, itemEntry } from "./feed.js";
-import { contentLinks } from "./links.js";
+import { contentLinks } from "../domain/item-links.js";
 
 /** `<cbl:group valueString=".." id=".."/>`: name first, then the bare `1:n` id. */
 export function groupElement(group: Group): string {

@@ -6,7 +6,15 @@ import type { ServiceContext } from "./context.js";
 
 /** What each key signs; one key per purpose, so one leaked purpose's tokens forge no other's. */
 export type SiteKeyName =
-  "mail-reply" | "mail-unsubscribe" | "totp-secret" | "second-factor" | "oidc-secret" | "passkey" | "smtp-url";
+  | "mail-reply"
+  | "mail-unsubscribe"
+  | "totp-secret"
+  | "second-factor"
+  | "oidc-secret"
+  | "passkey"
+  | "smtp-url"
+  | "webhook-secret"
+  | "websub-secret";
 
 const known = new WeakMap<ServiceContext["store"], Map<SiteKeyName, Promise<Buffer>>>();
 

@@ -76,6 +76,7 @@ const BY_KIND: Readonly<Record<DomainError["kind"], SmtpReply | undefined>> = {
   conflict: undefined,
   unsupported_media_type: undefined,
   uri_too_long: undefined,
+  gone: undefined,
 };
 
 /** The temporary failure of anything unexpected: the sending MTA keeps the message and tries again. */

@@ -140,6 +140,8 @@ export const UNTRACKED_TABLES: Readonly<Record<string, string>> = {
   personal_tasks: "the personal ToDo feed is built afresh on every request, outside the feed cache",
   // Live updates (migration 0018).
   live_events: "read by the live streams only, never by a feed; written with changes that move versions already",
+  // Incoming webhooks (migration 0053).
+  incoming_hooks: "read by the hook addresses (/hooks/...) and the pages managing them; no feed shows them",
   // Calendar feeds (migration 0026).
   calendar_feeds: "read by the calendar addresses (/ical/...), which are built afresh and never kept by the feed cache",
   // Notification mail (migration 0034): only the settings pages and the mailer read these.
@@ -148,6 +150,8 @@ export const UNTRACKED_TABLES: Readonly<Record<string, string>> = {
   mail_changes: "the mailer's log of changes; written with changes that move versions already",
   mail_batches: "the mailer's work in progress; no feed reads it",
   mail_digest_slots: "the mailer's work in progress; no feed reads it",
+  // Event reminders (migration 0056): the event page and the mailer read them, never a feed.
+  event_reminders: "a person's mail reminders of events; read by the event page and the mailer, never by a feed",
   // The audit log (migration 0035): the admin pages and exports read it, never a feed.
   audit_events: "read by the audit pages and exports only, which are never kept by the feed cache",
   // Site settings (migration 0036): no feed shows one.
@@ -161,11 +165,26 @@ export const UNTRACKED_TABLES: Readonly<Record<string, string>> = {
   oidc_sign_ins: "single sign-on under way; read by sign-in only",
   // Imports (migration 0044): the importer's memory of what it made.
   import_keys: "read by the importer only, never by a feed; written with rows whose own triggers move versions",
+  archive_keys:
+    "read by the archive's importer only, never by a feed; written with rows whose own triggers move versions",
   // Replies by mail (migration 0040): the listener's memory of what it posted.
   mail_replies_received: "read by the reply listener only, never by a feed",
   // Passkeys (migration 0041): read by sign-in and the account page, never by a feed.
   passkeys: "passkey sign-in; no feed reads them",
   passkey_challenges_used: "passkey sign-in's used challenges; no feed reads them",
+  // What each reader has seen (migration 0048): the web's lists mark what is new; no feed shows it.
+  item_visits: "read by the web's list pages only (never kept), written on a page view; no feed shows it",
+  group_reads: "read by the web's list pages only (never kept); no feed shows it",
+  // Outgoing webhooks (migration 0052): read by their pages, the command line and the sender.
+  webhooks: "read by the webhook pages, `kairan webhook` and the sender; no feed shows them",
+  webhook_deliveries: "the webhook queue and delivery log; no feed reads it",
+  // WebSub (migration 0057): read by the hub, the account page and `kairan websub`.
+  websub_subscriptions: "read by the WebSub hub, the account page and `kairan websub`; no feed shows them",
+  websub_jobs: "the WebSub hub's queue; no feed reads it",
+  // Delta sync (migration 0054): written by triggers with the item rows, whose own triggers move
+  // the group's version; pruning moves the versions of the groups it prunes itself.
+  item_changes: "written with item rows that move their group's version already; pruning moves it itself",
+  item_change_horizons: "written only by pruning, which moves the pruned groups' versions itself",
 };
 
 /**

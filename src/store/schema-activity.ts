@@ -2,6 +2,7 @@
 // the change versions, part of `Database` (schema.ts).
 import type { Generated } from "kysely";
 import type { ContentKind } from "../domain/kinds.js";
+import type { NotificationEventName } from "../domain/notification.js";
 
 /** Kinds of item a like or favorite row points at (comments by their row id). */
 export type ItemKind = ContentKind | "COMMENT";
@@ -25,6 +26,22 @@ export interface FavoritesTable {
 }
 
 /** When a user last confirmed (read) the comments of a parent item. */
+/** When a reader last opened an item's page (migration 0048): "new" and "n new comments" are after it. */
+export interface ItemVisitsTable {
+  user_id: number;
+  item_kind: ContentKind;
+  item_id: number;
+  group_id: number;
+  seen_at: number;
+}
+
+/** A reader's "mark all read" of a group (migration 0048): what is older counts as seen. */
+export interface GroupReadsTable {
+  user_id: number;
+  group_id: number;
+  read_at: number;
+}
+
 export interface CommentReadsTable {
   user_id: number;
   parent_kind: ContentKind;
@@ -44,7 +61,7 @@ export interface NotificationsTable {
   item_kind: "GROUP" | ContentKind;
   item_id: number;
   actor_id: number | null;
-  event: "created" | "updated" | "comment" | "commentDeleted" | "joined" | "left";
+  event: NotificationEventName;
   confirmed: number;
   unconfirmed_comments: number;
   comment_number: number | null;
@@ -117,7 +134,7 @@ export interface MemberChangesTable {
  */
 export interface LiveEventsTable {
   id: Generated<number>;
-  kind: "notification" | "likeNotification" | "chat";
+  kind: "notification" | "likeNotification" | "chat" | "read";
   group_id: number | null;
   item_kind: string | null;
   item_id: number | null;

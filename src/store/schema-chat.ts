@@ -33,6 +33,8 @@ export interface ChatMessagesTable {
   author_id: number;
   body: string;
   created_at: number;
+  /** The last edit by its author (migration 0050); null when never edited. */
+  edited_at: number | null;
 }
 
 /** A file of a chat message (migration 0022), numbered from 1 on its message; bytes in the blob store. */

@@ -28,6 +28,8 @@ export interface CommentsTable {
   body: string;
   reply_to: number | null;
   created_at: number;
+  /** The last edit by its author (migration 0050); null when never edited. */
+  edited_at: number | null;
 }
 
 /** The last comment number handed out per parent: numbers are never reused, even after deletes. */

@@ -1,5 +1,5 @@
 // Table shapes of group events (migration 0021), part of `Database` (schema.ts).
-import type { Generated } from "kysely";
+import type { ColumnType, Generated } from "kysely";
 
 /** A group's event menus (会議, 外出...) and its facilities: a name per group. */
 export interface EventMenusTable {
@@ -35,6 +35,18 @@ export interface EventParticipantsTable {
   event_id: number;
   group_id: number;
   user_id: number;
+  /** `attending`, `maybe` or `declined`; null until the participant answers (migration 0051). */
+  answer: ColumnType<string | null, string | null | undefined, string | null>;
+  answered_at: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** Who asked to be reminded of an event by mail, how long before, and when next (migration 0056). */
+export interface EventRemindersTable {
+  event_id: number;
+  user_id: number;
+  minutes_before: number;
+  /** When the next reminder is due; null once the event has no occurrence left to remind of. */
+  next_at: number | null;
 }
 
 /** The facilities an event books. */

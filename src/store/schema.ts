@@ -10,8 +10,11 @@ import type {
   TopicLeasesTable,
   TopicsTable,
 } from "./schema-content.js";
+import type { ItemChangeHorizonsTable, ItemChangesTable } from "./schema-item-changes.js";
 import type {
   CommentReadsTable,
+  GroupReadsTable,
+  ItemVisitsTable,
   FavoritesTable,
   GroupChangesTable,
   LikeNotificationsTable,
@@ -35,6 +38,7 @@ import type {
   EventFacilitiesTable,
   EventMenusTable,
   EventParticipantsTable,
+  EventRemindersTable,
   EventsTable,
   PersonalEventExceptionsTable,
   PersonalEventsTable,
@@ -48,9 +52,11 @@ import type {
   MailSettingsTable,
 } from "./schema-mail.js";
 import type { OidcLinksTable, OidcSignInsTable } from "./schema-oidc.js";
-import type { ImportKeysTable } from "./schema-import.js";
+import type { ArchiveKeysTable, ImportKeysTable } from "./schema-import.js";
 import type { PasskeyChallengesUsedTable, PasskeysTable } from "./schema-passkeys.js";
 import type { RecoveryCodesTable, TotpSecretsTable, TwoFactorRequirementsTable } from "./schema-two-factor.js";
+import type { WebhookDeliveriesTable, WebhooksTable } from "./schema-webhooks.js";
+import type { WebSubJobsTable, WebSubSubscriptionsTable } from "./schema-websub.js";
 import type { ColumnType, Generated } from "kysely";
 
 /**
@@ -80,6 +86,10 @@ export interface Database {
   likes: LikesTable;
   favorites: FavoritesTable;
   comment_reads: CommentReadsTable;
+  item_visits: ItemVisitsTable;
+  item_changes: ItemChangesTable;
+  item_change_horizons: ItemChangeHorizonsTable;
+  group_reads: GroupReadsTable;
   login_failures: LoginFailuresTable;
   sign_in_devices: SignInDevicesTable;
   mail_outbox: MailOutboxTable;
@@ -94,6 +104,7 @@ export interface Database {
   oidc_links: OidcLinksTable;
   oidc_sign_ins: OidcSignInsTable;
   import_keys: ImportKeysTable;
+  archive_keys: ArchiveKeysTable;
   passkeys: PasskeysTable;
   passkey_challenges_used: PasskeyChallengesUsedTable;
   notifications: NotificationsTable;
@@ -112,6 +123,7 @@ export interface Database {
   facilities: FacilitiesTable;
   events: EventsTable;
   event_participants: EventParticipantsTable;
+  event_reminders: EventRemindersTable;
   event_facilities: EventFacilitiesTable;
   event_exceptions: EventExceptionsTable;
   personal_events: PersonalEventsTable;
@@ -123,6 +135,11 @@ export interface Database {
   mail_changes: MailChangesTable;
   mail_batches: MailBatchesTable;
   mail_digest_slots: MailDigestSlotsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  websub_subscriptions: WebSubSubscriptionsTable;
+  websub_jobs: WebSubJobsTable;
+  incoming_hooks: IncomingHooksTable;
 }
 
 /** Registered users. */
@@ -283,6 +300,8 @@ export interface GroupsTable {
   updated_at: number;
   /** When an administrator archived the group (migration 0043); null while it is in use. */
   archived_at: number | null;
+  /** 1: members, not only managers, manage the group's folders (migration 0047). */
+  members_manage_folders: Generated<number>;
 }
 
 /** Joined members (status JOIN, user set) and invitations (status INVITE, e-mail and label set). */
@@ -313,6 +332,8 @@ export interface FoldersTable {
   area: "BOARD" | "TASK" | "CABINET";
   name: string;
   created_at: number;
+  /** Place in its area's list, lowest first, then id (migration 0047). */
+  position: Generated<number>;
 }
 
 /** OAuth nonces seen within their timestamp window; `token` is the token's hash, or "" for none. */
@@ -370,4 +391,16 @@ export interface LoginFailuresTable {
   window_start: number;
   /** `address` rows: attempts from it before this time are refused (back-off); 0 when none. */
   not_before: Generated<number>;
+}
+
+/** Incoming webhooks (migration 0053): a group's or a chat room's secret posting address. */
+export interface IncomingHooksTable {
+  id: Generated<number>;
+  secret_hash: string;
+  name: string;
+  creator_id: number;
+  group_id: number | null;
+  topic_id: number | null;
+  room_id: number | null;
+  created_at: number;
 }

@@ -1,3 +1,5 @@
+import type { WebhookRepo } from "./queries/webhooks.js";
+import type { WebSubRepo } from "./queries/websub.js";
 import type { ViewVersion } from "./change-tracking.js";
 import type { CallerView } from "./queries/view-version.js";
 import type { AppRepo } from "./queries/apps.js";
@@ -7,6 +9,8 @@ import type { ChatAttachmentRepo } from "./queries/chat-attachments.js";
 import type { ChatLikeNotificationRepo } from "./queries/chat-like-notifications.js";
 import type { ChatLikeRepo } from "./queries/chat-likes.js";
 import type { CommentReadRepo } from "./queries/comment-reads.js";
+import type { ItemVisitRepo } from "./queries/item-visits.js";
+import type { ItemChangeRepo } from "./queries/item-changes.js";
 import type { CommentRepo } from "./queries/comments.js";
 import type { DatasetRepo } from "./queries/dataset.js";
 import type { EventRepo } from "./queries/events.js";
@@ -33,6 +37,7 @@ import type { TwoFactorRepo } from "./queries/two-factor.js";
 import type { OidcRepo } from "./queries/oidc.js";
 import type { ImportKeyRepo } from "./queries/import-keys.js";
 import type { PasskeyRepo } from "./queries/passkeys.js";
+import type { IncomingHookRepo } from "./queries/incoming-hooks.js";
 import type { MailReplyRepo } from "./queries/mail-replies.js";
 import type { AccountTokenRepo } from "./queries/account-tokens.js";
 import type { NotificationCountRepo } from "./queries/notification-counts.js";
@@ -53,6 +58,8 @@ import type { MailChangeRepo } from "./queries/mail-changes.js";
 import type { MailWorkRepo } from "./queries/mail-work.js";
 import type { MailReaderRepo } from "./queries/mail-readers.js";
 import type { MailContentRepo } from "./queries/mail-content.js";
+import type { EventReminderRepo } from "./queries/event-reminders.js";
+import type { ArchiveRepo } from "./queries/archive.js";
 
 /**
  * The persistence boundary. Services see only these interfaces and domain types; each engine
@@ -133,6 +140,10 @@ export interface Repositories {
   readonly likes: LikeRepo;
   readonly favorites: FavoriteRepo;
   readonly commentReads: CommentReadRepo;
+  /** Readers' visits of items and "mark all read" of groups (the web's "new"). */
+  readonly itemVisits: ItemVisitRepo;
+  /** Delta sync: the group feeds' change index and tombstones. */
+  readonly itemChanges: ItemChangeRepo;
   readonly loginFailures: LoginFailureRepo;
   /** Browsers trusted for sign-in (device cookies). */
   readonly signInDevices: SignInDeviceRepo;
@@ -174,6 +185,8 @@ export interface Repositories {
   readonly addressBook: AddressBookRepo;
   /** What one person made, for the download of their own data. */
   readonly myData: MyDataRepo;
+  /** The portable archive's reads and restoring writes (`kairan export`, `kairan import FILE`). */
+  readonly archive: ArchiveRepo;
   /** Calendar feed secrets (the /ical/ addresses). */
   readonly calendarFeeds: CalendarFeedRepo;
   /** People's notification mail settings and the groups they turned off. */
@@ -186,4 +199,12 @@ export interface Repositories {
   readonly mailReaders: MailReaderRepo;
   /** What notification mail tells of changed items. */
   readonly mailContent: MailContentRepo;
+  /** People's mail reminders of group events. */
+  readonly eventReminders: EventReminderRepo;
+  /** Outgoing webhooks and their deliveries queue (migration 0052). */
+  readonly webhooks: WebhookRepo;
+  /** WebSub subscriptions and the hub's queue (migration 0057). */
+  readonly websub: WebSubRepo;
+  /** Incoming webhooks: a group's or a chat room's secret posting addresses. */
+  readonly incomingHooks: IncomingHookRepo;
 }

@@ -30,10 +30,13 @@ export const TABLES_IN_DEPENDENCY_ORDER = [
   "likes",
   "favorites",
   "comment_reads",
+  "item_visits",
+  "group_reads",
   "notifications",
   "like_notifications",
   "mentions",
   "chat_rooms",
+  "incoming_hooks",
   "chat_members",
   "chat_messages",
   "chat_attachments",
@@ -43,6 +46,7 @@ export const TABLES_IN_DEPENDENCY_ORDER = [
   "facilities",
   "events",
   "event_participants",
+  "event_reminders",
   "event_facilities",
   "event_exceptions",
   "personal_events",
@@ -65,9 +69,14 @@ export const TABLES_IN_DEPENDENCY_ORDER = [
   "oidc_links",
   "oidc_sign_ins",
   "import_keys",
+  "archive_keys",
   "mail_replies_received",
   "passkeys",
   "passkey_challenges_used",
+  "webhooks",
+  "webhook_deliveries",
+  "websub_subscriptions",
+  "websub_jobs",
 ] as const satisfies readonly (keyof Database)[];
 
 /**
@@ -79,6 +88,9 @@ export const DERIVED_TABLES = [
   "group_changes",
   "member_changes",
   "live_events",
+  // Delta sync (0054): a new database numbers its items afresh as the copied rows arrive.
+  "item_changes",
+  "item_change_horizons",
 ] as const satisfies readonly (keyof Database)[];
 
 /** Tables of the schema that the lists above forget; must stay `never`. */

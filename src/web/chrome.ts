@@ -3,7 +3,7 @@
 import { formatPair } from "../domain/item-id.js";
 import type { MessageKey } from "./i18n/en.js";
 import { SafeHtml, escapeHtml, html } from "./layout.js";
-import { linkedText } from "./rich-text.js";
+import { markdownHtml } from "./markdown.js";
 import { dateFormat, isoDay, isoMoment } from "./i18n/dates.js";
 import { type Lang, type Translate, formatSize, translator } from "./i18n/i18n.js";
 
@@ -22,6 +22,10 @@ export interface Chrome {
   readonly user: { readonly name: string; readonly admin?: boolean } | undefined;
   /** The session's CSRF token, put into every form. */
   readonly csrf: string | undefined;
+  /** The header's counts (a signed-in page read by GET); undefined: app.js fetches them. */
+  readonly unread?: { readonly notifications: number; readonly chat: number } | undefined;
+  /** The browser's zone, offered because it differs from the one the pages are in (pages/zone-offer.ts). */
+  readonly zoneOffer?: string | undefined;
   /** Cache-busting suffix of the static files. */
   readonly assetVersion: string;
   /** The site's name (its setting), in every page's title and header. */
@@ -38,7 +42,7 @@ export interface Chrome {
   pair(id: number): string;
   /** {@link Chrome.time} inside `<time datetime>` (machines read the UTC moment). */
   timeTag(ms: number): SafeHtml;
-  /** People's text as HTML: escaped, its http(s) addresses made links. For `<%~ %>`. */
+  /** People's text as HTML: the safe Markdown subset of markdown.ts. For `<%~ %>`. */
   richText(text: string): string;
   /** {@link Chrome.day} inside `<time datetime="YYYY-MM-DD">`. */
   dayTag(ms: number): SafeHtml;
@@ -62,6 +66,8 @@ export function buildChrome(input: {
   path: string;
   user: { name: string; admin?: boolean } | undefined;
   csrf: string | undefined;
+  unread?: { notifications: number; chat: number } | undefined;
+  zoneOffer?: string | undefined;
   assetVersion: string;
   /** The site's name; "Kairan" when not given. */
   siteName?: string | undefined;
@@ -86,7 +92,7 @@ export function buildChrome(input: {
       version === undefined
         ? html`<span class="avatar avatar-initial" aria-hidden="true">${initial(name)}</span>`
         : html`<img class="avatar" src="${pictureHref(userId, version)}" alt="" width="32" height="32">`,
-    richText: (text) => linkedText(text).value,
+    richText: (text) => markdownHtml(text).value,
     th: (key, vars) => {
       const placeholders: Record<string, string> = {};
       const filled: Record<string, string> = {};

@@ -3,11 +3,11 @@ import { formatPair } from "../domain/item-id.js";
 import { mentionSpans } from "../domain/mention.js";
 import type { Chrome } from "./chrome.js";
 import { escapeHtml } from "./layout.js";
-import { linkedText } from "./rich-text.js";
+import { markdownHtml } from "./markdown.js";
 
 /**
- * A function that turns a text of the group into escaped HTML whose web addresses are links
- * (rich-text.ts) and whose mentions link to the member each names (`targets`: handle -> member id,
+ * A function that turns a text of the group into HTML by the Markdown subset of markdown.ts, whose
+ * mentions link to the member each names (`targets`: handle -> member id,
  * services/notification/mention.ts); a handle naming no member stays text.
  */
 export function mentionLinker(
@@ -27,7 +27,7 @@ export function mentionLinker(
     }
     return html + escapeHtml(text.slice(last));
   };
-  return (text) => linkedText(text, withMentions).value;
+  return (text) => markdownHtml(text, withMentions).value;
 }
 
 /** Where a form of the group asks app.js's suggestion list for members (pages/mentions.ts). */

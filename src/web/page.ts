@@ -14,11 +14,12 @@ import { requestSlot } from "../http-kit/request-data.js";
 import { type EndpointHandlers, registerEndpoint } from "../http-kit/route.js";
 import { sendPage } from "../http-kit/send.js";
 import { twoFactorStatus } from "../services/two-factor/status.js";
+import { readUnreadCounts } from "../services/unread/unread.js";
 import type { Assets } from "./assets.js";
 import { type Chrome, buildChrome } from "./chrome.js";
 import { negotiateLang } from "./i18n/i18n.js";
 import { renderTemplate } from "./render.js";
-import { signedInOf } from "./session.js";
+import { offeredZone, signedInOf } from "./session.js";
 
 /** What page handlers are given besides the request. */
 export interface WebContext extends Context {
@@ -59,6 +60,12 @@ export interface PageOptions {
    * signing out); every other page sends them to the enrolment page, or refuses a form.
    */
   readonly whileEnrolling?: boolean;
+  /**
+   * The answer is never a page (JSON, a download, an image): the header's counts and the zone
+   * offer are not read for it. A topic page's pictures each come through /download, so reading
+   * the counts there would cost three queries per picture.
+   */
+  readonly noPage?: boolean;
 }
 
 const CHROME = requestSlot<Chrome>("chrome");
@@ -117,12 +124,16 @@ export function registerPage(
       }
       // What the person chose on their account page wins over the browser's language and the server's zone.
       const { lang, timeZone } = signedIn.session.preferences;
+      const showsPage = method === "GET" && !options.noPage;
       const chrome = buildChrome({
         ...base,
         lang: lang ?? base.lang,
         timeZone: timeZone ?? base.timeZone,
         user: { ...signedIn.session.user, admin: signedIn.session.siteAdmin },
         csrf: signedIn.session.csrf,
+        // The header's counts; a form's answer (a redirect, mostly) and what is no page do without them.
+        unread: showsPage ? await readUnreadCounts(web, signedIn.actor) : undefined,
+        zoneOffer: showsPage ? offeredZone(request, timeZone ?? base.timeZone) : undefined,
       });
       CHROME.set(request, chrome);
       if (!options.whileEnrolling && (await twoFactorStatus(web, signedIn.session.user.id, site)).mustEnrol) {

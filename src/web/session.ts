@@ -4,6 +4,8 @@ import { type CookieSerializeOptions, fastifyCookie } from "@fastify/cookie";
 import type { Actor, Application } from "../domain/access.js";
 import { DEVICE_TRUST_MS, SESSION_LIFETIME_MS, type Session } from "../domain/session.js";
 import type { Context } from "../context.js";
+import { browserTimeZone } from "../domain/user.js";
+import { adoptBrowserZone } from "../services/account/time-zone.js";
 import { findSession } from "../services/session/session.js";
 
 /** The session cookie: a random token; the database holds its hash. */
@@ -17,6 +19,8 @@ export const DEVICE_COOKIE = "kairan_device";
 export const SIGNIN_COOKIE = "kairan_signin";
 /** Between the password and the second factor: a signed token naming the account for 10 minutes. */
 export const SECOND_STEP_COOKIE = "kairan_second_step";
+/** The browser's time zone offered to an account in another one (pages/zone-offer.ts), until answered. */
+export const ZONE_OFFER_COOKIE = "kairan_zone_offer";
 
 /**
  * The web interface acts for the signed-in person with everything they may do themselves: it
@@ -84,4 +88,24 @@ export function setDeviceCookie(context: Context, reply: FastifyReply, token: st
 /** Removes the session cookie. */
 export function clearSessionCookie(context: Context, reply: FastifyReply): void {
   reply.clearCookie(SESSION_COOKIE, { ...cookieOptions(context, 0), maxAge: 0 });
+}
+
+/**
+ * After a sign-in: the zone the form's script reported (its hidden `timeZone`) becomes the
+ * account's when it has none, and is offered (a cookie until answered) when it has another.
+ */
+export async function takeBrowserZone(
+  context: Context,
+  reply: FastifyReply,
+  userId: number,
+  reported: string | undefined,
+): Promise<void> {
+  const offer = await adoptBrowserZone(context, userId, reported);
+  if (offer !== undefined) reply.setCookie(ZONE_OFFER_COOKIE, offer, cookieOptions(context, SESSION_LIFETIME_MS));
+}
+
+/** The zone to offer on this request's page: the cookie's, when it is a zone other than the page's. */
+export function offeredZone(request: FastifyRequest, pageZone: string): string | undefined {
+  const zone = browserTimeZone(request.cookies[ZONE_OFFER_COOKIE]);
+  return zone === pageZone ? undefined : zone;
 }

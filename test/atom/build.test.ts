@@ -196,8 +196,10 @@ describe("declaration and namespaces", () => {
       "cblSch",
       "cblChat",
       "dc",
+      "at",
     ]);
-    assert.ok(FEED_NAMESPACES.endsWith(' xmlns:dc="http://purl.org/dc/elements/1.1/"'));
+    // The newest prefix last (delta sync's tombstones, RFC 6721): readers matching literal names keep theirs.
+    assert.ok(FEED_NAMESPACES.endsWith(' xmlns:at="http://purl.org/atompub/tombstones/1.0"'));
   });
 
   it("resolves every prefix to its URI when parsed back", () => {

@@ -36,9 +36,15 @@ const SIGNED_IN_EXTRAS = [
   "/g/1:1/tasks/1:999999",
   // The calendar's views and forms (the crawl may stop at the month view).
   "/g/1:1/events?view=week",
+  "/g/1:1/events?view=members",
+  "/g/1:1/events?view=day",
   "/g/1:1/events?view=list",
   "/g/1:1/events/new",
   "/g/1:1/events/lists",
+  // The folder pages of the board, tasks and files (linked from each list, for those who manage them).
+  "/g/1:1/board/folders",
+  "/g/1:1/tasks/folders",
+  "/g/1:1/files/folders",
   // A group's audit log (its managers'; linked from the members page).
   "/g/1:1/audit",
   "/schedule?view=week",

@@ -31,7 +31,7 @@ describe("the calendar in Chromium: a weekly event, one occurrence moved, in the
     await page.locator("#event-start-time").fill("09:00");
     await page.locator("#event-end-time").fill("10:00");
     await page.getByLabel("Repeat", { exact: true }).selectOption("WEEKLY");
-    await page.locator("#event-weekdays").selectOption("MO");
+    await page.getByRole("group", { name: "On (weekly)" }).getByLabel("Mon").check();
     await page.locator('input[name="ends"][value="count"]').check();
     await page.locator("#event-count").fill("3");
     await page.getByRole("button", { name: "Add event" }).click();
@@ -83,11 +83,50 @@ describe("the calendar in Chromium: a weekly event, one occurrence moved, in the
     assert.match(String(moved.getFirstPropertyValue("recurrence-id")), /^2030-05-13T09:00:00/);
     assert.match(String(moved.getFirstPropertyValue("dtstart")), /^2030-05-15T09:00:00/);
 
-    for (const view of ["week", "list"]) {
+    for (const view of ["week", "day", "list"]) {
       await page.goto(`${server.url}/g/1:1/events?view=${view}&date=2030-05-13`);
       await assertAccessible(page, `the ${view} view`);
     }
     await page.goto(`${server.url}/g/1:1/events/lists`);
     await assertAccessible(page, "the menus and facilities page");
+  });
+
+  it("shows the group week view: every member's row holds the group event, and Next moves a week", async () => {
+    await page.goto(`${server.url}/g/1:1/events?date=2030-05-01`);
+    await page.locator(".cal-views").getByRole("link", { name: "Members" }).click();
+    await page.waitForURL(/view=members/);
+    const rows = page.locator("table.cal-members tbody tr");
+    assert.ok((await rows.count()) >= 2, "two members or more");
+    await page.goto(`${server.url}/g/1:1/events?view=members&date=2030-05-06`);
+    const first = rows.nth(0);
+    assert.equal((await first.locator("th").textContent())?.trim(), "Alice Aoki", "the reader first");
+    for (const row of [first, rows.nth(1)])
+      assert.deepEqual(await row.locator('td[data-date="2030-05-06"] .cal-title').allTextContents(), [TITLE]);
+    await assertAccessible(page, "the group week view");
+    await page.locator(".cal-moves").getByRole("link", { name: /Next/ }).click();
+    await page.waitForURL(/date=2030-05-12/);
+    assert.equal(
+      await page.locator('table.cal-members td[data-date="2030-05-13"] .cal-title').count(),
+      0,
+      "moved to the 15th",
+    );
+    assert.ok((await page.locator('table.cal-members td[data-date="2030-05-15"] .cal-title').count()) >= 2);
+  });
+
+  it("lets a participant answer an event on its page, and shows the answer by the name", async () => {
+    await page.goto(`${server.url}/g/1:1/events/new?date=2030-06-03`);
+    await page.getByLabel("Title", { exact: true }).fill("Browser review");
+    await page.locator("#event-start-time").fill("13:00");
+    await page.locator("#event-end-time").fill("14:00");
+    await page.getByRole("group", { name: "Participants" }).getByLabel("Alice Aoki").check();
+    await page.getByRole("button", { name: "Add event" }).click();
+    await page.waitForURL(/\/g\/1:1\/events\/1:\d+$/);
+    const form = page.getByRole("group", { name: "Your answer" });
+    await form.getByLabel("Maybe").check();
+    await form.getByRole("button", { name: "Answer" }).click();
+    await page.waitForURL(/\/g\/1:1\/events\/1:\d+$/);
+    assert.match((await page.locator("#event-participants").textContent()) ?? "", /Alice Aoki \(maybe\)/);
+    assert.equal(await page.getByRole("group", { name: "Your answer" }).getByLabel("Maybe").isChecked(), true);
+    await assertAccessible(page, "the event page with the answer form");
   });
 });

@@ -72,11 +72,11 @@ describe("chat in Chromium", () => {
     await alice.getByRole("button", { name: "Send" }).click();
     await alice.waitForURL(/#chat-form$/);
     const mine = alice.locator("#chat-messages > li").last();
-    assert.equal(await mine.locator(".text").textContent(), "Hello Bob & team");
+    assert.equal((await mine.locator(".markdown").textContent())?.trim(), "Hello Bob & team");
     assert.equal(await mine.locator(".author").textContent(), "Alice Aoki");
     assert.ok(((await mine.locator("time").getAttribute("datetime")) ?? "").length > 0, "a time");
 
-    const arrived = bob.locator("#chat-messages > li .text", { hasText: "Hello Bob & team" });
+    const arrived = bob.locator("#chat-messages > li .markdown", { hasText: "Hello Bob & team" });
     await arrived.waitFor({ timeout: 20_000 });
     assert.equal(await bob.locator("#chat-messages > li .author").last().textContent(), "Alice Aoki");
     const delivered = (await bob.evaluate("window.chatEvents")) as string[];
@@ -85,10 +85,17 @@ describe("chat in Chromium", () => {
       "the live stream delivered the message to Bob's page",
     );
 
-    // And back: Bob answers, Alice's open page receives it without reloading.
-    await bob.getByLabel("Message", { exact: true }).fill("Hi Alice");
-    await bob.getByRole("button", { name: "Send" }).click();
-    await alice.locator("#chat-messages > li .text", { hasText: "Hi Alice" }).waitFor({ timeout: 20_000 });
+    // And back: Bob answers with the keyboard (Shift+Enter breaks the line, Enter sends); Alice's
+    // open page receives it without reloading.
+    const bobText = bob.getByLabel("Message", { exact: true });
+    await bobText.fill("Hi Alice");
+    await bobText.press("Shift+Enter");
+    await bobText.pressSequentially("see you");
+    assert.equal(await bobText.inputValue(), "Hi Alice\nsee you", "Shift+Enter starts a new line");
+    await bobText.press("Enter");
+    const answer = alice.locator("#chat-messages > li .markdown", { hasText: "Hi Alice" });
+    await answer.waitFor({ timeout: 20_000 });
+    assert.match(await answer.innerHTML(), /Hi Alice<br>\s*see you/, "one message of two lines");
   });
 
   it("sends a file that the other member's open page shows with a working link; a like's count reaches the author", async () => {

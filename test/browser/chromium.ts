@@ -1,7 +1,7 @@
 // Debian's Chromium driven by playwright-core: the browser tests and `npm run screenshots` use
 // the browser the machine has (apt-get install chromium), never one downloaded at run time.
 import { existsSync } from "node:fs";
-import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
+import { type Browser, type BrowserContext, type Locator, type Page, chromium } from "playwright-core";
 
 /** Where Debian installs Chromium; KAIRAN_CHROMIUM overrides it. */
 export const CHROMIUM_PATH = process.env.KAIRAN_CHROMIUM ?? "/usr/bin/chromium";
@@ -46,5 +46,21 @@ export async function addVirtualAuthenticator(context: BrowserContext, page: Pag
       hasUserVerification: true,
       isUserVerified: true,
     },
+  });
+}
+
+/**
+ * The width of a picture once the browser has it, 0 if it failed to load. A picture's element is
+ * on the page before its bytes are (and `loading="lazy"` waits for it to be seen), so reading
+ * `naturalWidth` at once races the download.
+ */
+export async function loadedImageWidth(image: Locator): Promise<number> {
+  await image.scrollIntoViewIfNeeded();
+  return image.evaluate((element) => {
+    const picture = element as unknown as { naturalWidth: number; decode(): Promise<void> };
+    return picture.decode().then(
+      () => picture.naturalWidth,
+      () => 0,
+    );
   });
 }

@@ -191,6 +191,25 @@ describe("shared files in Chromium", () => {
         assert.equal(await page.getByRole("button", { name: "Upload", exact: true }).isEnabled(), true);
       });
 
+      it("asks whether a file named like one in the folder is its new version, keeping the chosen file", async () => {
+        await page.goto(files);
+        await page.getByLabel("File", { exact: true }).setInputFiles({
+          name: `dropped-${width.name}.txt`,
+          mimeType: "text/plain",
+          buffer: Buffer.from("dropped again"),
+        });
+        await page.getByRole("button", { name: "Upload", exact: true }).click();
+        const asVersion = page.getByLabel("a new version of that file");
+        await asVersion.waitFor();
+        assert.equal(await asVersion.isChecked(), true, "a new version is the first answer");
+        assert.match((await page.locator("#upload-form .file-error").textContent()) ?? "", /already in this folder/);
+        await assertNoSidewaysScroll(page, viewport);
+        await page.getByRole("button", { name: "Upload", exact: true }).click();
+        await page.waitForURL(/\/files\/1:\d+$/);
+        assert.equal(await page.getByRole("heading", { level: 1 }).textContent(), `dropped-${width.name}.txt`);
+        await page.locator(".history li").first().filter({ hasText: "Version 2" }).waitFor();
+      });
+
       it("uploads a new version with a change note; the history shows it", async () => {
         await page.goto(fileUrl);
         await page.getByLabel("New version", { exact: true }).setInputFiles({
@@ -263,7 +282,18 @@ describe("shared files in Chromium", () => {
       });
       await page.getByRole("button", { name: "Upload", exact: true }).click();
       await page.waitForURL(/\/files\/1:\d+$/);
+      const first = page.url();
       assert.equal(await page.getByRole("heading", { level: 1 }).textContent(), "no-script.txt");
+      // The same name again: the page asks, and the file is chosen again with the answer.
+      await page.goto(`${server.url}/g/1:1/files`);
+      const again = { name: "no-script.txt", mimeType: "text/plain", buffer: Buffer.from("plain form again") };
+      await page.getByLabel("File", { exact: true }).setInputFiles(again);
+      await page.getByRole("button", { name: "Upload", exact: true }).click();
+      await page.getByLabel("a separate file with the same name").check();
+      await page.getByLabel("File", { exact: true }).setInputFiles(again);
+      await page.getByRole("button", { name: "Upload", exact: true }).click();
+      await page.waitForURL(/\/files\/1:\d+$/);
+      assert.notEqual(page.url(), first, "a second file");
     } finally {
       await context.close();
     }

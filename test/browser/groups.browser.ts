@@ -1,11 +1,12 @@
 // Groups run in the browser, in Chromium against a real `kairan serve --allow-signup`: a group is
 // created, described, people are invited (one with an account, one without), they join, a manager
 // is named, a member is removed, the last manager is refused leaving, an invitation is declined,
-// someone signs up, an imported placeholder is invited and taken over, the member list downloads.
+// someone signs up, an imported placeholder is invited and taken over, the member list and the
+// group's archive download.
 // The whole story runs twice: at desktop width and at 390 px on the phone pages.
 // Run by `npm run test:browser` (Chromium needed).
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -110,7 +111,7 @@ for (const width of WIDTHS) {
     it("Alice creates a group, describes it, and invites Bob and a newcomer", async () => {
       await signIn(alice, "alice@example.com", "alice-pass");
       await alice.getByRole("link", { name: "New group" }).click();
-      await alice.getByLabel("Name").fill("Choir");
+      await alice.getByLabel("Name", { exact: true }).fill("Choir");
       await alice.getByLabel("Description").fill("Tuesdays, 7 pm.");
       await alice.getByRole("button", { name: "Create group" }).click();
       await alice.waitForURL(/\/g\/1:\d+\/members$/);
@@ -118,16 +119,16 @@ for (const width of WIDTHS) {
       await assertFits(alice);
 
       await alice.getByRole("link", { name: "Edit the group" }).click();
-      await alice.getByLabel("Name").fill("");
+      await alice.getByLabel("Name", { exact: true }).fill("");
       await alice.getByRole("button", { name: "Save" }).click();
       assert.equal(
         await alice
-          .getByLabel("Name")
+          .getByLabel("Name", { exact: true })
           .evaluate((input) => (input as unknown as { validity: { valid: boolean } }).validity.valid),
         false,
         "the browser asks for a name",
       );
-      await alice.getByLabel("Name").fill("Town choir");
+      await alice.getByLabel("Name", { exact: true }).fill("Town choir");
       await alice.getByRole("button", { name: "Save" }).click();
       await alice.waitForURL(/\/members\?saved=1$/);
       assert.equal(
@@ -197,7 +198,7 @@ for (const width of WIDTHS) {
       assert.doesNotMatch((await bob.locator(".members").textContent()) ?? "", /Alice Aoki/);
     });
 
-    it("Bob invites the person of an imported placeholder, who takes it over; the member list downloads", async () => {
+    it("Bob invites the person of an imported placeholder, who takes it over; the member list and the group's archive download", async () => {
       // What `kairan import cybozulive` leaves for a person without an account: a placeholder member.
       const store = openSqliteStore(join(dataDir, "kairan.sqlite"));
       try {
@@ -226,6 +227,16 @@ for (const width of WIDTHS) {
       const download = bob.waitForEvent("download");
       await bob.getByRole("link", { name: "Download the member list (CSV)" }).click();
       assert.equal((await download).suggestedFilename(), "Town choir-members.csv");
+      // A manager downloads the group's whole archive from the group's settings page.
+      await bob.goto(at(`${groupPath}/edit`));
+      const archive = bob.waitForEvent("download");
+      await bob.getByRole("link", { name: "Download the group's archive (zip)" }).click();
+      const saved = await archive;
+      assert.match(saved.suggestedFilename(), /^kairan-group-\d+-\d{4}-\d{2}-\d{2}\.zip$/);
+      const zip = readFileSync((await saved.path()) ?? "");
+      assert.equal(zip.subarray(0, 2).toString("latin1"), "PK");
+      assert.ok(zip.includes("manifest.json"), "the archive ends with its manifest");
+      await bob.goto(at(`${groupPath}/members`));
       await row.getByLabel(/Their address/).fill(`fumi.${width.name === "desktop" ? "d" : "m"}@new.example`);
       await row.getByRole("button", { name: /Invite to take over/ }).click();
       const claimLink = (await bob.locator("#invitation-link").textContent()) ?? "";

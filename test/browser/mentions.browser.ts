@@ -1,6 +1,7 @@
 // Mentions in Chromium, against a real `kairan serve` process: typing @ in a text field lists the
 // group's members (a listbox driven from the keyboard, or by touch at 390 px), picking one inserts
-// the handle, and the person named sees the notification and a link to their member page.
+// the handle, and the person named sees the notification and a link to their member page. Text is
+// Markdown on the page (with a preview), and raw HTML in it never runs.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -132,5 +133,36 @@ describe("mentions in Chromium: suggest, pick, notify, link", () => {
     assert.match((await row.textContent()) ?? "", /Bob Baba mentioned you/);
     await row.getByRole("button", { name: /Mark as read/ }).click();
     assert.equal(await a.locator(".notifications .row.unread.mention").count(), 0, "confirmed");
+  });
+
+  it("Alice writes Markdown: Preview shows it, the page renders the list and the link, raw HTML does not run", async () => {
+    await a.goto(topicUrl);
+    let ran = false;
+    a.on("dialog", (dialog) => {
+      ran = true;
+      void dialog.dismiss();
+    });
+    const comment = a.getByLabel("Comment", { exact: true });
+    const source =
+      "Plan:\n\n- **cake**\n- [the shop](https://shop.example/cake)\n\n<img src=x onerror=alert(1)><script>alert(2)</script>";
+    await comment.fill(source);
+    await a.getByRole("button", { name: "Preview" }).click();
+    const preview = a.locator("#comment-text-preview");
+    await preview.locator("li").first().waitFor();
+    assert.deepEqual(await preview.locator("li").allTextContents(), ["cake", "the shop"]);
+    assert.equal(await comment.isVisible(), false, "the field gives way to its preview");
+    await a.getByRole("button", { name: "Back to editing" }).click();
+    assert.equal(await comment.inputValue(), source, "the text is kept as written");
+    await a.getByRole("button", { name: "Post comment" }).click();
+    await a.waitForURL(/#comment-2$/);
+    const shown = a.locator("#comment-2 .markdown:not(.preview)");
+    assert.deepEqual(await shown.locator("li").allTextContents(), ["cake", "the shop"]);
+    assert.equal(await shown.locator("strong").textContent(), "cake");
+    const link = shown.getByRole("link", { name: "the shop" });
+    assert.equal(await link.getAttribute("href"), "https://shop.example/cake");
+    assert.equal(await link.getAttribute("rel"), "noopener nofollow");
+    assert.equal(await shown.locator("img, script").count(), 0, "no element from the raw HTML");
+    assert.match((await shown.textContent()) ?? "", /<script>alert\(2\)<\/script>/, "shown as text");
+    assert.equal(ran, false, "no script ran");
   });
 });

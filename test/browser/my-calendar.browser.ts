@@ -33,7 +33,7 @@ describe("personal events in Chromium: written from the personal calendar, one o
     await page.locator("#event-start-time").fill("18:00");
     await page.locator("#event-end-time").fill("19:00");
     await page.getByLabel("Repeat", { exact: true }).selectOption("WEEKLY");
-    await page.locator("#event-weekdays").selectOption("TU");
+    await page.getByRole("group", { name: "On (weekly)" }).getByLabel("Tue").check();
     await page.locator('input[name="ends"][value="count"]').check();
     await page.locator("#event-count").fill("3");
     await page.getByRole("button", { name: "Add event" }).click();

@@ -42,12 +42,12 @@ describe("single sign-on (OpenID Connect) in Chromium", () => {
   });
 
   /** A fresh browser (no cookies of Kairan or of the provider); bypassCSP: axe-core is injected. */
-  const freshPage = async (): Promise<Page> =>
-    (await contextAt(browser, DESKTOP, { locale: "en-US", bypassCSP: true })).newPage();
+  const freshPage = async (timezoneId = "UTC"): Promise<Page> =>
+    (await contextAt(browser, DESKTOP, { locale: "en-US", bypassCSP: true, timezoneId })).newPage();
 
   /** From Kairan's sign-in page through the provider's login form, as `login`. */
-  async function ssoSignIn(login: string): Promise<Page> {
-    const page = await freshPage();
+  async function ssoSignIn(login: string, timezoneId?: string): Promise<Page> {
+    const page = await freshPage(timezoneId);
     await page.goto(`${server.url}/signin`);
     await page.getByRole("link", { name: "Sign in with Corp Login" }).click();
     await page.waitForURL((url) => url.href.startsWith(provider.issuer));
@@ -91,10 +91,11 @@ describe("single sign-on (OpenID Connect) in Chromium", () => {
   });
 
   it("makes an account for a new person from the provider's claims", async () => {
-    const page = await ssoSignIn("newcomer");
+    const page = await ssoSignIn("newcomer", "Asia/Tokyo");
     assert.ok(!new URL(page.url()).pathname.startsWith("/signin"), `signed in: ${page.url()}`);
     await page.goto(`${server.url}/account`);
     assert.equal(await page.getByRole("textbox", { name: "Name", exact: true }).inputValue(), "Nora Newcomer");
+    assert.equal(await page.locator("#account-time-zone").inputValue(), "Asia/Tokyo", "the browser's zone, taken");
   });
 
   it("links Bob's existing account by his verified address", async () => {

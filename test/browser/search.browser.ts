@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { type ServerProcess, runKairan, startServerProcess } from "../support/cli.js";
 import { launchChromium } from "./chromium.js";
+import { openMenu } from "./widths.js";
 
 const SEED = fileURLToPath(new URL("./seed.json", import.meta.url));
 
@@ -84,6 +85,7 @@ describe("search in Chromium", () => {
   it("works on a 390-pixel phone without scrolling sideways", async () => {
     await signIn(phone, server.url, "bob@example.com", "bob-pass");
     await phone.goto(`${server.url}/m`);
+    await openMenu(phone);
     const box = phone.getByRole("searchbox", { name: "Search" }).first();
     assert.ok(await box.isVisible());
     await box.fill("English");

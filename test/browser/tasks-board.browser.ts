@@ -171,7 +171,10 @@ describe("tasks, the board's trash and the edit lease in Chromium, at desktop wi
       await x.page.getByLabel("Comment", { exact: true }).fill("See http://example.org/a_(b) too");
       await x.page.getByRole("button", { name: "Post comment" }).click();
       await x.page.waitForURL(/#comment-1$/);
-      assert.equal(await x.page.locator("#comment-1 .text a").getAttribute("href"), "http://example.org/a_(b)");
+      assert.equal(
+        await x.page.locator("#comment-1 .markdown:not(.preview) a").getAttribute("href"),
+        "http://example.org/a_(b)",
+      );
       await x.page.locator("#comment-1 summary", { hasText: "Delete" }).click();
       const yes = x.page.getByRole("button", { name: "Yes, delete" });
       await yes.waitFor();

@@ -82,7 +82,7 @@ describe("a team's week in the browser alone (one operator-made account, then no
   it("Alice creates a group; Bob makes his account, is invited and accepts on his home page", async () => {
     await signIn(alice, ALICE.email, ALICE.password);
     await alice.getByRole("link", { name: "New group" }).click();
-    await alice.getByLabel("Name").fill("Week team");
+    await alice.getByLabel("Name", { exact: true }).fill("Week team");
     await alice.getByLabel("Description").fill("Everything we do this week.");
     await alice.getByRole("button", { name: "Create group" }).click();
     await alice.waitForURL(/\/g\/1:\d+\/members$/);

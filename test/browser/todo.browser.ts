@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { type ServerProcess, runKairan, startServerProcess } from "../support/cli.js";
 import { launchChromium } from "./chromium.js";
+import { openMenu } from "./widths.js";
 
 const SEED = fileURLToPath(new URL("./todo.seed.json", import.meta.url));
 
@@ -57,6 +58,7 @@ describe("the ToDo page in Chromium, at desktop width and at 390 px", () => {
     it(`adds a personal task, completes it and sees an assigned group task (${label})`, async () => {
       const page = await contexts[index]!.newPage();
       await signIn(page, server.url);
+      await openMenu(page);
       await page.getByRole("link", { name: "ToDo", exact: true }).first().click();
       await page.waitForURL(/\/todo$/);
       const table = page.locator("table.todo");

@@ -14,6 +14,7 @@ import { type ServerProcess, runKairan, startServerProcess } from "../support/cl
 import { totpCode } from "../support/totp.js";
 import { seriousViolations } from "./axe.js";
 import { launchChromium } from "./chromium.js";
+import { openMenu } from "./widths.js";
 
 const SEED = fileURLToPath(new URL("./seed.json", import.meta.url));
 
@@ -96,6 +97,7 @@ for (const variant of VARIANTS) {
     });
 
     it("signs in with the password, then a code computed now; the session exists only after the code", async () => {
+      await openMenu(page);
       await page.getByRole("button", { name: "Sign out" }).click();
       await page.waitForURL(/\/signin\?signed-out=1$/);
       await passwordStep();

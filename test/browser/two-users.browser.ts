@@ -9,7 +9,8 @@ import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import sharp from "sharp";
 import { type ServerProcess, runKairan, startServerProcess } from "../support/cli.js";
-import { launchChromium } from "./chromium.js";
+import { launchChromium, loadedImageWidth } from "./chromium.js";
+import { openMenu } from "./widths.js";
 
 const SEED = fileURLToPath(new URL("./seed.json", import.meta.url));
 
@@ -80,11 +81,7 @@ describe("the web interface in Chromium: two people", () => {
     await a.waitForURL(/#comment-1$/);
     const preview = a.locator("#comment-1 img.preview");
     await preview.waitFor();
-    assert.equal(
-      await preview.evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).naturalWidth),
-      120,
-      "the preview image loads",
-    );
+    assert.equal(await loadedImageWidth(preview), 120, "the preview image loads");
     assert.match((await a.locator("#comment-1 a.download").textContent()) ?? "", /Download map\.png/);
   });
 
@@ -114,6 +111,7 @@ describe("the web interface in Chromium: two people", () => {
       /Browser Team[\s\S]*1 unconfirmed/,
       "my groups counts it",
     );
+    await openMenu(b);
     await b.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Notifications" }).click();
     const row = b.locator(".notifications .row.unread");
     assert.equal(await row.count(), 1);

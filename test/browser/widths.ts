@@ -47,3 +47,13 @@ export function itAtBothWidths(name: string, body: (width: Width) => Promise<voi
 export function overflow(page: Page): Promise<number> {
   return page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth");
 }
+
+/**
+ * Opens the header's menu where the page folds it behind a "Menu" button (below 600 px), so its
+ * links, search box and sign-out button can be used; does nothing where the header shows them.
+ */
+export async function openMenu(page: Page): Promise<void> {
+  const button = page.locator(".site-header .menu-toggle");
+  if (!(await button.isVisible())) return;
+  if ((await button.getAttribute("aria-expanded")) !== "true") await button.click();
+}

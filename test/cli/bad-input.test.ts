@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { runKairanAsync } from "../support/cli.js";
 import { type CliRunner, runKairanHere } from "../support/cli-in-process.js";
+import { commandPaths } from "../support/command-paths.js";
 import { tempDirs } from "../support/temp-dirs.js";
 
 const tempDir = tempDirs("kairan-bad-");
@@ -34,25 +35,6 @@ async function assertRefused(
 /** Runs cases one after another (in this process, where a warning is told to the run that raised it). */
 async function each<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
   for (const item of items) await work(item);
-}
-
-/** Every command path the help texts list: `serve`, `user add`, `app list`, ... */
-async function commandPaths(): Promise<string[][]> {
-  const top = await runKairanHere(["--help"]);
-  assert.equal(top.status, 0, top.stderr);
-  const names = [...top.stdout.matchAll(/^ {2}([a-z][a-z-]*) /gm)].map((match) => match[1]!);
-  assert.ok(names.length >= 10, `commands listed in kairan --help:\n${top.stdout}`);
-  const paths: string[][] = [];
-  for (const name of names) {
-    const help = await runKairanHere([name, "--help"]);
-    assert.equal(help.status, 0, `kairan ${name} --help: ${help.stderr}`);
-    const grouped = new RegExp(`kairan ${name} <([a-z|-]+)>`).exec(help.stdout)?.[1]?.split("|");
-    const actions = [...help.stdout.matchAll(new RegExp(`^\\s*(?:Usage: )?kairan ${name} ([a-z][a-z-]*)`, "gm"))];
-    const subs = grouped ?? actions.map((match) => match[1]!);
-    if (subs.length === 0) paths.push([name]);
-    for (const sub of new Set(subs)) paths.push([name, sub]);
-  }
-  return paths;
 }
 
 describe("every command refuses bad input in one line, exit status 2", () => {

@@ -102,7 +102,9 @@ describe("kairan copy --from DIR --to postgres://", () => {
           [sqlite, postgres].map(async (server) => {
             const answer = await request(`${server.url}${path}`, { token: TOKEN });
             assert.equal(answer.status, 200, `${path}: ${answer.text}`);
-            return answer.text.replaceAll(server.url, "{base_url}");
+            // A delta-sync cursor numbers changes per database: the copy's history starts afresh
+            // (docs/api.md "Delta sync"), so only the cursors may differ.
+            return answer.text.replaceAll(server.url, "{base_url}").replace(/changes-since=[\w-]+/g, "changes-since=…");
           }),
         );
         assert.equal(b, a, path);

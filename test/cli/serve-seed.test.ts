@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { DEMO_WEEK, demoShiftDays } from "../../src/seed/demo-dates.js";
 import { openSqliteStore } from "../../src/store/sqlite/open.js";
 import { startServerProcess } from "../support/cli.js";
 import { runKairanHere, startServeHere } from "../support/cli-in-process.js";
@@ -24,6 +25,15 @@ describe("kairan serve", () => {
       const answer = await request(curl[2]!, { token: curl[1]! });
       assert.equal(answer.status, 200, answer.text);
       assert.ok(entriesOf(answer.xml).length >= 3, "the demo board has topics");
+      // The demo's week is the week it was started in: its calendar never opens empty.
+      const monday = DEMO_WEEK + demoShiftDays(Date.now()) * 86_400_000;
+      const week = `term-start=${new Date(monday).toISOString().slice(0, 10)}T00:00:00Z&term-end=${new Date(monday + 7 * 86_400_000).toISOString().slice(0, 10)}T00:00:00Z`;
+      const events = await request(curl[2]!.replace("/api/board/V2?", `/api/gwSchedule/V2?${week}&`), {
+        token: curl[1]!,
+      });
+      assert.equal(events.status, 200, events.text);
+      assert.match(events.text, /<title[^>]*>Daily stand-up<\/title>/);
+      assert.match(events.text, /<title[^>]*>Launch day<\/title>/);
     } finally {
       assert.equal(await server.stop("SIGTERM"), 0);
     }

@@ -100,7 +100,8 @@ export async function runShell(
     cwd,
     env,
     encoding: "utf8",
-    timeout: 60_000,
+    // A guard against a hang, never a measure: a loaded CI machine once took over 60 s for `npx kairan serve --help`.
+    timeout: 180_000,
   });
   assert.equal(result.status, 0, `${text}\nexited with ${result.status}:\n${result.stderr}`);
   return result.stdout;

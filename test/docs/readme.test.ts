@@ -118,6 +118,23 @@ const STEPS: Readonly<Record<string, Step>> = {
       assert.ok(entries(ruledOut.text) > 0, "but keeps them, listed with include-rule-out=true");
     },
   },
+  "set-notify-back": {
+    async run(block, scratch) {
+      await runBlock(scratch, block);
+      const listed = await get(scratch, "/api/notification/V2?group=1:1", "bob-demo-token");
+      assert.ok(entries(listed.text) > 0, "the group's notifications are listed again");
+    },
+  },
+  "tour-delete": {
+    async run(block, scratch) {
+      const topic = scratch.values.get("topic") ?? "";
+      assert.ok(block.text.includes(`<id>${topic}</id>`), `the README deletes the topic the tour made (${topic})`);
+      const answer = await runBlock(scratch, block);
+      assert.ok(answer.includes(topic), `the answer names it:\n${answer}`);
+      const board = await get(scratch, "/api/board/V2?group=1:1", "alice-demo-token");
+      assert.ok(!board.text.includes("Hello from curl"), "the board is as the demo had it");
+    },
+  },
   seed: {
     async run(block, scratch) {
       const { dir, env } = await scratch.fresh();
@@ -194,6 +211,18 @@ describe("README.md", () => {
       "rows with no block",
     );
     assert.equal(new Set(names).size, names.length, "each name once");
+  });
+
+  it("opens for people: what Kairan is, the two commands, where to sign in, a picture; the API after", () => {
+    const opening = README.slice(0, README.indexOf("\n## "));
+    assert.match(opening, /^# Kairan\n\nKairan is groupware /);
+    assert.match(opening, /npm ci && npm start/);
+    assert.match(opening, /open <http:\/\/127\.0\.0\.1:8080> and sign in as `alice@example\.com`/);
+    assert.match(opening, /<img src="docs\/screenshots\/[a-z-]+\.png" alt="[^"]+"/);
+    const headings = [...README.matchAll(/^## (.+)$/gm)].map((match) => match[1]!);
+    assert.equal(headings[0], "Web interface", "the browser comes first");
+    assert.ok(headings.indexOf("The API: a five-minute tour") > 0, headings.join(", "));
+    assert.ok(!headings.includes("Performance"), "benchmark tables live in docs/performance.md");
   });
 
   it("needs curl, as its readers do", () => assertCurl());

@@ -141,7 +141,15 @@ describe("the kept cbl:when text of an expansion", () => {
     createdAt: START,
     updatedAt: START,
   };
-  const group: Group = { id: 1, name: "G", summary: "", createdAt: 0, updatedAt: 0, archivedAt: null };
+  const group: Group = {
+    id: 1,
+    name: "G",
+    summary: "",
+    createdAt: 0,
+    updatedAt: 0,
+    archivedAt: null,
+    membersManageFolders: false,
+  };
   const write = (occurrences: readonly Occurrence[]) =>
     eventEntry("http://k", group, { event, shown: occurrences[0]!, occurrences }, undefined);
 

@@ -53,6 +53,17 @@ describeEachBackend("fuzzing every endpoint of the route table", (backend) => {
     await server.store.transaction((tx) =>
       tx.calendarFeeds.replace(owner.id, hashToken(":secret"), server.clock.now()),
     );
+    // An incoming webhook whose secret is the route's placeholder: /hooks/:secret, fuzzed as
+    // registered, posts new topics into the owner's group (random JSON, Slack-shaped or not).
+    await server.store.transaction((tx) =>
+      tx.incomingHooks.insert({
+        secretHash: hashToken(":secret"),
+        name: "Fuzz",
+        creatorId: owner.id,
+        target: { kind: "topic", groupId: groups[0]!.group.id },
+        at: server.clock.now(),
+      }),
+    );
     signIn = await pendingSignIn(server, owner.consumer);
     snapshots = openSnapshotter(server);
     last = await snapshots.take();

@@ -60,6 +60,13 @@ export function assertAnswerShape(request: FuzzRequest, answer: FuzzAnswer): voi
     assert.ok(page, `an HTML refusal outside the pages for people: ${said}`);
     return;
   }
+  if (request.target.startsWith("/hooks/") && type.startsWith("application/json")) {
+    // Incoming webhooks answer JSON, refusals included (docs/api.md "Incoming webhooks").
+    const { error } = JSON.parse(text) as { error?: { code?: string; message?: string } };
+    assert.match(error?.code ?? "", /^[A-Z][A-Z0-9_]*$/, said);
+    assert.ok((error?.message ?? "").trim().length > 0, `an error that does not say what was wrong: ${said}`);
+    return;
+  }
   assert.match(type, /^application\/xml; charset=utf-8$/, `a refusal that is not an <error> document: ${said}`);
   const error = parseXml(text);
   assert.equal(error.local, "error", said);

@@ -42,6 +42,8 @@ function conditionalHeaders(): fc.Arbitrary<Readonly<Record<string, string>>> {
   return fc.oneof(
     { weight: 6, arbitrary: fc.constant({}) },
     { weight: 3, arbitrary: tag.map((value) => ({ "if-none-match": headerSafe(value) })) },
+    // Conditional writes (docs/api.md "Conditional writes"): a tag that matches nothing, `*`, garbage.
+    { weight: 1, arbitrary: tag.map((value) => ({ "if-match": headerSafe(value) })) },
     { weight: 1, arbitrary: date.map((value) => ({ "if-modified-since": headerSafe(value) })) },
     {
       weight: 1,
@@ -114,11 +116,48 @@ function body(ids: readonly string[]): fc.Arbitrary<FuzzSpec["body"]> {
         )
         .map(([contentType, bytes]) => ({ contentType, bytes })),
     },
+    {
+      // What incoming webhooks read (/hooks/:secret): Slack-shaped objects and any JSON at all.
+      weight: 2,
+      arbitrary: fc
+        .oneof(slackLike(), fc.jsonValue({ maxDepth: 24 }))
+        .map((value) => ({ contentType: "application/json", bytes: Buffer.from(JSON.stringify(value) ?? "null") })),
+    },
     { weight: 1, arbitrary: fc.constant({ contentType: "application/atom+xml", bytes: Buffer.alloc(0) }) },
     {
       weight: 1,
       arbitrary: fc.constant({ contentType: "application/atom+xml", bytes: Buffer.alloc(1024 * 1024 + 1, 0x20) }),
     },
+  );
+}
+
+/** A payload of Slack's shape with random contents: text, blocks, attachments, of any types. */
+function slackLike(): fc.Arbitrary<unknown> {
+  const text = fc.oneof(fc.string({ maxLength: 300 }), fc.jsonValue({ maxDepth: 2 }));
+  const textObject = fc.record({ type: fc.constantFrom("mrkdwn", "plain_text", "x"), text }, { requiredKeys: [] });
+  const block = fc.record(
+    {
+      type: fc.constantFrom("section", "header", "context", "divider", "image", "rich_text", "actions"),
+      text: fc.oneof(textObject, fc.jsonValue({ maxDepth: 2 })),
+      fields: fc.array(textObject, { maxLength: 25 }),
+      elements: fc.array(fc.jsonValue({ maxDepth: 4 }), { maxLength: 5 }),
+      image_url: text,
+      alt_text: text,
+    },
+    { requiredKeys: ["type"] },
+  );
+  const attachment = fc.record(
+    { fallback: text, pretext: text, title: text, title_link: text, text, fields: fc.jsonValue({ maxDepth: 3 }) },
+    { requiredKeys: [] },
+  );
+  return fc.record(
+    {
+      title: text,
+      text,
+      blocks: fc.oneof(fc.array(block, { maxLength: 55 }), fc.jsonValue({ maxDepth: 2 })),
+      attachments: fc.array(attachment, { maxLength: 22 }),
+    },
+    { requiredKeys: [] },
   );
 }
 

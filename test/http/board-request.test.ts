@@ -18,6 +18,7 @@ describe("board request reader", () => {
       filter: { kind: "trash" },
       page: { offset: 0, limit: 20 },
       embedComments: true,
+      changesSince: undefined,
     });
     const folder = readBoardQuery({ group: "1:7", "board-folder": "1:3", "start-index": "40", "max-results": "500" });
     assert.deepEqual(folder, {
@@ -26,6 +27,7 @@ describe("board request reader", () => {
       filter: { kind: "folder", folderId: 3 },
       page: { offset: 40, limit: 100 },
       embedComments: false,
+      changesSince: undefined,
     });
     assert.deepEqual(readBoardQuery({ entry: "GROUP,1:7,BOARD,1:9" }), {
       kind: "one",

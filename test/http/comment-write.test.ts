@@ -92,10 +92,18 @@ describeEachBackend("POST /api/comment/V2 (XML)", (backend) => {
     assertError(await post(foreign), 400, "UNSUPPORTED_ITEM");
     assertError(
       await post(
-        `<feed ${CLIENT_NS}><cbl:operation type="update"/><id>${topicId}</id><entry><summary>a</summary></entry></feed>`,
+        `<feed ${CLIENT_NS}><cbl:operation type="replace"/><id>${topicId}</id><entry><summary>a</summary></entry></feed>`,
       ),
       400,
       "INVALID_OPERATION",
+    );
+    // `update` is Kairan's extension (test/http/comment-edit.test.ts): it names the comment in entry/id.
+    assertError(
+      await post(
+        `<feed ${CLIENT_NS}><cbl:operation type="update"/><id>${topicId}</id><entry><summary>a</summary></entry></feed>`,
+      ),
+      400,
+      "ENTRY_ID_REQUIRED",
     );
     assertError(await post("<feed"), 400, "XML_MALFORMED");
     assertError(await post(add("x"), alice.token, "application/json"), 415, "UNSUPPORTED_MEDIA_TYPE");

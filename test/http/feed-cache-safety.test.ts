@@ -49,7 +49,7 @@ type Write =
 /**
  * The feed without the one field that follows the clock instead of the data: an empty feed's
  * `updated` (and the notification feed's `dc:date`, the same value) is the time of the request.
- * A kept copy carries the time it was built, which says as much (README "Performance").
+ * A kept copy carries the time it was built, which says as much (docs/performance.md).
  */
 function clockFree(feed: string): string {
   if (feed.includes("<entry>") || feed.includes("<entry ")) return feed;

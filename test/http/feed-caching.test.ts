@@ -80,8 +80,10 @@ describeEachBackend("HTTP caching and compression of GET feeds", (backend) => {
 
   before(async () => {
     server = await startTestServer(backend, { appStore: (store) => countingReads(store, counter) });
-    // The outbox's sender polls the same store every few seconds: its reads are not a request's.
+    // The outbox's and the webhooks' senders and the WebSub hub poll the same store every few seconds: their reads are not a request's.
     await server.app.mailSender.stop();
+    await server.app.webhookSender.stop();
+    await server.app.websubHub.stop();
     alice = await server.factories.user({ name: "Alice" });
     bob = await server.factories.user({ name: "Bob" });
     group = await server.factories.group([alice, bob]);

@@ -48,8 +48,8 @@ describeEachBackend("GET /api/gwMemberList/V2", (backend) => {
     assert.equal(nsChild(answer.xml, "cbl", "totalCount")?.text, "2");
     assert.match(
       answer.text,
-      /<\/updated><cbl:totalCount>2<\/cbl:totalCount><entry>/,
-      "totalCount right after the feed's updated",
+      /<\/updated><cbl:totalCount>2<\/cbl:totalCount><link rel="next-changes"[^>]*\/><link rel="hub"[^>]*\/><link rel="self"[^>]*\/><entry>/,
+      "totalCount right after the feed's updated (then the delta-sync and WebSub links)",
     );
     const entries = entriesOf(answer.xml);
     assert.equal(entries.length, 2);

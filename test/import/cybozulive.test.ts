@@ -227,6 +227,26 @@ describeEachBackend("kairan import cybozulive: the service", (backend) => {
     assert.deepEqual(again.problems, first.problems, "the same problems, reported again");
   });
 
+  it("leaves out an item deleted here since an earlier import, with its comments, and says so", async () => {
+    const groupId = first.group.id ?? 0;
+    const topics = await test.store.read((tx) => tx.topics.list(groupId, { kind: "all" }, { offset: 0, limit: 10 }));
+    const gone = topics.find((topic) => topic.title !== "") ?? assert.fail("an imported topic");
+    const parent: ContentRef = { kind: "BOARD", groupId, id: gone.id };
+    // As a member's deletion does: the topic and everything on it.
+    await test.store.transaction(async (tx) => {
+      await tx.comments.removeAllOf(parent);
+      await tx.topics.remove(gone.id);
+    });
+    const again = await japanese();
+    assert.deepEqual(again.created, none, "nothing comes back");
+    assert.equal(again.alreadyImported.topics, expectedCounts.topics - 1);
+    const deleted = again.problems.filter((problem) => problem.kind === "DELETED_SINCE_IMPORT");
+    assert.equal(deleted.length, 1);
+    assert.match(deleted[0]!.message, new RegExp(`topic "${gone.title}"`));
+    const orphans = await test.store.read((tx) => tx.comments.count(parent, {}));
+    assert.equal(orphans, 0, "no comment is written on the deleted topic");
+  });
+
   it("imports the English UTF-8 export into an existing group by id, in another zone", async () => {
     const groupId = first.group.id ?? 0;
     const report = await importCybozuLive(ctx, {

@@ -4,6 +4,7 @@
 // disabled, a session whose account was deleted, and a signed-in person holding the target's
 // password (the form names no account: only the session's own is ever touched). Each is refused
 // or acts on nothing but their own, learns nothing of the target and changes nothing of theirs.
+// The same callers answering a time zone offer or marking a group read are refused alike.
 import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import { describeEachBackend } from "../support/backends.js";
@@ -19,6 +20,7 @@ describeEachBackend("authorization matrix: one's own data and account x everyone
   let server: TestServer;
   let snapshots: Snapshotter;
   let target: TestUser;
+  let groupId = 0;
   const callers: { name: string; web: WebClient }[] = [];
 
   const signedIn = async (user: TestUser) => {
@@ -36,6 +38,7 @@ describeEachBackend("authorization matrix: one's own data and account x everyone
     const disabled = await f.user({ name: "Disabled" });
     const deleted = await f.user({ name: "Deleted" });
     const group = await f.group([target, disabled, deleted]);
+    groupId = group.id;
     await f.topic(group, target, { title: SECRETS[2] });
     callers.push({ name: "signed out", web: new WebClient(server.url) });
     const disabledWeb = await signedIn(disabled);
@@ -71,6 +74,19 @@ describeEachBackend("authorization matrix: one's own data and account x everyone
             assert.match(answer.location ?? "", /^(?:\/m)?\/signin\?next=/);
           } else assert.ok([303, 403].includes(answer.status), `${answer.status}`);
           assert.notEqual(answer.headers.get("content-type"), "application/zip");
+          for (const secret of SECRETS) assert.ok(!answer.html.includes(secret), `leaks "${secret}"`);
+          assert.equal(describeChange(withoutAudit(before), withoutAudit(await snapshots.take())), "");
+        });
+  });
+
+  it("lets none of them answer a time zone offer or mark a group read (issue #31)", async (t) => {
+    const fields = { decision: "switch", timeZone: "Asia/Tokyo", next: "/", back: "board" };
+    for (const address of ["/account/zone-offer", "/m/account/zone-offer", `/g/1:${groupId}/read-all`])
+      for (const caller of callers)
+        await t.test(`${address}: ${caller.name}`, async () => {
+          const before = await snapshots.take();
+          const answer = await caller.web.post(address, fields, { csrf: null });
+          assert.equal(answer.status, 403);
           for (const secret of SECRETS) assert.ok(!answer.html.includes(secret), `leaks "${secret}"`);
           assert.equal(describeChange(withoutAudit(before), withoutAudit(await snapshots.take())), "");
         });

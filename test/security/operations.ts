@@ -14,6 +14,7 @@ import {
   CHAT_OPERATIONS,
 } from "./chat-operations.js";
 import { SCHEDULE_OPERATIONS } from "./schedule-operations.js";
+import { formatCursor } from "../../src/domain/changes.js";
 
 /** One request: a query, an Atom body, or multipart parts. */
 export interface Probe {
@@ -91,6 +92,32 @@ async function freshPersonalTask(world: MatrixWorld, proper: boolean): Promise<s
   return seedPersonalTask(world.server, world.member, "matrix fresh personal task");
 }
 
+/** For the proper member, an event naming them (only a named participant answers); the secret one for everyone else. */
+async function eventNamingMember(world: MatrixWorld, proper: boolean): Promise<string> {
+  if (!proper) return world.secret.eventId;
+  const start = world.server.clock.now();
+  const id = await world.server.store.transaction((tx) =>
+    tx.events.insert({
+      groupId: world.secret.group.id,
+      creatorId: world.member.id,
+      title: "matrix answered event",
+      memo: "",
+      start,
+      end: start + 60 * 60 * 1000,
+      allDay: false,
+      timeZone: "UTC",
+      rule: null,
+      seriesEnd: start + 60 * 60 * 1000,
+      menuId: null,
+      participantIds: [world.member.id],
+      facilityIds: [],
+      exceptions: [],
+      at: start,
+    }),
+  );
+  return `GROUP,${world.secret.groupPair},GW_SCHEDULE,1:${id}`;
+}
+
 const EVENT_NS = 'xmlns:cblSch="http://schemas.cybozulive.com/schedule/2010"';
 const eventFeed = (inner: string): Probe => ({ body: `<feed ${CLIENT_NS} ${EVENT_NS}>${inner}</feed>` });
 const EVENT_TIMES =
@@ -99,6 +126,14 @@ const EVENT_TIMES =
 /** Group events (docs/api.md "Events"): reads, and writes of any member. */
 const EVENT_OPERATIONS: readonly Operation[] = [
   { name: "list", method: "GET", need: "read", scope: "group", probe: async (w) => q(`group=${w.secret.groupPair}`) },
+  {
+    name: "changes since a cursor",
+    method: "GET",
+    need: "read",
+    scope: "group",
+    probe: async (w) =>
+      q(`group=${w.secret.groupPair}&term-start=2026-04-01T00:00:00Z&changes-since=${changesCursor(w, "GW_SCHEDULE")}`),
+  },
   {
     name: "one event",
     method: "GET",
@@ -135,6 +170,16 @@ const EVENT_OPERATIONS: readonly Operation[] = [
     need: "write",
     scope: "group",
     probe: async (w, p) => eventFeed(`${operation("delete")}<entry><id>${await freshEvent(w, p)}</id></entry>`),
+  },
+  {
+    name: "answer (a participant's own)",
+    method: "POST",
+    need: "write",
+    scope: "group",
+    probe: async (w, p) =>
+      eventFeed(
+        `${operation("answer")}<entry><id>${await eventNamingMember(w, p)}</id><cbl:who answer="attending"/></entry>`,
+      ),
   },
 ];
 
@@ -184,6 +229,17 @@ const toggles = (what: "like" | "favorite"): readonly Operation[] => [
   },
 ];
 
+/**
+ * A delta sync cursor of the secret group's list (a comment kind: of its topic's comments), far
+ * ahead of every change: only a member may read it (docs/api.md "Delta sync"). A cursor from before
+ * a former member left answers them tombstones of what they held, by design: test/http/delta-sync.test.ts.
+ */
+function changesCursor(w: MatrixWorld, kind: string): string {
+  const groupId = Number(w.secret.groupPair.split(":")[1]);
+  const parentId = kind.endsWith("_COMMENT") ? Number(w.secret.topicId.split(":").at(-1)) : 0;
+  return formatCursor({ kind, groupId, parentId, seq: 999_999_999_999 });
+}
+
 /** Operations per endpoint URL. Endpoints not registered yet (being built) are skipped until they are. */
 export const OPERATIONS: ReadonlyMap<string, readonly Operation[]> = new Map<string, readonly Operation[]>([
   ["/api/gwSchedule/V2", EVENT_OPERATIONS],
@@ -197,6 +253,13 @@ export const OPERATIONS: ReadonlyMap<string, readonly Operation[]> = new Map<str
         need: "read",
         scope: "group",
         probe: async (w) => q(`group=${w.secret.groupPair}`),
+      },
+      {
+        name: "changes since a cursor",
+        method: "GET",
+        need: "read",
+        scope: "group",
+        probe: async (w) => q(`group=${w.secret.groupPair}&changes-since=${changesCursor(w, "BOARD")}`),
       },
       {
         name: "list with comments",
@@ -271,6 +334,13 @@ export const OPERATIONS: ReadonlyMap<string, readonly Operation[]> = new Map<str
         probe: async (w) => q(`entry=${w.secret.topicId}`),
       },
       {
+        name: "changes since a cursor",
+        method: "GET",
+        need: "comments",
+        scope: "group",
+        probe: async (w) => q(`entry=${w.secret.topicId}&changes-since=${changesCursor(w, "BOARD_COMMENT")}`),
+      },
+      {
         name: "add (insert)",
         method: "POST",
         need: "write",
@@ -312,6 +382,13 @@ export const OPERATIONS: ReadonlyMap<string, readonly Operation[]> = new Map<str
         need: "read",
         scope: "group",
         probe: async (w) => q(`group=${w.secret.groupPair}`),
+      },
+      {
+        name: "changes since a cursor",
+        method: "GET",
+        need: "read",
+        scope: "group",
+        probe: async (w) => q(`group=${w.secret.groupPair}&changes-since=${changesCursor(w, "TASK")}`),
       },
       {
         name: "one task",
@@ -382,6 +459,13 @@ export const OPERATIONS: ReadonlyMap<string, readonly Operation[]> = new Map<str
         probe: async (w) => q(`group=${w.secret.groupPair}&cabinet-folder=UNCLASSIFIED`),
       },
       {
+        name: "changes since a cursor",
+        method: "GET",
+        need: "read",
+        scope: "group",
+        probe: async (w) => q(`group=${w.secret.groupPair}&changes-since=${changesCursor(w, "CABINET")}`),
+      },
+      {
         name: "one file",
         method: "GET",
         need: "read",
@@ -413,6 +497,13 @@ export const OPERATIONS: ReadonlyMap<string, readonly Operation[]> = new Map<str
         need: "read",
         scope: "group",
         probe: async (w) => q(`group=${w.secret.groupPair}&member-status=INVITE`),
+      },
+      {
+        name: "changes since a cursor",
+        method: "GET",
+        need: "read",
+        scope: "group",
+        probe: async (w) => q(`group=${w.secret.groupPair}&changes-since=${changesCursor(w, "MEMBER")}`),
       },
       {
         name: "one member",

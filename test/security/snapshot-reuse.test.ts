@@ -12,8 +12,10 @@ describeEachBackend("snapshots that reuse their rows", (backend) => {
   let snapshots: Snapshotter;
   before(async () => {
     server = await startTestServer(backend);
-    // The background mail sender writes on its own time; this test counts writes exactly.
+    // The background senders (mail, webhooks, WebSub) read and write on their own time; this test counts writes exactly.
     await server.app.mailSender.stop();
+    await server.app.webhookSender.stop();
+    await server.app.websubHub.stop();
     snapshots = openSnapshotter(server);
   });
   after(async () => {

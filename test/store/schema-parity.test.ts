@@ -2,6 +2,7 @@
 // PostgreSQL schema, the tables, columns (types mapped below), nullability, defaults, identity
 // keys, primary keys, unique constraints, foreign keys, indexes, checks and triggers match. What
 // truly differs is listed in ENGINE_ONLY, each with its reason; nothing else may.
+import { ITEM_PART_SOURCES_0058, ITEM_ROW_SOURCES_0058 } from "../../src/store/item-change-sources-0058.js";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,6 +16,7 @@ import {
   PERSONAL_EVENTS,
   ROW_EVENTS,
 } from "../../src/store/change-tracking.js";
+import { ITEM_CHANGE_SOURCES } from "../../src/store/item-change-sources.js";
 import { openStore } from "../../src/store/open.js";
 import { DERIVED_TABLES, TABLES_IN_DEPENDENCY_ORDER } from "../../src/store/tables.js";
 import { INDEXED_TABLES, ftsTableOf, trigramIndexOf } from "../../src/store/search-index.js";
@@ -70,18 +72,43 @@ const ENGINE_ONLY: Readonly<Record<"sqlite" | "postgres", SchemaShape["engineOnl
     // million topics in one statement), so the change triggers run once per statement over the
     // transition tables; SQLite's run per row, as SQLite triggers do. Their bodies differ likewise
     // (SQL statements on SQLite, these functions on PostgreSQL) and are not compared.
-    statementTriggers: CHANGE_TRIGGER_TABLES.flatMap((table) =>
-      ROW_EVENTS.map((event) => `${table}_changes_${event.toLowerCase()}`),
-    ).sort(),
+    statementTriggers: [
+      ...CHANGE_TRIGGER_TABLES.flatMap((table) => ROW_EVENTS.map((event) => `${table}_changes_${event.toLowerCase()}`)),
+      // Migration 0054 (delta sync): the change index's triggers, per statement likewise.
+      ...ITEM_CHANGE_SOURCES.flatMap(({ table }) =>
+        ROW_EVENTS.map((event) => `${table}_item_changes_${event.toLowerCase()}`),
+      ),
+      "memberships_departures_delete",
+      // Migration 0058: members, events (and their parts), the ToDo list; per statement likewise.
+      ...[...ITEM_ROW_SOURCES_0058, ...ITEM_PART_SOURCES_0058].flatMap(({ table }) =>
+        ROW_EVENTS.map((event) => `${table}_item_changes_${event.toLowerCase()}`),
+      ),
+      ...["tasks", "memberships"].flatMap((table) =>
+        ROW_EVENTS.map((event) => `${table}_todo_changes_${event.toLowerCase()}`),
+      ),
+    ].sort(),
     functions: [
       "kairan_bump",
+      "kairan_comments_item_changes",
       "kairan_confirmed",
+      "kairan_event_exceptions_item_changes",
+      "kairan_event_facilities_item_changes",
+      "kairan_event_participants_item_changes",
+      "kairan_events_item_changes",
       "kairan_file_versions_changed",
+      "kairan_files_item_changes",
       "kairan_group_rows_changed",
       "kairan_groups_changed",
       "kairan_member_rows_changed",
       "kairan_memberships_changed",
+      "kairan_memberships_departures",
+      "kairan_memberships_item_changes",
+      "kairan_memberships_todo_changes",
       "kairan_owner_rows_changed",
+      "kairan_personal_tasks_item_changes",
+      "kairan_tasks_item_changes",
+      "kairan_tasks_todo_changes",
+      "kairan_topics_item_changes",
       "kairan_user_renamed",
     ],
     onConflictTables: [],

@@ -58,6 +58,10 @@ export async function startTestServer(
     /** Receives replies by mail (`--smtp-inbound-port 0`, started as `kairan serve` starts it), for `mailDomain`. */
     readonly smtpInbound?: boolean;
     readonly mailDomain?: string;
+    /** Lets webhooks reach private addresses (`--webhook-allow-private`): a receiver of the test listens on 127.0.0.1. */
+    readonly webhookAllowPrivate?: boolean;
+    /** The WebSub hub's poll interval (a long one shows that pushes come from the wake after commit). */
+    readonly websubPollMs?: number;
   } = {},
 ): Promise<TestServer> {
   const { blobStore = { kind: "local" }, limits = {}, publicUrl, locale, appStore = (store: Store) => store } = options;
@@ -74,6 +78,7 @@ export async function startTestServer(
     limits: { noRateLimit: true, ...limits },
     metrics: options.metrics !== undefined,
     allowSignup: options.allowSignup === true,
+    webhookAllowPrivate: options.webhookAllowPrivate === true,
     smtpUrl: options.smtpUrl,
     smtpInboundPort: options.smtpInbound === true ? "0" : undefined,
     mailDomain: options.mailDomain,
@@ -82,7 +87,7 @@ export async function startTestServer(
   const config = { ...loadConfig(flags, env), store: opened.storeConfig, blobStore };
   const clock = new TestClock();
   const blobs = await openBlobStore(blobStore, dataDir);
-  const app = buildApp({ config, store: appStore(store), blobs, clock });
+  const app = buildApp({ config, store: appStore(store), blobs, clock, websubPollMs: options.websubPollMs });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const { port } = app.server.address() as AddressInfo;
   const smtpPort = await app.mailInbound?.listen();

@@ -81,6 +81,9 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
     `${g}/board/1:${topic.id}`,
     `${g}/board/1:${topic.id}/edit`,
     `${g}/board/new`,
+    `${g}/board/folders`,
+    `${g}/tasks/folders`,
+    `${g}/files/folders`,
     `${g}/tasks`,
     `${g}/tasks/1:${task.id}`,
     `${g}/tasks/export`,
@@ -90,8 +93,11 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
     `${g}/members/1:1`,
     `${g}/members/export`,
     `${g}/audit`,
+    `${g}/export`,
     `${g}/events`,
     `${g}/events?view=week&date=2026-04-08`,
+    `${g}/events?view=members&date=2026-04-08`,
+    `${g}/events?view=day&date=2026-04-08`,
     `${g}/events?view=list&date=2026-04-01`,
     `${g}/events/new`,
     `${g}/events/lists`,
@@ -148,10 +154,14 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
       [`${g}/events/new`, { title: "Intruder" }],
       [`${g}/events/1:${eventId}/edit`, { title: "Hacked" }],
       [`${g}/events/1:${eventId}/delete`, {}],
+      [`${g}/events/1:${eventId}/answer`, { answer: "attending" }],
       [`${g}/events/1:${eventId}/like`, { on: "true" }],
       [`${g}/events/1:${eventId}/favorite`, { on: "true" }],
       [`${g}/events/1:${eventId}/comments`, { text: "hi" }],
       [`${g}/events/lists`, { list: "menus", change: "add", name: "Intruder" }],
+      [`${g}/board/folders`, { change: "add", name: "Intruder" }],
+      [`${g}/tasks/folders`, { change: "add", name: "Intruder" }],
+      [`${g}/files/folders`, { change: "add", name: "Intruder" }],
       [`${g}/files/1:${file.id}/comments`, { text: "hi" }],
       [`${g}/files`, { title: "Intruder" }],
       [`${g}/files/1:${file.id}/versions`, { comment: "v2" }],
@@ -165,6 +175,7 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
       [`${g}/members/1:1/claim`, { email: "intruder@example.com" }],
       ["/settings/group-mail", { group: `1:${secret.id}`, mail: "off" }],
       [`${g}/mail`, { mail: "off" }],
+      [`${g}/read-all`, { back: "board" }],
     ];
     for (const [path, fields] of posts) {
       const answer = await web.post(path, fields);
@@ -245,11 +256,13 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
   it("lets members in, and only authors and managers delete", async () => {
     const web = new WebClient(server.url);
     await web.signIn(bob.email);
-    const managersOnly = (p: string) => p.endsWith("/edit") || p.endsWith("/events/lists") || p.endsWith("/audit");
+    const managersOnly = (p: string) =>
+      p.endsWith("/edit") || p.endsWith("/events/lists") || p.endsWith("/audit") || p === `${g}/export`;
     for (const path of readable().filter((p) => !managersOnly(p) && !p.includes("ATTACHMENT")))
       assert.equal((await web.get(path)).status, 200, path);
     assert.equal((await web.get(`${g}/events/lists`)).status, 403, "menus and facilities are the managers'");
     assert.equal((await web.get(`${g}/audit`)).status, 403, "the group's audit log is the managers'");
+    assert.equal((await web.get(`${g}/export`)).status, 403, "the group's archive is the managers'");
     const page = await web.get(`${g}/board/1:${topic.id}`);
     assert.doesNotMatch(page.html, /Delete topic/, "bob is neither author nor manager");
     assert.doesNotMatch(page.html, />Edit</, "shared editing is off");
@@ -265,6 +278,7 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
     for (const path of [
       ...readable(),
       "/",
+      "/unread",
       "/favorites",
       "/settings",
       "/schedule/new",
@@ -284,6 +298,19 @@ describeEachBackend("web pages: who may see and do what", (backend) => {
     assert.equal(post.status, 403);
     assert.match(await post.text(), /Your session has ended/);
     assert.deepEqual(await server.store.read((tx) => tx.likes.likers({ kind: "BOARD", id: topic.id })), []);
+    // What the reader has seen and their zone: nothing without a session.
+    for (const [path, body] of [
+      [`${g}/read-all`, "back=board"],
+      ["/account/zone-offer", "decision=switch&timeZone=Asia%2FTokyo&next=%2F"],
+    ] as const) {
+      const refused = await fetch(`${server.url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body,
+        redirect: "manual",
+      });
+      assert.equal(refused.status, 403, path);
+    }
     // A token (API client) opens no page: pages use the session only.
     const withToken = await fetch(`${server.url}${g}/board`, {
       headers: { authorization: `Bearer ${alice.token}` },

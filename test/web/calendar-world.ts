@@ -16,6 +16,15 @@ export function cellTitles(html: string, date: string): string[] {
   return [...(cell[1] ?? "").matchAll(/<span class="cal-title">([^<]*)<\/span>/g)].map((m) => m[1] ?? "");
 }
 
+/** The bars (events of several days) a month grid draws from the cell of `date`: title and days spanned. */
+export function cellBars(html: string, date: string): { title: string; span: number }[] {
+  const cell = new RegExp(`<td class="cal-day[^"]*" data-date="${date}">([\\s\\S]*?)</td>`).exec(html);
+  assert.ok(cell, `a cell for ${date}`);
+  return [
+    ...(cell[1] ?? "").matchAll(/<li class="cal-bar cal-span-(\d)">[\s\S]*?<span class="cal-title">([^<]*)<\/span>/g),
+  ].map((m) => ({ title: m[2] ?? "", span: Number(m[1]) }));
+}
+
 /** The calendar tests' server, people and helpers. */
 export interface CalendarWorld {
   readonly server: TestServer;

@@ -126,6 +126,13 @@ describeEachBackend("web pages: writing events", (backend) => {
       (await w.aliceWeb.post(`${w.g}/events/lists`, { list: "facilities", change: "add", name: "Room A" })).status,
       303,
     );
+    // Every list of the event form is a picker of checkboxes: nothing needs Ctrl-click.
+    const form = await w.aliceWeb.get(`${w.g}/events/new`);
+    assert.match(form.html, /<input type="checkbox" name="facilities" value="1:\d+"> Room A</);
+    assert.match(form.html, /<input type="checkbox" name="participants"/);
+    assert.match(form.html, /<input type="checkbox" name="byDay" value="MO"/);
+    assert.doesNotMatch(form.html, /<select[^>]* multiple/);
+    await assertValidHtml(form.html, "event form with a facility");
     const empty = await w.aliceWeb.post(`${w.g}/events/lists`, { list: "menus", change: "add", name: "  " });
     assert.equal(empty.status, 400);
     const [menu] = await w.server.store.read((tx) => tx.events.listNamed("event_menus", w.group.id));

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import { describeEachBackend } from "../support/backends.js";
 import { assertValidHtml } from "../support/web.js";
-import { type CalendarWorld, cellTitles, startCalendarWorld } from "./calendar-world.js";
+import { type CalendarWorld, cellBars, cellTitles, startCalendarWorld } from "./calendar-world.js";
 
 describeEachBackend("web pages: calendars", (backend) => {
   let w: CalendarWorld;
@@ -15,7 +15,12 @@ describeEachBackend("web pages: calendars", (backend) => {
     const form = await w.aliceWeb.get(`${w.g}/events/new?date=2026-04-08`);
     assert.equal(form.status, 200);
     assert.match(form.html, /name="startDate" type="date" required value="2026-04-08"/);
-    assert.match(form.html, new RegExp(`<option value="1:${w.bob.id}">Bob</option>`), "members can take part");
+    assert.match(
+      form.html,
+      new RegExp(`<label><input type="checkbox" name="participants" value="1:${w.bob.id}"> Bob</label>`),
+      "members can take part",
+    );
+    assert.match(form.html, /<label><input type="checkbox" name="byDay" value="MO"> Mon<\/label>/, "weekdays too");
     await assertValidHtml(form.html, "new event form");
     const answer = await w.send(w.aliceWeb, `${w.g}/events/new`, w.fields());
     assert.equal(answer.status, 303);
@@ -36,7 +41,7 @@ describeEachBackend("web pages: calendars", (backend) => {
     assert.equal(page.status, 200);
     assert.match(page.html, /<h1>Standup<\/h1>/);
     assert.match(page.html, /Everyone in the group/);
-    assert.match(page.html, /<div class="text body">Bring notes<\/div>/);
+    assert.match(page.html, /<div class="markdown body"><p>Bring notes<\/p>\n<\/div>/);
     await assertValidHtml(page.html, "event page");
     const week = await w.aliceWeb.get(`${w.g}/events?view=week&date=2026-04-08`);
     assert.match(week.html, /data-date="2026-04-08"[\s\S]*?09:00–10:00[\s\S]*?Standup/);
@@ -46,7 +51,7 @@ describeEachBackend("web pages: calendars", (backend) => {
     await assertValidHtml(list.html, "list view");
   });
 
-  it("places an all-day event on its own date whatever the reader's zone, and a multi-day event on each day", async () => {
+  it("places an all-day event on its own date whatever the reader's zone, and a multi-day event as one bar", async () => {
     await w.send(
       w.aliceWeb,
       `${w.g}/events/new`,
@@ -68,9 +73,13 @@ describeEachBackend("web pages: calendars", (backend) => {
     assert.deepEqual(cellTitles(month.html, "2026-04-10"), ["Holiday"]);
     assert.deepEqual(cellTitles(month.html, "2026-04-09"), [], "not the day before in Los Angeles");
     // 22:00 UTC on the 14th is 15:00 in Los Angeles; 08:00 UTC on the 16th is 01:00 there.
-    for (const day of ["2026-04-14", "2026-04-15", "2026-04-16"])
-      assert.ok(cellTitles(month.html, day).includes("Trip"), day);
-    assert.ok(!cellTitles(month.html, "2026-04-17").includes("Trip"));
+    // One bar from the 14th across the 15th and 16th (not repeated in each cell), none on the 17th.
+    assert.deepEqual(cellBars(month.html, "2026-04-14"), [{ title: "Trip", span: 3 }]);
+    for (const day of ["2026-04-15", "2026-04-16", "2026-04-17"]) {
+      assert.deepEqual(cellBars(month.html, day), [], day);
+      assert.ok(!cellTitles(month.html, day).includes("Trip"), day);
+    }
+    assert.match(month.html, /data-date="2026-04-15">[\s\S]*?<li class="cal-bar-gap" aria-hidden="true"><\/li>/);
     const page = await w.aliceWeb.get(`${w.g}/events/1:${(await w.byTitle("Standup"))!.id}`);
     assert.match(
       page.html,

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import { describeEachBackend } from "../support/backends.js";
+import { CHAT_LIMITS } from "../../src/domain/limits.js";
 import { ChatClient } from "../support/chat.js";
+import { atomText, entriesOf } from "../support/http.js";
 import type { TestUser } from "../support/factories.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 import { WebClient, assertValidHtml } from "../support/web.js";
@@ -84,6 +86,50 @@ describeEachBackend("web chat pages", (backend) => {
     assert.equal((await aliceWeb.post("/mpChat/delete", { chatRoomId: key, number: "1" })).status, 403);
     assert.equal((await bobWeb.post("/mpChat/delete", { chatRoomId: key, number: "1" })).status, 303);
     assert.match((await bobWeb.get(`/mpChat/view?chatRoomId=1%23${roomId}`)).html, /No messages yet/);
+  });
+
+  it("lets the author edit a message: the page and the API show the new text, marked edited; nobody else may", async () => {
+    const chat = new ChatClient(server);
+    const roomId = await chat.theme(alice, "Edits", [bob]);
+    await chat.say(alice, roomId, "see you at 3");
+    const key = `1#${roomId}`;
+    const view = `/mpChat/view?chatRoomId=1%23${roomId}`;
+    const page = await aliceWeb.get(view);
+    assert.match(page.html, /<form method="post" action="\/mpChat\/edit" class="stack">/);
+    assert.match(
+      page.html,
+      /<textarea id="edit-comment-1" name="text" rows="3" maxlength="3000">see you at 3<\/textarea>/,
+    );
+    await assertValidHtml(page.html, "a conversation with an editable message");
+    assert.doesNotMatch((await bobWeb.get(view)).html, /action="\/mpChat\/edit"/, "not Bob's message: no form");
+    assert.equal((await bobWeb.post("/mpChat/edit", { chatRoomId: key, number: "1", text: "hijacked" })).status, 403);
+    await aliceWeb.get(view);
+    const csrf = aliceWeb.csrf();
+    const tooLong = "字".repeat(CHAT_LIMITS.messageMaxChars + 1);
+    assert.equal(
+      (await aliceWeb.post("/mpChat/edit", { chatRoomId: key, number: "1", text: tooLong }, { csrf })).status,
+      400,
+    );
+    server.clock.advance(60_000);
+    const saved = await aliceWeb.post(
+      "/mpChat/edit",
+      { chatRoomId: key, number: "1", text: "see you at **4**" },
+      { csrf },
+    );
+    assert.equal(saved.status, 303);
+    assert.equal(saved.location, `/mpChat/view?chatRoomId=1%23${roomId}#comment-1`);
+    const shown = await bobWeb.get(view);
+    assert.match(shown.html, /<div class="markdown"><p>see you at <strong>4<\/strong><\/p>/);
+    assert.match(shown.html, /<span class="edited">edited <time /);
+    assert.doesNotMatch(shown.html, /hijacked/);
+    const entry = entriesOf((await chat.messages(bob, roomId)).xml)[0]!;
+    assert.equal(atomText(entry, "summary"), "see you at **4**", "the API serves the text as written");
+    assert.ok(atomText(entry, "published"), "and when it was first written");
+    const longest = "字".repeat(CHAT_LIMITS.messageMaxChars);
+    assert.equal(
+      (await aliceWeb.post("/mpChat/edit", { chatRoomId: key, number: "1", text: longest }, { csrf })).status,
+      303,
+    );
   });
 
   it("sends files from the conversation form and shows them with download links and image previews", async () => {

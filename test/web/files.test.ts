@@ -315,4 +315,35 @@ describeEachBackend("web pages: shared files (upload, versions, move, trash)", (
     assert.equal((await aliceWeb.post(`${path}/delete`)).status, 303);
     assert.equal(await findFile(file.id), undefined);
   });
+
+  it("asks whether a file named like one in the folder is a new version or a separate file, and does what is chosen", async () => {
+    const folder = `1:${folderId}`;
+    const named = { name: "agenda.txt", bytes: Buffer.from("first") };
+    const first = await upload({ title: "", memo: "", folder }, named);
+    assert.equal(first.status, 303);
+    const before = (await allFiles()).length;
+    const again = { name: "agenda.txt", bytes: Buffer.from("second") };
+    const asked = await upload({ title: "", memo: "", folder }, again);
+    assert.equal(asked.status, 400);
+    await assertValidHtml(asked.html, "upload form asking about the name");
+    assert.match(asked.html, /A file named &quot;agenda\.txt&quot; is already in this folder/);
+    assert.match(asked.html, /<input type="radio" name="sameName" value="version" checked>/);
+    assert.match(asked.html, /<input type="radio" name="sameName" value="separate">/);
+    assert.equal((await allFiles()).length, before, "asking stores nothing");
+    assert.deepEqual(tempFiles(), [], "nor keeps the bytes");
+
+    const versioned = await upload({ title: "", memo: "", folder, sameName: "version" }, again);
+    assert.equal(versioned.status, 303);
+    assert.equal(versioned.location, first.location, "the upload became the file's next version");
+    assert.equal((await allFiles()).length, before);
+    const fileId = Number(first.location?.split(":").pop());
+    assert.equal((await findFile(fileId))?.current.number, 2);
+
+    const separate = await upload({ title: "", memo: "", folder, sameName: "separate" }, again);
+    assert.equal(separate.status, 303);
+    assert.notEqual(separate.location, first.location);
+    assert.equal((await allFiles()).length, before + 1);
+    // The same name elsewhere (no folder) is no question, and the API keeps making separate files.
+    assert.equal((await upload({ title: "", memo: "", folder: "" }, again)).status, 303);
+  });
 });

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, it } from "node:test";
 import yauzl from "yauzl";
+import { newBlobKey } from "../../src/blobs/blob-store.js";
 import { safeName } from "../../src/domain/my-data.js";
 import { describeEachBackend } from "../support/backends.js";
 import type { TestUser } from "../support/factories.js";
@@ -51,6 +52,15 @@ async function download(
   return { response, files: await unzip(Buffer.from(await response.arrayBuffer())) };
 }
 
+/** Stores `text` in the server's blob store and returns its key, as an upload would. */
+async function storeBlob(server: TestServer, text: string): Promise<string> {
+  const temp = await server.blobs.createTemp();
+  await new Promise<void>((resolve, reject) => temp.stream.end(Buffer.from(text), () => resolve()).on("error", reject));
+  const key = newBlobKey();
+  await server.blobs.commit(temp, key);
+  return key;
+}
+
 describeEachBackend("downloading one's own data", (backend) => {
   let server: TestServer;
   let olga: TestUser;
@@ -90,12 +100,49 @@ describeEachBackend("downloading one's own data", (backend) => {
           at: start,
         }),
       );
+    const olgaComment = await f.comment(ottoTopic, olga, { body: "Olga's comment with a file" });
+    const ottoComment = await f.comment(ottoTopic, otto, { body: "Otto's comment with a file" });
+    const stored = [
+      await storeBlob(server, "Olga's comment file"),
+      await storeBlob(server, "Otto's comment file"),
+      await storeBlob(server, "Olga's chat file"),
+      await storeBlob(server, "Otto's chat file"),
+    ] as const;
     await server.store.transaction(async (tx) => {
       const at = server.clock.now();
       const room = await tx.chat.createRoom({ type: "THEME", title: "Room", creatorId: olga.id, directKey: null, at });
       await tx.chat.addMembers(room, [olga.id, otto.id], at);
-      await tx.chat.push(room, olga.id, "Olga chat", at);
-      await tx.chat.push(room, otto.id, "Otto chat", at);
+      const olgaMessage = await tx.chat.push(room, olga.id, "Olga chat", at);
+      const ottoMessage = await tx.chat.push(room, otto.id, "Otto chat", at);
+      const file = { position: 1, contentType: "text/plain", size: 1, at };
+      await tx.attachments.insert({
+        ...file,
+        groupId: group.id,
+        commentId: olgaComment.id,
+        fileName: "minutes.txt",
+        blobKey: stored[0],
+      });
+      await tx.attachments.insert({
+        ...file,
+        groupId: group.id,
+        commentId: ottoComment.id,
+        fileName: "otto.txt",
+        blobKey: stored[1],
+      });
+      await tx.chatAttachments.insert({
+        ...file,
+        roomId: room,
+        messageNumber: olgaMessage,
+        fileName: "photo.txt",
+        blobKey: stored[2],
+      });
+      await tx.chatAttachments.insert({
+        ...file,
+        roomId: room,
+        messageNumber: ottoMessage,
+        fileName: "otto.txt",
+        blobKey: stored[3],
+      });
     });
     const file = await addTestFile(server, group, olga, { fileName: "..notes:1?.txt", bytes: fileBytes });
     await addTestVersion(server, file, olga, Buffer.from("second version"));
@@ -170,6 +217,15 @@ describeEachBackend("downloading one's own data", (backend) => {
     assert.deepEqual(uploads, ["files/Shared_.._Group/notes_1_.txt", "files/Shared_.._Group/notes_1_ (2).txt"]);
     assert.deepEqual(files.get(uploads[0] ?? ""), fileBytes);
     assert.equal(files.get(uploads[1] ?? "")?.toString(), "second version");
+  });
+
+  it("holds the files of the person's comments and chat messages, and not others'", async () => {
+    const { files } = await download(server, web);
+    const attached = [...files.keys()].filter((name) => name.startsWith("attachments/"));
+    assert.deepEqual(attached, ["attachments/comments/Shared_.._Group/minutes.txt", "attachments/chat/Room/photo.txt"]);
+    assert.equal(files.get("attachments/comments/Shared_.._Group/minutes.txt")?.toString(), "Olga's comment file");
+    assert.equal(files.get("attachments/chat/Room/photo.txt")?.toString(), "Olga's chat file");
+    assert.match(files.get("README.txt")?.toString() ?? "", /^attachments\/ /m);
   });
 
   it("makes names safe as one path segment", () => {

@@ -34,8 +34,9 @@ describeEachBackend("web single sign-on (OpenID Connect)", (backend) => {
     }));
 
   /** Starts at Kairan, signs in at the provider as `login`, and answers Kairan's callback. */
-  async function ssoSignIn(login: string, web = new WebClient(server.url), next = "/") {
-    const start = await web.get(`/signin/oidc?next=${encodeURIComponent(next)}`);
+  async function ssoSignIn(login: string, web = new WebClient(server.url), next = "/", timeZone?: string) {
+    const zone = timeZone === undefined ? "" : `&timeZone=${encodeURIComponent(timeZone)}`;
+    const start = await web.get(`/signin/oidc?next=${encodeURIComponent(next)}${zone}`);
     assert.equal(start.status, 303, start.html.slice(0, 300));
     assert.ok(start.location?.startsWith(`${provider.issuer}/`), `to the provider: ${start.location}`);
     const authorization = new URL(start.location ?? "");
@@ -81,7 +82,10 @@ describeEachBackend("web single sign-on (OpenID Connect)", (backend) => {
       oidcDomains: "corp.example",
     });
     const on = await new WebClient(server.url).get("/signin");
-    assert.match(on.html, /<a class="button" href="\/signin\/oidc\?next=%2F">Sign in with Corp Login<\/a>/);
+    assert.match(
+      on.html,
+      /<a class="button" data-browser-zone-link href="\/signin\/oidc\?next=%2F">Sign in with Corp Login<\/a>/,
+    );
     await assertValidHtml(on.html, "sign-in page with single sign-on");
   });
 
@@ -150,7 +154,7 @@ describeEachBackend("web single sign-on (OpenID Connect)", (backend) => {
   });
 
   it("makes an account from the claims of a verified address, and signs it in", async () => {
-    const { web, answer } = await ssoSignIn("new-person", undefined, "/notifications");
+    const { web, answer } = await ssoSignIn("new-person", undefined, "/notifications", "Asia/Tokyo");
     assert.equal(answer.status, 303, answer.html.slice(0, 400));
     assert.equal(answer.location, "/notifications");
     assert.ok(web.cookie("kairan_session"), "a session");
@@ -161,10 +165,17 @@ describeEachBackend("web single sign-on (OpenID Connect)", (backend) => {
     const [signIn] = await auditRows("sign-in");
     assert.equal(signIn?.parsed["via"], "oidc");
     assert.equal(signIn?.target_id, String(made?.id));
-    // The second time, the same account (by its subject), nothing new.
-    const again = await ssoSignIn("new-person");
+    // The browser's zone (the sign-in link's ?timeZone=, kept in a cookie while away) is the new account's.
+    assert.equal((await server.store.read((tx) => tx.users.findPreferences(made!.id)))?.timeZone, "Asia/Tokyo");
+    assert.equal(web.cookie("kairan_oidc_zone"), undefined, "dropped on return");
+    // The second time, the same account (by its subject), nothing new; another zone is offered, not taken.
+    const again = await ssoSignIn("new-person", undefined, "/", "Europe/Berlin");
     assert.equal(again.answer.status, 303);
     assert.equal((await auditRows("user.create")).length, 1);
+    assert.equal(decodeURIComponent(again.web.cookie("kairan_zone_offer") ?? ""), "Europe/Berlin");
+    assert.equal((await server.store.read((tx) => tx.users.findPreferences(made!.id)))?.timeZone, "Asia/Tokyo");
+    const bogus = await ssoSignIn("new-person", undefined, "/", "Mars/Olympus");
+    assert.equal(bogus.web.cookie("kairan_zone_offer"), undefined, "no zone: nothing offered");
   });
 
   it("links an existing account by its verified address, and finds it by subject after the address changed", async () => {

@@ -298,7 +298,7 @@ describeEachBackend("web pages (reading)", (backend) => {
 
   it("shows a topic: escaped text, comments newest first, replies as replies, attachments, likes with names, favorite", async () => {
     const page = await web.get(`${g}/board/1:${main.id}`);
-    assert.match(page.html, /Ship it &lt;script&gt;alert\(1\)&lt;\/script&gt;\nline two/, "escaped, newlines kept");
+    assert.match(page.html, /Ship it &lt;script&gt;alert\(1\)&lt;\/script&gt;<br>\nline two/, "escaped, newlines kept");
     assert.doesNotMatch(page.html, /<script>alert/);
     assert.match(page.html, /<h1>Release plan<\/h1>/);
     assert.match(page.html, /Dev &lt;Team&gt; &amp; Co/);

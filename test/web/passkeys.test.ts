@@ -156,15 +156,31 @@ describeEachBackend("web passkeys", (backend) => {
     const options = passkeyOptionsOfPage(signin.html, "passkey-sign-in");
     assert.equal(options.userVerification, "required");
     assert.deepEqual(options.allowCredentials, [], "usernameless: the authenticator picks the account");
-    const answer = await web.post("/signin/passkey", { next: "/notifications", response: device.get(options) });
+    await server.store.transaction((tx) => tx.users.update(user.id, { timeZone: null }));
+    const answer = await web.post("/signin/passkey", {
+      next: "/notifications",
+      response: device.get(options),
+      timeZone: "Asia/Tokyo",
+    });
     assert.equal(answer.status, 303, answer.html.slice(0, 500));
     assert.equal(answer.location, "/notifications");
+    assert.match(signin.html, /<input type="hidden" name="timeZone" value="" data-browser-zone>\n<p class="help">/);
+    // The form's zone is taken by an account without one, as after a password; another is offered.
+    assert.equal((await server.store.read((tx) => tx.users.findPreferences(user.id)))?.timeZone, "Asia/Tokyo");
+    const other = new WebClient(server.url);
+    const again = await other.post("/signin/passkey", {
+      response: device.get(passkeyOptionsOfPage((await other.get("/signin")).html, "passkey-sign-in")),
+      timeZone: "Europe/Berlin",
+    });
+    assert.equal(again.status, 303);
+    assert.equal(decodeURIComponent(other.cookie("kairan_zone_offer") ?? ""), "Europe/Berlin");
+    assert.equal((await server.store.read((tx) => tx.users.findPreferences(user.id)))?.timeZone, "Asia/Tokyo");
     assert.equal((await web.get("/notifications")).status, 200);
     const [signIn] = await server.store.read((tx) => tx.auditEvents.list({ actions: ["sign-in"], limit: 1 }));
     assert.equal(signIn?.target_id, String(user.id));
     assert.deepEqual(JSON.parse(signIn?.details ?? "{}"), { via: "web", passkey: true });
     const laptop = (await passkeysOf(user.id)).find((p) => p.name === "Laptop");
-    assert.equal(laptop?.counter, counter + 1, "the signature counter is kept");
+    assert.equal(laptop?.counter, counter + 2, "the signature counter is kept (two sign-ins above)");
     assert.equal(laptop?.lastUsedAt, server.clock.now());
   });
 

@@ -82,7 +82,7 @@ describeEachBackend("web pages: writing tasks", (backend) => {
       /<dd><time datetime="2026-04-10">Apr 10, 2026<\/time><\/dd>/,
       "an all-day date as that day",
     );
-    assert.match(page.html, /<div class="text body">Details\nsecond line<\/div>/, "line breaks kept");
+    assert.match(page.html, /<div class="markdown body"><p>Details<br>\nsecond line<\/p>\n<\/div>/, "line breaks kept");
     await assertValidHtml(page.html, "task page");
   });
 

@@ -290,13 +290,13 @@ describeEachBackend("web pages (writing)", (backend) => {
     const page = await aliceWeb.get(`${g}/board/1:${topic.id}`);
     assert.ok(
       page.html.includes(
-        '<div class="text body">Agenda: <a href="https://example.com/plan?a=1&amp;b=2" rel="noopener nofollow">https://example.com/plan?a=1&amp;b=2</a>.\nNot this: javascript:alert(1) &lt;b&gt;&quot;bold&quot;&lt;/b&gt;</div>',
+        '<div class="markdown body"><p>Agenda: <a href="https://example.com/plan?a=1&amp;b=2" rel="noopener nofollow">https://example.com/plan?a=1&amp;b=2</a>.<br>\nNot this: javascript:alert(1) &lt;b&gt;&quot;bold&quot;&lt;/b&gt;</p>\n</div>',
       ),
       page.html,
     );
     assert.ok(
       page.html.includes(
-        '<div class="text">Minutes (<a href="https://example.org/m" rel="noopener nofollow">https://example.org/m</a>)\nthanks</div>',
+        '<div class="markdown"><p>Minutes (<a href="https://example.org/m" rel="noopener nofollow">https://example.org/m</a>)<br>\nthanks</p>\n</div>',
       ),
     );
     await assertValidHtml(page.html, "topic with links");

@@ -49,6 +49,14 @@ function english(words: ChangeWords): string {
       return `${who} assigned you the task ${title}:`;
     case "chat":
       return `${who} sent you a message:`;
+    case "completed":
+      return `${who} completed the ${noun} ${title}`;
+    case "reopened":
+      return `${who} reopened the ${noun} ${title}`;
+    case "version":
+      return `${who} uploaded a new version of the ${noun} ${title}`;
+    case "reminder":
+      return `Reminder: the ${noun} ${title} is coming up:`;
   }
 }
 
@@ -75,6 +83,14 @@ function japanese(words: ChangeWords): string {
       return `${who}があなたにタスク${title}を割り当てました：`;
     case "chat":
       return `${who}からメッセージが届いています：`;
+    case "completed":
+      return `${who}が${noun}${title}を完了にしました`;
+    case "reopened":
+      return `${who}が${noun}${title}を未完了に戻しました`;
+    case "version":
+      return `${who}が${noun}${title}の新しい版をアップロードしました`;
+    case "reminder":
+      return `リマインダー：${noun}${title}が近づいています：`;
   }
 }
 

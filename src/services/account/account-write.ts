@@ -2,6 +2,7 @@
 // (member/invitation.ts) and the operator's `kairan user add` (user-admin.ts) each check what
 // they were given, then call insertAccount inside their own transaction; an import makes
 // placeholders for the people of its files that have no account (insertPlaceholderAccount).
+import type { ArchiveRow } from "../../domain/archive.js";
 import { ValidationError } from "../../domain/errors.js";
 import type { User } from "../../domain/user.js";
 import type { Tx } from "../../store/store.js";
@@ -37,6 +38,24 @@ export async function insertPlaceholderAccount(tx: Tx, account: Omit<User, "id">
   const user = await insertAccount(tx, { ...account, passwordHash: NO_PASSWORD }, at);
   await tx.users.update(user.id, { disabledAt: at, placeholderAt: at });
   return user;
+}
+
+/**
+ * Inserts the placeholder of an account a portable archive names (services/archive/): its row as
+ * the archive carries it (name, address, reading, language, zone, creation time; its id when
+ * `keepId` and the id is free), no password, disabled, claimable like any placeholder.
+ */
+export async function insertArchivedAccount(tx: Tx, row: ArchiveRow, keepId: boolean, at: number): Promise<number> {
+  const account: Record<string, string | number | null> = {
+    ...row,
+    password_hash: NO_PASSWORD,
+    disabled_at: at,
+    placeholder_at: at,
+  };
+  if (!keepId) delete account.id;
+  const made = await tx.archive.insertWithId("users", account);
+  if (keepId) await tx.archive.continueIds("users");
+  return made;
 }
 
 /**

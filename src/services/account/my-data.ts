@@ -13,6 +13,7 @@ import { safeName, uniquePath } from "../../domain/my-data.js";
 import type { PersonalTask } from "../../domain/personal-task.js";
 import type { Topic } from "../../domain/topic.js";
 import type { User } from "../../domain/user.js";
+import type { WrittenAttachment } from "../../store/queries/my-data.js";
 import type { Tx } from "../../store/store.js";
 import { type CommentDetail, detailComments } from "../comment/comment-detail.js";
 import type { ServiceContext } from "../context.js";
@@ -128,18 +129,39 @@ async function* paged<T>(
   }
 }
 
-/** The uploaded versions, oldest first, at `files/<group>/<name>` (a repeated path numbered). */
+/**
+ * The uploaded versions, oldest first, at `files/<group>/<name>`, then the files of the person's
+ * comments at `attachments/comments/<group>/<name>` and of their chat messages at
+ * `attachments/chat/<room>/<name>` (a repeated path numbered).
+ */
 async function* uploads(ctx: ServiceContext, userId: number): AsyncGenerator<MyUpload> {
   const used = new Set<string>();
-  for (let afterId = 0; ;) {
-    const versions = await ctx.store.read((tx) => tx.myData.uploadedVersions(userId, afterId, PAGE));
-    for (const version of versions)
-      yield {
-        path: uniquePath(used, `files/${safeName(version.groupName)}`, safeName(version.fileName)),
-        open: () => ctx.blobs.open(version.blobKey),
-      };
-    const last = versions.at(-1);
-    if (last === undefined || versions.length < PAGE) return;
-    afterId = last.id;
+  const kinds: readonly { dir: string; read: (tx: Tx, afterId: number) => Promise<readonly StoredFile[]> }[] = [
+    {
+      dir: "files",
+      read: async (tx, afterId) =>
+        (await tx.myData.uploadedVersions(userId, afterId, PAGE)).map((v) => ({ ...v, placeName: v.groupName })),
+    },
+    { dir: "attachments/comments", read: (tx, afterId) => tx.myData.commentAttachments(userId, afterId, PAGE) },
+    { dir: "attachments/chat", read: (tx, afterId) => tx.myData.chatAttachments(userId, afterId, PAGE) },
+  ];
+  for (const { dir, read } of kinds) {
+    for (let afterId = 0; ;) {
+      const rows = await ctx.store.read((tx) => read(tx, afterId));
+      for (const row of rows)
+        yield {
+          path: uniquePath(used, `${dir}/${safeName(row.placeName || DIRECT_ROOM)}`, safeName(row.fileName)),
+          open: () => ctx.blobs.open(row.blobKey),
+        };
+      const last = rows.at(-1);
+      if (last === undefined || rows.length < PAGE) break;
+      afterId = last.id;
+    }
   }
 }
+
+/** A stored file of the person's, as its place in the download needs it. */
+type StoredFile = Pick<WrittenAttachment, "id" | "placeName" | "fileName" | "blobKey">;
+
+/** The folder of a direct conversation's files (its room has no title). */
+const DIRECT_ROOM = "direct messages";

@@ -3,7 +3,7 @@
 import { hashPassword } from "../../auth/password.js";
 import { personActor, userTarget } from "../../domain/audit.js";
 import { checkAccountDraft, requireMayOpenlySignUp } from "../../domain/signup.js";
-import type { User } from "../../domain/user.js";
+import { type User, browserTimeZone } from "../../domain/user.js";
 import { recordAudit } from "../audit/audit-log.js";
 import { auditRefusals } from "../audit/refusal.js";
 import type { SignupContext } from "../member/invitation.js";
@@ -11,12 +11,13 @@ import { readSiteSettings } from "../settings/site-settings.js";
 import { insertAccount } from "./account-write.js";
 
 /**
- * Makes an account from what its holder typed, from the client `address` (the audit log's).
+ * Makes an account from what its holder typed, from the client `address` (the audit log's), in
+ * the time zone the browser reported (when it is one).
  * @throws ForbiddenError SIGNUP_CLOSED; ValidationError SIGNUP_DOMAIN_REFUSED, EMAIL_TAKEN, and as checkAccountDraft
  */
 export async function signUp(
   ctx: SignupContext,
-  input: { name: string; email: string; password: string; address?: string },
+  input: { name: string; email: string; password: string; address?: string; timeZone?: string },
 ): Promise<User> {
   const tried = {
     action: "user.create",
@@ -32,6 +33,9 @@ export async function signUp(
     const account = { name: draft.name, email: draft.email, familyKana: "", givenKana: "", passwordHash };
     return ctx.store.transaction(async (tx) => {
       const user = await insertAccount(tx, account, ctx.clock.now());
+      // The browser's zone, when its script reported one: the new account's pages start in it.
+      const zone = browserTimeZone(input.timeZone);
+      if (zone !== undefined) await tx.users.update(user.id, { timeZone: zone });
       await recordAudit(tx, ctx.clock, {
         ...tried,
         actor: personActor(user, input.address),

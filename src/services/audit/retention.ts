@@ -5,6 +5,7 @@
 import { SYSTEM_ACTOR } from "../../domain/audit.js";
 import { type SettingsContext, readSiteSettings } from "../settings/site-settings.js";
 import { pruneAudit } from "./audit-log.js";
+import { pruneTombstones } from "../item/changes.js";
 
 /** Where a pass is reported (pino's signature). */
 export interface PrunerLog {
@@ -58,6 +59,9 @@ export class AuditPruner {
     const now = this.ctx.clock.now();
     if (now - this.#prunedAt < AUDIT_PRUNE_EVERY_MS) return undefined;
     this.#prunedAt = now;
+    // Delta sync's tombstones share the hourly pass (docs/architecture.md "Delta sync").
+    const tombstones = await pruneTombstones(this.ctx);
+    this.log.info({ tombstones }, "delta sync: tombstones older than the retention deleted");
     const keepDays = (await readSiteSettings(this.ctx)).auditRetentionDays;
     const deleted = await pruneAudit(this.ctx, keepDays);
     this.log.info({ keepDays, deleted, by: SYSTEM_ACTOR.label }, "audit log: rows older than the retention deleted");

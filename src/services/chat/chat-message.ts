@@ -12,6 +12,7 @@ import type { StagedFile } from "../comment/comment.js";
 import { removeBlobs } from "../comment/comment-detail.js";
 import type { ServiceContext } from "../context.js";
 import { logDirectMessage } from "../mail-notify/log.js";
+import { queueChatMessage } from "../webhook/enqueue.js";
 
 /** A message just written or deleted, with its room as the writer sees it. */
 export interface MessageView {
@@ -63,6 +64,7 @@ export async function pushMessage(
     const attachments = await storeMessageFiles(tx, { roomId: input.roomId, number, at }, files, keys);
     // In the same transaction: the streams learn of the message only once it is committed.
     await tx.liveEvents.append({ kind: "chat", roomId: input.roomId, messageNumber: number, at });
+    await queueChatMessage(tx, input.roomId, number, userId, at);
     // A direct message still unread a few minutes later is mailed (services/mail-notify).
     if (before.type === "DIRECT") {
       const recipients = members.filter((member) => !member.muted).map((member) => member.userId);
@@ -75,6 +77,7 @@ export async function pushMessage(
       authorName: actor.user.name,
       body,
       createdAt: at,
+      editedAt: null,
     };
     return { room: { ...before, lastNumber: number, activityAt: at }, members, message: { ...message, attachments } };
   });
@@ -103,6 +106,34 @@ export async function insertMessages(
   messages: readonly { authorId: number; body: string; at: number }[],
 ): Promise<number[]> {
   return tx.chat.insertMany(roomId, messages);
+}
+
+/**
+ * Changes the text of one of the caller's own messages, in a room they are still in; its files,
+ * likes and number stay, and nobody is notified (the room's pages show "edited").
+ * @throws ValidationError CHAT_MESSAGE_MISSING, CHAT_MESSAGE_TOO_LONG
+ * @throws NotFoundError NOT_FOUND, COMMENT_NOT_FOUND; ForbiddenError NOT_MESSAGE_AUTHOR
+ */
+export async function editMessage(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: { roomId: number; number: number; text: string | undefined },
+): Promise<MessageView> {
+  return ctx.store.transaction(async (tx) => {
+    const userId = actor.user.id;
+    const room = await requireRoom(tx, userId, input.roomId);
+    const message = await tx.chat.message(input.roomId, input.number);
+    if (message === undefined) throw new NotFoundError("COMMENT_NOT_FOUND", "The message does not exist.");
+    if (message.authorId !== userId)
+      throw new ForbiddenError("NOT_MESSAGE_AUTHOR", "Only a message's author changes it.");
+    const files = await tx.chatAttachments.listOf(input.roomId, [input.number]);
+    const body = checkChatMessage(input.text, files.length);
+    const at = ctx.clock.now();
+    if (body !== message.body) await tx.chat.editMessage(input.roomId, input.number, body, at);
+    const members = (await tx.chat.members([room.id])).get(room.id) ?? [];
+    const edited = body === message.body ? message : { ...message, body, editedAt: at };
+    return { room, members, message: { ...edited, attachments: files } };
+  });
 }
 
 /**

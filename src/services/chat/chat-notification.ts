@@ -3,6 +3,7 @@ import { requireConfirmableCount } from "../../domain/notification.js";
 import type { PageWindow } from "../../store/page-window.js";
 import { type RoomView, viewsOf } from "./chat.js";
 import type { ServiceContext } from "../context.js";
+import { logRead } from "../unread/unread.js";
 
 /** What `GET /api/notification/V2?category=M_CHAT` asks for. */
 export interface ChatNotificationQuery {
@@ -49,10 +50,11 @@ export async function confirmChatNotifications(
   return ctx.store.transaction(async (tx) => {
     // Only the rooms the caller may still use are confirmed (a former member's rooms are not theirs).
     const rooms = await tx.chat.roomsByIds(actor.user.id, roomIds);
-    await tx.chat.confirm(
+    const changed = await tx.chat.confirm(
       actor.user.id,
       rooms.map((room) => room.id),
     );
+    if (changed > 0) await logRead(tx, actor.user.id, "chat", ctx.clock.now());
     return viewsOf(
       tx,
       rooms.map((room) => ({ ...room, unconfirmed: 0 })),

@@ -6,6 +6,7 @@ import type { PageWindow } from "../../store/page-window.js";
 import { type RoomView, requireRoom, viewsOf } from "./chat.js";
 import { decorateMessages } from "./chat-files.js";
 import type { ServiceContext } from "../context.js";
+import { logRead } from "../unread/unread.js";
 
 /** The room list page: the caller's rooms and the people a new room may hold. */
 export interface ChatHome {
@@ -35,7 +36,7 @@ export interface Conversation {
 export async function openConversation(ctx: ServiceContext, actor: Actor, roomId: number): Promise<Conversation> {
   return ctx.store.transaction(async (tx) => {
     const userId = actor.user.id;
-    await tx.chat.confirm(userId, [roomId]);
+    if ((await tx.chat.confirm(userId, [roomId])) > 0) await logRead(tx, userId, "chat", ctx.clock.now());
     const [view] = await viewsOf(tx, [await requireRoom(tx, userId, roomId)], 1);
     const page = await tx.chat.messages(roomId, { offset: 0, limit: CHAT_LIMITS.pageMessages });
     const newest = await decorateMessages(tx, roomId, page, userId);
@@ -55,7 +56,8 @@ export async function messagesSince(
     const after = await tx.chat.messagesAfter(roomId, number, CHAT_LIMITS.pageMessages);
     const messages = await decorateMessages(tx, roomId, after, actor.user.id);
     // Seen on the open page: the room stays read.
-    if (messages.length > 0) await tx.chat.confirm(actor.user.id, [roomId]);
+    if (messages.length > 0 && (await tx.chat.confirm(actor.user.id, [roomId])) > 0)
+      await logRead(tx, actor.user.id, "chat", ctx.clock.now());
     return messages;
   });
 }

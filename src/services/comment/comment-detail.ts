@@ -53,6 +53,7 @@ export async function removeCommentsOf(tx: Tx, parent: ContentRef): Promise<stri
   const keys = await removeItemRows(tx, "COMMENT", ids);
   await tx.comments.removeAllOf(parent);
   await tx.commentReads.removeAllOf(parent);
+  await tx.itemVisits.removeAllOf(parent);
   return keys;
 }
 

@@ -12,9 +12,12 @@ import { requireEvent } from "../event/event.js";
 import { requireFile } from "../file/file.js";
 import { requireGroupMember } from "../group/group-access.js";
 import { notifyMentions } from "../notification/mention.js";
+import { type ChangeCursor, refuseChanges } from "../../domain/changes.js";
+import { type ChangeFeed, type ChangesView, latestCursor, readChanges } from "../item/changes.js";
 import { requireTask } from "../task/task.js";
 import { requireTopic } from "../topic/topic.js";
 import type { ServiceContext } from "../context.js";
+import { queueCommentEdited } from "../webhook/enqueue.js";
 
 /** A comment just written, with the group it belongs to and its files, for presenting. */
 export interface CommentView {
@@ -37,6 +40,8 @@ export interface CommentsView {
   readonly comments: readonly CommentDetail[];
   readonly olderExists: boolean;
   readonly newerExists: boolean;
+  /** A list read's delta sync: the next cursor, and the changes of a changes-since read. */
+  readonly changes?: ChangesView;
 }
 
 /** An uploaded file waiting in the blob store's temporary area for its comment to commit. */
@@ -53,11 +58,16 @@ export interface StagedFile {
 export async function listComments(
   ctx: ServiceContext,
   actor: Actor,
-  input: { parent: ContentRef; page: PageWindow; unconfirmed: boolean },
+  input: { parent: ContentRef; page: PageWindow; unconfirmed: boolean; changesSince?: ChangeCursor | undefined },
 ): Promise<CommentsView> {
+  if (input.changesSince !== undefined) {
+    if (input.unconfirmed) refuseChanges("unconfirmed=true (follow every comment instead)");
+    return commentChangesOf(ctx, actor, { ...input, changesSince: input.changesSince });
+  }
   return ctx.store.read(async (tx) => {
     const { group } = await requireGroupMember(tx, actor, input.parent.groupId);
     const parent = await requireCommentParent(tx, input.parent);
+    const changes = await latestCursor(tx, commentChanges(input.parent).scope);
     const userId = actor.user.id;
     const filter = input.unconfirmed
       ? { unconfirmedBy: { userId, after: (await tx.commentReads.find(userId, input.parent)) ?? null } }
@@ -71,8 +81,42 @@ export async function listComments(
       olderExists: input.page.offset + rows.length < total,
       // Newest first: anything at all before start-index is newer than this page.
       newerExists: input.page.offset > 0 && total > 0,
+      changes,
     };
   });
+}
+
+/**
+ * A parent's comments changed after the cursor (docs/api.md "Delta sync"). A former member's
+ * answer names no title of the parent: they may no longer read it.
+ */
+async function commentChangesOf(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: { parent: ContentRef; page: PageWindow; changesSince: ChangeCursor },
+): Promise<CommentsView> {
+  return ctx.store.read(async (tx) => {
+    const read = await readChanges(tx, actor, commentChanges(input.parent), input.changesSince, input.page.limit);
+    const parent = read.departed
+      ? { ref: input.parent, title: "", updatedAt: 0 }
+      : await requireCommentParent(tx, input.parent);
+    const comments = await detailComments(tx, actor.user.id, read.items);
+    return { group: read.group, parent, comments, olderExists: false, newerExists: false, changes: read.changes };
+  });
+}
+
+/** A parent's comments as delta sync follows them: every comment of the parent. */
+function commentChanges(parent: ContentRef): ChangeFeed<Comment> {
+  const same = (ref: ContentRef) => ref.kind === parent.kind && ref.id === parent.id && ref.groupId === parent.groupId;
+  return {
+    scope: { groupId: parent.groupId, kind: `${parent.kind}_COMMENT`, parentId: parent.id },
+    async load(tx, ids) {
+      const found = await Promise.all(ids.map((id) => tx.comments.findById(id)));
+      return found.filter((comment) => comment !== undefined && same(comment.parent)) as Comment[];
+    },
+    idOf: (comment) => comment.id,
+    shows: () => true,
+  };
 }
 
 /**
@@ -142,6 +186,63 @@ export async function addComment(
     throw error;
   }
   return view;
+}
+
+/**
+ * Changes a comment's text: its author alone may (a manager deletes instead; an edit stays the
+ * author's word). The pages and feeds show the new text with the time of the edit; its files stay.
+ * Members the new text names who were not named before are told, as for a new comment; nobody else
+ * is notified of an edit.
+ * @throws ValidationError COMMENT_TEXT_REQUIRED, COMMENT_TEXT_TOO_LONG
+ * @throws NotFoundError COMMENT_NOT_FOUND (or its parent's); ForbiddenError GROUP_NOT_JOINED, COMMENT_EDIT_FORBIDDEN
+ */
+export async function editComment(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: { parent: ContentRef; number: number; text: string | undefined },
+): Promise<CommentView> {
+  return ctx.store.transaction(async (tx) => {
+    const { group } = await requireGroupMember(tx, actor, input.parent.groupId);
+    await requireCommentParent(tx, input.parent);
+    const comment = await tx.comments.find(input.parent, input.number);
+    if (!comment) throw new NotFoundError("COMMENT_NOT_FOUND", "The comment does not exist.");
+    if (comment.authorId !== actor.user.id) {
+      throw new ForbiddenError("COMMENT_EDIT_FORBIDDEN", "Only the comment's author may change its text.");
+    }
+    const attachments = await tx.attachments.listOf([comment.id]);
+    const body = checkCommentText(input.text, attachments.length);
+    const at = ctx.clock.now();
+    if (body === comment.body) return { group, comment, attachments };
+    await tx.comments.updateBody(comment.id, body, at);
+    await queueCommentEdited(tx, input.parent, comment.number, actor.user.id, at);
+    await notifyMentions(tx, {
+      item: input.parent,
+      commentNumber: comment.number,
+      text: body,
+      previousText: comment.body,
+      actorId: actor.user.id,
+      at,
+    });
+    return { group, comment: { ...comment, body, editedAt: at }, attachments };
+  });
+}
+
+/**
+ * One comment with its files, as a write answers it (its own feed, whose ETag a conditional write names).
+ * @throws NotFoundError COMMENT_NOT_FOUND (or its parent's); ForbiddenError GROUP_NOT_JOINED
+ */
+export async function getComment(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: { parent: ContentRef; number: number },
+): Promise<CommentView> {
+  return ctx.store.read(async (tx) => {
+    const { group } = await requireGroupMember(tx, actor, input.parent.groupId);
+    await requireCommentParent(tx, input.parent);
+    const comment = await tx.comments.find(input.parent, input.number);
+    if (!comment) throw new NotFoundError("COMMENT_NOT_FOUND", "The comment does not exist.");
+    return { group, comment, attachments: await tx.attachments.listOf([comment.id]) };
+  });
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   requireMayEditEvent,
 } from "../../domain/event.js";
 import { type EventInput, resolveEventDraft } from "../../domain/event-draft.js";
+import { parseEventAnswer, requireOwnAnswer, requireParticipant } from "../../domain/event-answer.js";
 import { requireEventZone } from "../../domain/event-time.js";
 import type { Group } from "../../domain/group.js";
 import type { ContentRef } from "../../domain/item-id.js";
@@ -15,8 +16,10 @@ import { isRuleOccurrence, seriesEndBound } from "../../domain/recurrence.js";
 import type { Tx } from "../../store/store.js";
 import { removeBlobs, removeCommentsOf, removeItemRows } from "../comment/comment-detail.js";
 import { type EventListView, eventRef, requireEvent, requireMenuOf, wholeEntry } from "./event.js";
+import { placeRemindersAgain } from "./event-reminder.js";
 import { requireGroupMember } from "../group/group-access.js";
 import type { ServiceContext } from "../context.js";
+import { queueItemDeleted } from "../webhook/enqueue.js";
 
 /** The time zone events take when neither the write nor the creator's settings name one (the server's). */
 export interface EventZoneDefault {
@@ -130,7 +133,9 @@ export async function deleteEvent(
     const { group: ownGroup, membership } = await requireGroupMember(tx, actor, input.ref.groupId);
     const found = await requireEvent(tx, input.ref);
     requireMayEditEvent(found, actor.user.id, membership);
-    return { event: found, group: ownGroup, keys: await removeEvent(tx, found) };
+    const removed = await removeEvent(tx, found);
+    await queueItemDeleted(tx, input.ref, actor.user.id, ctx.clock.now());
+    return { event: found, group: ownGroup, keys: removed };
   });
   await removeBlobs(ctx.blobs, keys);
   return { event, group };
@@ -179,6 +184,7 @@ export async function replaceEventFields(
   by: { writerId: number | null; at: number },
 ): Promise<void> {
   await tx.events.replace(current.id, current.groupId, fieldsOf(draft, by.at));
+  await placeRemindersAgain(tx, eventRef(current), by.at);
   const cause = { kind: "updated", bodyChanged: draft.memo !== current.memo } as const;
   await tx.notifications.fanOut({ item: eventRef(current), actorId: by.writerId, cause, at: by.at });
 }
@@ -189,4 +195,27 @@ export async function removeEvent(tx: Tx, event: CalendarEvent): Promise<string[
   await removeItemRows(tx, "GW_SCHEDULE", [event.id]);
   await tx.events.remove(event.id);
   return keys;
+}
+
+/**
+ * A participant's answer to an event (attending, maybe, declined): only a participant the event
+ * names answers, for the whole event (every occurrence of a series); answering again replaces it.
+ * `forUserId` (the API's `cbl:who id`) may only name the caller: nobody answers for someone else.
+ * @throws ValidationError EVENT_ANSWER_INVALID; NotFoundError NOT_FOUND;
+ *   ForbiddenError GROUP_NOT_JOINED, NOT_A_PARTICIPANT, EVENT_ANSWER_NOT_YOURS
+ */
+export async function answerEvent(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: { ref: ContentRef; answer: unknown; forUserId?: number | undefined },
+): Promise<CalendarEvent> {
+  const answer = parseEventAnswer(input.answer);
+  requireOwnAnswer(input.forUserId, actor.user.id);
+  return ctx.store.transaction(async (tx) => {
+    await requireGroupMember(tx, actor, input.ref.groupId);
+    const event = await requireEvent(tx, input.ref);
+    requireParticipant(event, actor.user.id);
+    await tx.events.setAnswer(event.id, actor.user.id, answer, ctx.clock.now());
+    return requireEvent(tx, input.ref);
+  });
 }

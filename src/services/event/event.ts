@@ -14,6 +14,8 @@ import { commentsByItem } from "../comment/embedded-comments.js";
 import { requireGroupMember } from "../group/group-access.js";
 import type { ServiceContext } from "../context.js";
 import { expansions } from "./expansion-cache.js";
+import { type ChangeCursor, refuseChanges } from "../../domain/changes.js";
+import { type ChangeFeed, type ChangesView, latestCursor, readChanges } from "../item/changes.js";
 
 /** An event (a group's by default) as a feed writes it: the occurrence shown in `cbl:when`, and those inside the window. */
 export interface EventEntry<E extends EventBase = CalendarEvent> {
@@ -31,6 +33,8 @@ export interface EventListView {
   /** Matching events over all pages (`cbl:totalCount`). */
   readonly total: number;
   readonly comments: ReadonlyMap<number, readonly CommentDetail[]> | undefined;
+  /** A list read's delta sync (a fixed window): the next cursor, and the changes of a changes-since read. */
+  readonly changes?: ChangesView;
 }
 
 // Its callers among the services import it from here (the presenters read it in the domain).
@@ -53,22 +57,43 @@ export async function requireMenuOf(tx: Tx, groupId: number, menuId: number): Pr
 }
 
 /** The first occurrence of a candidate inside the window; undefined when it has none there. */
-function firstInside(candidate: EventCandidate, window: Window): Occurrence | undefined {
+function firstInside(candidate: EventCandidate | CalendarEvent, window: Window): Occurrence | undefined {
   return expansions.expand(candidate, window, 1).occurrences[0];
 }
 
 /**
  * A page of a group's events that meet the window, by the start of their first occurrence inside
- * it, then id. @throws NotFoundError GROUP_NOT_FOUND, NOT_FOUND (menu); ForbiddenError GROUP_NOT_JOINED
+ * it, then id; or with `changesSince` the events changed after the cursor (docs/api.md "Delta
+ * sync"), an event the window or menu no longer shows as a tombstone. Only a fixed window
+ * (`fixedWindow`: a bound given) has a cursor: one counted from now changes with the clock.
+ * @throws NotFoundError GROUP_NOT_FOUND, NOT_FOUND (menu); ForbiddenError GROUP_NOT_JOINED
+ * @throws ValidationError CHANGES_NOT_SUPPORTED and cursor codes; GoneError CHANGES_CURSOR_EXPIRED
  */
 export async function listEvents(
   ctx: ServiceContext,
   actor: Actor,
-  input: { groupId: number; window: Window; menu: EventMenuFilter; page: PageWindow; embedComments: boolean },
+  input: {
+    groupId: number;
+    window: Window;
+    menu: EventMenuFilter;
+    page: PageWindow;
+    embedComments: boolean;
+    fixedWindow?: boolean;
+    changesSince?: ChangeCursor | undefined;
+  },
 ): Promise<EventListView> {
   return ctx.store.read(async (tx) => {
+    const feed = eventChanges(input.groupId, input.window, input.menu);
+    if (input.changesSince !== undefined) {
+      if (input.fixedWindow !== true) refuseChanges("a window counted from now (give term-start or term-end)");
+      const read = await readChanges(tx, actor, feed, input.changesSince, input.page.limit);
+      const entries = read.items.map((event) => entryOf(event, input.window));
+      const comments = await commentsOf(tx, actor, read.items, input.embedComments && !read.departed);
+      return { group: read.group, entries, total: entries.length, comments, changes: read.changes };
+    }
     const { group } = await requireGroupMember(tx, actor, input.groupId);
-    if (input.menu.kind === "menu") await requireMenuOf(tx, group.id, input.menu.menuId);
+    await feed.check?.(tx, group);
+    const changes = input.fixedWindow === true ? await latestCursor(tx, feed.scope) : undefined;
     const placed = (await tx.events.candidates(group.id, input.window, input.menu)).flatMap((candidate) => {
       const first = firstInside(candidate, input.window);
       return first === undefined ? [] : [{ id: candidate.id, first }];
@@ -77,8 +102,30 @@ export async function listEvents(
     const page = placed.slice(input.page.offset, input.page.offset + input.page.limit);
     const events = await tx.events.findByIds(page.map((item) => item.id));
     const entries = events.map((event) => entryOf(event, input.window));
-    return { group, entries, total: placed.length, comments: await commentsOf(tx, actor, events, input.embedComments) };
+    const comments = await commentsOf(tx, actor, events, input.embedComments);
+    return { group, entries, total: placed.length, comments, ...(changes === undefined ? {} : { changes }) };
   });
+}
+
+/** The event list as delta sync follows it: the group's events the menu and the window show. */
+function eventChanges(groupId: number, window: Window, menu: EventMenuFilter): ChangeFeed<CalendarEvent> {
+  return {
+    scope: { groupId, kind: "GW_SCHEDULE", parentId: 0 },
+    async load(tx, ids) {
+      return (await tx.events.findByIds(ids)).filter((event) => event.groupId === groupId);
+    },
+    idOf: (event) => event.id,
+    shows: (event) => showsInMenu(event, menu) && firstInside(event, window) !== undefined,
+    async check(tx, group) {
+      if (menu.kind === "menu") await requireMenuOf(tx, group.id, menu.menuId);
+    },
+  };
+}
+
+function showsInMenu(event: CalendarEvent, menu: EventMenuFilter): boolean {
+  if (menu.kind === "all") return true;
+  if (menu.kind === "unclassified") return event.menuId === null;
+  return event.menuId === menu.menuId;
 }
 
 /** One event, its occurrences counted from its own start. @throws NotFoundError NOT_FOUND; ForbiddenError */

@@ -23,6 +23,7 @@ import { notifyFileChange, requireFile } from "./file.js";
 import { requireFolderOf } from "../group/folder-access.js";
 import { requireGroupMember } from "../group/group-access.js";
 import type { ServiceContext } from "../context.js";
+import { queueItemDeleted } from "../webhook/enqueue.js";
 
 /** A new shared file as a member's form describes it. */
 export interface FileUploadInput {
@@ -32,12 +33,21 @@ export interface FileUploadInput {
   readonly folderId: number | null;
   /** The received bytes; undefined when the form came without a file. */
   readonly file: StagedFile | undefined;
+  /**
+   * When the folder already holds a file of the uploaded name: make a separate file (the API's
+   * and the command line's way, and the default), add a version to that file, or refuse with
+   * FILE_NAME_EXISTS so that the person can choose (the browser's upload form).
+   */
+  readonly sameName?: SameNameChoice;
 }
+
+/** What an upload does with a file name the folder already holds ({@link FileUploadInput.sameName}). */
+export type SameNameChoice = "separate" | "version" | "ask";
 
 /**
  * Adds a file (version 1) to the group's shared folder; the other members are notified. The
  * staged bytes are put in place only after every check passed, and taken back if recording fails.
- * @throws ValidationError FILE_REQUIRED, FILE_NAME_*, FILE_TITLE_TOO_LONG, FILE_MEMO_TOO_LONG
+ * @throws ValidationError FILE_REQUIRED, FILE_NAME_* (FILE_NAME_EXISTS when asked to), FILE_TITLE_TOO_LONG, FILE_MEMO_TOO_LONG
  * @throws NotFoundError GROUP_NOT_FOUND, FOLDER_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED
  */
 export async function uploadFile(ctx: ServiceContext, actor: Actor, input: FileUploadInput): Promise<CabinetFile> {
@@ -47,7 +57,20 @@ export async function uploadFile(ctx: ServiceContext, actor: Actor, input: FileU
     await requireGroupMember(tx, actor, input.groupId);
     if (input.folderId !== null) await requireFolderOf(tx, input.groupId, input.folderId, "CABINET");
   };
-  await ctx.store.read(checkPlace);
+  const namesake = await ctx.store.read(async (tx) => {
+    await checkPlace(tx);
+    if ((input.sameName ?? "separate") === "separate") return undefined;
+    return tx.files.findLiveByName(input.groupId, input.folderId, staged.draft.fileName);
+  });
+  if (namesake !== undefined) {
+    if (input.sameName === "ask")
+      throw new ValidationError(
+        "FILE_NAME_EXISTS",
+        `A file named "${staged.draft.fileName}" is already in this folder: upload it as a new version of that file, or as a separate file.`,
+      );
+    const ref = { kind: "CABINET", groupId: namesake.groupId, id: namesake.id } as const;
+    return uploadFileVersion(ctx, actor, { ref, comment: "", file: input.file });
+  }
   const upload = { fileName: staged.draft.fileName, size: staged.draft.size, authorId: actor.user.id, comment: "" };
   const version = await storeStagedFileBytes(ctx.blobs, staged.temp, upload, ctx.clock.now());
   const draft = { groupId: input.groupId, ...text, authorId: actor.user.id, folderId: input.folderId };
@@ -90,7 +113,7 @@ export async function recordFileVersion(
     ctx.store.transaction(async (tx) => {
       const file = await record.find(tx);
       const changed = await tx.files.addVersion(file.id, version);
-      await notifyFileChange(tx, changed, record.authorId, "updated", version.at);
+      await notifyFileChange(tx, changed, record.authorId, "version", version.at);
       return changed;
     }),
   );
@@ -176,6 +199,7 @@ export async function deleteFile(ctx: ServiceContext, actor: Actor, input: { ref
     const commentKeys = await removeCommentsOf(tx, input.ref);
     await removeItemRows(tx, "CABINET", [found.id]);
     const fileKeys = await tx.files.remove(found.id);
+    await queueItemDeleted(tx, input.ref, actor.user.id, ctx.clock.now());
     return { file: found, keys: [...commentKeys, ...fileKeys] };
   });
   await removeBlobs(ctx.blobs, keys);

@@ -64,13 +64,13 @@ export async function readGroupForManager(
 }
 
 /**
- * Renames and describes a group (its managers only).
+ * Renames and describes a group, and says whether its members manage its folders (its managers only).
  * @throws ValidationError GROUP_NAME_*, GROUP_SUMMARY_TOO_LONG; NotFoundError GROUP_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED, MANAGER_REQUIRED
  */
 export async function updateGroup(
   ctx: ServiceContext,
   actor: Actor,
-  input: { groupId: number; name: string; summary: string },
+  input: { groupId: number; name: string; summary: string; membersManageFolders?: boolean },
 ): Promise<Group> {
   const draft = checkGroupDraft(input);
   const tried = { action: "group.update", actor: actorOf(actor), groupId: input.groupId } as const;
@@ -79,15 +79,20 @@ export async function updateGroup(
       const group = await requireGroupManager(tx, actor, input.groupId);
       const at = ctx.clock.now();
       await tx.groups.update(group.id, { ...draft, at });
+      const membersManageFolders = input.membersManageFolders ?? group.membersManageFolders;
+      const policyChanged = membersManageFolders !== group.membersManageFolders;
+      if (policyChanged) await tx.groups.setMembersManageFolders(group.id, membersManageFolders);
+      // The folder setting is named in the audit row only when it changed.
+      const policy = (value: boolean) => (policyChanged ? { membersManageFolders: value } : {});
       await recordAudit(tx, ctx.clock, {
         ...tried,
         target: groupTarget({ ...group, ...draft }),
         details: {
-          before: { name: group.name, summary: group.summary },
-          after: { name: draft.name, summary: draft.summary },
+          before: { name: group.name, summary: group.summary, ...policy(group.membersManageFolders) },
+          after: { name: draft.name, summary: draft.summary, ...policy(membersManageFolders) },
         },
       });
-      return { ...group, ...draft, updatedAt: at };
+      return { ...group, ...draft, membersManageFolders, updatedAt: at };
     }),
   );
 }

@@ -1,5 +1,5 @@
 import type { Actor } from "../../domain/access.js";
-import type { Folder, FolderArea } from "../../domain/folder.js";
+import { type Folder, type FolderArea, mayManageFolders } from "../../domain/folder.js";
 import type { Group } from "../../domain/group.js";
 import type { PageWindow } from "../../store/page-window.js";
 import { requireGroupMember } from "./group-access.js";
@@ -10,14 +10,15 @@ export async function listMyGroups(ctx: ServiceContext, actor: Actor, page: Page
   return ctx.store.read((tx) => tx.groups.listJoined(actor.user.id, page));
 }
 
-/** The folders of one area of a group. @throws NotFoundError, ForbiddenError */
+/** The folders of one area of a group, and whether the caller may change them. @throws NotFoundError, ForbiddenError */
 export async function listFolders(
   ctx: ServiceContext,
   actor: Actor,
   input: { groupId: number; area: FolderArea; page: PageWindow },
-): Promise<{ group: Group; folders: Folder[] }> {
+): Promise<{ group: Group; folders: Folder[]; mayManage: boolean }> {
   return ctx.store.read(async (tx) => {
-    const { group } = await requireGroupMember(tx, actor, input.groupId);
-    return { group, folders: await tx.folders.list(group.id, input.area, input.page) };
+    const { group, membership } = await requireGroupMember(tx, actor, input.groupId);
+    const folders = await tx.folders.list(group.id, input.area, input.page);
+    return { group, folders, mayManage: mayManageFolders(group, membership) };
   });
 }

@@ -6,7 +6,9 @@ import type { ContentKind } from "../../domain/kinds.js";
 import type { Tx } from "../../store/store.js";
 import { addRoomMembers, insertRoom } from "../chat/chat.js";
 import { insertMessages } from "../chat/chat-message.js";
-import { insertComments } from "../comment/comment.js";
+import type { ImportProblem } from "../../domain/cybozulive/bundle.js";
+import { NotFoundError } from "../../domain/errors.js";
+import { insertComments, requireCommentParent } from "../comment/comment.js";
 import { insertNamed } from "../event/event-named.js";
 import { recordEvent } from "../event/event-write.js";
 import { recordTask } from "../task/task-write.js";
@@ -25,7 +27,10 @@ export interface ImportCounts {
   chatMessages: number;
 }
 
-/** What the writes need: the group, the people's ids, the keys of earlier runs, and the two tallies. */
+/**
+ * What the writes need: the group, the people's ids, the keys of earlier runs, the two tallies, and
+ * the report's problems (an item an earlier run made and someone deleted since is one).
+ */
 export interface WriteScope {
   readonly tx: Tx;
   readonly groupId: number;
@@ -33,14 +38,31 @@ export interface WriteScope {
   readonly keys: ReadonlyMap<string, number>;
   readonly created: ImportCounts;
   readonly found: ImportCounts;
+  readonly problems: ImportProblem[];
   readonly at: number;
+}
+
+/**
+ * An item or room an earlier run made was deleted here since: it stays deleted (a re-import does
+ * not bring back what people removed), and neither it nor what hangs on it is written. The export
+ * names no file position for a whole item, so the problem names none.
+ */
+function deletedSince(scope: WriteScope, what: string, title: string): void {
+  scope.problems.push({
+    file: "",
+    line: 0,
+    column: 0,
+    kind: "DELETED_SINCE_IMPORT",
+    message: `The ${what} "${title}" came with an earlier import and was deleted here since; it is left out, with what hangs on it.`,
+  });
 }
 
 type ItemCount = "topics" | "tasks" | "events";
 
 /** Writes a topic and its comments, unless an earlier run did. */
 export async function writeTopic(scope: WriteScope, topic: PlannedTopic): Promise<void> {
-  await writeItem(scope, "topics", `cybozulive:topic:${topic.key}`, topic.comments, "BOARD", async () => {
+  const item = { count: "topics", title: topic.title, kind: "BOARD" } as const;
+  await writeItem(scope, item, `cybozulive:topic:${topic.key}`, topic.comments, async () => {
     const made = await insertTopic(scope.tx, {
       groupId: scope.groupId,
       title: topic.title,
@@ -59,7 +81,8 @@ export async function writeTopic(scope: WriteScope, topic: PlannedTopic): Promis
 
 /** Writes a task and its comments, unless an earlier run did. */
 export async function writeTask(scope: WriteScope, task: PlannedTask): Promise<void> {
-  await writeItem(scope, "tasks", `cybozulive:task:${task.key}`, task.comments, "TASK", async () => {
+  const item = { count: "tasks", title: task.title, kind: "TASK" } as const;
+  await writeItem(scope, item, `cybozulive:task:${task.key}`, task.comments, async () => {
     const made = await recordTask(scope.tx, {
       groupId: scope.groupId,
       title: task.title,
@@ -83,7 +106,8 @@ export async function writeTask(scope: WriteScope, task: PlannedTask): Promise<v
 export async function writeEvent(scope: WriteScope, event: PlannedEvent, menus: Map<string, number>): Promise<void> {
   // Events have no ID: their key is derived from start, title and creator (hashed, to keep keys short).
   const key = `cybozulive:event:${createHash("sha256").update(event.key).digest("base64url")}`;
-  await writeItem(scope, "events", key, event.comments, "GW_SCHEDULE", async () => {
+  const item = { count: "events", title: event.draft.title, kind: "GW_SCHEDULE" } as const;
+  await writeItem(scope, item, key, event.comments, async () => {
     const menuId = event.menu === "" ? null : await menuOf(scope, event.menu, menus);
     const draft = { ...event.draft, menuId };
     return recordEvent(scope.tx, { groupId: scope.groupId, creatorId: personId(scope, event.author), draft }, scope.at);
@@ -104,6 +128,9 @@ export async function writeChatRoom(scope: WriteScope, room: PlannedChatRoom): P
     id = await insertRoom(scope.tx, { title: room.title, creatorId, memberIds: authors, at: first.at });
     await scope.tx.importKeys.insert({ groupId: scope.groupId, key: room.key, targetId: id, at: scope.at });
     scope.created.chatRooms++;
+  } else if (!(await scope.tx.chat.exists(id))) {
+    deletedSince(scope, "chat room", room.title);
+    return;
   } else {
     scope.found.chatRooms++;
     await addRoomMembers(scope.tx, id, authors, scope.at);
@@ -123,17 +150,20 @@ export async function writeChatRoom(scope: WriteScope, room: PlannedChatRoom): P
 
 async function writeItem(
   scope: WriteScope,
-  count: ItemCount,
+  item: { readonly count: ItemCount; readonly title: string; readonly kind: ContentKind },
   key: string,
   comments: readonly PlannedComment[],
-  kind: ContentKind,
   insert: () => Promise<number>,
 ): Promise<void> {
+  const { count, kind } = item;
   let id = scope.keys.get(key);
   if (id === undefined) {
     id = await insert();
     await scope.tx.importKeys.insert({ groupId: scope.groupId, key, targetId: id, at: scope.at });
     scope.created[count]++;
+  } else if (!(await stillThere(scope.tx, { kind, groupId: scope.groupId, id }))) {
+    deletedSince(scope, ITEM_WORDS[count], item.title);
+    return;
   } else scope.found[count]++;
   const parent = { kind, groupId: scope.groupId, id };
   const missing = comments.filter((comment) => !scope.keys.has(`${key}#${comment.number}`));
@@ -161,4 +191,17 @@ function personId(scope: WriteScope, name: string): number {
   // Every name of the plan was resolved before the writes: a miss is a bug, not bad input.
   if (id === undefined) throw new Error(`the import met a person it did not resolve: ${name}`);
   return id;
+}
+
+const ITEM_WORDS: Readonly<Record<ItemCount, string>> = { topics: "topic", tasks: "task", events: "event" };
+
+/** Whether an earlier run's item is still here (comments may hang on it). */
+async function stillThere(tx: Tx, parent: { kind: ContentKind; groupId: number; id: number }): Promise<boolean> {
+  try {
+    await requireCommentParent(tx, parent);
+    return true;
+  } catch (error) {
+    if (error instanceof NotFoundError) return false;
+    throw error;
+  }
 }

@@ -5,6 +5,7 @@
 // so or when its bytes are valid UTF-8, else CP932. Folders and macOS's __MACOSX/ are left out.
 import type { Readable } from "node:stream";
 import yauzl from "yauzl";
+import { nextEntry, zipErrorLine } from "../zip-entries.js";
 import type { ExportFile } from "../../domain/cybozulive/bundle.js";
 import { ImportFileError } from "../../domain/cybozulive/errors.js";
 import { IMPORT_ZIP_LIMITS } from "../../domain/limits.js";
@@ -43,7 +44,7 @@ export async function readExportZip(source: ZipSource, limits: ZipLimits = IMPOR
         ? await yauzl.openPromise(source.path, options)
         : await yauzl.fromBufferPromise(source.bytes, options);
   } catch (error) {
-    throw broken(undefined, `not a zip file that can be read (${describe(error)})`);
+    throw broken(undefined, `not a zip file that can be read (${zipErrorLine(error)})`);
   }
   try {
     if (zip.entryCount > limits.maxEntries)
@@ -69,33 +70,17 @@ export async function readExportZip(source: ZipSource, limits: ZipLimits = IMPOR
           `the files unpack to more than ${limits.maxTotalBytes} bytes together, the most an export may`,
         );
       const bytes = await unpack(zip, entry, limits.maxEntryBytes).catch((error: unknown) => {
-        throw broken(name, `cannot be unpacked (${describe(error)})`);
+        throw broken(name, `cannot be unpacked (${zipErrorLine(error)})`);
       });
       files.push({ name: `${source.name}:${name}`, bytes });
     }
     return files;
   } catch (error) {
     if (error instanceof ImportFileError) throw error;
-    throw broken(undefined, `not a zip file that can be read (${describe(error)})`);
+    throw broken(undefined, `not a zip file that can be read (${zipErrorLine(error)})`);
   } finally {
     zip.close();
   }
-}
-
-/** The next entry, or undefined at the end of the zip's directory. */
-function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | undefined> {
-  return new Promise((resolve, reject) => {
-    const cleanup = () => {
-      zip.off("entry", onEntry);
-      zip.off("end", onEnd);
-      zip.off("error", onError);
-    };
-    const onEntry = (entry: yauzl.Entry) => (cleanup(), resolve(entry));
-    const onEnd = () => (cleanup(), resolve(undefined));
-    const onError = (error: unknown) => (cleanup(), reject(error));
-    zip.on("entry", onEntry).on("end", onEnd).on("error", onError);
-    zip.readEntry();
-  });
 }
 
 /** An entry's bytes; the count is kept while unpacking, whatever the zip declared. */
@@ -128,8 +113,4 @@ export function entryName(entry: Pick<yauzl.Entry, "fileNameRaw" | "generalPurpo
     }
   }
   return name.replaceAll("\\", "/");
-}
-
-function describe(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0]?.slice(0, 120) ?? "";
 }

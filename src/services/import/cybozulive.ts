@@ -117,7 +117,7 @@ export async function importCybozuLive(
       );
       const created = counts({ accounts: people.accountsCreated, members: people.membersJoined });
       const found = counts({});
-      const scope: WriteScope = { tx, groupId: group.id, people: people.ids, keys, created, found, at };
+      const scope: WriteScope = { tx, groupId: group.id, people: people.ids, keys, created, found, problems, at };
       await writeAll(scope, plan, (rowsWritten) => tell({ filesRead: files, files, rowsPlanned, rowsWritten }));
       const report: ImportReport = {
         dryRun: input.dryRun,

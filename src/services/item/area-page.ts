@@ -1,5 +1,6 @@
 // The web's list pages: a board, task list or shared folder together with the area's folders
-// (the pages offer them as filters). Each part is read by the API's own service.
+// (the pages offer them as filters) and the marks of what is new to the reader. Each part is read
+// by the API's own service.
 import type { Actor } from "../../domain/access.js";
 import type { CabinetFilter } from "../../domain/file.js";
 import type { Folder, FolderArea, FolderFilter } from "../../domain/folder.js";
@@ -13,12 +14,21 @@ import { type MemberListView, listMembers } from "../member/member.js";
 import { type TaskListView, listTasks } from "../task/task.js";
 import { type BoardView, listTopics } from "../topic/topic.js";
 import type { ServiceContext } from "../context.js";
+import type { SeenableItem, UnreadMark } from "../../domain/unread.js";
+import { readUnreadMarks } from "../unread/unread.js";
 
-/** How many folders a filter offers. */
-const FOLDERS_SHOWN = LIMITS.pageSizeMax;
+/** How many folders a filter offers: all of an area's. */
+const FOLDERS_SHOWN = LIMITS.foldersPerAreaMax;
 
-/** A list page's view: the API's view of the area, and the area's folders to filter by. */
-type WithFolders<V> = V & { readonly folders: readonly Folder[] };
+/**
+ * A list page's view: the API's view of the area, the area's folders to filter by, whether the
+ * reader manages them, and what is new to the reader.
+ */
+type WithFolders<V> = V & {
+  readonly folders: readonly Folder[];
+  readonly mayManageFolders: boolean;
+  readonly unread: ReadonlyMap<number, UnreadMark>;
+};
 
 /** What a board page shows. */
 export type BoardPageView = WithFolders<BoardView>;
@@ -34,10 +44,12 @@ async function withFolders<V>(
   actor: Actor,
   area: FolderArea,
   view: V & { readonly group: { readonly id: number } },
+  items: readonly SeenableItem[],
 ): Promise<WithFolders<V>> {
   const page = { offset: 0, limit: FOLDERS_SHOWN };
-  const { folders } = await listFolders(ctx, actor, { groupId: view.group.id, area, page });
-  return { ...view, folders };
+  const { folders, mayManage } = await listFolders(ctx, actor, { groupId: view.group.id, area, page });
+  const unread = await readUnreadMarks(ctx, actor, { groupId: view.group.id, kind: area, items });
+  return { ...view, folders, mayManageFolders: mayManage, unread };
 }
 
 /** A page of a board with its folders. @throws NotFoundError GROUP_NOT_FOUND, FOLDER_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
@@ -46,7 +58,9 @@ export async function readBoardPage(
   actor: Actor,
   input: { groupId: number; filter: FolderFilter; page: PageWindow },
 ): Promise<BoardPageView> {
-  return withFolders(ctx, actor, "BOARD", await listTopics(ctx, actor, { ...input, embedComments: false }));
+  const view = await listTopics(ctx, actor, { ...input, embedComments: false });
+  const items = view.topics.map((topic) => ({ ...topic, createdAt: topic.publishedAt }));
+  return withFolders(ctx, actor, "BOARD", view, items);
 }
 
 /** A page of a task list with its folders. @throws as {@link readBoardPage} */
@@ -55,7 +69,8 @@ export async function readTaskListPage(
   actor: Actor,
   input: { groupId: number; folder: FolderFilter; filter: TaskFilter; page: PageWindow },
 ): Promise<TaskListPageView> {
-  return withFolders(ctx, actor, "TASK", await listTasks(ctx, actor, { ...input, embedComments: false }));
+  const view = await listTasks(ctx, actor, { ...input, embedComments: false });
+  return withFolders(ctx, actor, "TASK", view, view.tasks);
 }
 
 /** A page of a shared folder with its folders. @throws as {@link readBoardPage} */
@@ -64,7 +79,10 @@ export async function readFileListPage(
   actor: Actor,
   input: { groupId: number; folder: CabinetFilter; page: PageWindow },
 ): Promise<FileListPageView> {
-  return withFolders(ctx, actor, "CABINET", await listFiles(ctx, actor, { ...input, embedHistory: false }));
+  const view = await listFiles(ctx, actor, { ...input, embedHistory: false });
+  // The attachments' view lists comment files, which are no items of their own.
+  const items = view.files.filter((file) => !file.attachment);
+  return withFolders(ctx, actor, "CABINET", view, items);
 }
 
 /** A page of a group's members of one status, with the count of each status (the page's tabs). @throws as {@link readBoardPage} */

@@ -1,6 +1,7 @@
 // What the web interface's item pages show in one read: the topic, task or file; its likes (with
 // who liked), the viewer's favorite; a page of its comments with their likers and the comments
 // they reply to. The API's services answer one feed each; a page needs all of this at once.
+// Opening one counts as the reader's visit (services/unread/visits.ts: the lists' "new").
 import type { Actor } from "../../domain/access.js";
 import type { Comment } from "../../domain/comment.js";
 import { type CabinetFile, type FileVersion, mayDeleteFile } from "../../domain/file.js";
@@ -20,6 +21,8 @@ import { mentionTargets } from "../notification/mention.js";
 import { requireTask } from "../task/task.js";
 import { requireTopic } from "../topic/topic.js";
 import type { ServiceContext } from "../context.js";
+import { recordVisit } from "../unread/visits.js";
+import { type SeenableItem, seenSince } from "../../domain/unread.js";
 
 /** Likes of an item with everyone who gave one, and the viewer's favorite. */
 export interface Reactions {
@@ -60,8 +63,19 @@ export interface ItemPageView extends GroupAccess {
   readonly pictures: ReadonlyMap<number, string>;
 }
 
+/**
+ * What is new to the reader among an item's comments since their last visit (or "mark all read"),
+ * as the lists count it: `since` is undefined when they never saw the item (nothing is marked).
+ */
+export interface CommentNews {
+  readonly since: number | undefined;
+  /** Comments others wrote after `since`, over all pages. */
+  readonly count: number;
+}
+
 /** What a topic's page shows. */
 export interface TopicPageView extends ItemPageView {
+  readonly news: CommentNews;
   readonly topic: Topic;
   /** A live lease held by someone else (the page says who is editing). */
   readonly editedBy: EditLease | undefined;
@@ -74,6 +88,7 @@ export interface TopicPageView extends ItemPageView {
 /** What a task's page shows. */
 export interface TaskPageView extends ItemPageView {
   readonly task: Task;
+  readonly news: CommentNews;
   /** The author and managers move it to the trash and delete it. */
   readonly mayDelete: boolean;
 }
@@ -81,6 +96,7 @@ export interface TaskPageView extends ItemPageView {
 /** What a shared file's page shows, with the file's newest versions. */
 export interface FilePageView extends ItemPageView {
   readonly file: CabinetFile;
+  readonly news: CommentNews;
   readonly history: readonly FileVersion[];
   /** The group's shared-file folders (where the file can be moved). */
   readonly folders: readonly Folder[];
@@ -99,7 +115,7 @@ const EXCERPT_CHARS = 80;
 
 /** A topic with its comments, likes and lease. @throws NotFoundError GROUP_NOT_FOUND, TOPIC_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
 export async function readTopicPage(ctx: ServiceContext, actor: Actor, input: ItemPageInput): Promise<TopicPageView> {
-  return ctx.store.read(async (tx) => {
+  const view = await ctx.store.read(async (tx) => {
     const access = await requireGroupMember(tx, actor, input.ref.groupId);
     const topic = await requireTopic(tx, input.ref);
     const lease = await tx.leases.find(topic.id);
@@ -110,24 +126,30 @@ export async function readTopicPage(ctx: ServiceContext, actor: Actor, input: It
       editedBy,
       mayEdit: mayUpdateTopic(topic, actor.user.id, access.membership),
       mayDelete: topic.authorId === actor.user.id || access.membership.manager,
+      news: await commentNews(tx, actor, input.ref, { ...topic, createdAt: topic.publishedAt }),
       folders: await tx.folders.list(topic.groupId, "BOARD", { offset: 0, limit: LIMITS.pageSizeMax }),
     };
   });
+  await recordVisit(ctx, actor, input.ref);
+  return view;
 }
 
 /** A task with its comments and likes. @throws NotFoundError TASK_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
 export async function readTaskPage(ctx: ServiceContext, actor: Actor, input: ItemPageInput): Promise<TaskPageView> {
-  return ctx.store.read(async (tx) => {
+  const view = await ctx.store.read(async (tx) => {
     const access = await requireGroupMember(tx, actor, input.ref.groupId);
     const task = await requireTask(tx, input.ref);
     const mayDelete = mayDeleteTask(task, actor.user.id, access.membership);
-    return { ...(await aroundItem(tx, actor, access, input, task.body, [])), task, mayDelete };
+    const news = await commentNews(tx, actor, input.ref, task);
+    return { ...(await aroundItem(tx, actor, access, input, task.body, [])), task, mayDelete, news };
   });
+  await recordVisit(ctx, actor, input.ref);
+  return view;
 }
 
 /** A shared file with its history, comments and likes. @throws NotFoundError FILE_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
 export async function readFilePage(ctx: ServiceContext, actor: Actor, input: ItemPageInput): Promise<FilePageView> {
-  return ctx.store.read(async (tx) => {
+  const view = await ctx.store.read(async (tx) => {
     const access = await requireGroupMember(tx, actor, input.ref.groupId);
     const file = await requireFile(tx, input.ref);
     const history = await tx.files.listHistories([file], LIMITS.historyEntries);
@@ -138,8 +160,11 @@ export async function readFilePage(ctx: ServiceContext, actor: Actor, input: Ite
       history,
       folders,
       mayDelete: mayDeleteFile(file, actor.user.id, access.membership),
+      news: await commentNews(tx, actor, input.ref, file),
     };
   });
+  await recordVisit(ctx, actor, input.ref);
+  return view;
 }
 
 /**
@@ -165,6 +190,16 @@ export async function aroundItem(
     mentions: await mentionTargets(tx, access.group.id, texts),
     pictures: await tx.userPictures.etagsInGroup(access.group.id, authors),
   };
+}
+
+/** The reader's news of the item's comments, read before this visit is recorded (two small queries). */
+async function commentNews(tx: Tx, actor: Actor, ref: ContentRef, item: SeenableItem): Promise<CommentNews> {
+  const userId = actor.user.id;
+  const seen = await tx.itemVisits.seen(userId, ref.groupId, ref.kind, [ref.id]);
+  const since = seenSince(item, userId, seen.visits.get(ref.id), seen.groupReadAt);
+  if (since === undefined) return { since, count: 0 };
+  const counts = await tx.itemVisits.commentsAfter(userId, ref.kind, new Map([[ref.id, since]]));
+  return { since, count: counts.get(ref.id) ?? 0 };
 }
 
 async function reactionsOf(tx: Tx, actor: Actor, key: ItemKey): Promise<Reactions> {

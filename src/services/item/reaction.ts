@@ -6,6 +6,7 @@ import type { PageWindow } from "../../store/page-window.js";
 import { type ItemView, itemOfKey, requireItem } from "./item.js";
 import { recordLikeChange } from "../notification/like-notification.js";
 import type { ServiceContext } from "../context.js";
+import { queueLikeAdded } from "../webhook/enqueue.js";
 
 /** An item with everyone who liked it. */
 export interface LikersView {
@@ -32,6 +33,10 @@ export async function setLike(
       ? await tx.likes.add(actor.user.id, item.key, item.group.id, at)
       : await tx.likes.remove(actor.user.id, item.key);
     if (changed) await recordLikeChange(tx, actor, item, input.on, at);
+    if (changed && input.on) {
+      const parent = item.ref.kind === "COMMENT" ? item.ref.parent : item.ref;
+      await queueLikeAdded(tx, parent, item.ref.kind === "COMMENT" ? item.ref.number : null, actor.user.id, at);
+    }
     return item;
   });
 }

@@ -3,7 +3,7 @@
 // group's size.
 import type { ChatMessage } from "../../domain/chat.js";
 import type { LikeNotification, Notification } from "../../domain/notification.js";
-import type { LoggedLiveEvent } from "../../store/queries/live-events.js";
+import type { LoggedLiveEvent, ReadWhat } from "../../store/queries/live-events.js";
 import type { Tx } from "../../store/store.js";
 import { chatMessageAudience, chatMessageFor } from "../chat/chat-live.js";
 import type { ServiceContext } from "../context.js";
@@ -12,7 +12,8 @@ import type { ServiceContext } from "../context.js";
 export type LiveDelivery =
   | { readonly id: number; readonly kind: "notification"; readonly notification: Notification }
   | { readonly id: number; readonly kind: "likeNotification"; readonly notification: LikeNotification }
-  | { readonly id: number; readonly kind: "chat"; readonly viewerId: number; readonly message: ChatMessage };
+  | { readonly id: number; readonly kind: "chat"; readonly viewerId: number; readonly message: ChatMessage }
+  | { readonly id: number; readonly kind: "read"; readonly what: ReadWhat };
 
 /** A delivery and the user it is for. */
 export interface Addressed {
@@ -50,6 +51,10 @@ export async function resolveLiveEvent(
       const kind = "likeNotification";
       return notification ? [{ userId: event.ownerId, delivery: { id, kind, notification } }] : [];
     }
+    case "read":
+      return userIds.includes(event.userId)
+        ? [{ userId: event.userId, delivery: { id, kind: "read", what: event.what } }]
+        : [];
     case "chat": {
       const wanted = new Set(userIds);
       const out: Addressed[] = [];

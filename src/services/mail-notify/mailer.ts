@@ -7,6 +7,7 @@ import type { NotifyContext } from "./compose.js";
 import { mailDigests } from "./digest.js";
 import { mailBatches, openDueBatches } from "./each-change.js";
 import { mailPersonal } from "./personal.js";
+import { mailReminders } from "./reminders.js";
 
 /** What one pass did. */
 export interface MailerPass {
@@ -17,6 +18,8 @@ export interface MailerPass {
   /** Messages of coalesced changes. */
   readonly changes: number;
   readonly digests: number;
+  /** Messages reminding of events. */
+  readonly reminders: number;
 }
 
 /** One pass at the clock's time. */
@@ -26,8 +29,9 @@ export async function runNotificationMail(ctx: NotifyContext): Promise<MailerPas
   const batches = await openDueBatches(ctx, now);
   const changes = await mailBatches(ctx, now);
   const digests = await mailDigests(ctx, now);
+  const reminders = await mailReminders(ctx, now);
   await ctx.store.transaction((tx) => tx.mailWork.prune(now - MAIL_TIMING.keepChangesMs));
-  return { personal, batches, changes, digests };
+  return { personal, batches, changes, digests, reminders };
 }
 
 /** Where a failed pass is reported (pino's signature). */

@@ -15,6 +15,7 @@ import type { PageWindow } from "../../store/page-window.js";
 import type { Tx } from "../../store/store.js";
 import { requireGroupMember } from "../group/group-access.js";
 import type { ServiceContext } from "../context.js";
+import { logRead } from "../unread/unread.js";
 
 /** A file a notification entry embeds (`embed-attachment=true`). */
 export type NotificationAttachment =
@@ -106,6 +107,9 @@ export async function confirmNotifications(
       .map((notification) => notification.item)
       .filter((item): item is ContentRef => item.kind !== "GROUP");
     await tx.commentReads.confirmMany(actor.user.id, parents, at);
+    // The header's count of every tab and browser of the caller's changes only if one changed here.
+    if ([...mentions, ...confirmed].some((notification) => notification.lastAccessAt === at))
+      await logRead(tx, actor.user.id, "notification", at);
     return { notifications: [...mentions, ...confirmed], attachments: undefined };
   });
 }

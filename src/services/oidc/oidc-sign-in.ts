@@ -70,6 +70,8 @@ export type OidcOutcome =
   | {
       readonly kind: "session";
       readonly token: string;
+      /** Who signed in (the web takes the browser's time zone for them). */
+      readonly userId: number;
       readonly device: string;
       readonly next: string;
       readonly created: boolean;
@@ -172,14 +174,15 @@ export async function finishOidcSignIn(ctx: TwoFactorContext, callback: OidcCall
     issuer: identity.issuer,
     ...(decision.kind === "link" ? { linked: true } : {}),
   });
+  const created = decision.kind === "create";
   // The provider stands for Kairan's second step only when the administrator says so.
   if (provider.settings.oidcTrustSecondFactor) {
     const started = await openSession(ctx, user, audit);
-    return { kind: "session", token: started.token, device, next: flow.next, created: decision.kind === "create" };
+    return { kind: "session", token: started.token, userId: user.id, device, next: flow.next, created };
   }
   const continued = await continueSignIn(ctx, user, audit);
   return continued.kind === "session"
-    ? { kind: "session", token: continued.started.token, device, next: flow.next, created: decision.kind === "create" }
+    ? { kind: "session", token: continued.started.token, userId: user.id, device, next: flow.next, created }
     : { kind: "second-step", pending: continued.pending, device, next: flow.next };
 }
 

@@ -38,7 +38,7 @@ export type FeedEventFields = Pick<
 export interface FeedEvent {
   /** The item id (`GROUP,1:g,GW_SCHEDULE,1:n`). */
   readonly itemId: string;
-  /** Its web page: the group item's, or the owner's personal event's (present/links.ts makes the URL). */
+  /** Its web page: the group item's, or the owner's personal event's (domain/item-links.ts makes the URL). */
   readonly page:
     { readonly kind: "group"; readonly ref: ContentRef } | { readonly kind: "personal"; readonly eventId: number };
   readonly event: FeedEventFields;

@@ -43,12 +43,12 @@ export interface GroupCalendarView {
 /** Enough occurrences for a daily event over the longest window (366 days). */
 const OCCURRENCES_PER_EVENT = 400;
 
-function byStart(a: CalendarOccurrence, b: CalendarOccurrence): number {
+export function byStart(a: CalendarOccurrence, b: CalendarOccurrence): number {
   return a.start - b.start || a.end - b.end || a.eventId - b.eventId || Number(b.personal) - Number(a.personal);
 }
 
 /** The occurrences of events of one group, or personal ones (`group` undefined). */
-function occurrencesOf(
+export function occurrencesOf(
   events: readonly (EventBase & { menuName?: string | null })[],
   group: Group | undefined,
   window: Window,

@@ -11,6 +11,7 @@ import type { Folder } from "../../domain/folder.js";
 import type { Group, Membership } from "../../domain/group.js";
 import type { ContentRef } from "../../domain/item-id.js";
 import { ValidationError } from "../../domain/errors.js";
+import { taskChangeOf } from "../../domain/notification.js";
 import {
   type Task,
   type TaskPriority,
@@ -27,6 +28,7 @@ import { requireFolderOf } from "../group/folder-access.js";
 import { requireGroupMember } from "../group/group-access.js";
 import { requireTask } from "./task.js";
 import type { ServiceContext } from "../context.js";
+import { queueItemDeleted } from "../webhook/enqueue.js";
 
 /** Everything a task form sets. */
 export interface TaskDraft {
@@ -183,6 +185,7 @@ export async function deleteTask(ctx: ServiceContext, actor: Actor, input: { ref
     const removed = await removeCommentsOf(tx, input.ref);
     await removeItemRows(tx, "TASK", [found.id]);
     await tx.tasks.remove(found.id);
+    await queueItemDeleted(tx, input.ref, actor.user.id, ctx.clock.now());
     return { task: found, keys: removed };
   });
   await removeBlobs(ctx.blobs, keys);
@@ -213,7 +216,9 @@ export async function applyTaskChange(tx: Tx, task: Task, change: TaskChange, wr
   await tx.tasks.update(task.id, change);
   const bodyChanged = change.body !== undefined && change.body !== task.body;
   const item = taskRef(task);
-  await tx.notifications.fanOut({ item, actorId: writerId, cause: { kind: "updated", bodyChanged }, at: change.at });
+  const named = taskChangeOf(task, change);
+  const cause = { kind: "updated", bodyChanged, ...(named === undefined ? {} : { change: named }) } as const;
+  await tx.notifications.fanOut({ item, actorId: writerId, cause, at: change.at });
   if (change.assigneeId !== undefined && change.assigneeId !== task.assigneeId)
     await logAssignment(tx, { task: item, assigneeId: change.assigneeId, actorId: writerId, at: change.at });
   if (change.body === undefined) return;

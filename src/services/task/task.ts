@@ -11,6 +11,8 @@ import { commentsByItem } from "../comment/embedded-comments.js";
 import { requireFolderOf } from "../group/folder-access.js";
 import { requireGroupMember } from "../group/group-access.js";
 import type { ServiceContext } from "../context.js";
+import { type ChangeCursor, showsTask } from "../../domain/changes.js";
+import { type ChangeFeed, type ChangesView, latestCursor, readChanges } from "../item/changes.js";
 
 /** What a task read returns: the group, its tasks, their comments when asked for, and what the caller confirmed. */
 export interface TaskListView {
@@ -20,20 +22,55 @@ export interface TaskListView {
   readonly comments: ReadonlyMap<number, readonly CommentDetail[]> | undefined;
   /** Ids of the tasks whose latest change the caller has confirmed (`cbl:confirmed`). */
   readonly confirmed: ReadonlySet<number>;
+  /** A list read's delta sync: the next cursor, and the changes of a changes-since read. */
+  readonly changes?: ChangesView;
 }
 
-/** A page of a group's tasks. @throws NotFoundError GROUP_NOT_FOUND, FOLDER_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED */
+/**
+ * A page of a group's tasks, or with `changesSince` its changes after the cursor (docs/api.md "Delta sync").
+ * @throws NotFoundError GROUP_NOT_FOUND, FOLDER_NOT_FOUND; ForbiddenError GROUP_NOT_JOINED
+ * @throws ValidationError, GoneError (a cursor)
+ */
 export async function listTasks(
   ctx: ServiceContext,
   actor: Actor,
-  input: { groupId: number; folder: FolderFilter; filter: TaskFilter; page: PageWindow; embedComments: boolean },
+  input: {
+    groupId: number;
+    folder: FolderFilter;
+    filter: TaskFilter;
+    page: PageWindow;
+    embedComments: boolean;
+    changesSince?: ChangeCursor | undefined;
+  },
 ): Promise<TaskListView> {
   return ctx.store.read(async (tx) => {
+    const feed = taskChanges(input.groupId, input.folder, input.filter);
+    if (input.changesSince !== undefined) {
+      const read = await readChanges(tx, actor, feed, input.changesSince, input.page.limit);
+      return { ...(await viewOf(tx, actor, read.group, read.items, input.embedComments)), changes: read.changes };
+    }
     const { group } = await requireGroupMember(tx, actor, input.groupId);
-    if (input.folder.kind === "folder") await requireFolderOf(tx, group.id, input.folder.folderId, "TASK");
+    await feed.check?.(tx, group);
+    const changes = await latestCursor(tx, feed.scope);
     const tasks = await tx.tasks.list(group.id, input.folder, input.filter, input.page);
-    return viewOf(tx, actor, group, tasks, input.embedComments);
+    return { ...(await viewOf(tx, actor, group, tasks, input.embedComments)), changes };
   });
+}
+
+/** The task list as delta sync follows it: the group's tasks, shown as the list's filters show them. */
+function taskChanges(groupId: number, folder: FolderFilter, filter: TaskFilter): ChangeFeed<Task> {
+  return {
+    scope: { groupId, kind: "TASK", parentId: 0 },
+    async load(tx, ids) {
+      const found = await Promise.all(ids.map((id) => tx.tasks.findById(id)));
+      return found.filter((task) => task !== undefined && task.groupId === groupId) as Task[];
+    },
+    idOf: (task) => task.id,
+    shows: (task) => showsTask(task, folder, filter),
+    async check(tx, group) {
+      if (folder.kind === "folder") await requireFolderOf(tx, group.id, folder.folderId, "TASK");
+    },
+  };
 }
 
 /** One task, in the same form as the list. @throws NotFoundError TASK_NOT_FOUND, ForbiddenError */

@@ -24,6 +24,9 @@ import { type CommentDetail, removeBlobs, removeCommentsOf, removeItemRows } fro
 import { requireGroupMember } from "../group/group-access.js";
 import { notifyMentions } from "../notification/mention.js";
 import type { ServiceContext } from "../context.js";
+import { queueItemDeleted } from "../webhook/enqueue.js";
+import { type ChangeCursor, showsInFolder } from "../../domain/changes.js";
+import { type ChangeFeed, type ChangesView, latestCursor, readChanges } from "../item/changes.js";
 
 /** What a board read returns: the group, its topics, and their comments when asked for. */
 export interface BoardView {
@@ -31,24 +34,55 @@ export interface BoardView {
   readonly topics: readonly Topic[];
   /** Comments per topic id, newest first, as the caller sees them; undefined when not asked for. */
   readonly comments: ReadonlyMap<number, readonly CommentDetail[]> | undefined;
+  /** A list read's delta sync: the next cursor, and the changes of a changes-since read. */
+  readonly changes?: ChangesView;
 }
 
-/** A page of a group's board. @throws NotFoundError, ForbiddenError */
+/**
+ * A page of a group's board, or with `changesSince` its changes after the cursor (docs/api.md
+ * "Delta sync"). @throws NotFoundError, ForbiddenError; ValidationError, GoneError (a cursor)
+ */
 export async function listTopics(
   ctx: ServiceContext,
   actor: Actor,
-  input: { groupId: number; filter: FolderFilter; page: PageWindow; embedComments: boolean },
+  input: {
+    groupId: number;
+    filter: FolderFilter;
+    page: PageWindow;
+    embedComments: boolean;
+    changesSince?: ChangeCursor | undefined;
+  },
 ): Promise<BoardView> {
   return ctx.store.read(async (tx) => {
+    const feed = topicChanges(input.groupId, input.filter);
+    const embed = async (topics: readonly Topic[]) =>
+      input.embedComments ? await commentsByItem(tx, actor.user.id, topics.map(refOf)) : undefined;
+    if (input.changesSince !== undefined) {
+      const read = await readChanges(tx, actor, feed, input.changesSince, input.page.limit);
+      return { group: read.group, topics: read.items, comments: await embed(read.items), changes: read.changes };
+    }
     const { group } = await requireGroupMember(tx, actor, input.groupId);
-    if (input.filter.kind === "folder") await requireFolderOf(tx, group.id, input.filter.folderId, "BOARD");
+    await feed.check?.(tx, group);
+    const changes = await latestCursor(tx, feed.scope);
     const topics = await tx.topics.list(group.id, input.filter, input.page);
-    return {
-      group,
-      topics,
-      comments: input.embedComments ? await commentsByItem(tx, actor.user.id, topics.map(refOf)) : undefined,
-    };
+    return { group, topics, comments: await embed(topics), changes };
   });
+}
+
+/** The board as delta sync follows it: the group's topics, shown as the folder filter shows them. */
+function topicChanges(groupId: number, filter: FolderFilter): ChangeFeed<Topic> {
+  return {
+    scope: { groupId, kind: "BOARD", parentId: 0 },
+    async load(tx, ids) {
+      const found = await Promise.all(ids.map((id) => tx.topics.findById(id)));
+      return found.filter((topic) => topic !== undefined && topic.groupId === groupId) as Topic[];
+    },
+    idOf: (topic) => topic.id,
+    shows: (topic) => showsInFolder(topic, filter),
+    async check(tx, group) {
+      if (filter.kind === "folder") await requireFolderOf(tx, group.id, filter.folderId, "BOARD");
+    },
+  };
 }
 
 /** One topic, in the same form as the list. @throws NotFoundError, ForbiddenError */
@@ -166,6 +200,7 @@ export async function deleteTopic(
     const removedKeys = await removeCommentsOf(tx, input.ref);
     await removeItemRows(tx, "BOARD", [found.id]);
     await tx.topics.remove(found.id);
+    await queueItemDeleted(tx, input.ref, actor.user.id, ctx.clock.now());
     return { topic: found, keys: removedKeys };
   });
   await removeBlobs(ctx.blobs, keys);

@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, sql } from "kysely";
-import { INDEXED_TABLES, searchedText, trigramIndexOf } from "../search-index.js";
+import { INDEXED_TABLES_0014, type IndexedTable, searchedText, trigramIndexOf } from "../search-index.js";
 import { columnTypes } from "./columns.js";
 import { createFileSearchTexts } from "./0014-search.tables.js";
 
@@ -12,25 +12,27 @@ export const search: Migration = {
   async up(db: Kysely<unknown>) {
     const schema = await trigramSchema(db);
     await createFileSearchTexts(db, columnTypes("postgres"));
-    for (const indexed of INDEXED_TABLES) {
-      const expression =
-        indexed.columns.length === 1 ? indexed.columns[0] : `(${searchedText(indexed, indexed.table)})`;
-      await sql
-        .raw(
-          `CREATE INDEX ${trigramIndexOf(indexed.table)} ON ${indexed.table} ` +
-            `USING gin ((${expression}) "${schema}".gin_trgm_ops)`,
-        )
-        .execute(db);
-    }
+    for (const indexed of INDEXED_TABLES_0014) await createTrigramIndex(db, schema, indexed);
   },
 };
+
+/** One table's GIN trigram index on exactly its searched text (0014, and 0047 for later tables). */
+export async function createTrigramIndex(db: Kysely<unknown>, schema: string, indexed: IndexedTable): Promise<void> {
+  const expression = indexed.columns.length === 1 ? indexed.columns[0] : `(${searchedText(indexed, indexed.table)})`;
+  await sql
+    .raw(
+      `CREATE INDEX ${trigramIndexOf(indexed.table)} ON ${indexed.table} ` +
+        `USING gin ((${expression}) "${schema}".gin_trgm_ops)`,
+    )
+    .execute(db);
+}
 
 /**
  * Makes sure pg_trgm is installed (in `public`, never in a schema of Kairan's own that could be
  * dropped with it) and returns the schema that holds it.
  * @throws Error naming the extension and what the operator can do, when it cannot be created
  */
-async function trigramSchema(db: Kysely<unknown>): Promise<string> {
+export async function trigramSchema(db: Kysely<unknown>): Promise<string> {
   const installed = async () =>
     (
       await sql<{ schema: string }>`SELECT n.nspname AS schema FROM pg_extension e

@@ -37,6 +37,17 @@ import { passkeys } from "./0041-passkeys.js";
 import { groupArchive } from "./0043-group-archive.js";
 import { importKeys } from "./0044-import-keys.js";
 import { placeholderClaims } from "./0046-placeholder-claims.js";
+import { foldersAndSearch } from "./0047-folders-and-search.js";
+import { itemVisits } from "./0048-item-visits.js";
+import { archiveKeys } from "./0049-archive-keys.js";
+import { edits } from "./0050-edits.js";
+import { eventAnswers } from "./0051-event-answers.js";
+import { webhooks } from "./0052-webhooks.js";
+import { incomingHooks } from "./0053-incoming-hooks.js";
+import { itemChanges } from "./0054-item-changes.js";
+import { eventReminders } from "./0056-event-reminders.js";
+import { websub } from "./0057-websub.js";
+import { moreItemChanges } from "./0058-more-item-changes.js";
 import { signInDevices } from "./0031-sign-in-devices.js";
 import { mailOutbox } from "./0032-mail-outbox.js";
 import { accountMail } from "./0033-account-mail.js";
@@ -91,5 +102,16 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0043-group-archive": groupArchive(t),
     "0044-import-keys": importKeys(t),
     "0046-placeholder-claims": placeholderClaims(t),
+    "0047-folders-and-search": foldersAndSearch(engine),
+    "0048-item-visits": itemVisits(t),
+    "0049-archive-keys": archiveKeys(t),
+    "0050-edits": edits(t),
+    "0051-event-answers": eventAnswers(t),
+    "0052-webhooks": webhooks(t),
+    "0053-incoming-hooks": incomingHooks(t),
+    "0054-item-changes": itemChanges(engine),
+    "0056-event-reminders": eventReminders(t),
+    "0057-websub": websub(t),
+    "0058-more-item-changes": moreItemChanges(engine),
   };
 }

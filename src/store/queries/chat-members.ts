@@ -27,8 +27,8 @@ export interface ChatMemberRepo {
    * created who share none with them; both people of `userId`'s DIRECT rooms that share none.
    */
   strandedMembers(userId: number): Promise<RoomMember[]>;
-  /** Sets the user's unread count of these rooms to 0. */
-  confirm(userId: number, roomIds: readonly number[]): Promise<void>;
+  /** Sets the user's unread count of these rooms to 0; returns how many rooms had any. */
+  confirm(userId: number, roomIds: readonly number[]): Promise<number>;
   /** People sharing a joined group with the user (not the user), by name: who a room may hold. */
   contacts(userId: number): Promise<{ readonly id: number; readonly name: string }[]>;
 }
@@ -154,14 +154,15 @@ export function chatMemberRepo(db: Kysely<Database>): ChatMemberRepo {
         .execute();
     },
     async confirm(userId, roomIds) {
-      if (roomIds.length === 0) return;
-      await db
+      if (roomIds.length === 0) return 0;
+      const result = await db
         .updateTable("chat_members")
         .set({ unconfirmed: 0 })
         .where("user_id", "=", userId)
         .where("room_id", "in", roomIds)
         .where("unconfirmed", ">", 0)
-        .execute();
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
     },
   };
 }

@@ -13,6 +13,8 @@ export interface ChatMessageRepo {
    */
   insertMany(roomId: number, messages: readonly { authorId: number; body: string; at: number }[]): Promise<number[]>;
   message(roomId: number, number: number): Promise<ChatMessage | undefined>;
+  /** A new text from the message's author, edited at `at`. */
+  editMessage(roomId: number, number: number, body: string, at: number): Promise<void>;
   deleteMessage(roomId: number, number: number): Promise<void>;
   /** A page of a room's messages, newest first. */
   messages(roomId: number, page: PageWindow): Promise<ChatMessage[]>;
@@ -34,6 +36,7 @@ function selectMessages(db: Kysely<Database>) {
       "u.name as authorName",
       "m.body as body",
       "m.created_at as createdAt",
+      "m.edited_at as editedAt",
     ]);
 }
 
@@ -90,6 +93,14 @@ export function chatMessageRepo(db: Kysely<Database>): ChatMessageRepo {
     },
     async message(roomId, number) {
       return selectMessages(db).where("m.room_id", "=", roomId).where("m.number", "=", number).executeTakeFirst();
+    },
+    async editMessage(roomId, number, body, at) {
+      await db
+        .updateTable("chat_messages")
+        .set({ body, edited_at: at })
+        .where("room_id", "=", roomId)
+        .where("number", "=", number)
+        .execute();
     },
     async deleteMessage(roomId, number) {
       await db.deleteFrom("chat_messages").where("room_id", "=", roomId).where("number", "=", number).execute();

@@ -39,6 +39,8 @@ export interface ChatRoomRepo {
   /** The DIRECT room of a pair, by its key. */
   findDirect(key: string): Promise<number | undefined>;
   rename(roomId: number, title: string): Promise<void>;
+  /** Whether the room is there at all (an import's room deleted since). */
+  exists(roomId: number): Promise<boolean>;
   /**
    * The room as this user sees it; undefined when it does not exist, the user is not in it or no
    * longer shares a group as the rule of rooms asks (this and the lists below check it alike).
@@ -95,6 +97,9 @@ export function chatRoomRepo(db: Kysely<Database>): ChatRoomRepo {
     async findDirect(key) {
       const row = await db.selectFrom("chat_rooms").select("id").where("direct_key", "=", key).executeTakeFirst();
       return row?.id;
+    },
+    async exists(roomId) {
+      return (await db.selectFrom("chat_rooms").select("id").where("id", "=", roomId).executeTakeFirst()) !== undefined;
     },
     async rename(roomId, title) {
       await db.updateTable("chat_rooms").set({ title }).where("id", "=", roomId).execute();

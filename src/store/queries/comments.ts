@@ -28,6 +28,8 @@ export interface CommentRepo {
   count(parent: ContentRef, filter: CommentFilter): Promise<number>;
   /** Every comment of each parent, newest first (the embedded sub-feed has no paging). */
   listAll(parents: readonly ContentRef[]): Promise<Comment[]>;
+  /** A new text from the comment's author, edited at `at`. */
+  updateBody(id: number, body: string, at: number): Promise<void>;
   remove(id: number): Promise<void>;
   /** Removes a parent's comments and its counter; returns the removed comment ids. */
   removeAllOf(parent: ContentRef): Promise<number[]>;
@@ -75,6 +77,7 @@ function toComment(row: RowOf<typeof selectComments>): Comment {
     body: row.body,
     replyTo: row.reply_to,
     createdAt: row.created_at,
+    editedAt: row.edited_at,
   };
 }
 
@@ -176,6 +179,9 @@ export function commentRepo(db: Kysely<Database>): CommentRepo {
         .orderBy("comments.number", "desc")
         .execute();
       return rows.map(toComment);
+    },
+    async updateBody(id, body, at) {
+      await db.updateTable("comments").set({ body, edited_at: at }).where("id", "=", id).execute();
     },
     async remove(id) {
       await db.deleteFrom("comments").where("id", "=", id).execute();

@@ -1,5 +1,6 @@
 import type { Kysely, SelectQueryBuilder } from "kysely";
-import type { CalendarEvent, EventDraft, EventException, NamedRef } from "../../domain/event.js";
+import type { CalendarEvent, EventDraft, EventException, NamedRef, Participant } from "../../domain/event.js";
+import { type EventAnswer, toEventAnswer } from "../../domain/event-answer.js";
 import type { Window } from "../../domain/event-time.js";
 import type { Database } from "../schema.js";
 import type { RowOf } from "./rows.js";
@@ -27,10 +28,12 @@ export interface EventFields extends EventDraft {
 /** Group events with their participants, facilities, exceptions, menus; and the group's facilities. */
 export interface EventRepo {
   insert(event: EventFields & { groupId: number; creatorId: number; at: number }): Promise<number>;
-  /** Replaces every field of the event and its lists. */
+  /** Replaces every field of the event and its lists; participants still named keep their answers. */
   replace(id: number, groupId: number, event: EventFields & { at: number }): Promise<void>;
   /** Deletes the event and its lists (its comments and reactions are the caller's to remove first). */
   remove(id: number): Promise<void>;
+  /** Sets a named participant's answer; false when the event does not name them. */
+  setAnswer(eventId: number, userId: number, answer: EventAnswer, at: number): Promise<boolean>;
   findById(id: number): Promise<CalendarEvent | undefined>;
   /** Whole events, in the order of `ids`. */
   findByIds(ids: readonly number[]): Promise<CalendarEvent[]>;
@@ -61,7 +64,7 @@ function selectEvents(db: Kysely<Database>) {
 type EventRow = RowOf<typeof selectEvents>;
 
 interface EventLists {
-  readonly participants: Map<number, NamedRef[]>;
+  readonly participants: Map<number, Participant[]>;
   readonly facilities: Map<number, NamedRef[]>;
   readonly exceptions: Map<number, EventException[]>;
 }
@@ -94,17 +97,18 @@ function exceptionsOf(db: Kysely<Database>, ids: readonly number[]): Promise<Map
 }
 
 async function listsOf(db: Kysely<Database>, ids: readonly number[]): Promise<EventLists> {
-  const participants = new Map<number, NamedRef[]>();
+  const participants = new Map<number, Participant[]>();
   const facilities = new Map<number, NamedRef[]>();
   if (ids.length === 0) return { participants, facilities, exceptions: new Map() };
   const people = await db
     .selectFrom("event_participants")
     .innerJoin("users", "users.id", "event_participants.user_id")
-    .select(["event_participants.event_id", "users.id", "users.name"])
+    .select(["event_participants.event_id", "users.id", "users.name", "event_participants.answer"])
     .where("event_participants.event_id", "in", ids)
     .orderBy("users.id")
     .execute();
-  for (const row of people) push(participants, row.event_id, { id: row.id, name: row.name });
+  for (const row of people)
+    push(participants, row.event_id, { id: row.id, name: row.name, answer: toEventAnswer(row.answer) });
   const booked = await db
     .selectFrom("event_facilities")
     .innerJoin("facilities", "facilities.id", "event_facilities.facility_id")
@@ -131,13 +135,30 @@ function columnsOf(event: EventFields & { at: number }) {
   };
 }
 
-async function writeLists(db: Kysely<Database>, eventId: number, groupId: number, event: EventFields): Promise<void> {
+/** The answers an event's participants gave, by user id. */
+type Answers = ReadonlyMap<number, { answer: string | null; answered_at: number | null }>;
+
+async function writeLists(
+  db: Kysely<Database>,
+  eventId: number,
+  groupId: number,
+  event: EventFields,
+  answers: Answers = new Map(),
+): Promise<void> {
   const participants = [...new Set(event.participantIds)];
   const facilities = [...new Set(event.facilityIds)];
   if (participants.length > 0)
     await db
       .insertInto("event_participants")
-      .values(participants.map((userId) => ({ event_id: eventId, group_id: groupId, user_id: userId })))
+      .values(
+        participants.map((userId) => ({
+          event_id: eventId,
+          group_id: groupId,
+          user_id: userId,
+          answer: answers.get(userId)?.answer ?? null,
+          answered_at: answers.get(userId)?.answered_at ?? null,
+        })),
+      )
       .execute();
   if (facilities.length > 0)
     await db
@@ -225,8 +246,23 @@ export function eventRepo(db: Kysely<Database>): EventRepo {
     },
     async replace(id, groupId, event) {
       await db.updateTable("events").set(columnsOf(event)).where("id", "=", id).execute();
+      const answered = await db
+        .selectFrom("event_participants")
+        .select(["user_id", "answer", "answered_at"])
+        .where("event_id", "=", id)
+        .where("answer", "is not", null)
+        .execute();
       await removeLists(db, id);
-      await writeLists(db, id, groupId, event);
+      await writeLists(db, id, groupId, event, new Map(answered.map((row) => [row.user_id, row])));
+    },
+    async setAnswer(eventId, userId, answer, at) {
+      const result = await db
+        .updateTable("event_participants")
+        .set({ answer, answered_at: at })
+        .where("event_id", "=", eventId)
+        .where("user_id", "=", userId)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
     async remove(id) {
       await removeLists(db, id);

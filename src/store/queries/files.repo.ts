@@ -21,6 +21,11 @@ export interface FileRepo {
   addVersion(fileId: number, version: NewFileVersion): Promise<CabinetFile>;
   findById(id: number): Promise<CabinetFile | undefined>;
   findVersion(fileId: number, number: number): Promise<FileVersion | undefined>;
+  /**
+   * The folder's file (not in the trash) whose current version has this file name, the most
+   * recently changed when several do (`folderId` null: the unclassified files).
+   */
+  findLiveByName(groupId: number, folderId: number | null, fileName: string): Promise<CabinetFile | undefined>;
   /** A page of a group's files, newest first (updated, then id). */
   list(groupId: number, filter: FolderFilter, page: PageWindow): Promise<CabinetFile[]>;
   /** The newest `perFile` versions of each file, newest first. */

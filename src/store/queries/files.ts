@@ -207,6 +207,18 @@ export function fileRepo(db: Kysely<Database>): FileRepo {
         .executeTakeFirst();
       return row && toVersion(row);
     },
+    async findLiveByName(groupId, folderId, fileName) {
+      const row = await selectFiles(db)
+        .where("files.group_id", "=", groupId)
+        .where("files.trashed", "=", 0)
+        .where("files.folder_id", folderId === null ? "is" : "=", folderId)
+        .where("file_versions.file_name", "=", fileName)
+        .orderBy("files.updated_at", "desc")
+        .orderBy("files.id", "desc")
+        .limit(1)
+        .executeTakeFirst();
+      return row && toFile(row);
+    },
     async list(groupId, filter, page) {
       let query = selectFiles(db)
         .where("files.group_id", "=", groupId)

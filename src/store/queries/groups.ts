@@ -12,6 +12,8 @@ export interface GroupRepo {
   findById(id: number): Promise<Group | undefined>;
   /** Renames and describes a group. */
   update(id: number, change: { name: string; summary: string; at: number }): Promise<void>;
+  /** Whether members, not only managers, manage the group's folders. */
+  setMembersManageFolders(id: number, allowed: boolean): Promise<void>;
   /** Groups the user has joined, newest first. */
   listJoined(userId: number, page: PageWindow): Promise<Group[]>;
   /** Every group, oldest first (operators' listing). */
@@ -74,6 +76,7 @@ function toGroup(row: Selectable<GroupsTable>): Group {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     archivedAt: row.archived_at,
+    membersManageFolders: row.members_manage_folders === 1,
   };
 }
 
@@ -120,6 +123,13 @@ export function groupRepo(db: Kysely<Database>): GroupRepo {
       await db
         .updateTable("groups")
         .set({ name: change.name, summary: change.summary, updated_at: change.at })
+        .where("id", "=", id)
+        .execute();
+    },
+    async setMembersManageFolders(id, allowed) {
+      await db
+        .updateTable("groups")
+        .set({ members_manage_folders: allowed ? 1 : 0 })
         .where("id", "=", id)
         .execute();
     },

@@ -9,11 +9,14 @@ import { chatAttachmentRepo } from "./chat-attachments.js";
 import { chatLikeNotificationRepo } from "./chat-like-notifications.js";
 import { chatLikeRepo } from "./chat-likes.js";
 import { commentReadRepo } from "./comment-reads.js";
+import { itemVisitRepo } from "./item-visits.js";
+import { itemChangeRepo } from "./item-changes.js";
 import { commentRepo } from "./comments.js";
 import { datasetRepo } from "./dataset.js";
 import { eventRepo } from "./events.js";
 import { personalEventRepo } from "./personal-events.js";
 import { calendarFeedRepo } from "./calendar-feeds.js";
+import { incomingHookRepo } from "./incoming-hooks.js";
 import { fileRepo } from "./files.js";
 import { folderRepo } from "./folders.js";
 import { groupRepo, membershipRepo } from "./groups.js";
@@ -23,6 +26,8 @@ import { notificationCountRepo } from "./notification-counts.js";
 import { loginFailureRepo } from "./login-failures.js";
 import { signInDeviceRepo } from "./sign-in-devices.js";
 import { mailOutboxRepo } from "./mail-outbox.js";
+import { webhookRepo } from "./webhooks.js";
+import { websubRepo } from "./websub.js";
 import { auditEventRepo } from "./audit-events.js";
 import { siteSettingRepo } from "./site-settings.js";
 import { twoFactorRepo } from "./two-factor.js";
@@ -36,6 +41,7 @@ import { likeNotificationRepo } from "./like-notifications.js";
 import { liveEventRepo } from "./live-events.js";
 import { addressBookRepo } from "./address-book.js";
 import { myDataRepo } from "./my-data.js";
+import { archiveRepo } from "./archive.js";
 import { notificationRepo } from "./notifications.js";
 import { searchRepo } from "./search.js";
 import { mentionRepo } from "./mentions.js";
@@ -55,6 +61,7 @@ import { mailChangeRepo } from "./mail-changes.js";
 import { mailWorkRepo } from "./mail-work.js";
 import { mailReaderRepo } from "./mail-readers.js";
 import { mailContentRepo } from "./mail-content.js";
+import { eventReminderRepo } from "./event-reminders.js";
 
 /** How each repository is made over a connection or transaction. */
 const FACTORIES: { readonly [K in keyof Repositories]: (db: Kysely<Database>, engine: Engine) => Repositories[K] } = {
@@ -83,6 +90,8 @@ const FACTORIES: { readonly [K in keyof Repositories]: (db: Kysely<Database>, en
   likes: likeRepo,
   favorites: favoriteRepo,
   commentReads: commentReadRepo,
+  itemVisits: itemVisitRepo,
+  itemChanges: itemChangeRepo,
   loginFailures: loginFailureRepo,
   signInDevices: signInDeviceRepo,
   mailOutbox: mailOutboxRepo,
@@ -108,12 +117,17 @@ const FACTORIES: { readonly [K in keyof Repositories]: (db: Kysely<Database>, en
   liveEvents: liveEventRepo,
   addressBook: addressBookRepo,
   myData: myDataRepo,
+  archive: archiveRepo,
   calendarFeeds: calendarFeedRepo,
+  incomingHooks: incomingHookRepo,
   mailSettings: mailSettingsRepo,
   mailChanges: mailChangeRepo,
   mailWork: mailWorkRepo,
   mailReaders: mailReaderRepo,
   mailContent: mailContentRepo,
+  eventReminders: eventReminderRepo,
+  webhooks: webhookRepo,
+  websub: websubRepo,
 };
 
 /** Repositories made on first use; the getters are defined once, on the prototype. */

@@ -18,7 +18,12 @@ export type LiveEventInput =
       readonly message: LikedChatMessage;
       readonly at: number;
     }
-  | { readonly kind: "chat"; readonly roomId: number; readonly messageNumber: number; readonly at: number };
+  | { readonly kind: "chat"; readonly roomId: number; readonly messageNumber: number; readonly at: number }
+  /** A user confirmed notifications or read chat messages: only that user's streams hear of it. */
+  | { readonly kind: "read"; readonly userId: number; readonly what: ReadWhat; readonly at: number };
+
+/** What a `read` event says was read: notifications (mentions among them) or chat messages. */
+export type ReadWhat = "notification" | "chat";
 
 /** How a chat message's like is logged: a likeNotification row whose item kind names no group's item. */
 const CHAT_LIKE_ITEM_KIND = "MP_CHAT";
@@ -83,12 +88,18 @@ function rowOf(event: LiveEventInput) {
       };
     case "chat":
       return { kind: event.kind, item_id: event.roomId, number: event.messageNumber };
+    case "read":
+      return { kind: event.kind, user_id: event.userId, item_kind: event.what };
   }
 }
 
 function eventOf(row: Row): LoggedLiveEvent | undefined {
   const { id, at } = row;
   if (row.kind === "chat") return { id, at, kind: "chat", roomId: row.item_id ?? 0, messageNumber: row.number ?? 0 };
+  if (row.kind === "read") {
+    const what = row.item_kind === "chat" ? "chat" : "notification";
+    return { id, at, kind: "read", userId: row.user_id ?? 0, what };
+  }
   if (row.kind === "likeNotification" && row.item_kind === CHAT_LIKE_ITEM_KIND) {
     const message = { roomId: row.item_id ?? 0, messageNumber: row.number ?? 0 };
     return { id, at, kind: "chatLikeNotification", ownerId: row.user_id ?? 0, message };

@@ -1,6 +1,6 @@
 // The mailer's log (migration 0034): one row per change, written in the change's transaction.
 import type { Kysely } from "kysely";
-import type { NotificationEvent } from "../../domain/notification.js";
+import type { NotificationCause, NotificationEvent } from "../../domain/notification.js";
 import type { Database } from "../schema.js";
 import type { MailEvent, MailItemKind } from "../../domain/mail-change.js";
 import { prepared } from "./prepared.js";
@@ -33,7 +33,7 @@ export interface MailChangeRepo {
 export function mailChangeOf(event: NotificationEvent): NewMailChange | undefined {
   const { cause, item } = event;
   if (cause.kind === "commentDeleted") return undefined;
-  const mailEvent: MailEvent = cause.kind === "updated" ? (cause.bodyChanged ? "edited" : "updated") : cause.kind;
+  const mailEvent: MailEvent = cause.kind === "updated" ? updateMailEvent(cause) : cause.kind;
   return {
     groupId: item.groupId,
     itemKind: item.kind,
@@ -44,6 +44,15 @@ export function mailChangeOf(event: NotificationEvent): NewMailChange | undefine
     userId: null,
     at: event.at,
   };
+}
+
+/**
+ * An update's mail event: a changed text is told with the text ("edited"); else the change's own
+ * name. An assignment is told to the assignee alone (logAssignment), so the others read "updated".
+ */
+function updateMailEvent(cause: Extract<NotificationCause, { kind: "updated" }>): MailEvent {
+  if (cause.bodyChanged) return "edited";
+  return cause.change === undefined || cause.change === "assigned" ? "updated" : cause.change;
 }
 
 // A type, not an interface: prepared() needs a record type.

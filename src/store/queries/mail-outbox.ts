@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable } from "kysely";
 import type { Database, MailOutboxTable } from "../schema.js";
 import type { Engine } from "./engine.js";
+import { leaseQueue } from "./lease-queue.js";
 
 /** A message as the outbox stores it (migration 0032). */
 export type NewOutboxMail = Omit<
@@ -91,12 +92,12 @@ const STATUS_COLUMNS = [
 
 /** The outbox queries over a connection or transaction. */
 export function mailOutboxRepo(db: Kysely<Database>, engine: Engine): MailOutboxRepo {
-  const unclaimed = (now: number) =>
-    db
-      .selectFrom("mail_outbox")
-      .where("status", "=", "queued")
-      .where((eb) => eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<=", now)]));
+  const lease = leaseQueue(db, engine, "mail_outbox", true);
   return {
+    nextAttemptAt: lease.nextAttemptAt,
+    claimDue: lease.claimDue,
+    releaseClaims: lease.releaseClaims,
+    releaseAllClaims: lease.releaseAllClaims,
     async insert(mail) {
       const row = await db.insertInto("mail_outbox").values(mail).returning("id").executeTakeFirstOrThrow();
       return row.id;
@@ -107,25 +108,6 @@ export function mailOutboxRepo(db: Kysely<Database>, engine: Engine): MailOutbox
           .insertInto("mail_outbox")
           .values(mails.slice(start, start + INSERT_CHUNK))
           .execute();
-    },
-    async nextAttemptAt(now) {
-      const row = await unclaimed(now).select("next_attempt_at").orderBy("next_attempt_at").limit(1).executeTakeFirst();
-      return row?.next_attempt_at;
-    },
-    async claimDue(now, until, limit) {
-      const due = unclaimed(now)
-        .select("id")
-        .where("next_attempt_at", "<=", now)
-        .orderBy("next_attempt_at")
-        .limit(limit);
-      const rows = await db
-        .updateTable("mail_outbox")
-        .set({ claimed_until: until })
-        // SQLite has one writer and no row locks: the single UPDATE is atomic there as it is.
-        .where("id", "in", engine === "postgres" ? due.forUpdate().skipLocked() : due)
-        .returningAll()
-        .execute();
-      return rows.sort((a, b) => a.next_attempt_at - b.next_attempt_at || a.id - b.id);
     },
     async claimOne(messageId, now, until) {
       return db
@@ -145,24 +127,6 @@ export function mailOutboxRepo(db: Kysely<Database>, engine: Engine): MailOutbox
         .where("id", "in", ids)
         .where("status", "=", "queued")
         .execute();
-    },
-    async releaseClaims(ids) {
-      if (ids.length === 0) return;
-      await db
-        .updateTable("mail_outbox")
-        .set({ claimed_until: null })
-        .where("id", "in", ids)
-        .where("status", "=", "queued")
-        .execute();
-    },
-    async releaseAllClaims() {
-      const result = await db
-        .updateTable("mail_outbox")
-        .set({ claimed_until: null })
-        .where("status", "=", "queued")
-        .where("claimed_until", "is not", null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows);
     },
     async markSent(ids, at) {
       if (ids.length === 0) return;

@@ -2,7 +2,7 @@ import { type Kysely, type SqlBool, sql } from "kysely";
 import type { ContentKind, ContentRef } from "../../domain/item-id.js";
 import type { Notification, NotificationFilter } from "../../domain/notification.js";
 import type { Database } from "../schema.js";
-import { joinedGroupIds, textOf, withItemText } from "./notification-items.js";
+import { joinedGroupIds, stateOf, textOf, withItemText } from "./notification-items.js";
 import type { RowOf } from "./rows.js";
 
 /** A joined member a mention can name: the user, their member id (for their page) and what handles match. */
@@ -82,6 +82,8 @@ function toNotification(row: RowOf<typeof selectDetails>): Notification {
     item: { kind: row.item_kind, groupId: row.group_id, id: row.item_id },
     groupName: row.group_name,
     ...textOf(row),
+    ...stateOf(row),
+    repliedToId: null,
     actor: row.actor_id === null ? null : { id: row.actor_id, name: row.actor_name ?? "" },
     event: "mention",
     confirmed: row.confirmed === 1,

@@ -13,6 +13,15 @@ export interface UploadedVersion {
   readonly blobKey: string;
 }
 
+/** A file attached to a comment or chat message the person wrote: where it was and its bytes' key. */
+export interface WrittenAttachment {
+  readonly id: number;
+  /** The group's name for a comment's file, the room's title for a chat message's (empty: a direct room). */
+  readonly placeName: string;
+  readonly fileName: string;
+  readonly blobKey: string;
+}
+
 /** A chat message the person wrote, by its room and number. */
 export interface WrittenMessage {
   readonly id: number;
@@ -33,6 +42,10 @@ export interface MyDataRepo {
   personalTaskIds(userId: number, afterId: number, limit: number): Promise<number[]>;
   chatMessages(userId: number, afterId: number, limit: number): Promise<WrittenMessage[]>;
   uploadedVersions(userId: number, afterId: number, limit: number): Promise<UploadedVersion[]>;
+  /** Files attached to the comments the person wrote, by attachment id. */
+  commentAttachments(userId: number, afterId: number, limit: number): Promise<WrittenAttachment[]>;
+  /** Files attached to the chat messages the person wrote, by attachment id. */
+  chatAttachments(userId: number, afterId: number, limit: number): Promise<WrittenAttachment[]>;
 }
 
 /** The tables read by id alone, and the column that names their author or owner. */
@@ -107,5 +120,37 @@ export function myDataRepo(db: Kysely<Database>): MyDataRepo {
         blobKey: row.blob_key,
       }));
     },
+    async commentAttachments(userId, afterId, limit) {
+      const rows = await db
+        .selectFrom("attachments as a")
+        .innerJoin("comments as c", "c.id", "a.comment_id")
+        .innerJoin("groups as g", "g.id", "a.group_id")
+        .select(["a.id", "a.file_name", "a.blob_key", "g.name as place_name"])
+        .where("c.author_id", "=", userId)
+        .where("a.id", ">", afterId)
+        .orderBy("a.id")
+        .limit(limit)
+        .execute();
+      return rows.map(toAttachment);
+    },
+    async chatAttachments(userId, afterId, limit) {
+      const rows = await db
+        .selectFrom("chat_attachments as a")
+        .innerJoin("chat_messages as m", (join) =>
+          join.onRef("m.room_id", "=", "a.room_id").onRef("m.number", "=", "a.message_number"),
+        )
+        .innerJoin("chat_rooms as r", "r.id", "a.room_id")
+        .select(["a.id", "a.file_name", "a.blob_key", "r.title as place_name"])
+        .where("m.author_id", "=", userId)
+        .where("a.id", ">", afterId)
+        .orderBy("a.id")
+        .limit(limit)
+        .execute();
+      return rows.map(toAttachment);
+    },
   };
+}
+
+function toAttachment(row: { id: number; file_name: string; blob_key: string; place_name: string }): WrittenAttachment {
+  return { id: Number(row.id), placeName: row.place_name, fileName: row.file_name, blobKey: row.blob_key };
 }

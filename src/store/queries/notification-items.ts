@@ -25,6 +25,8 @@ export interface ItemTextRow {
   readonly file_name: string | null;
   readonly event_title: string | null;
   readonly event_body: string | null;
+  readonly task_assignee_id: number | null;
+  readonly file_version: number | null;
 }
 
 /** Title and body of the item; a file without a title shows its file name (docs/api.md "Shared files"). */
@@ -41,6 +43,20 @@ export function textOf(row: ItemTextRow): { title: string; body: string } {
     case "GROUP":
       return { title: row.group_name, body: "" };
   }
+}
+
+/** What the words of an update read of the item as it is now: a task's assignee, a file's version. */
+export function stateOf(row: ItemTextRow): {
+  assigneeId: number | null;
+  fileVersion: { number: number; name: string } | null;
+} {
+  return {
+    assigneeId: row.item_kind === "TASK" ? row.task_assignee_id : null,
+    fileVersion:
+      row.item_kind === "CABINET" && row.file_version !== null
+        ? { number: row.file_version, name: row.file_name ?? "" }
+        : null,
+  };
 }
 
 /** The columns of a row that names an item of a group: a notification, a mention, a like notification. */
@@ -79,5 +95,7 @@ export function withItemText<N extends ItemNamingRow, O>(
       "fv.file_name as file_name",
       "e.title as event_title",
       "e.memo as event_body",
+      "k.assignee_id as task_assignee_id",
+      "f.current_version as file_version",
     ]);
 }

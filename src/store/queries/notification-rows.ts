@@ -2,7 +2,12 @@
 // of the new notifications and what an event changes in an existing one. notification-fanout.ts
 // builds each engine's statements from them.
 import { type Kysely, type RawBuilder, sql } from "kysely";
-import type { NotificationCause, NotificationEvent, NotificationEventName } from "../../domain/notification.js";
+import {
+  type NotificationCause,
+  type NotificationEvent,
+  type NotificationEventName,
+  eventNameOf,
+} from "../../domain/notification.js";
 import { KINDS } from "../../domain/kinds.js";
 import type { Database } from "../schema.js";
 import type { NotificationsTable } from "../schema-activity.js";
@@ -74,7 +79,7 @@ export function valuesOf(event: NotificationEvent): FanOutValues {
     actorId: event.actorId,
     // User ids start at 1: with no actor (an operator's change) nobody is left out.
     skippedUserId: event.actorId ?? 0,
-    event: cause.kind,
+    event: eventNameOf(cause),
     unconfirmedComments: cause.kind === "comment" ? 1 : 0,
     commentNumber: cause.kind === "comment" || cause.kind === "commentDeleted" ? cause.number : null,
     commentDeleted: cause.kind === "commentDeleted" ? 1 : 0,

@@ -13,9 +13,10 @@ import { fanOutNotifications, fanOutNotificationsInTwoSteps } from "./notificati
 import type { PageWindow } from "../page-window.js";
 import type { RowOf } from "./rows.js";
 import { type ListedRow, mentionRepo } from "./mentions.js";
-import { joinedGroupIds, textOf, withItemText } from "./notification-items.js";
+import { joinedGroupIds, stateOf, textOf, withItemText } from "./notification-items.js";
 import { liveEventRepo } from "./live-events.js";
 import { mailChangeOf, mailChangeRepo } from "./mail-changes.js";
+import { enqueueNotificationEvent, webhookRepo } from "./webhooks.js";
 
 export { joinedGroupIds };
 
@@ -56,14 +57,29 @@ export interface UserNotification {
 
 /** Notifications with what an entry shows of their item, group and users (one row per notification). */
 function selectDetails(db: Kysely<Database>) {
-  return db
-    .selectFrom("notifications as n")
-    .innerJoin("groups as g", "g.id", "n.group_id")
-    .$call(withItemText)
-    .leftJoin("users as actor", "actor.id", "n.actor_id")
-    .leftJoin("users as updator", "updator.id", "n.summary_updator_id")
-    .selectAll("n")
-    .select(["actor.name as actor_name", "updator.name as updator_name"]);
+  return (
+    db
+      .selectFrom("notifications as n")
+      .innerJoin("groups as g", "g.id", "n.group_id")
+      .$call(withItemText)
+      .leftJoin("users as actor", "actor.id", "n.actor_id")
+      .leftJoin("users as updator", "updator.id", "n.summary_updator_id")
+      // The comment of the last change and the one it answers, for "replied to you".
+      .leftJoin("comments as said", (join) =>
+        join
+          .onRef("said.parent_kind", "=", "n.item_kind")
+          .onRef("said.parent_id", "=", "n.item_id")
+          .onRef("said.number", "=", "n.comment_number"),
+      )
+      .leftJoin("comments as answered", (join) =>
+        join
+          .onRef("answered.parent_kind", "=", "said.parent_kind")
+          .onRef("answered.parent_id", "=", "said.parent_id")
+          .onRef("answered.number", "=", "said.reply_to"),
+      )
+      .selectAll("n")
+      .select(["actor.name as actor_name", "updator.name as updator_name", "answered.author_id as replied_to_id"])
+  );
 }
 
 type DetailRow = RowOf<typeof selectDetails>;
@@ -79,11 +95,13 @@ function toNotification(row: DetailRow): Notification {
     item: itemOf(row),
     groupName: row.group_name,
     ...textOf(row),
+    ...stateOf(row),
     actor: row.actor_id === null ? null : { id: row.actor_id, name: row.actor_name ?? "" },
     event: row.event,
     confirmed: row.confirmed === 1,
     unconfirmedComments: row.unconfirmed_comments,
     commentNumber: row.comment_number,
+    repliedToId: row.event === "comment" ? row.replied_to_id : null,
     commentDeleted: row.comment_deleted === 1,
     summaryUpdatedAt: row.summary_updated_at,
     summaryUpdator:
@@ -139,6 +157,8 @@ export function notificationRepo(db: Kysely<Database>, engine: Engine): Notifica
       // And one row for the mailer, which finds the recipients later (services/mail-notify).
       const mailed = mailChangeOf(event);
       if (mailed !== undefined) await mailChangeRepo(db).append([mailed]);
+      // And the webhooks that chose the change (services/webhook sends them after commit).
+      await enqueueNotificationEvent(webhookRepo(db, engine), event);
     },
     async mutedGroupIds(userId) {
       const rows = await db

@@ -4,7 +4,7 @@ import type { SearchKind, SearchQuery } from "../../domain/search.js";
 import type { Database } from "../schema.js";
 import type { PageWindow } from "../page-window.js";
 import { INDEXED_TABLES, ftsTableOf, searchedText, trigramIndexOf } from "../search-index.js";
-import { SOURCES, containing, ftsMatch } from "./search-sources.js";
+import { type KindSource, SOURCES, containing, ftsMatch } from "./search-sources.js";
 import type { Engine } from "./engine.js";
 
 /** What to look for and where: the caller's joined groups, or one of them, and some kinds. */
@@ -16,12 +16,19 @@ export interface SearchFilter {
   readonly groupId: number | null;
 }
 
-/** One found item: its kind, id, group and the time lists sort it by (updated; a comment's creation). */
+/** One found item: its kind, id, group (0: none) and the time lists sort it by (updated; a comment's or message's creation). */
 export interface SearchHit {
   readonly kind: SearchKind;
   readonly id: number;
   readonly groupId: number;
   readonly at: number;
+}
+
+/** Where a found chat message is: its room and its number there. */
+export interface ChatHitPlace {
+  readonly id: number;
+  readonly roomId: number;
+  readonly number: number;
 }
 
 /**
@@ -52,6 +59,8 @@ const totalOf = (row: HitRow | undefined) => ({
 export interface SearchRepo {
   /** A page of the counted hits, newest first (time, then kind and id), and how many there are. */
   find(filter: SearchFilter, page: PageWindow): Promise<SearchPage>;
+  /** The rooms and numbers of chat messages, by message id. */
+  chatPlaces(messageIds: readonly number[]): Promise<ChatHitPlace[]>;
   /** The searchable text of shared files (title, memo, file name, start of a text file), by file id. */
   fileTexts(fileIds: readonly number[]): Promise<Map<number, string>>;
   /** Every shared file with its current version's name and blob, to write its text again. */
@@ -88,8 +97,7 @@ export function searchRepo(db: Kysely<Database>, engine: Engine): SearchRepo {
     const source = SOURCES[kind];
     const text = sql.raw(searchedText(source.indexed, "x"));
     const { terms, excluded, mode } = filter.query;
-    // A list of values, not a subquery: PostgreSQL otherwise joins and scans the index once per group.
-    const inGroups = sql`${sql.raw(source.group)} IN (${sql.join(groupIds.map((id) => sql.lit(id)))})`;
+    const inGroups = scopeOf(source, filter.userId, groupIds);
     const not = excluded.map((term) => sql` AND NOT (${text} ${like} ${containing(term)} ESCAPE '\\')`);
     const select = sql`SELECT ${sql.lit(kind)} AS kind, ${sql.raw(source.id)} AS id, ${sql.raw(source.group)} AS group_id, ${sql.raw(source.at)} AS at`;
     const alias = sql.raw(`hits_${kind.toLowerCase()}`);
@@ -119,7 +127,7 @@ export function searchRepo(db: Kysely<Database>, engine: Engine): SearchRepo {
 
   const union = (filter: SearchFilter, groupIds: readonly number[]) =>
     sql.join(
-      filter.kinds.map((kind) => kindHits(kind, filter, groupIds)),
+      searchedKinds(filter, groupIds).map((kind) => kindHits(kind, filter, groupIds)),
       sql` UNION ALL `,
     );
 
@@ -131,7 +139,7 @@ export function searchRepo(db: Kysely<Database>, engine: Engine): SearchRepo {
   return {
     async find(filter, page) {
       const groupIds = filter.kinds.length === 0 ? [] : await searchedGroups(filter);
-      if (groupIds.length === 0) return { hits: [], total: 0, bounded: false };
+      if (searchedKinds(filter, groupIds).length === 0) return { hits: [], total: 0, bounded: false };
       const rows =
         await sql<HitRow>`SELECT kind, id, group_id, at, total, fullest FROM (${counted(filter, groupIds)}) hits
         ORDER BY at DESC, kind, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`.execute(db);
@@ -153,6 +161,15 @@ export function searchRepo(db: Kysely<Database>, engine: Engine): SearchRepo {
         })),
         ...totalOf(first),
       };
+    },
+    async chatPlaces(messageIds) {
+      if (messageIds.length === 0) return [];
+      const rows = await db
+        .selectFrom("chat_messages")
+        .select(["id", "room_id", "number"])
+        .where("id", "in", messageIds)
+        .execute();
+      return rows.map((row) => ({ id: row.id, roomId: row.room_id, number: row.number }));
     },
     async fileTexts(fileIds) {
       if (fileIds.length === 0) return new Map();
@@ -209,4 +226,23 @@ export function searchRepo(db: Kysely<Database>, engine: Engine): SearchRepo {
       }
     },
   };
+}
+
+/**
+ * The kinds a search covers: a kind of the groups only when some group is searched, and the
+ * reader's own kinds (personal events, chat) only when no one group is asked for.
+ */
+function searchedKinds(filter: SearchFilter, groupIds: readonly number[]): SearchKind[] {
+  return filter.kinds.filter((kind) =>
+    SOURCES[kind].scope === "groups" ? groupIds.length > 0 : filter.groupId === null,
+  );
+}
+
+/** The condition that keeps a kind's rows to what the reader may see. */
+function scopeOf(source: KindSource, userId: number, groupIds: readonly number[]): RawBuilder<unknown> {
+  const column = sql.raw(source.scopeColumn ?? source.group);
+  // A list of values, not a subquery: PostgreSQL otherwise joins and scans the index once per group.
+  if (source.scope === "groups") return sql`${column} IN (${sql.join(groupIds.map((id) => sql.lit(id)))})`;
+  if (source.scope === "owner") return sql`${column} = ${sql.lit(userId)}`;
+  return sql`${column} IN (SELECT room_id FROM chat_members WHERE user_id = ${sql.lit(userId)})`;
 }

@@ -41,6 +41,8 @@ export interface TokenRepo {
   }): Promise<number>;
   /** The live (not revoked) token with this hash. */
   findLive(tokenHash: string): Promise<TokenGrant | undefined>;
+  /** A live token by its id (a WebSub subscription's credential, re-checked at each push). */
+  findLiveById(tokenId: number): Promise<TokenGrant | undefined>;
   list(): Promise<TokenSummary[]>;
   /** Marks the token revoked; false when unknown or already revoked. */
   revoke(id: number, at: number): Promise<boolean>;
@@ -56,28 +58,45 @@ export interface TokenRepo {
   revokeAllOfApp(appId: number, at: number): Promise<number>;
 }
 
-/** A live token with its user and application: every authenticated request runs it. */
+/** Live tokens with their user and application (a disabled account's tokens are not live). */
+function liveTokens(db: Kysely<Database>) {
+  return (
+    db
+      .selectFrom("tokens")
+      .innerJoin("users", "users.id", "tokens.user_id")
+      .innerJoin("applications", "applications.id", "tokens.app_id")
+      .select([
+        "tokens.id as token_id",
+        "tokens.secret as token_secret",
+        "tokens.origin as token_origin",
+        "users.id as user_id",
+        "users.name as user_name",
+        "users.email",
+        "users.family_kana",
+        "users.given_kana",
+        ...APPLICATION_COLUMNS,
+      ])
+      .where("tokens.revoked_at", "is", null)
+      // A disabled account's tokens stop at once: every request looks its token up.
+      .where("users.disabled_at", "is", null)
+  );
+}
+
+/** A live token by its hash: every authenticated request runs it. */
 const findLiveToken = prepared(["tokenHash"], (db, values: { tokenHash: string }) =>
-  db
-    .selectFrom("tokens")
-    .innerJoin("users", "users.id", "tokens.user_id")
-    .innerJoin("applications", "applications.id", "tokens.app_id")
-    .select([
-      "tokens.id as token_id",
-      "tokens.secret as token_secret",
-      "tokens.origin as token_origin",
-      "users.id as user_id",
-      "users.name as user_name",
-      "users.email",
-      "users.family_kana",
-      "users.given_kana",
-      ...APPLICATION_COLUMNS,
-    ])
-    .where("tokens.token_hash", "=", values.tokenHash)
-    .where("tokens.revoked_at", "is", null)
-    // A disabled account's tokens stop at once: every request looks its token up.
-    .where("users.disabled_at", "is", null),
+  liveTokens(db).where("tokens.token_hash", "=", values.tokenHash),
 );
+
+/** A row of {@link liveTokens} as a grant. */
+function toGrant(row: Awaited<ReturnType<ReturnType<typeof liveTokens>["executeTakeFirstOrThrow"]>>): TokenGrant {
+  return {
+    tokenId: row.token_id,
+    secret: row.token_secret,
+    origin: row.token_origin,
+    user: toUser({ ...row, id: row.user_id, name: row.user_name }),
+    app: toApplication(row),
+  };
+}
 
 /** Revokes the live tokens that match every field given; returns how many. */
 async function revokeLive(
@@ -116,14 +135,11 @@ export function tokenRepo(db: Kysely<Database>): TokenRepo {
     },
     async findLive(tokenHash) {
       const [row] = await findLiveToken(db, { tokenHash });
-      if (!row) return undefined;
-      return {
-        tokenId: row.token_id,
-        secret: row.token_secret,
-        origin: row.token_origin,
-        user: toUser({ ...row, id: row.user_id, name: row.user_name }),
-        app: toApplication(row),
-      };
+      return row && toGrant(row);
+    },
+    async findLiveById(tokenId) {
+      const row = await liveTokens(db).where("tokens.id", "=", tokenId).executeTakeFirst();
+      return row && toGrant(row);
     },
     async list() {
       const rows = await db

@@ -140,7 +140,7 @@ export function openSqliteDatabase(
   database.pragma("foreign_keys = ON");
   database.pragma("busy_timeout = 5000");
   // A group's fan-out writes one entry into each member's part of the notification page index:
-  // thousands of scattered pages per statement (bench/fanout.ts, README "Performance").
+  // thousands of scattered pages per statement (bench/fanout.ts, docs/performance.md).
   // - A 32 MB page cache (the default is 2 MB) keeps those pages in memory between fan-outs
   //   instead of re-reading them from the file; 16 MB was not enough for 5,000 members.
   // - Statement and savepoint journals (the pages a statement or a batched write changed, kept to
@@ -191,7 +191,7 @@ class SqliteDialectKeepingErrors extends SqliteDialect {
  * pays per page: a WAL frame (two write calls), a page to balance, a page for the checkpoint to
  * copy. With 4 KB pages that is about one page per member (4,800 for 5,000 members), with 16 KB
  * pages a quarter as many for about the same bytes: 22 ms against 32 for the fan-out statements
- * and their commit (bench/fanout.ts, README "Performance"). Larger pages gain less and less (with
+ * and their commit (bench/fanout.ts, docs/performance.md). Larger pages gain less and less (with
  * the former upsert: 28 ms at 16 KB, 23 at 32 KB, 21 at 64 KB) while small writes pay more and
  * more: committing one topic row (4 pages: 64 KB of WAL at 16 KB, 16 KB at 4 KB) took 31 µs at
  * 4 KB, 51 at 16 KB, 69 at 32 KB, 99 at 64 KB.

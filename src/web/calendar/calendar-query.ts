@@ -6,8 +6,8 @@ import { localDayOf, parsePlainDate, zoneMidnight } from "../../domain/event-tim
 import { type QueryValues, queryValue } from "../../http-kit/query.js";
 import type { Lang } from "../i18n/i18n.js";
 
-/** The views of a calendar. */
-export type CalendarViewName = "month" | "week" | "list";
+/** The views of a calendar; `members` (the group week view) only on a group's calendar. */
+export type CalendarViewName = "month" | "week" | "day" | "list" | "members";
 
 /** A calendar request, resolved. */
 export interface CalendarRange {
@@ -24,6 +24,8 @@ export interface CalendarRange {
   readonly previous: number;
   readonly next: number;
 }
+
+const VIEWS: readonly CalendarViewName[] = ["month", "week", "day", "list", "members"];
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 /** Days the list view covers from its anchor. */
@@ -47,10 +49,20 @@ function addMonths(day: number, months: number): number {
 }
 
 /** @throws ValidationError INVALID_DATE, INVALID_VIEW */
-export function readCalendarRange(query: QueryValues, lang: Lang, timeZone: string, now: number): CalendarRange {
+export function readCalendarRange(
+  query: QueryValues,
+  lang: Lang,
+  timeZone: string,
+  now: number,
+  options: { members: boolean } = { members: false },
+): CalendarRange {
   const viewText = queryValue(query, "view") ?? "month";
-  if (viewText !== "month" && viewText !== "week" && viewText !== "list")
-    throw new ValidationError("INVALID_VIEW", "view must be month, week or list.");
+  const view = VIEWS.find((name) => name === viewText && (name !== "members" || options.members));
+  if (view === undefined)
+    throw new ValidationError(
+      "INVALID_VIEW",
+      options.members ? "view must be month, week, day, list or members." : "view must be month, week, day or list.",
+    );
   const today = localDayOf(now, timeZone);
   const dateText = queryValue(query, "date");
   const asked = dateText === undefined || dateText === "" ? today : parsePlainDate(dateText);
@@ -59,9 +71,9 @@ export function readCalendarRange(query: QueryValues, lang: Lang, timeZone: stri
       "INVALID_DATE",
       "date must be a date between 1900-01-08 and 2100-11-30 such as 2026-12-01.",
     );
-  const days = daysOf(viewText, asked, lang);
+  const days = daysOf(view, asked, lang);
   return {
-    view: viewText,
+    view,
     anchor: asked,
     today,
     ...days,
@@ -73,10 +85,12 @@ export function readCalendarRange(query: QueryValues, lang: Lang, timeZone: stri
 }
 
 function daysOf(view: CalendarViewName, anchor: number, lang: Lang) {
-  if (view === "week") {
+  if (view === "week" || view === "members") {
     const firstDay = startOfWeek(anchor, lang);
     return { firstDay, endDay: firstDay + 7 * DAY_MS, previous: firstDay - 7 * DAY_MS, next: firstDay + 7 * DAY_MS };
   }
+  if (view === "day")
+    return { firstDay: anchor, endDay: anchor + DAY_MS, previous: anchor - DAY_MS, next: anchor + DAY_MS };
   if (view === "list")
     return {
       firstDay: anchor,

@@ -1,5 +1,6 @@
 // The choices of the event form that every event has (a group's or a personal one): how it
 // repeats, and on which weekdays, each marked selected as the values say.
+import { TIME_ZONES } from "../time-zones.js";
 import type { Chrome } from "../chrome.js";
 import { type EventFormValues, REPEATS, WEEKDAY_CODES } from "./event-form-values.js";
 import { ruleInWords } from "./rule-words.js";
@@ -19,6 +20,8 @@ export function option(value: string, label: string, current: readonly string[])
 /** The repeat and weekday choices (a rule the form cannot show is offered as it is). */
 export function timingChoices(chrome: Chrome, values: EventFormValues) {
   return {
+    // The zone field's searchable list (<datalist>): every zone the runtime knows.
+    timeZones: TIME_ZONES,
     repeats: [
       ...(values.repeat === "CUSTOM"
         ? [

@@ -16,7 +16,7 @@ export function daysCovered(occurrence: CalendarOccurrence, readerZone: string):
 }
 
 /** The occurrences that cover `day`, in their order. */
-export function onDay(occurrences: readonly CalendarOccurrence[], day: number, zone: string): CalendarOccurrence[] {
+export function onDay<T extends CalendarOccurrence>(occurrences: readonly T[], day: number, zone: string): T[] {
   return occurrences.filter((occurrence) => {
     const { first, last } = daysCovered(occurrence, zone);
     return first <= day && day <= last;
@@ -35,6 +35,8 @@ export interface CalendarFormat {
   longDay(day: number): string;
   /** "December 2026" / "2026年12月". */
   month(day: number): string;
+  /** The hour (0-23) of a moment in the reader's zone. */
+  hour(ms: number): number;
 }
 
 /** The formats of one language and zone. */
@@ -50,7 +52,9 @@ export function calendarFormat(lang: Lang, zone: string): CalendarFormat {
   const shortDay = new Intl.DateTimeFormat(locale, { month: "short", day: "numeric", timeZone: "UTC" });
   const longDay = new Intl.DateTimeFormat(locale, { dateStyle: "full", timeZone: "UTC" });
   const month = new Intl.DateTimeFormat(locale, { year: "numeric", month: "long", timeZone: "UTC" });
+  const hour = new Intl.DateTimeFormat("en-US", { hour: "numeric", hourCycle: "h23", timeZone: zone });
   return {
+    hour: (ms) => Number(hour.formatToParts(ms).find((part) => part.type === "hour")?.value ?? 0) % 24,
     clock: (ms) => clock.format(ms),
     weekday: (day) => weekday.format(day),
     shortDay: (day) => shortDay.format(day),
@@ -73,11 +77,13 @@ export interface EntryView {
   readonly groupName: string | undefined;
   /** One of the reader's personal events, marked as such. */
   readonly personal: boolean;
+  /** Busy time of another member (the group week view): no title and no link. */
+  readonly busy: boolean;
 }
 
 /** An occurrence as it shows on `day`. */
 export function entryOn(
-  occurrence: CalendarOccurrence,
+  occurrence: CalendarOccurrence & { readonly busy?: boolean },
   day: number,
   context: { zone: string; format: CalendarFormat; href: (o: CalendarOccurrence) => string; showGroup: boolean },
 ): EntryView {
@@ -88,13 +94,14 @@ export function entryOn(
   const to = continues ? "" : context.format.clock(occurrence.end);
   return {
     title: occurrence.title,
-    href: context.href(occurrence),
+    href: occurrence.busy === true ? "" : context.href(occurrence),
     time: occurrence.allDay ? undefined : `${from}–${to}`,
     allDay: occurrence.allDay,
     continued,
     continues,
     groupName: context.showGroup && !occurrence.personal ? occurrence.groupName : undefined,
     personal: occurrence.personal,
+    busy: occurrence.busy === true,
   };
 }
 

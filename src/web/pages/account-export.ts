@@ -4,13 +4,13 @@
 // archiver is loaded at the first download (docs/architecture.md "Libraries of one feature load
 // when first used").
 import type { FastifyInstance, FastifyReply } from "fastify";
-import type { Archiver } from "archiver";
+import { entryWritten } from "../../services/zip-entries.js";
 import { myDataFileName, myDataFiles } from "../../present/my-data.js";
 import { readMyData } from "../../services/account/my-data.js";
 import { type PageRequest, type WebContext, registerPage } from "../page.js";
 
 export function registerAccountExport(app: FastifyInstance, web: WebContext): void {
-  registerPage(app, web, "/account/export", { GET: (page) => sendMyData(web, page) });
+  registerPage(app, web, "/account/export", { GET: (page) => sendMyData(web, page) }, { noPage: true });
 }
 
 async function sendMyData(web: WebContext, page: PageRequest): Promise<FastifyReply> {
@@ -27,7 +27,7 @@ async function sendMyData(web: WebContext, page: PageRequest): Promise<FastifyRe
         const source = typeof body === "function" ? await body() : body;
         // A version whose bytes are gone from the blob store is left out (the rest still comes).
         if (source === undefined) continue;
-        const appended = entryWritten(zip);
+        const appended = entryWritten(zip, "the download was closed");
         zip.append(source, { name });
         await appended;
       }
@@ -46,19 +46,4 @@ async function sendMyData(web: WebContext, page: PageRequest): Promise<FastifyRe
     .header("cache-control", "private, no-store")
     .header("x-content-type-options", "nosniff")
     .send(zip);
-}
-
-/** Settles when the zip has taken the entry just appended; fails when the zip ends first (the client left). */
-function entryWritten(zip: Archiver): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const done = () => {
-      zip.off("close", gone).off("error", gone);
-      resolve();
-    };
-    const gone = (error?: unknown) => {
-      zip.off("entry", done);
-      reject(error instanceof Error ? error : new Error("the download was closed"));
-    };
-    zip.once("entry", done).once("close", gone).once("error", gone);
-  });
 }

@@ -3,6 +3,7 @@
 // the account.
 // Each part is its own form; a refused form shows the page again with the message beside it and
 // what was typed (never a password), and changes nothing.
+import { TIME_ZONES } from "../time-zones.js";
 import { readSiteSettings } from "../../services/settings/site-settings.js";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { DomainError, TooManyRequestsError } from "../../domain/errors.js";
@@ -41,9 +42,6 @@ interface Refusal {
   /** The new address typed into a refused address change. */
   readonly newEmail?: string;
 }
-
-// Every zone Intl knows, once: the list does not change while the process runs.
-const TIME_ZONES: readonly string[] = Intl.supportedValuesOf("timeZone");
 
 /** `/account`, its forms, and `/users/:user/picture`. */
 export function registerAccountPages(app: FastifyInstance, web: WebContext): void {

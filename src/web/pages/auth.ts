@@ -20,6 +20,7 @@ import {
   clearSessionCookie,
   cookieOptions,
   deviceOf,
+  takeBrowserZone,
   setDeviceCookie,
   setSessionCookie,
   signedInOf,
@@ -76,6 +77,8 @@ export function registerAuthPages(app: FastifyInstance, web: WebContext): void {
       }
       setSessionCookie(web, page.reply, started.started.token);
       page.reply.clearCookie(SIGNIN_COOKIE, { path: "/" });
+      const userId = started.started.session.user.id;
+      await takeBrowserZone(web, page.reply, userId, page.form.get("timeZone") ?? undefined);
       return page.redirect(next);
     },
   });

@@ -30,11 +30,16 @@ async function boardPage(web: WebContext, page: PageRequest) {
   return page.render("board", {
     ...areaHead(web, page, view.group, "board", feedQuery),
     folders: folderLinks(page.chrome, path, view.folders, folderKey),
+    manageFoldersHref: view.mayManageFolders ? page.chrome.u(`${path}/folders`) : undefined,
     inTrash: filter.kind === "trash",
     newTopicHref: page.chrome.u(
       withQuery(`${path}/new`, { folder: filter.kind === "folder" ? formatPair(filter.folderId) : undefined }),
     ),
-    topics: paged(view.topics, request, (n) => page.chrome.u(withQuery(path, { folder: folderParam, page: n }))),
+    topics: paged(
+      view.topics.map((topic) => ({ ...topic, mark: view.unread.get(topic.id) })),
+      request,
+      (n) => page.chrome.u(withQuery(path, { folder: folderParam, page: n })),
+    ),
     topicHref: (id: number) => page.chrome.u(`${path}/${formatPair(id)}`),
     pageSize: PAGE_SIZE,
   });

@@ -5,7 +5,7 @@ import { receiveFilesForm } from "../files-form.js";
 import { refuseNonXmlCharacters } from "../../http-kit/form.js";
 import { writeRoom } from "../../services/chat/chat.js";
 import { setChatLike } from "../../services/chat/chat-like.js";
-import { deleteMessage, pushMessage } from "../../services/chat/chat-message.js";
+import { deleteMessage, editMessage, pushMessage } from "../../services/chat/chat-message.js";
 import { openConversation } from "../../services/chat/chat-page.js";
 import { type PageRequest, type WebContext, pageNotFound, registerPage, requireCsrf } from "../page.js";
 import { roomOfKey, roomPath } from "./chat-paths.js";
@@ -38,6 +38,14 @@ export function registerChatForms(app: FastifyInstance, web: WebContext): void {
       const messageNumber = messageNumberOf(page);
       await setChatLike(web, page.actor, { message: { roomId, messageNumber }, on: page.form.get("on") === "true" });
       return page.redirect(`${roomPath(roomId)}#comment-${messageNumber}`);
+    },
+  });
+  registerPage(app, web, "/mpChat/edit", {
+    async POST(page) {
+      const roomId = roomOf(page);
+      const number = messageNumberOf(page);
+      await editMessage(web, page.actor, { roomId, number, text: page.form.get("text") ?? undefined });
+      return page.redirect(`${roomPath(roomId)}#comment-${number}`);
     },
   });
   registerPage(app, web, "/mpChat/delete", {

@@ -12,24 +12,30 @@ const INLINE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/web
 
 /** `/download`. */
 export function registerDownload(app: FastifyInstance, web: WebContext): void {
-  registerPage(app, web, "/download", {
-    async GET(page) {
-      const download = await openDownload(web, page.actor, readDownloadQuery(page.query));
-      const inline =
-        download.disposition === "inline" ||
-        (queryFlag(page.query, "inline") && INLINE_TYPES.has(download.contentType));
-      return (
-        page.reply
-          .code(200)
-          .header("content-type", download.contentType)
-          .header("content-length", download.size)
-          .header("content-disposition", contentDisposition(download.fileName, inline ? "inline" : "attachment"))
-          .header("x-content-type-options", "nosniff")
-          // Uploaded bytes are someone else's: whatever they are, they run nothing in our origin.
-          .header("content-security-policy", "default-src 'none'; sandbox")
-          .header("cache-control", "private, no-store")
-          .send(download.body)
-      );
+  registerPage(
+    app,
+    web,
+    "/download",
+    {
+      async GET(page) {
+        const download = await openDownload(web, page.actor, readDownloadQuery(page.query));
+        const inline =
+          download.disposition === "inline" ||
+          (queryFlag(page.query, "inline") && INLINE_TYPES.has(download.contentType));
+        return (
+          page.reply
+            .code(200)
+            .header("content-type", download.contentType)
+            .header("content-length", download.size)
+            .header("content-disposition", contentDisposition(download.fileName, inline ? "inline" : "attachment"))
+            .header("x-content-type-options", "nosniff")
+            // Uploaded bytes are someone else's: whatever they are, they run nothing in our origin.
+            .header("content-security-policy", "default-src 'none'; sandbox")
+            .header("cache-control", "private, no-store")
+            .send(download.body)
+        );
+      },
     },
-  });
+    { noPage: true },
+  );
 }

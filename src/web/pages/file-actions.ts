@@ -9,7 +9,14 @@ import { receiveMultipart } from "../../http/multipart.js";
 import { clip } from "../../http-kit/query.js";
 import { mediaType } from "../../http-kit/form.js";
 import type { StagedFile } from "../../services/comment/comment.js";
-import { deleteFile, moveFile, setFileTrashed, uploadFile, uploadFileVersion } from "../../services/file/file-write.js";
+import {
+  type SameNameChoice,
+  deleteFile,
+  moveFile,
+  setFileTrashed,
+  uploadFile,
+  uploadFileVersion,
+} from "../../services/file/file-write.js";
 import { errorText } from "../i18n/i18n.js";
 import { type PageRequest, type WebContext, pageNotFound, pathPair, registerPage, requireCsrf } from "../page.js";
 import { itemPath } from "./item-view.js";
@@ -18,6 +25,8 @@ import { itemPath } from "./item-view.js";
 export interface ShownForm<V> {
   readonly values: V;
   readonly error: string;
+  /** The refusal's code, for a form that offers a way on (FILE_NAME_EXISTS: version or separate file). */
+  readonly code?: string;
 }
 
 /** The upload form's fields besides the file. */
@@ -26,6 +35,8 @@ export interface UploadValues {
   readonly memo: string;
   /** `1:n`, or empty for no folder. */
   readonly folder: string;
+  /** The person's answer when the folder holds a file of the same name; empty until asked. */
+  readonly sameName: string;
 }
 
 /** The new-version form's field besides the file. */
@@ -92,13 +103,26 @@ export async function uploadFromForm(web: WebContext, page: PageRequest, showFor
       // Browsers send a textarea's line breaks as CRLF; the memo keeps them as the API shows them, LF.
       memo: (text.get("memo") ?? "").replace(/\r\n?/g, "\n"),
       folder: text.get("folder") ?? "",
+      sameName: text.get("sameName") ?? "",
     };
-    const input = { groupId, title: values.title, memo: values.memo, folderId: folderOf(values.folder), file };
+    const input = {
+      groupId,
+      title: values.title,
+      memo: values.memo,
+      folderId: folderOf(values.folder),
+      file,
+      sameName: sameNameChoice(values.sameName),
+    };
     return {
       values,
       done: async () => itemPath({ kind: "CABINET", groupId, id: (await uploadFile(web, page.actor, input)).id }),
     };
   });
+}
+
+/** A person's answer about a file name already in the folder; until they answer, they are asked. */
+function sameNameChoice(answer: string): SameNameChoice {
+  return answer === "version" || answer === "separate" ? answer : "ask";
 }
 
 async function versionFromForm(web: WebContext, page: PageRequest, showForm: ShowForm<VersionValues>) {
@@ -137,7 +161,7 @@ async function handleFileForm<V>(
       outcome = { redirect: await done() };
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
-      outcome = { form: { values, error: errorText(page.chrome.lang, error.code, error.message) } };
+      outcome = { form: { values, error: errorText(page.chrome.lang, error.code, error.message), code: error.code } };
     }
   } finally {
     await received.discard();
@@ -145,7 +169,7 @@ async function handleFileForm<V>(
   return "redirect" in outcome ? page.redirect(outcome.redirect) : showForm(outcome.form);
 }
 
-const UPLOAD_TEXT_PARTS: ReadonlySet<string> = new Set(["_csrf", "title", "memo", "folder"]);
+const UPLOAD_TEXT_PARTS: ReadonlySet<string> = new Set(["_csrf", "title", "memo", "folder", "sameName"]);
 const VERSION_TEXT_PARTS: ReadonlySet<string> = new Set(["_csrf", "comment"]);
 
 /** A form with at most one file (`file`), its token checked before any byte is stored. */

@@ -56,7 +56,12 @@ async function fileListPage(web: WebContext, page: PageRequest, form?: ShownForm
   const key = folder.kind === "attach" ? "ATTACH" : filterKey(folder);
   const feedQuery = new URLSearchParams({ group: formatPair(groupId) });
   if (key !== "") feedQuery.set("cabinet-folder", key);
-  const uploadValues = form?.values ?? { title: "", memo: "", folder: folder.kind === "folder" ? key : "" };
+  const uploadValues = form?.values ?? {
+    title: "",
+    memo: "",
+    folder: folder.kind === "folder" ? key : "",
+    sameName: "",
+  };
   return page.render(
     "files",
     {
@@ -68,8 +73,12 @@ async function fileListPage(web: WebContext, page: PageRequest, form?: ShownForm
           { key: "TRASH", label: page.chrome.t("board.trash") },
         ],
       }),
+      manageFoldersHref: view.mayManageFolders ? page.chrome.u(`${path}/folders`) : undefined,
       files: paged(
-        view.files.map((file) => fileRow(page.chrome, file)),
+        view.files.map((file) => ({
+          ...fileRow(page.chrome, file),
+          mark: file.attachment ? undefined : view.unread.get(file.id),
+        })),
         request,
         (n) => page.chrome.u(withQuery(path, { folder: folderParam, page: n })),
       ),
@@ -83,6 +92,8 @@ async function fileListPage(web: WebContext, page: PageRequest, form?: ShownForm
               action: page.chrome.u(path),
               values: uploadValues,
               error: form?.error,
+              // The folder holds the uploaded file's name: the form asks what the upload is.
+              askSameName: form?.code === "FILE_NAME_EXISTS",
               folders: folderChoices(view.folders),
               maxFileBytes: LIMITS.fileMaxBytes,
             },

@@ -14,16 +14,18 @@ import { type PageRequest, type WebContext, pathPair, registerPage } from "../pa
 interface GroupValues {
   readonly name: string;
   readonly summary: string;
+  /** The edit form's folder setting (a new group starts with managers only). */
+  readonly membersManageFolders: boolean;
 }
 
 /** The group-running routes. */
 export function registerGroupManagePages(app: FastifyInstance, web: WebContext): void {
   registerPage(app, web, "/groups/new", {
-    GET: async (page) => groupForm(page, undefined, { name: "", summary: "" }),
+    GET: async (page) => groupForm(page, undefined, { name: "", summary: "", membersManageFolders: false }),
     async POST(page) {
       const values = groupValues(page);
       return withFormError(page, values, undefined, async () => {
-        const group = await createGroup(web, page.actor, values);
+        const group = await createGroup(web, page.actor, { name: values.name, summary: values.summary });
         return page.redirect(`/g/${formatPair(group.id)}/members`);
       });
     },
@@ -31,7 +33,11 @@ export function registerGroupManagePages(app: FastifyInstance, web: WebContext):
   registerPage(app, web, "/g/:group/edit", {
     async GET(page) {
       const group = await readGroupForManager(web, page.actor, { groupId: pathPair(page, "group") });
-      return groupForm(page, group, { name: group.name, summary: group.summary });
+      return groupForm(page, group, {
+        name: group.name,
+        summary: group.summary,
+        membersManageFolders: group.membersManageFolders,
+      });
     },
     async POST(page) {
       const groupId = pathPair(page, "group");
@@ -65,7 +71,11 @@ export function registerGroupManagePages(app: FastifyInstance, web: WebContext):
 }
 
 function groupValues(page: PageRequest): GroupValues {
-  return { name: page.form.get("name") ?? "", summary: page.form.get("summary") ?? "" };
+  return {
+    name: page.form.get("name") ?? "",
+    summary: page.form.get("summary") ?? "",
+    membersManageFolders: page.form.get("membersManageFolders") === "true",
+  };
 }
 
 /** Runs a form's write; a refused value shows the same form again with the problem (400). */

@@ -1,12 +1,12 @@
 // What people do on a topic, task or file page: like, favorite, comment (with files), and the
-// same on each comment. Every action posts a form and returns to the item's page.
+// same on each comment, whose author also edits its text. Every action posts a form and returns to the item's page.
 import type { FastifyInstance } from "fastify";
 import { ValidationError } from "../../domain/errors.js";
 import type { ContentKind, ContentRef, ItemRef } from "../../domain/item-id.js";
 import { CONTENT_KINDS, KINDS } from "../../domain/kinds.js";
 import { receiveFilesForm } from "../files-form.js";
 import { refuseNonXmlCharacters } from "../../http-kit/form.js";
-import { addComment, deleteComment } from "../../services/comment/comment.js";
+import { addComment, deleteComment, editComment } from "../../services/comment/comment.js";
 import { setFavorite, setLike } from "../../services/item/reaction.js";
 import { type PageRequest, type WebContext, pageNotFound, pathPair, registerPage, requireCsrf } from "../page.js";
 import { itemPath } from "./item-view.js";
@@ -39,6 +39,14 @@ export function registerItemActions(app: FastifyInstance, web: WebContext): void
     });
     registerPage(app, web, `${area.path}/comments/:number/favorite`, {
       POST: (page) => react(web, page, comment(page), "favorite"),
+    });
+    registerPage(app, web, `${area.path}/comments/:number/edit`, {
+      async POST(page) {
+        const ref = parent(page);
+        const number = commentNumber(page);
+        await editComment(web, page.actor, { parent: ref, number, text: page.form.get("text") ?? undefined });
+        return page.redirect(`${itemPath(ref)}#comment-${number}`);
+      },
     });
     registerPage(app, web, `${area.path}/comments/:number/delete`, {
       async POST(page) {

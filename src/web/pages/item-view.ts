@@ -3,8 +3,8 @@ import type { Attachment } from "../../domain/attachment.js";
 import type { Membership } from "../../domain/group.js";
 import { type ContentRef, formatAttachmentId, formatContentId, formatPair } from "../../domain/item-id.js";
 import { LIMITS } from "../../domain/limits.js";
-import { areaLinks, contentLinks } from "../../present/links.js";
-import type { CommentSection, Reactions } from "../../services/item/item-page.js";
+import { areaLinks, contentLinks } from "../../domain/item-links.js";
+import type { CommentNews, CommentSection, Reactions } from "../../services/item/item-page.js";
 import { queryValue } from "../../http-kit/query.js";
 import type { Chrome } from "../chrome.js";
 import { mentionLinker, mentionSource } from "../mention-html.js";
@@ -55,6 +55,8 @@ export interface CommentView {
   /** The author's picture or initial. */
   readonly avatar: SafeHtml;
   readonly createdAt: number;
+  /** When its author last changed its text (shown as "edited"). */
+  readonly editedAt: number | undefined;
   readonly body: string;
   readonly replyTo:
     | { readonly number: number; readonly authorName: string | undefined; readonly excerpt: string | undefined }
@@ -64,8 +66,12 @@ export interface CommentView {
   readonly favorite: boolean;
   readonly attachments: readonly AttachmentView[];
   readonly mayDelete: boolean;
-  /** Where this comment's like, favorite and delete forms post. */
+  /** Its author alone changes its text. */
+  readonly mayEdit: boolean;
+  /** Where this comment's like, favorite, edit and delete forms post. */
   readonly action: string;
+  /** Written by someone else since the reader's last visit (marked "New"). */
+  readonly isNew: boolean;
 }
 
 /** The comments part of an item page. */
@@ -81,6 +87,10 @@ export interface CommentsView {
   readonly maxTotalBytes: number;
   /** The members' suggestion list of the text field (`@`). */
   readonly mentionSource: string;
+  /** Comments new to the reader since their last visit, over all pages ("2 new comments"). */
+  readonly newCount: number;
+  /** The anchor of the newest new comment on this page, the count's link. */
+  readonly firstNewAnchor: string | undefined;
 }
 
 /** Builds the comments part; `userId` and `membership` decide which comments may be deleted. */
@@ -91,7 +101,9 @@ function commentsView(
   pictures: ReadonlyMap<number, string>,
   viewer: { userId: number; membership: Membership },
   request: RequestedPage & { reply: number | undefined },
+  news: CommentNews | undefined,
 ): CommentsView {
+  const since = news?.since;
   const path = itemPath(ref);
   const comments = section.comments.map((entry): CommentView => {
     const { comment } = entry;
@@ -102,6 +114,7 @@ function commentsView(
       authorName: comment.authorName,
       avatar: chrome.avatar(comment.authorId, comment.authorName, pictures.get(comment.authorId)),
       createdAt: comment.createdAt,
+      editedAt: comment.editedAt ?? undefined,
       body: comment.body,
       replyTo:
         comment.replyTo === null
@@ -112,7 +125,9 @@ function commentsView(
       favorite: entry.starred,
       attachments: entry.attachments.map((attachment) => attachmentView(ref, comment.number, attachment)),
       mayDelete: comment.authorId === viewer.userId || viewer.membership.manager,
+      mayEdit: comment.authorId === viewer.userId,
       action: `${path}/comments/${comment.number}`,
+      isNew: since !== undefined && comment.createdAt > since && comment.authorId !== viewer.userId,
     };
   });
   const href = (n: number) => `${chrome.u(withQuery(path, { cpage: n === 1 ? undefined : n }))}#comments`;
@@ -130,6 +145,8 @@ function commentsView(
     maxFileBytes: LIMITS.fileMaxBytes,
     maxTotalBytes: LIMITS.multipartMaxBytes,
     mentionSource: mentionSource(chrome, ref.groupId),
+    newCount: news?.count ?? 0,
+    firstNewAnchor: comments.find((comment) => comment.isNew)?.anchor,
   };
 }
 
@@ -147,6 +164,8 @@ export function itemSections(
     membership: Membership;
     mentions: ReadonlyMap<string, number>;
     pictures: ReadonlyMap<number, string>;
+    /** Topics, tasks and files mark what is new to the reader; events do not. */
+    news?: CommentNews;
   },
   request: RequestedPage,
 ): { reactions: ReactionsView; comments: CommentsView; linkMentions: (text: string) => string } {
@@ -154,10 +173,18 @@ export function itemSections(
   const viewer = { userId: page.actor.user.id, membership: view.membership };
   return {
     reactions: reactionsView(ref, view.reactions),
-    comments: commentsView(page.chrome, ref, view.comments, view.pictures, viewer, {
-      ...request,
-      reply: Number.isInteger(reply) && reply > 0 ? reply : undefined,
-    }),
+    comments: commentsView(
+      page.chrome,
+      ref,
+      view.comments,
+      view.pictures,
+      viewer,
+      {
+        ...request,
+        reply: Number.isInteger(reply) && reply > 0 ? reply : undefined,
+      },
+      view.news,
+    ),
     linkMentions: mentionLinker(page.chrome, ref.groupId, view.mentions),
   };
 }

@@ -11,28 +11,40 @@ import { readTaskFilters, taskFilterOf } from "./tasks.js";
 
 /** `/g/:group/tasks/export` and `/g/:group/members/export` (before the item pages: `export` is no id). */
 export function registerListExports(app: FastifyInstance, web: WebContext): void {
-  registerPage(app, web, "/g/:group/tasks/export", {
-    async GET(page) {
-      const filters = readTaskFilters(page.query);
-      const view = await readTaskExport(web, page.actor, {
-        groupId: pathPair(page, "group"),
-        folder: readFolderParameter(filters.folder, "folder"),
-        filter: taskFilterOf(filters, web.clock.now()),
-      });
-      const csv = taskCsv(view.tasks, { baseUrl: web.baseUrl(), zone: page.chrome.timeZone });
-      return sendCsv(page, listFileName(view.group.name, "tasks"), csv);
+  registerPage(
+    app,
+    web,
+    "/g/:group/tasks/export",
+    {
+      async GET(page) {
+        const filters = readTaskFilters(page.query);
+        const view = await readTaskExport(web, page.actor, {
+          groupId: pathPair(page, "group"),
+          folder: readFolderParameter(filters.folder, "folder"),
+          filter: taskFilterOf(filters, web.clock.now()),
+        });
+        const csv = taskCsv(view.tasks, { baseUrl: web.baseUrl(), zone: page.chrome.timeZone });
+        return sendCsv(page, listFileName(view.group.name, "tasks"), csv);
+      },
     },
-  });
-  registerPage(app, web, "/g/:group/members/export", {
-    async GET(page) {
-      const view = await readMemberExport(web, page.actor, { groupId: pathPair(page, "group") });
-      return sendCsv(
-        page,
-        listFileName(view.group.name, "members"),
-        memberCsv(view.members, { zone: page.chrome.timeZone }),
-      );
+    { noPage: true },
+  );
+  registerPage(
+    app,
+    web,
+    "/g/:group/members/export",
+    {
+      async GET(page) {
+        const view = await readMemberExport(web, page.actor, { groupId: pathPair(page, "group") });
+        return sendCsv(
+          page,
+          listFileName(view.group.name, "members"),
+          memberCsv(view.members, { zone: page.chrome.timeZone }),
+        );
+      },
     },
-  });
+    { noPage: true },
+  );
 }
 
 function sendCsv(page: PageRequest, fileName: string, csv: string): FastifyReply {

@@ -74,6 +74,8 @@ export async function memberListPage(web: WebContext, page: PageRequest, refusal
       editHref: page.chrome.u(`${groupPath}/edit`),
       exportHref: page.chrome.u(`${groupPath}/members/export`),
       auditHref: page.chrome.u(`${groupPath}/audit`),
+      webhooksHref: page.chrome.u(`${groupPath}/webhooks`),
+      hooksHref: page.chrome.u(`${groupPath}/hooks`),
       leaveAction: page.chrome.u(`${groupPath}/leave`),
       groupMail,
       mailAction: page.chrome.u(`${groupPath}/mail`),

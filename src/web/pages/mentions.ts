@@ -8,19 +8,25 @@ import { type WebContext, pathPair, registerPage } from "../page.js";
 
 /** `/g/:group/mentions`: `{ members: [{ name, insert, href }] }`, members of a group the caller has joined. */
 export function registerMentionSuggestions(app: FastifyInstance, web: WebContext): void {
-  registerPage(app, web, "/g/:group/mentions", {
-    async GET(page) {
-      const groupId = pathPair(page, "group");
-      const found = await suggestMentions(web, page.actor, { groupId, prefix: queryValue(page.query, "q") ?? "" });
-      const members = found.map((member) => ({
-        name: member.name,
-        insert: member.insert,
-        href: page.chrome.u(`/g/${formatPair(groupId)}/members/${formatPair(member.memberId)}`),
-      }));
-      return page.reply
-        .header("cache-control", "private, no-store")
-        .type("application/json; charset=utf-8")
-        .send(JSON.stringify({ members }));
+  registerPage(
+    app,
+    web,
+    "/g/:group/mentions",
+    {
+      async GET(page) {
+        const groupId = pathPair(page, "group");
+        const found = await suggestMentions(web, page.actor, { groupId, prefix: queryValue(page.query, "q") ?? "" });
+        const members = found.map((member) => ({
+          name: member.name,
+          insert: member.insert,
+          href: page.chrome.u(`/g/${formatPair(groupId)}/members/${formatPair(member.memberId)}`),
+        }));
+        return page.reply
+          .header("cache-control", "private, no-store")
+          .type("application/json; charset=utf-8")
+          .send(JSON.stringify({ members }));
+      },
     },
-  });
+    { noPage: true },
+  );
 }

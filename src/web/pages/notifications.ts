@@ -26,16 +26,7 @@ import type { MessageKey } from "../i18n/en.js";
 import { type PageRequest, type WebContext, pageNotFound, registerPage } from "../page.js";
 import { paged, readPageNumber, withQuery } from "../paging.js";
 import { itemPath } from "./item-view.js";
-
-const EVENT_TEXT: Readonly<Record<Notification["event"], MessageKey>> = {
-  created: "notifications.created",
-  updated: "notifications.updated",
-  comment: "notifications.comment",
-  commentDeleted: "notifications.commentDeleted",
-  joined: "notifications.joined",
-  left: "notifications.left",
-  mention: "notifications.mention",
-};
+import { notificationWords } from "./notification-words.js";
 
 const AREA_TEXT: Readonly<Record<Notification["item"]["kind"], MessageKey>> = {
   BOARD: "nav.board",
@@ -86,7 +77,7 @@ async function notificationsPage(web: WebContext, page: PageRequest) {
   const here = (extra: Record<string, string | number | undefined>) =>
     page.chrome.u(withQuery("/notifications", { show: all ? "all" : undefined, group, ...extra }));
   const items = paged(
-    view.notifications.map((n) => notificationRow(page.chrome, n)),
+    view.notifications.map((n) => notificationRow(page.chrome, n, page.actor.user.id)),
     request,
     (n) => here({ page: n }),
   );
@@ -111,7 +102,7 @@ function tabs(chrome: Chrome, path: string, all: boolean, group: string | undefi
   ];
 }
 
-function notificationRow(chrome: Chrome, notification: Notification) {
+function notificationRow(chrome: Chrome, notification: Notification, readerId: number) {
   const { item } = notification;
   const id = item.kind === "GROUP" ? formatGroupId(item.groupId) : formatContentId(item);
   const path =
@@ -127,7 +118,7 @@ function notificationRow(chrome: Chrome, notification: Notification) {
     href: chrome.u(path),
     groupName: notification.groupName,
     area: chrome.t(AREA_TEXT[item.kind]),
-    what: chrome.t(EVENT_TEXT[notification.event], { name: notification.actor?.name ?? "—" }),
+    what: notificationWords(chrome, notification, readerId),
     comments: notification.unconfirmedComments,
     confirmed: notification.confirmed,
     updatedAt: notification.updatedAt,

@@ -16,12 +16,17 @@ import {
   setDeviceCookie,
   setSessionCookie,
   signedInOf,
+  takeBrowserZone,
 } from "../session.js";
+import { browserTimeZone } from "../../domain/user.js";
 import { SECOND_STEP_MS } from "../../domain/two-factor.js";
 import { safeNext } from "./auth.js";
 
 /** The cookie that binds a sign-in under way to the browser that started it. */
 export const OIDC_COOKIE = "kairan_oidc";
+
+/** The browser's time zone (the sign-in link's `?timeZone=`), kept while the provider is asked. */
+export const OIDC_ZONE_COOKIE = "kairan_oidc_zone";
 
 /** The path the provider sends the browser back to. */
 export const OIDC_CALLBACK_PATH = "/signin/oidc/callback";
@@ -41,6 +46,8 @@ export function registerOidcPages(app: FastifyInstance, web: WebContext): void {
         const started = await startOidcSignIn(web, { redirectUri: oidcRedirectUri(web), next: page.chrome.u(next) });
         if (started === undefined) throw pageNotFound();
         page.reply.setCookie(OIDC_COOKIE, started.browser, cookieOptions(web, OIDC_FLOW_MS));
+        const zone = browserTimeZone(queryValue(page.query, "timeZone"));
+        if (zone !== undefined) page.reply.setCookie(OIDC_ZONE_COOKIE, zone, cookieOptions(web, OIDC_FLOW_MS));
         return page.reply.header("cache-control", "no-store").redirect(started.authorizationUrl, 303);
       } catch (error) {
         if (!(error instanceof OidcUnavailableError)) throw error;
@@ -54,6 +61,8 @@ export function registerOidcPages(app: FastifyInstance, web: WebContext): void {
       const currentUrl = new URL(`${oidcRedirectUri(web)}${query}`);
       const browser = page.request.cookies[OIDC_COOKIE];
       page.reply.clearCookie(OIDC_COOKIE, { path: "/" });
+      const zone = page.request.cookies[OIDC_ZONE_COOKIE];
+      if (zone !== undefined) page.reply.clearCookie(OIDC_ZONE_COOKIE, { path: "/" });
       try {
         const outcome = await finishOidcSignIn(web, {
           browser,
@@ -74,6 +83,8 @@ export function registerOidcPages(app: FastifyInstance, web: WebContext): void {
           return page.reply.header("cache-control", "no-store").redirect(to, 303);
         }
         setSessionCookie(web, page.reply, outcome.token);
+        // A first sign-in (or sign-up) by single sign-on takes the browser's zone as the password's does.
+        await takeBrowserZone(web, page.reply, outcome.userId, zone);
         return page.reply.header("cache-control", "no-store").redirect(next, 303);
       } catch (error) {
         if (!(error instanceof OidcUnavailableError)) throw error;

@@ -1,6 +1,7 @@
 // "Sign in with a passkey" (`POST /signin/passkey`): a discoverable passkey with user verification
 // is the whole sign-in, both factors at once. Its challenge is bound to the sign-in form's token
 // (the cookie and the form field the page set), so an answer made for one page works on no other.
+// The form reports the browser's time zone, as the password form does (web/session.ts).
 import type { FastifyInstance } from "fastify";
 import { DomainError, TooManyRequestsError } from "../../domain/errors.js";
 import { toErrorReply } from "../../http/errors.js";
@@ -8,7 +9,7 @@ import { bindingOf } from "../../services/two-factor/passkey-challenge.js";
 import { signInWithPasskey } from "../../services/two-factor/passkeys.js";
 import { errorText } from "../i18n/i18n.js";
 import { type WebContext, registerPublicPage } from "../page.js";
-import { SIGNIN_COOKIE, deviceOf, setDeviceCookie, setSessionCookie } from "../session.js";
+import { SIGNIN_COOKIE, deviceOf, setDeviceCookie, setSessionCookie, takeBrowserZone } from "../session.js";
 import { requireFormToken, safeNext, showForm } from "./auth.js";
 
 /** Registers `POST /signin/passkey`. */
@@ -26,6 +27,8 @@ export function registerPasskeySignIn(app: FastifyInstance, web: WebContext): vo
         });
         setDeviceCookie(web, page.reply, device);
         setSessionCookie(web, page.reply, started.token);
+        // As after a password: the browser's zone for an account without one, else offered.
+        await takeBrowserZone(web, page.reply, started.session.user.id, page.form.get("timeZone") ?? undefined);
         page.reply.clearCookie(SIGNIN_COOKIE, { path: "/" });
         return page.redirect(next);
       } catch (error) {

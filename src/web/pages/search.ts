@@ -8,7 +8,13 @@ import { type ContentRef, formatPair } from "../../domain/item-id.js";
 import { SEARCH_LIMITS } from "../../domain/limits.js";
 import { SEARCH_KINDS, type SearchKind, parseSearchKind, parseSearchQuery } from "../../domain/search.js";
 import { listMyGroups } from "../../services/group/group.js";
-import { type FoundItem, type SearchInput, searchItems } from "../../services/search/search.js";
+import {
+  type FoundItem,
+  type FoundOther,
+  type SearchInput,
+  isFoundContent,
+  searchItems,
+} from "../../services/search/search.js";
 import { readGroupId } from "../../http-kit/parameters.js";
 import { type QueryValues, queryValue } from "../../http-kit/query.js";
 import { registerEndpoint } from "../../http-kit/route.js";
@@ -17,7 +23,9 @@ import type { MessageKey } from "../i18n/en.js";
 import { type SafeHtml, html } from "../layout.js";
 import { type WebContext, registerPage } from "../page.js";
 import { type RequestedPage, paged, readPageNumber, withQuery } from "../paging.js";
+import { roomPath } from "./chat-paths.js";
 import { itemPath } from "./item-view.js";
+import { personalEventPath } from "./my-event-paths.js";
 
 /** The groups a filter offers: a person's joined groups, up to this many. */
 const FILTER_GROUPS = 1000;
@@ -27,6 +35,10 @@ const KIND_LABELS: Readonly<Record<SearchKind, MessageKey>> = {
   COMMENT: "search.kind.COMMENT",
   TASK: "search.kind.TASK",
   CABINET: "search.kind.CABINET",
+  G_SCHEDULE: "search.kind.G_SCHEDULE",
+  M_SCHEDULE: "search.kind.M_SCHEDULE",
+  M_CHAT: "search.kind.M_CHAT",
+  GROUP: "search.kind.GROUP",
 };
 
 const REFUSALS: Readonly<Record<string, MessageKey>> = {
@@ -98,6 +110,7 @@ function readInput(query: QueryValues, text: string, request: RequestedPage): Se
   return {
     query: parseSearchQuery(text),
     kind: parseSearchKind(queryValue(query, "kind")),
+    among: SEARCH_KINDS,
     groupId: group === "" ? null : readGroupId(group, "group"),
     page: request.fetch,
   };
@@ -114,6 +127,7 @@ function feedHref(baseUrl: string, query: QueryValues): string {
 }
 
 function resultRow(chrome: Chrome, item: FoundItem) {
+  if (!isFoundContent(item)) return otherRow(chrome, item);
   const ref = (id: number): ContentRef => ({ kind: item.kind as ContentRef["kind"], groupId: item.group.id, id });
   const common = { kind: chrome.t(KIND_LABELS[item.kind]), groupName: item.group.name, excerpt: excerptHtml(item) };
   switch (item.kind) {
@@ -150,6 +164,47 @@ function resultRow(chrome: Chrome, item: FoundItem) {
   }
 }
 
+/** A row of an event, a personal event, a chat message or a group. */
+function otherRow(chrome: Chrome, item: FoundOther) {
+  const common = { kind: chrome.t(KIND_LABELS[item.kind]), excerpt: excerptHtml(item) };
+  switch (item.kind) {
+    case "G_SCHEDULE": {
+      const ref: ContentRef = { kind: "GW_SCHEDULE", groupId: item.group.id, id: item.entry.event.id };
+      return {
+        ...common,
+        groupName: item.group.name,
+        title: item.entry.event.title,
+        href: chrome.u(itemPath(ref)),
+        at: item.entry.event.updatedAt,
+      };
+    }
+    case "M_SCHEDULE":
+      return {
+        ...common,
+        groupName: chrome.t("search.myCalendar"),
+        title: item.entry.event.title,
+        href: chrome.u(personalEventPath(item.entry.event.id)),
+        at: item.entry.event.updatedAt,
+      };
+    case "M_CHAT":
+      return {
+        ...common,
+        groupName: chrome.t("search.inRoom", { room: item.roomTitle }),
+        title: item.message.authorName,
+        href: chrome.u(`${roomPath(item.message.roomId)}#comment-${item.message.number}`),
+        at: item.message.createdAt,
+      };
+    case "GROUP":
+      return {
+        ...common,
+        groupName: item.group.name,
+        title: item.group.name,
+        href: chrome.u(`/g/${formatPair(item.group.id)}/board`),
+        at: item.group.updatedAt,
+      };
+  }
+}
+
 /** The excerpt with its hits in `<mark>`, every piece of text escaped. */
 function excerptHtml(item: FoundItem): SafeHtml {
   return html`${item.excerpt.map((part) => (part.hit ? html`<mark>${part.text}</mark>` : part.text))}`;
@@ -160,7 +215,7 @@ function openSearchDescription(baseUrl: string): string {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <OpenSearchDescription xmlns="http://a9.com/-/spec/opensearch/1.1/">
 <ShortName>Kairan</ShortName>
-<Description>Kairan: topics, comments, tasks and shared files of your groups</Description>
+<Description>Kairan: topics, comments, tasks, files, events and chat messages of your groups</Description>
 <InputEncoding>UTF-8</InputEncoding>
 <Url type="text/html" method="get" template="${escape(baseUrl)}/search?q={searchTerms}"/>
 <Url type="application/atom+xml" method="get" template="${escape(baseUrl)}/api/search/V2?q={searchTerms}"/>

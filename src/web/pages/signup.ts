@@ -16,7 +16,7 @@ import { claimAddressTaken, claimSignedIn } from "../../domain/placeholder.js";
 import { signUp } from "../../services/account/signup.js";
 import { errorText } from "../i18n/i18n.js";
 import { type PublicPageRequest, type WebContext, pathPair, registerPublicPage } from "../page.js";
-import { setSessionCookie, signedInOf } from "../session.js";
+import { setSessionCookie, signedInOf, takeBrowserZone } from "../session.js";
 import { issueFormToken, requireFormToken } from "./auth.js";
 
 /** `/signup` and `/join/:member/:secret`. */
@@ -35,6 +35,7 @@ export function registerSignupPages(app: FastifyInstance, web: WebContext): void
           ...values,
           password: page.form.get("password") ?? "",
           address: web.clientAddress(page.request),
+          timeZone: page.form.get("timeZone") ?? undefined,
         });
         return signInAs(web, page, user, "/");
       } catch (error) {
@@ -73,10 +74,14 @@ function linkOf(page: PublicPageRequest): { memberId: number; secret: string } {
   return { memberId: pathPair(page, "member"), secret: page.params.secret ?? "" };
 }
 
-/** The new account is signed in at once: it proved its password by choosing it. */
+/**
+ * The new account is signed in at once: it proved its password by choosing it. It takes the
+ * browser's zone (an invitation's new or handed-over account has none yet).
+ */
 async function signInAs(web: WebContext, page: PublicPageRequest, user: User, next: string) {
   const started = await openSession(web, user);
   setSessionCookie(web, page.reply, started.token);
+  await takeBrowserZone(web, page.reply, user.id, page.form.get("timeZone") ?? undefined);
   return page.redirect(next);
 }
 

@@ -95,6 +95,7 @@ async function taskListPage(web: WebContext, page: PageRequest) {
         all: page.chrome.t("tasks.anyFolder"),
       }).map((link) => ({ value: link.key, label: link.label })),
       action: page.chrome.u(path),
+      manageFoldersHref: view.mayManageFolders ? page.chrome.u(`${path}/folders`) : undefined,
       // The download keeps the filters that were understood (a refused due range shows no link).
       exportHref: error === undefined ? page.chrome.u(withQuery(`${path}/export`, { ...filters })) : undefined,
       newTaskHref: page.chrome.u(
@@ -103,7 +104,7 @@ async function taskListPage(web: WebContext, page: PageRequest) {
       inTrash: folder.kind === "trash",
       back: { ...filters, page: request.number === 1 ? "" : String(request.number) },
       tasks: paged(
-        view.tasks.map((task) => taskRow(page.chrome, task, web.clock.now())),
+        view.tasks.map((task) => ({ ...taskRow(page.chrome, task, web.clock.now()), mark: view.unread.get(task.id) })),
         request,
         (n) => page.chrome.u(withQuery(path, { ...filters, page: n })),
       ),

@@ -33,7 +33,7 @@ import {
   registerPage,
   registerPublicPage,
 } from "../page.js";
-import { SECOND_STEP_COOKIE, SIGNIN_COOKIE, deviceOf, setSessionCookie } from "../session.js";
+import { SECOND_STEP_COOKIE, SIGNIN_COOKIE, deviceOf, setSessionCookie, takeBrowserZone } from "../session.js";
 import { issueFormToken, requireFormToken, safeNext } from "./auth.js";
 
 /** The forms of the page, each a section with this id. */
@@ -237,6 +237,7 @@ async function takeSecondStep(web: WebContext, page: PublicPageRequest, withPass
         })
       : await completeSignIn(web, user, { code: field(page, "code"), ...origin(web, page) });
     setSessionCookie(web, page.reply, started.token);
+    await takeBrowserZone(web, page.reply, user.id, page.form.get("timeZone") ?? undefined);
     page.reply.clearCookie(SECOND_STEP_COOKIE, { path: "/" });
     page.reply.clearCookie(SIGNIN_COOKIE, { path: "/" });
     return page.redirect(safeNext(page.form.get("next") ?? undefined));

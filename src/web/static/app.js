@@ -13,10 +13,90 @@
     return sharedStream;
   }
 
+  // The sign-in and sign-up forms tell the server the browser's time zone (an account without one
+  // takes it; one in another zone is offered it).
+  var browserZone = "";
+  try {
+    browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+  } catch {
+    browserZone = "";
+  }
+  document.querySelectorAll("input[data-browser-zone]").forEach(function (field) {
+    field.value = browserZone;
+  });
+  // Single sign-on leaves for the provider by a link: the zone rides along as ?timeZone=.
+  document.querySelectorAll("a[data-browser-zone-link]").forEach(function (link) {
+    if (browserZone)
+      link.href += (link.href.indexOf("?") < 0 ? "?" : "&") + "timeZone=" + encodeURIComponent(browserZone);
+  });
+
+  // The header's menu below 600 px: a button opens and closes it, Escape closes it and goes back
+  // to the button. Without this script the "Menu" link opens it (the stylesheet's :target).
+  (function menu() {
+    var button = document.querySelector(".menu-toggle");
+    var panel = document.getElementById("site-menu");
+    var header = document.querySelector(".site-header");
+    if (!button || !panel || !header) return;
+    var link = header.querySelector(".menu-link");
+    if (link) link.parentNode.removeChild(link);
+    function set(open) {
+      button.setAttribute("aria-expanded", open ? "true" : "false");
+      panel.classList.toggle("is-open", open);
+    }
+    set(window.location.hash === "#site-menu");
+    header.classList.add("menu-ready");
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      set(button.getAttribute("aria-expanded") !== "true");
+    });
+    header.addEventListener("keydown", function (event) {
+      if (event.key !== "Escape" || button.getAttribute("aria-expanded") !== "true") return;
+      set(false);
+      button.focus();
+    });
+  })();
+
   // Destructive forms ask first.
   document.querySelectorAll("form[data-confirm]").forEach(function (form) {
     form.addEventListener("submit", function (event) {
       if (!window.confirm(form.getAttribute("data-confirm"))) event.preventDefault();
+    });
+  });
+
+  // The export's import (/admin/import): "Check" answers in place, so the zip chosen stays chosen
+  // for "Import". Without the script (or when the answer cannot be read) the form posts as usual
+  // and the page comes back with the report; the file is then chosen again.
+  document.querySelectorAll("form[data-check-in-place]").forEach(function (form) {
+    var result = document.getElementById(form.getAttribute("data-check-in-place"));
+    if (!result || !window.fetch || !window.DOMParser || !window.FormData) return;
+    var plain = false;
+    form.addEventListener("submit", function (event) {
+      var submitter = event.submitter;
+      if (plain || !submitter || submitter.value !== "dry-run") return;
+      event.preventDefault();
+      var body = new FormData(form);
+      body.append(submitter.name, submitter.value);
+      submitter.disabled = true;
+      fetch(form.action, { method: "POST", body: body, credentials: "same-origin" })
+        .then(function (response) {
+          return response.text();
+        })
+        .then(function (html) {
+          var fresh = new DOMParser().parseFromString(html, "text/html").getElementById(result.id);
+          if (!fresh) throw new Error("no result in the answer");
+          result.innerHTML = fresh.innerHTML;
+          result.focus();
+        })
+        .then(
+          function () {
+            submitter.disabled = false;
+          },
+          function () {
+            submitter.disabled = false;
+            plain = true;
+            form.requestSubmit(submitter);
+          },
+        );
     });
   });
 
@@ -97,6 +177,11 @@
         // A refusal is a page saying what was wrong: show its message here and keep the form.
         var page = new DOMParser().parseFromString(request.responseText, "text/html");
         var alert = page.querySelector(".notice-error[role=alert]:not(:empty)");
+        // The folder holds a file of this name: the page asks version or separate file. Ask it
+        // here, with the chosen file still in the form.
+        var choice = page.querySelector("[data-same-name]");
+        if (choice && !form.querySelector("[data-same-name]"))
+          button.parentNode.parentNode.insertBefore(document.importNode(choice, true), button.parentNode);
         done(alert ? alert.textContent : form.getAttribute("data-failed"));
       });
       request.addEventListener("error", function () {
@@ -180,6 +265,75 @@
     };
     editForm.addEventListener("input", renew);
   }
+
+  // Preview: under each text field that takes Markdown, a button shows the text as its page will
+  // (POST /preview renders it with the server's own rules; nothing is stored), then goes back to
+  // editing. The text stays in the field, so the form sends it either way.
+  document.querySelectorAll("textarea[data-preview]").forEach(function (field, fieldIndex) {
+    var csrf = field.form && field.form.querySelector("input[name=_csrf]");
+    if (!csrf) return;
+    var shown = document.createElement("div");
+    shown.id = (field.id || "text-" + fieldIndex) + "-preview";
+    shown.className = "markdown preview";
+    shown.setAttribute("aria-live", "polite");
+    shown.hidden = true;
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "small preview-toggle";
+    button.setAttribute("aria-controls", shown.id);
+    button.textContent = field.getAttribute("data-preview-show");
+    field.insertAdjacentElement("afterend", shown);
+    field.insertAdjacentElement("afterend", button);
+    function editing() {
+      shown.hidden = true;
+      field.hidden = false;
+      button.textContent = field.getAttribute("data-preview-show");
+    }
+    function say(html, text) {
+      if (html) shown.innerHTML = html;
+      else shown.textContent = text;
+      shown.hidden = false;
+      field.hidden = true;
+      button.textContent = field.getAttribute("data-preview-edit");
+    }
+    button.addEventListener("click", function () {
+      if (!shown.hidden) {
+        editing();
+        field.focus();
+        return;
+      }
+      var body = new URLSearchParams();
+      body.set("_csrf", csrf.value);
+      body.set("text", field.value);
+      fetch(field.getAttribute("data-preview"), { method: "POST", body: body, credentials: "same-origin" })
+        .then(function (response) {
+          if (!response.ok) throw new Error(String(response.status));
+          return response.text();
+        })
+        .then(function (html) {
+          say(html.trim(), field.getAttribute("data-preview-empty"));
+        })
+        .catch(function () {
+          say("", field.getAttribute("data-preview-failed"));
+        });
+    });
+  });
+
+  // Chat: Enter sends the message and Shift+Enter starts a new line. While an input method is
+  // composing (Japanese, Chinese), Enter only confirms the composition; an empty message with no
+  // file is not sent.
+  document.querySelectorAll("textarea[data-enter-sends]").forEach(function (field) {
+    field.addEventListener("keydown", function (event) {
+      if (event.key !== "Enter" || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (event.isComposing || event.keyCode === 229) return;
+      event.preventDefault();
+      var form = field.form;
+      var files = form && form.querySelector("input[type=file]");
+      if (!form || (field.value.trim() === "" && !(files && files.files && files.files.length > 0))) return;
+      if (form.requestSubmit) form.requestSubmit();
+      else form.submit();
+    });
+  });
 
   // Mentions: typing @ in a text field of a group lists its members in a listbox under the field
   // (the field points at it with aria-controls and aria-activedescendant, so focus stays in the
@@ -371,17 +525,20 @@
     });
   })();
 
-  // Live updates: the header's Notifications link counts what arrived since the page loaded, and
-  // the notifications page reloads its list in place. Without EventSource (or this script) the
-  // pages stay as they are and show the news at the next load.
+  // Live updates: the header's counts are the server's (/unread: unconfirmed notifications, unread
+  // chat messages), counted again whenever the live stream says something arrived or was read (in
+  // this tab, another tab or another browser) and when the stream (re)connects; the notifications
+  // page reloads its list in place. Without EventSource (or this script) the counts are those of
+  // the page's load.
   (function live() {
+    var badges = document.querySelectorAll(".site-header [data-unread]");
+    if (badges.length === 0 || !window.EventSource || !window.fetch) return;
     var link = document.querySelector('.site-nav a[href$="/notifications"]');
-    if (!link || !window.EventSource) return;
+    var onList = link !== null && link.getAttribute("aria-current") === "page";
     var seen = {};
-    var count = 0;
-    var badge = null;
-    var onList = link.getAttribute("aria-current") === "page";
     var refreshing = false;
+    var counting = false;
+    var again = false;
     function refreshList() {
       if (refreshing) return;
       refreshing = true;
@@ -399,22 +556,52 @@
           refreshing = false;
         });
     }
+    function show(counts) {
+      badges.forEach(function (badge) {
+        var n = Number(counts[badge.getAttribute("data-unread")] || 0);
+        badge.hidden = n === 0;
+        badge.firstElementChild.textContent = String(n);
+        badge.lastElementChild.textContent = (badge.getAttribute("data-label") || "").replace("{n}", String(n));
+      });
+    }
+    // One request at a time; events that come meanwhile ask for one more afterwards.
+    function count() {
+      if (counting) {
+        again = true;
+        return;
+      }
+      counting = true;
+      fetch("/unread", { credentials: "same-origin" })
+        .then(function (response) {
+          return response.ok ? response.json() : null;
+        })
+        .then(function (counts) {
+          if (counts) show(counts);
+        })
+        .catch(function () {})
+        .then(function () {
+          counting = false;
+          if (again) {
+            again = false;
+            count();
+          }
+        });
+    }
     function arrived(event) {
       if (seen[event.lastEventId]) return;
       seen[event.lastEventId] = true;
-      if (onList) return refreshList();
-      count += 1;
-      if (!badge) {
-        badge = document.createElement("span");
-        badge.className = "live-count";
-        link.appendChild(document.createTextNode(" "));
-        link.appendChild(badge);
-      }
-      badge.textContent = String(count);
+      count();
+      if (onList) refreshList();
     }
     var source = liveStream();
     source.addEventListener("notification", arrived);
     source.addEventListener("likeNotification", arrived);
+    source.addEventListener("chat", count);
+    source.addEventListener("read", function () {
+      count();
+      if (onList) refreshList();
+    });
+    source.addEventListener("open", count);
     window.addEventListener("pagehide", function () {
       source.close();
     });

@@ -3,6 +3,7 @@
 import fc from "fast-check";
 import type { GroupItems } from "../../support/world.js";
 import { fieldValue } from "./values.js";
+import { formatCursor } from "../../../src/domain/changes.js";
 
 /** Every query parameter some endpoint of the interface reads (docs/api.md "Endpoints"). */
 export const PARAMETER_NAMES = [
@@ -40,6 +41,8 @@ export const PARAMETER_NAMES = [
   "lastEventId",
   // The personal schedule (issue #20).
   "ignore-aggregated",
+  // Delta sync (issue #34).
+  "changes-since",
 ] as const;
 
 const BAD_ESCAPES = [
@@ -154,6 +157,21 @@ export function validParameterValues(
     type: ["user", "group", "USER"],
     lastEventId: ["0", "1", "999999999999999", "-1"],
     "ignore-aggregated": ["true", "True", "false", "False"],
+    // Delta sync: cursors of each group's lists from the start, one far ahead, and near misses.
+    "changes-since": [
+      ...all((g) =>
+        ["BOARD", "TASK", "CABINET", "MEMBER", "GW_SCHEDULE"].map((kind) =>
+          formatCursor({ kind, groupId: Number(g.groupPair.split(":")[1]), parentId: 0, seq: 0 }),
+        ),
+      ),
+      formatCursor({ kind: "BOARD", groupId: 1, parentId: 0, seq: 999_999_999_999 }),
+      formatCursor({ kind: "BOARD", groupId: 1, parentId: 0, seq: 0, position: 5 }),
+      // A person's ToDo scope (minus a user id), the fuzz world's first users'.
+      formatCursor({ kind: "TODO", groupId: -1, parentId: 0, seq: 0 }),
+      formatCursor({ kind: "TODO", groupId: -2, parentId: 0, seq: 0 }),
+      "YzEuQk9BUkQuMS4wLjA=",
+      "0",
+    ],
   };
 }
 

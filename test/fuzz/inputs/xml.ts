@@ -39,7 +39,8 @@ function textValue(): fc.Arbitrary<string> {
   );
 }
 
-const OPERATIONS = ["insert", "update", "delete", "lock", "unlock"];
+// "answer": a participant's answer to an event (docs/api.md "Events").
+const OPERATIONS = ["insert", "update", "delete", "lock", "unlock", "answer"];
 
 /** The writes of the interface (board, comment, like, favorite, confirm), aimed at seeded ids. */
 function template(ids: readonly string[]): fc.Arbitrary<XNode> {
@@ -149,7 +150,8 @@ const RULES = ["FREQ=DAILY", "RRULE:FREQ=WEEKLY;BYDAY=MO,WE;COUNT=3", "FREQ=MONT
 
 /**
  * An event write (docs/api.md "Events"): times, all-day, a zone, a rule with exceptions,
- * participants; without the group and participants (a personal event's write) one time in two.
+ * participants (with an answer, as `cbl:operation type="answer"` reads it); without the group and
+ * participants (a personal event's write) one time in two.
  */
 function eventWrite(id: fc.Arbitrary<string>, text: fc.Arbitrary<string>, opType: fc.Arbitrary<string>) {
   const time = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...TIMES) }, { weight: 1, arbitrary: absurdValue() });
@@ -165,8 +167,9 @@ function eventWrite(id: fc.Arbitrary<string>, text: fc.Arbitrary<string>, opType
       fc.constantFrom("true", "True", "no"),
       id,
       fc.boolean(),
+      fc.constantFrom("attending", "maybe", "declined", " Maybe ", "yes", ""),
     )
-    .map(([o, i, t, start, end, rule, allDay, who, group]) =>
+    .map(([o, i, t, start, end, rule, allDay, who, group, answer]) =>
       el(
         "feed",
         [],
@@ -197,7 +200,13 @@ function eventWrite(id: fc.Arbitrary<string>, text: fc.Arbitrary<string>, opType
                   el("cblSch:exception", [["startTime", start]]),
                 ],
               ),
-              ...shared(el("cbl:who", [["id", who]]), group),
+              ...shared(
+                el("cbl:who", [
+                  ["id", who],
+                  ["answer", answer],
+                ]),
+                group,
+              ),
             ],
           ),
         ],

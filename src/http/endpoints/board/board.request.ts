@@ -14,6 +14,8 @@ import {
 } from "../../../http-kit/parameters.js";
 import { type QueryValues, clip, queryFlag, queryValue } from "../../../http-kit/query.js";
 import { readOperation, readReplyTo, requireSingleEntry, summaryOf } from "../../atom-request.js";
+import type { ChangeCursor } from "../../../domain/changes.js";
+import { readChangesSince } from "../../changes-link.js";
 
 /** A board read: a page of a group's topics, or one topic. */
 export type BoardRead =
@@ -23,6 +25,7 @@ export type BoardRead =
       readonly filter: FolderFilter;
       readonly page: PageWindow;
       readonly embedComments: boolean;
+      readonly changesSince: ChangeCursor | undefined;
     }
   | { readonly kind: "one"; readonly ref: ContentRef; readonly embedComments: boolean };
 
@@ -57,12 +60,14 @@ export function readBoardQuery(query: QueryValues): BoardRead {
     throw new ValidationError("PARAMETER_REQUIRED", "The query parameter group (or entry) is required.");
   }
   const groupId = readGroupParameter(query);
+  const page = readPage(query);
   return {
     kind: "list",
     groupId,
     filter: readFolderParameter(queryValue(query, "board-folder"), "board-folder"),
-    page: readPage(query),
+    page,
     embedComments,
+    changesSince: readChangesSince(query, page),
   };
 }
 

@@ -18,6 +18,8 @@ import { sendFeed } from "../../../http-kit/send.js";
 import type { QueryValues } from "../../../http-kit/query.js";
 import { registerEndpoint } from "../../../http-kit/route.js";
 import { readXmlBody } from "../../xml-body.js";
+import { nextChangesHref } from "../../changes-link.js";
+import { refusedPrecondition } from "../../precondition.js";
 import { readBoardQuery, readBoardWrite } from "./board.request.js";
 
 /** `GET|POST /api/board/V2`: topics of a group's board. */
@@ -30,7 +32,8 @@ export function registerBoard(app: FastifyInstance, context: Context): void {
       requireAccess(actor, input.embedComments ? "comments" : "read");
       const view =
         input.kind === "one" ? await getTopic(context, actor, input) : await listTopics(context, actor, input);
-      return sendFeed(reply, boardFeed(context.baseUrl(), viewerOf(actor), view, clock.now()));
+      const changes = nextChangesHref(context.baseUrl(), request, view.changes);
+      return sendFeed(reply, boardFeed(context.baseUrl(), viewerOf(actor), view, clock.now(), changes));
     },
     async POST(request, reply) {
       const actor = await authenticateRequest(context, request);
@@ -38,6 +41,17 @@ export function registerBoard(app: FastifyInstance, context: Context): void {
       requireAccess(actor, "write");
       const baseUrl = context.baseUrl();
       const viewer = viewerOf(actor);
+      if (input.op === "update" || input.op === "delete") {
+        // The topic's own feed, as `GET ?entry=` answers it: its ETag is what If-Match names.
+        const current = async () =>
+          boardFeed(
+            baseUrl,
+            viewer,
+            await getTopic(context, actor, { ref: input.ref, embedComments: false }),
+            clock.now(),
+          );
+        if (await refusedPrecondition(request, reply, current, context.baseUrl())) return reply;
+      }
       switch (input.op) {
         case "create":
           return sendFeed(reply, boardFeed(baseUrl, viewer, await createTopic(context, actor, input), clock.now()));

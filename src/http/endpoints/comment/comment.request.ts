@@ -6,6 +6,7 @@ import {
   type PersonalEventRef,
   isContentRef,
   parseChatId,
+  parseItemId,
   parsePersonalEventId,
 } from "../../../domain/item-id.js";
 import { refusePersonalTaskId } from "../../../domain/personal-task.js";
@@ -13,15 +14,19 @@ import type { PageWindow } from "../../../store/page-window.js";
 import { readOperation, readReplyTo, requireSingleEntry, summaryOf } from "../../atom-request.js";
 import { type QueryValues, clip, queryFlag, queryValue } from "../../../http-kit/query.js";
 import { readItemId, readPage } from "../../../http-kit/parameters.js";
+import type { ChangeCursor } from "../../../domain/changes.js";
+import { readChangesSince } from "../../changes-link.js";
 
 /** `GET /api/comment/V2`: a page of one parent's comments. */
 export interface CommentRead {
   readonly parent: ContentRef;
   readonly page: PageWindow;
   readonly unconfirmed: boolean;
+  /** `changes-since` (docs/api.md "Delta sync"); undefined when absent. */
+  readonly changesSince: ChangeCursor | undefined;
 }
 
-/** A comment write, after dispatch (docs/api.md "Comments": insert or none adds, delete deletes). */
+/** A comment write, after dispatch (docs/api.md "Comments": insert or none adds, update edits, delete deletes). */
 export type CommentWrite =
   | {
       readonly op: "add";
@@ -29,6 +34,7 @@ export type CommentWrite =
       readonly text: string | undefined;
       readonly replyTo: number | undefined;
     }
+  | { readonly op: "update"; readonly parent: ContentRef; readonly number: number; readonly text: string | undefined }
   | { readonly op: "delete"; readonly parent: ContentRef; readonly number: number }
   /** A comment on a personal event, which takes none (refused by the service: 400 or 404). */
   | { readonly op: "personal"; readonly ref: PersonalEventRef };
@@ -51,15 +57,26 @@ export function readPersonalEventParent(query: QueryValues): PersonalEventRef | 
   return parsePersonalEventId(queryValue(query, "entry") ?? "");
 }
 
+/**
+ * `GET /api/comment/V2?entry=<comment id>`: the one comment whose own feed is asked for (its ETag
+ * is what a conditional write names); undefined when `entry` names anything else.
+ */
+export function readOneComment(query: QueryValues): { parent: ContentRef; number: number } | undefined {
+  const ref = parseItemId(queryValue(query, "entry") ?? "");
+  return ref?.kind === "COMMENT" ? { parent: ref.parent, number: ref.number } : undefined;
+}
+
 /** Reads `entry`, paging and `unconfirmed`. @throws ValidationError naming the parameter, UNSUPPORTED_ITEM */
 export function readCommentQuery(query: QueryValues, callerId: number): CommentRead {
   const entry = queryValue(query, "entry");
   if (entry === undefined)
     throw new ValidationError("PARAMETER_REQUIRED", "The query parameter entry (the item's id) is required.");
+  const page = readPage(query);
   return {
     parent: readParentId(entry, "entry", callerId),
-    page: readPage(query),
+    page,
     unconfirmed: queryFlag(query, "unconfirmed"),
+    changesSince: readChangesSince(query, page),
   };
 }
 
@@ -82,20 +99,29 @@ export function readCommentWrite(feed: XmlElement, callerId: number): CommentWri
     const entry = requireSingleEntry(feed, "comment");
     return { op: "add", parent, text: summaryOf(entry), replyTo: readReplyTo(entry) };
   }
-  if (operation === "delete") {
+  if (operation === "update") {
     const entry = requireSingleEntry(feed, "comment");
-    const id = childText(entry, NS.atom, "id");
-    if (id === undefined || id.trim() === "")
-      throw new ValidationError("ENTRY_ID_REQUIRED", "entry/id (the comment id) is missing.");
-    refuseChat(id);
-    const ref = readItemId(id, "entry/id");
-    if (ref.kind !== "COMMENT") throw new NotFoundError("COMMENT_NOT_FOUND", "The comment does not exist.");
-    return { op: "delete", parent: ref.parent, number: ref.number };
+    return { op: "update", ...readCommentEntryId(entry), text: summaryOf(entry) };
   }
+  if (operation === "delete") return { op: "delete", ...readCommentEntryId(requireSingleEntry(feed, "comment")) };
   throw new ValidationError(
     "INVALID_OPERATION",
-    `cbl:operation type "${clip(operation)}" is not one of insert, delete.`,
+    `cbl:operation type "${clip(operation)}" is not one of insert, update, delete.`,
   );
+}
+
+/**
+ * The comment `entry/id` names.
+ * @throws ValidationError ENTRY_ID_REQUIRED, INVALID_ID, CHAT_NOT_SUPPORTED; NotFoundError COMMENT_NOT_FOUND (an id of no comment)
+ */
+function readCommentEntryId(entry: XmlElement): { parent: ContentRef; number: number } {
+  const id = childText(entry, NS.atom, "id");
+  if (id === undefined || id.trim() === "")
+    throw new ValidationError("ENTRY_ID_REQUIRED", "entry/id (the comment id) is missing.");
+  refuseChat(id);
+  const ref = readItemId(id, "entry/id");
+  if (ref.kind !== "COMMENT") throw new NotFoundError("COMMENT_NOT_FOUND", "The comment does not exist.");
+  return { parent: ref.parent, number: ref.number };
 }
 
 /**

@@ -5,6 +5,8 @@ import type { PageWindow } from "../../../store/page-window.js";
 import { readContentId, readFolderParameter } from "../../../http-kit/parameters.js";
 import { type QueryValues, queryFlag, queryValue } from "../../../http-kit/query.js";
 import { readGroupParameter, readPage } from "../../../http-kit/parameters.js";
+import type { ChangeCursor } from "../../../domain/changes.js";
+import { readChangesSince } from "../../changes-link.js";
 
 /** A shared-files read: a page of a group's files, or one file. */
 export type CabinetRead =
@@ -14,6 +16,7 @@ export type CabinetRead =
       readonly folder: CabinetFilter;
       readonly page: PageWindow;
       readonly embedHistory: boolean;
+      readonly changesSince: ChangeCursor | undefined;
     }
   | { readonly kind: "one"; readonly ref: ContentRef; readonly embedHistory: boolean };
 
@@ -31,5 +34,6 @@ export function readCabinetQuery(query: QueryValues): CabinetRead {
   }
   const groupId = readGroupParameter(query);
   const folder = readFolderParameter(queryValue(query, "cabinet-folder"), "cabinet-folder", ["ATTACH"]);
-  return { kind: "list", groupId, folder, page: readPage(query), embedHistory };
+  const page = readPage(query);
+  return { kind: "list", groupId, folder, page, embedHistory, changesSince: readChangesSince(query, page) };
 }

@@ -7,6 +7,7 @@ import { authenticateRequest, viewerOf } from "../../caller.js";
 import { sendFeed } from "../../../http-kit/send.js";
 import type { QueryValues } from "../../../http-kit/query.js";
 import { registerEndpoint } from "../../../http-kit/route.js";
+import { nextChangesHref } from "../../changes-link.js";
 import { readMemberQuery } from "./gw-member-list.request.js";
 
 /** `GET /api/gwMemberList/V2`: a group's members or invitations (read only). */
@@ -19,7 +20,8 @@ export function registerGwMemberList(app: FastifyInstance, context: Context): vo
       requireAccess(actor, "read");
       const view =
         input.kind === "one" ? await getMember(context, actor, input) : await listMembers(context, actor, input);
-      return sendFeed(reply, memberListFeed(context.baseUrl(), viewerOf(actor), view, clock.now()));
+      const changes = nextChangesHref(context.baseUrl(), request, view.changes);
+      return sendFeed(reply, memberListFeed(context.baseUrl(), viewerOf(actor), view, clock.now(), changes));
     },
   });
 }

@@ -15,6 +15,8 @@ import {
 } from "../../../http-kit/parameters.js";
 import { type QueryValues, clip, queryFlag, queryValue } from "../../../http-kit/query.js";
 import { readOperation, requireSingleEntry, summaryOf } from "../../atom-request.js";
+import type { ChangeCursor } from "../../../domain/changes.js";
+import { readChangesSince } from "../../changes-link.js";
 
 /** A group event read: a page of a group's events in a window, or one event. */
 export type EventRead =
@@ -25,6 +27,9 @@ export type EventRead =
       readonly menu: EventMenuFilter;
       readonly page: PageWindow;
       readonly embedComments: boolean;
+      /** A bound was given: the window does not move with the clock (delta sync needs that). */
+      readonly fixedWindow: boolean;
+      readonly changesSince: ChangeCursor | undefined;
     }
   | { readonly kind: "one"; readonly ref: ContentRef; readonly embedComments: boolean };
 
@@ -32,7 +37,14 @@ export type EventRead =
 export type EventWrite =
   | ({ readonly op: "insert"; readonly groupId: number } & EventInput)
   | ({ readonly op: "update"; readonly ref: ContentRef } & EventInput)
-  | { readonly op: "delete"; readonly ref: ContentRef };
+  | { readonly op: "delete"; readonly ref: ContentRef }
+  /** Kairan's own: the caller's answer to an event naming them (docs/api.md "Participants' answers"). */
+  | {
+      readonly op: "answer";
+      readonly ref: ContentRef;
+      readonly answer: string | undefined;
+      readonly forUserId: number | undefined;
+    };
 
 /**
  * Reads `GET /api/gwSchedule/V2` parameters; `now` anchors a window given by neither bound.
@@ -45,13 +57,16 @@ export function readEventQuery(query: QueryValues, now: number): EventRead {
   const groupId = readGroupParameter(query);
   const start = parseTermBound(queryValue(query, "term-start"), "term-start");
   const end = parseTermBound(queryValue(query, "term-end"), "term-end");
+  const page = readPage(query);
   return {
     kind: "list",
     groupId,
     window: resolveEventWindow(start, end, now),
     menu: readEventMenuFilter(queryValue(query, "event-folder"), "event-folder"),
-    page: readPage(query),
+    page,
     embedComments,
+    fixedWindow: start !== undefined || end !== undefined,
+    changesSince: readChangesSince(query, page),
   };
 }
 
@@ -65,8 +80,9 @@ export function isEventQueryCacheable(query: QueryValues): boolean {
 }
 
 /**
- * Reads an event POST: `cbl:operation` insert (also when absent), update or delete, one entry.
- * @throws ValidationError INVALID_OPERATION, ENTRY_REQUIRED, MULTIPLE_ENTRIES, ENTRY_ID_REQUIRED, GROUP_REQUIRED, INVALID_ID
+ * Reads an event POST: `cbl:operation` insert (also when absent), update, delete or answer, one entry.
+ * @throws ValidationError INVALID_OPERATION, ENTRY_REQUIRED, MULTIPLE_ENTRIES, ENTRY_ID_REQUIRED, GROUP_REQUIRED,
+ *   INVALID_ID, EVENT_ANSWER_INVALID
  */
 export function readEventWrite(feed: XmlElement): EventWrite {
   const operation = readOperation(feed) ?? "insert";
@@ -85,12 +101,29 @@ export function readEventWrite(feed: XmlElement): EventWrite {
       return { op: "update", ref: readEntryId(entry), ...readEventFields(entry) };
     case "delete":
       return { op: "delete", ref: readEntryId(entry) };
+    case "answer":
+      return { op: "answer", ref: readEntryId(entry), ...readAnswer(entry) };
     default:
       throw new ValidationError(
         "INVALID_OPERATION",
-        `cbl:operation type "${clip(operation)}" is not one of insert, update, delete.`,
+        `cbl:operation type "${clip(operation)}" is not one of insert, update, delete, answer.`,
       );
   }
+}
+
+/**
+ * The one `cbl:who answer=` of an answer; its `id`, optional, must be the caller's (checked by the service).
+ * @throws ValidationError EVENT_ANSWER_INVALID (no cbl:who, or more than one), INVALID_ID
+ */
+function readAnswer(entry: XmlElement): { answer: string | undefined; forUserId: number | undefined } {
+  const who = children(entry, NS.cbl, "who");
+  if (who.length !== 1 || who[0] === undefined)
+    throw new ValidationError(
+      "EVENT_ANSWER_INVALID",
+      "An answer holds one cbl:who with answer= attending, maybe or declined.",
+    );
+  const id = attribute(who[0], "id");
+  return { answer: attribute(who[0], "answer"), forUserId: id === undefined ? undefined : readRefId(id, "cbl:who id") };
 }
 
 function readEntryId(entry: XmlElement): ContentRef {

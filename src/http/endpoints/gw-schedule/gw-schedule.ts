@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { deletedEventFeed, eventFeed, eventMenusFeed } from "../../../present/event.js";
 import { getEvent, listEventMenus, listEvents } from "../../../services/event/event.js";
-import { createEvent, deleteEvent, updateEvent } from "../../../services/event/event-write.js";
+import { answerEvent, createEvent, deleteEvent, updateEvent } from "../../../services/event/event-write.js";
 import type { Context } from "../../../context.js";
 import { authenticateRequest, viewerOf } from "../../caller.js";
 import { sendFeed } from "../../../http-kit/send.js";
@@ -10,6 +10,8 @@ import type { QueryValues } from "../../../http-kit/query.js";
 import { readGroupParameter, readPage } from "../../../http-kit/parameters.js";
 import { registerEndpoint } from "../../../http-kit/route.js";
 import { readXmlBody } from "../../xml-body.js";
+import { refusedPrecondition } from "../../precondition.js";
+import { nextChangesHref } from "../../changes-link.js";
 import { isEventQueryCacheable, readEventQuery, readEventWrite } from "./gw-schedule.request.js";
 
 /** `GET|POST /api/gwSchedule/V2`: a group's events (docs/api.md "Events"). */
@@ -22,7 +24,8 @@ export function registerGwSchedule(app: FastifyInstance, context: Context): void
       requireAccess(actor, input.embedComments ? "comments" : "read");
       const view =
         input.kind === "one" ? await getEvent(context, actor, input) : await listEvents(context, actor, input);
-      return sendFeed(reply, eventFeed(context.baseUrl(), viewerOf(actor), view, clock.now()));
+      const changes = nextChangesHref(context.baseUrl(), request, view.changes);
+      return sendFeed(reply, eventFeed(context.baseUrl(), viewerOf(actor), view, clock.now(), changes));
     },
     async POST(request, reply) {
       const actor = await authenticateRequest(context, request);
@@ -30,6 +33,17 @@ export function registerGwSchedule(app: FastifyInstance, context: Context): void
       requireAccess(actor, "write");
       const viewer = viewerOf(actor);
       const defaultTimeZone = context.config.timeZone;
+      if (input.op !== "insert") {
+        const { ref } = input;
+        const current = async () =>
+          eventFeed(
+            context.baseUrl(),
+            viewer,
+            await getEvent(context, actor, { ref, embedComments: false }),
+            clock.now(),
+          );
+        if (await refusedPrecondition(request, reply, current, context.baseUrl())) return reply;
+      }
       switch (input.op) {
         case "insert": {
           const view = await createEvent(context, actor, { ...input, defaultTimeZone });
@@ -37,6 +51,11 @@ export function registerGwSchedule(app: FastifyInstance, context: Context): void
         }
         case "update": {
           const view = await updateEvent(context, actor, { ...input, defaultTimeZone });
+          return sendFeed(reply, eventFeed(context.baseUrl(), viewer, view, clock.now()));
+        }
+        case "answer": {
+          await answerEvent(context, actor, input);
+          const view = await getEvent(context, actor, { ref: input.ref, embedComments: false });
           return sendFeed(reply, eventFeed(context.baseUrl(), viewer, view, clock.now()));
         }
         case "delete": {

@@ -6,6 +6,8 @@ import type { PageWindow } from "../../../store/page-window.js";
 import { readContentId, readFolderParameter } from "../../../http-kit/parameters.js";
 import { type QueryValues, clip, queryFlag, queryValue } from "../../../http-kit/query.js";
 import { readGroupParameter, readPage } from "../../../http-kit/parameters.js";
+import type { ChangeCursor } from "../../../domain/changes.js";
+import { readChangesSince } from "../../changes-link.js";
 
 /** A task-list read: a page of a group's tasks, or one task. */
 export type TaskRead =
@@ -16,6 +18,7 @@ export type TaskRead =
       readonly filter: TaskFilter;
       readonly page: PageWindow;
       readonly embedComments: boolean;
+      readonly changesSince: ChangeCursor | undefined;
     }
   | { readonly kind: "one"; readonly ref: ContentRef; readonly embedComments: boolean };
 
@@ -32,7 +35,9 @@ export function readTaskQuery(query: QueryValues, now: number): TaskRead {
   }
   const groupId = readGroupParameter(query);
   const folder = readFolderParameter(queryValue(query, "task-folder"), "task-folder");
-  return { kind: "list", groupId, folder, filter: readTaskFilter(query, now), page: readPage(query), embedComments };
+  const page = readPage(query);
+  const filter = readTaskFilter(query, now);
+  return { kind: "list", groupId, folder, filter, page, embedComments, changesSince: readChangesSince(query, page) };
 }
 
 /**

@@ -8,6 +8,7 @@ import { sendFeed } from "../../../http-kit/send.js";
 import type { QueryValues } from "../../../http-kit/query.js";
 import { registerEndpoint } from "../../../http-kit/route.js";
 import { isTaskQueryCacheable, readTaskQuery } from "./gw-task.request.js";
+import { nextChangesHref } from "../../changes-link.js";
 
 /** `GET /api/gwTask/V2`: a group's task list (read only). */
 export function registerGwTask(app: FastifyInstance, context: Context): void {
@@ -18,7 +19,11 @@ export function registerGwTask(app: FastifyInstance, context: Context): void {
       const input = readTaskQuery(request.query as QueryValues, clock.now());
       requireAccess(actor, input.embedComments ? "comments" : "read");
       const view = input.kind === "one" ? await getTask(context, actor, input) : await listTasks(context, actor, input);
-      return sendFeed(reply, taskFeed(context.baseUrl(), viewerOf(actor), view, context.config.locale, clock.now()));
+      const changes = nextChangesHref(context.baseUrl(), request, view.changes);
+      return sendFeed(
+        reply,
+        taskFeed(context.baseUrl(), viewerOf(actor), view, context.config.locale, clock.now(), changes),
+      );
     },
   };
   // A term counted from now changes with the clock: that answer is built every time.

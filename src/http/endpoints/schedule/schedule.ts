@@ -13,6 +13,7 @@ import { sendFeed } from "../../../http-kit/send.js";
 import type { QueryValues } from "../../../http-kit/query.js";
 import { registerEndpoint } from "../../../http-kit/route.js";
 import { readXmlBody } from "../../xml-body.js";
+import { refusedPrecondition } from "../../precondition.js";
 import { isEventQueryCacheable } from "../gw-schedule/gw-schedule.request.js";
 import { readPersonalEventWrite, readScheduleQuery } from "./schedule.request.js";
 
@@ -34,6 +35,17 @@ export function registerSchedule(app: FastifyInstance, context: Context): void {
       requireAccess(actor, "write");
       const viewer = viewerOf(actor);
       const defaultTimeZone = context.config.timeZone;
+      if (input.op !== "insert") {
+        const { ref } = input;
+        const current = async () =>
+          scheduleFeed(
+            context.baseUrl(),
+            viewer,
+            await getScheduleItem(context, actor, { ref, embedComments: false }),
+            clock.now(),
+          );
+        if (await refusedPrecondition(request, reply, current, context.baseUrl())) return reply;
+      }
       if (input.op === "delete") {
         const event = await deletePersonalEvent(context, actor, input);
         return sendFeed(reply, deletedPersonalEventFeed(context.baseUrl(), viewer, event, clock.now()));

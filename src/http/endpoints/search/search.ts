@@ -7,18 +7,23 @@ import { authenticateRequest, viewerOf } from "../../caller.js";
 import { sendFeed } from "../../../http-kit/send.js";
 import type { QueryValues } from "../../../http-kit/query.js";
 import { registerEndpoint } from "../../../http-kit/route.js";
-import { readSearchQuery } from "./search.request.js";
+import { isSearchCacheable, readSearchQuery } from "./search.request.js";
 
 /** `GET /api/search/V2`: full-text search over the caller's groups (Kairan's own, docs/api.md "Search"). */
 export function registerSearch(app: FastifyInstance, context: Context): void {
-  registerEndpoint(app, "/api/search/V2", {
-    async GET(request, reply) {
-      const actor = await authenticateRequest(context, request);
-      const input = readSearchQuery(request.query as QueryValues);
-      requireAccess(actor, "read");
-      const view = await searchItems(context, actor, input);
-      const options = { text: input.text, locale: context.config.locale, now: context.clock.now() };
-      return sendFeed(reply, searchFeed(context.baseUrl(), viewerOf(actor), view, options));
+  registerEndpoint(
+    app,
+    "/api/search/V2",
+    {
+      async GET(request, reply) {
+        const actor = await authenticateRequest(context, request);
+        const input = readSearchQuery(request.query as QueryValues);
+        requireAccess(actor, "read");
+        const view = await searchItems(context, actor, input);
+        const options = { text: input.text, locale: context.config.locale, now: context.clock.now() };
+        return sendFeed(reply, searchFeed(context.baseUrl(), viewerOf(actor), view, options));
+      },
     },
-  });
+    { feedCacheable: isSearchCacheable },
+  );
 }

@@ -19,6 +19,7 @@ import { readGroupParameter, readPage } from "../../../http-kit/parameters.js";
 import { type QueryValues, clip, queryFlag, queryValue } from "../../../http-kit/query.js";
 import { readOperation, requireSingleEntry, summaryOf } from "../../atom-request.js";
 import { readTaskFilter } from "../gw-task/gw-task.request.js";
+import { readChangesSince } from "../../changes-link.js";
 
 /** A personal task write (docs/api.md "Personal ToDo"). */
 export type PersonalTaskWrite =
@@ -31,11 +32,13 @@ export type PersonalTaskWrite =
  * @throws ValidationError naming the parameter
  */
 export function readTodoQuery(query: QueryValues, now: number): TodoQuery {
+  const page = readPage(query);
   return {
     groupId: queryValue(query, "group") === undefined ? undefined : readGroupParameter(query),
     filter: readTaskFilter(query, now),
-    page: readPage(query),
+    page,
     embedComments: queryFlag(query, "embed-comment"),
+    changesSince: readChangesSince(query, page),
   };
 }
 
@@ -58,18 +61,32 @@ export function readPersonalTaskWrite(feed: XmlElement): PersonalTaskWrite {
   return operation === "insert" ? { op: "insert", draft } : { op: "update", ref: readTaskRef(entry), draft };
 }
 
+/**
+ * `GET /api/task/V2?entry=<personal task id>`: the one personal task whose own feed is asked for
+ * (its ETag is what a conditional write names); undefined without `entry`.
+ * @throws ValidationError INVALID_ID; NotFoundError TASK_NOT_FOUND (a group task's id)
+ */
+export function readTodoEntry(query: QueryValues): PersonalTaskRef | undefined {
+  const entry = queryValue(query, "entry");
+  return entry === undefined ? undefined : readTaskId(entry, "entry");
+}
+
 /** `entry/id`: a personal task id. @throws ValidationError ENTRY_ID_REQUIRED, INVALID_ID; NotFoundError TASK_NOT_FOUND */
 function readTaskRef(entry: XmlElement): PersonalTaskRef {
   const id = childText(entry, NS.atom, "id");
   if (id === undefined || id.trim() === "")
     throw new ValidationError("ENTRY_ID_REQUIRED", "entry/id (the personal task's id) is missing.");
+  return readTaskId(id, "entry/id");
+}
+
+function readTaskId(id: string, field: string): PersonalTaskRef {
   const ref = parsePersonalTaskId(id);
   if (ref !== undefined) return ref;
   if (parseItemId(id) !== undefined)
     throw new NotFoundError("TASK_NOT_FOUND", "The task does not exist: this endpoint writes personal tasks only.");
   throw new ValidationError(
     "INVALID_ID",
-    `entry/id must be a personal task id such as MYPAGE,1:1,TASK,1:1 (got "${clip(id)}").`,
+    `${field} must be a personal task id such as MYPAGE,1:1,TASK,1:1 (got "${clip(id)}").`,
   );
 }
 

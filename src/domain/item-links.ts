@@ -1,5 +1,5 @@
-import { type ContentRef, formatPair } from "../domain/item-id.js";
-import { KINDS } from "../domain/kinds.js";
+import { type ContentRef, formatPair } from "./item-id.js";
+import { KINDS } from "./kinds.js";
 
 /**
  * Web pages of items under `{base_url}`: stable paths, whether or not the web interface serves

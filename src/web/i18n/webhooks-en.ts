@@ -1,0 +1,48 @@
+// The texts of the webhook pages in English (spread into en.ts).
+
+/** Outgoing webhooks (issue 34). */
+export const WEBHOOKS_EN = {
+  "webhooks.title": "Webhooks",
+  "webhooks.groupLink": "Webhooks of this group",
+  "webhooks.personalLink": "My webhooks",
+  "webhooks.personalIntro":
+    "A webhook sends your notifications, and the messages of the chat rooms you are in, to an address of yours as signed JSON.",
+  "webhooks.groupIntro":
+    "A webhook sends the group's changes to an address as signed JSON (Standard Webhooks), retried for 24 hours.",
+  "webhooks.back": "Back",
+  "webhooks.none": "No webhooks yet.",
+  "webhooks.url": "Address",
+  "webhooks.urlHelp": "An http:// or https:// address, up to {n} characters.",
+  "webhooks.events": "Events",
+  "webhooks.eventsHelp": "None chosen: all of them.",
+  "webhooks.add": "Add webhook",
+  "webhooks.created": "Webhook added",
+  "webhooks.secret": "Signing secret",
+  "webhooks.secretOnce": "Copy the signing secret now: it is shown only this once.",
+  "webhooks.open": "Delivery log",
+  "webhooks.on": "On",
+  "webhooks.off": "Disabled",
+  "webhooks.state": "State",
+  "webhooks.failures": "Failed attempts in a row: {n}",
+  "webhooks.enable": "Enable",
+  "webhooks.disable": "Disable",
+  "webhooks.remove": "Remove webhook",
+  "webhooks.log": "Deliveries",
+  "webhooks.logEmpty": "Nothing was delivered yet.",
+  "webhooks.when": "When",
+  "webhooks.event": "Event",
+  "webhooks.status": "Status",
+  "webhooks.attempts": "Attempts",
+  "webhooks.answer": "Answer",
+  "webhooks.redeliver": "Redeliver",
+  "webhooks.status.queued": "waiting",
+  "webhooks.status.sent": "delivered",
+  "webhooks.status.failed": "failed",
+  "webhooks.status.skipped": "not sent",
+  "websub.title": "WebSub subscriptions",
+  "websub.intro":
+    "Feeds pushed to a callback of yours by this site's WebSub hub, as you see them. They end with the token that made them.",
+  "websub.none": "No WebSub subscriptions.",
+  "websub.until": "Ends",
+  "websub.cancel": "Cancel",
+} as const;
