@@ -14,7 +14,7 @@ import { crawl } from "../support/crawl.js";
 import { temporaryToken } from "../support/oauth.js";
 import { seriousViolations } from "./axe.js";
 import { launchChromium } from "./chromium.js";
-import { DESKTOP, type Width, contextAt, itAtBothWidths, overflow, pagesFor } from "./widths.js";
+import { DESKTOP, type Width, contextAt, itAtWidths, overflow, pagesFor } from "./widths.js";
 
 /** The demo workspace's people: Alice manages the group, Bob is a member. */
 const MANAGER = "alice@example.com";
@@ -136,7 +136,7 @@ describe("accessibility: axe-core finds no serious or critical violation on any 
     await context.close();
   });
 
-  itAtBothWidths("signed out: sign-in, error and OAuth approval pages", async (width) => {
+  itAtWidths("signed out: sign-in, error and OAuth approval pages", async (width) => {
     const context = await contextAt(browser, width, { bypassCSP: true });
     const page = await context.newPage();
     for (const path of ["/signin", "/m/signin", "/no-such-page", "/oauth/authorize?oauth_token=unknown"])
@@ -169,7 +169,7 @@ describe("accessibility: axe-core finds no serious or critical violation on any 
     await context.close();
   });
 
-  itAtBothWidths("pages that answer a form: a refused topic, a refused comment, a token shown once", async (width) => {
+  itAtWidths("pages that answer a form: a refused topic, a refused comment, a token shown once", async (width) => {
     const context = await contextAt(browser, width, { bypassCSP: true });
     const page = await context.newPage();
     await signIn(page, width, MANAGER);
@@ -199,7 +199,7 @@ describe("accessibility: axe-core finds no serious or critical violation on any 
     await context.close();
   });
 
-  itAtBothWidths("signed in as a member: every page reached from the home page", (width) => crawlAs(width, MEMBER));
+  itAtWidths("signed in as a member: every page reached from the home page", (width) => crawlAs(width, MEMBER));
 
-  itAtBothWidths("signed in as a manager: every page reached from the home page", (width) => crawlAs(width, MANAGER));
+  itAtWidths("signed in as a manager: every page reached from the home page", (width) => crawlAs(width, MANAGER));
 });

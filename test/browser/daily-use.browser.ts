@@ -16,18 +16,28 @@ import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { type Lang, type Translate, translator } from "../../src/web/i18n/i18n.js";
 import { type ServerProcess, runKairan, startServerProcess } from "../support/cli.js";
+import { shortOrLong } from "../support/long.js";
 import { seriousViolations } from "./axe.js";
 import { launchChromium } from "./chromium.js";
 import { DESKTOP, PHONE, type Width, contextAt, openMenu, overflow } from "./widths.js";
 
 const SEED = fileURLToPath(new URL("./daily-use.seed.json", import.meta.url));
 
-/** Each screen in each language: a failure names the one it happened on. */
+/**
+ * Each screen and each language, a failure naming the one it happened on: every run has both
+ * screens and both languages (the desktop in English, the phone in Japanese), and
+ * `npm run test:long` adds the two other pairs.
+ */
 const RUNS: readonly { readonly width: Width; readonly lang: Lang }[] = [
   { width: DESKTOP, lang: "en" },
   { width: PHONE, lang: "ja" },
-  { width: PHONE, lang: "en" },
-  { width: DESKTOP, lang: "ja" },
+  ...shortOrLong<{ width: Width; lang: Lang }[]>(
+    [],
+    [
+      { width: PHONE, lang: "en" },
+      { width: DESKTOP, lang: "ja" },
+    ],
+  ),
 ];
 
 /** A comment in Markdown: a list, a link, and raw HTML that must neither run nor become elements. */

@@ -15,17 +15,26 @@ import { insertPlaceholderAccount } from "../../src/services/account/account-wri
 import { openSqliteStore } from "../../src/store/sqlite/open.js";
 import { type ServerProcess, runKairan, startServerProcess } from "../support/cli.js";
 import { launchChromium } from "./chromium.js";
+import { screensOf } from "./widths.js";
 
-const WIDTHS: readonly { name: string; base: string; options: BrowserContextOptions }[] = [
-  { name: "desktop", base: "", options: { locale: "en-US", viewport: { width: 1280, height: 800 } } },
-  {
-    name: "390 px",
-    base: "/m",
-    options: { locale: "en-US", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
-  },
-];
+interface Screen {
+  readonly name: string;
+  readonly base: string;
+  readonly options: BrowserContextOptions;
+}
+const DESKTOP: Screen = {
+  name: "desktop",
+  base: "",
+  options: { locale: "en-US", viewport: { width: 1280, height: 800 } },
+};
+const PHONE: Screen = {
+  name: "390 px",
+  base: "/m",
+  options: { locale: "en-US", viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+};
 
-for (const width of WIDTHS) {
+// Everyday on the phone (the harder layout); `npm run test:long` adds the desktop.
+for (const width of screensOf([DESKTOP, PHONE], PHONE)) {
   describe(`groups, members and invitations in Chromium (${width.name})`, () => {
     let dataDir: string;
     let server: ServerProcess;

@@ -2,6 +2,7 @@
 // of today's common phones). A flow that works on one and breaks on the other is a bug people meet.
 import { it } from "node:test";
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+import { LONG_RUN } from "../support/long.js";
 
 /** One screen a flow runs on. */
 export interface Width {
@@ -33,11 +34,27 @@ export function contextAt(browser: Browser, width: Width, extra: BrowserContextO
 }
 
 /**
- * Declares the test `name` once per width, as two tests ("name (desktop)", "name (phone, 390 px)"),
- * so a failure says at which width it happened. `body` gets the width to open its contexts at.
+ * The screens of a suite written for both: both under `npm run test:long`, `everyday` alone in
+ * `npm run test:browser` (and CI), whose time is the project's to keep short. Each file chooses its
+ * everyday screen so that the run as a whole still tries every flow's pages on a phone somewhere.
  */
-export function itAtBothWidths(name: string, body: (width: Width) => Promise<void>): void {
-  for (const width of WIDTHS) {
+export function screensOf<T>(both: readonly T[], everyday: T): readonly T[] {
+  return LONG_RUN ? both : [everyday];
+}
+
+/** How many flows `itAtWidths` declared in this file: the next one's everyday width. */
+let declared = 0;
+
+/**
+ * Declares the test `name` per width ("name (desktop)", "name (phone, 390 px)"), so a failure says
+ * at which width it happened; `body` gets the width to open its contexts at. Under
+ * `npm run test:long` each flow runs at both widths; in the everyday run each runs once, the
+ * widths alternating from one declared flow to the next (desktop first), so a file still tries
+ * both screens.
+ */
+export function itAtWidths(name: string, body: (width: Width) => Promise<void>): void {
+  const everyday = WIDTHS[declared++ % WIDTHS.length] ?? DESKTOP;
+  for (const width of screensOf(WIDTHS, everyday)) {
     const label = width.name === "phone" ? `phone, ${width.options.viewport?.width ?? 390} px` : width.name;
     it(`${name} (${label})`, () => body(width));
   }

@@ -21,7 +21,7 @@ import { buildRequest, describeRequest, fuzzSpec } from "./requests.js";
 import { send } from "./send.js";
 
 const SEED = Number(process.env.KAIRAN_FUZZ_SEED ?? 20_260_401);
-const RUNS_PER_ENDPOINT = Number(process.env.KAIRAN_FUZZ_RUNS ?? shortOrLong(40, 1500));
+const RUNS_PER_ENDPOINT = Number(process.env.KAIRAN_FUZZ_RUNS ?? shortOrLong(20, 1500));
 
 describeEachBackend("fuzzing every endpoint of the route table", (backend) => {
   let server: TestServer;

@@ -24,7 +24,7 @@ import { shortOrLong } from "../support/long.js";
 import { type SiblingServer, type TestServer, startSiblingServer, startTestServer } from "../support/server.js";
 
 const SEED = Number(process.env.KAIRAN_FUZZ_SEED ?? 20_260_408);
-const RUNS = shortOrLong(3, 30);
+const RUNS = shortOrLong(2, 30);
 // Links in feeds carry the base URL: the same one for every instance, so their bytes compare.
 const PUBLIC_URL = "http://kairan.test";
 

@@ -22,7 +22,7 @@ import { type WebAnswer, WebClient } from "../support/web.js";
 import { pendingSignIn, seedGroup } from "../support/world.js";
 import { type Filling, PAGE_TOKEN, emptyFilling, fillings, isTokenField, plainFilling } from "../fuzz/inputs/forms.js";
 
-const RUNS = Number(process.env.KAIRAN_FUZZ_RUNS ?? shortOrLong(10, 200));
+const RUNS = Number(process.env.KAIRAN_FUZZ_RUNS ?? shortOrLong(5, 200));
 const SEED = Number(process.env.KAIRAN_FUZZ_SEED ?? 20_261_124);
 const LIMITS = { pages: 150, perPattern: 2 };
 const CLAIM_SECRET = "claim-secret-of-the-forms-crawl-0123";

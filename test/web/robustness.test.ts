@@ -10,7 +10,7 @@ import { shortOrLong } from "../support/long.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 import { WebClient } from "../support/web.js";
 
-const RUNS = Number(process.env.KAIRAN_FUZZ_RUNS ?? shortOrLong(12, 300));
+const RUNS = Number(process.env.KAIRAN_FUZZ_RUNS ?? shortOrLong(6, 300));
 const SEED = Number(process.env.KAIRAN_FUZZ_SEED ?? 20260501);
 
 /** Odd values people and scripts send: empty, huge, wrong shapes, control and non-ASCII characters. */
