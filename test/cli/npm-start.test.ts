@@ -6,9 +6,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { fileURLToPath } from "node:url";
+import { CHECKOUT } from "../support/checkout.js";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const ROOT = CHECKOUT;
 const dirs: string[] = [];
 const started: ChildProcess[] = [];
 after(() => {

@@ -13,12 +13,13 @@ import assert from "node:assert/strict";
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { type Server, createServer } from "node:http";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { cleanEnv } from "../support/clean-env.js";
 import { tempDirs } from "../support/temp-dirs.js";
+import { CHECKOUT } from "../support/checkout.js";
 
-const ROOT = resolve(import.meta.dirname, "../..");
+const ROOT = CHECKOUT;
 const scratch = tempDirs("kairan-pack-");
 
 /** The environment of a shell: none of the npm_* variables `npm test` gives its children. */

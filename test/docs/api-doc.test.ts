@@ -4,13 +4,14 @@
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative, resolve } from "node:path";
+import { join, relative } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { registeredEndpoints } from "../../src/http-kit/route.js";
 import { type TestServer, startTestServer } from "../support/server.js";
 import { missingNames, missingRoutes, scanErrorCodes, sourceFiles, undocumentedTreePaths } from "./doc-coverage.js";
+import { CHECKOUT } from "../support/checkout.js";
 
-const ROOT = resolve(import.meta.dirname, "../..");
+const ROOT = CHECKOUT;
 const API_DOC = readFileSync(join(ROOT, "docs/api.md"), "utf8");
 
 // engines: sqlite only, because it compares docs/api.md with the routes and error codes the server

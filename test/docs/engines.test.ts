@@ -10,11 +10,12 @@
 // at a time; the check also runs against made-up files, so it is known to catch a one-engine suite.
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync, statSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { join, relative } from "node:path";
 import { describe, it } from "node:test";
 import ts from "typescript";
+import { CHECKOUT } from "../support/checkout.js";
 
-const ROOT = resolve(import.meta.dirname, "../..");
+const ROOT = CHECKOUT;
 
 /** Calls that open a store (in this process): the test server, a test store, the store itself. */
 const OPENERS = ["startTestServer", "openTestStore", "openStore", "openSqliteStore", "openPostgresStore"];

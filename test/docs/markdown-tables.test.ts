@@ -5,8 +5,9 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { it } from "node:test";
+import { CHECKOUT } from "../support/checkout.js";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
+const ROOT = CHECKOUT;
 const DOCUMENTS = [
   "README.md",
   ...readdirSync(join(ROOT, "docs"))

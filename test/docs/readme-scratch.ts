@@ -8,15 +8,16 @@ import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Backend, TestSchema } from "../support/backends.js";
 import { createTestSchema } from "../support/backends.js";
 import { type ServerProcess, startServerProcess } from "../support/cli.js";
 import { runKairanHere } from "../support/cli-in-process.js";
 import { commandsOf } from "./readme-blocks.js";
 import type { Block } from "./readme-blocks.js";
+import { CHECKOUT } from "../support/checkout.js";
 
-export const ROOT = resolve(import.meta.dirname, "../..");
+export const ROOT = CHECKOUT;
 /** The address the README's examples use (`npm start`'s default). */
 export const README_URL = "http://127.0.0.1:8080";
 

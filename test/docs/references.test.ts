@@ -4,13 +4,12 @@
 // is known to catch them.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, realpathSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
+import { CHECKOUT } from "../support/checkout.js";
 
-// The checkout itself, whose files git lists: `npm test` runs this file from a compiled mirror
-// (scripts/compile-tests.mjs) whose package.json is a link to the checkout's.
-const ROOT = dirname(realpathSync(resolve(import.meta.dirname, "../../package.json")));
+const ROOT = CHECKOUT;
 
 // Built from parts, so that this file does not trip its own check.
 const SPEC_NAMES = ["decisions", "interface", "design", "extensions"].map((name) => `${name}\\.md`);

@@ -2,10 +2,11 @@
 // is there, every picture there is linked, each page is shot at both widths, and they stay small.
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, it } from "node:test";
+import { CHECKOUT } from "../support/checkout.js";
 
-const ROOT = resolve(import.meta.dirname, "../..");
+const ROOT = CHECKOUT;
 const FOLDER = "docs/screenshots";
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
 

@@ -13,9 +13,10 @@ import {
   symlinkSync,
 } from "node:fs";
 import { join } from "node:path";
+import { CHECKOUT } from "./checkout.js";
 import { KAIRAN_BIN } from "./cli.js";
 
-const ROOT = join(KAIRAN_BIN, "../..");
+const ROOT = CHECKOUT;
 /** What `node bin/kairan.js` loads: the compiled code, its package.json (ESM) and the dependencies. */
 const NEEDED = ["bin", "dist", "node_modules", "package.json"];
 
