@@ -135,6 +135,10 @@ describeEachBackend("delta sync: chat messages", (backend) => {
     assert.ok(mirror.items.size > 2);
     await writeRoom(server, actorOf(bob), { op: "leave", roomId: room });
     await say(alice, "after bob left");
+    const departed = await request(mirror.next, { token: bob.token });
+    assert.equal(departed.status, 200, departed.text);
+    assert.equal(atomText(departed.xml, "title"), "", "no title of a room bob left");
+    assert.doesNotMatch(departed.text, /after bob left|<entry/);
     await mirror.sync().catch(() => undefined);
     assert.deepEqual(mirror.items, new Map(), "every message bob saw is gone from his mirror");
     const last = await request(mirror.next, { token: bob.token });
