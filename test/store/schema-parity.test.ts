@@ -86,9 +86,14 @@ const ENGINE_ONLY: Readonly<Record<"sqlite" | "postgres", SchemaShape["engineOnl
       ...["tasks", "memberships"].flatMap((table) =>
         ROW_EVENTS.map((event) => `${table}_todo_changes_${event.toLowerCase()}`),
       ),
+      // Migration 0059: chat messages and departures from rooms; per statement likewise.
+      ...ROW_EVENTS.map((event) => `chat_messages_item_changes_${event.toLowerCase()}`),
+      "chat_members_departures_delete",
     ].sort(),
     functions: [
       "kairan_bump",
+      "kairan_chat_members_departures",
+      "kairan_chat_messages_item_changes",
       "kairan_comments_item_changes",
       "kairan_confirmed",
       "kairan_event_exceptions_item_changes",

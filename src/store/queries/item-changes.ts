@@ -148,7 +148,8 @@ export function itemChangeRepo(db: Kysely<Database>): ItemChangeRepo {
           .onConflict((oc) => oc.column("group_id").doUpdateSet({ pruned_seq: through }))
           .execute();
         // A plain feed's next-changes cursor counts the horizon: kept feeds of the group (or of
-        // the person, for a personal scope) go stale.
+        // the person, for a personal scope) go stale. A chat room's scope (docs/architecture.md
+        // "Room scopes") names no group row: chat feeds are never kept, and this updates nothing.
         if (groupId < 0) {
           await db
             .updateTable("member_changes")
