@@ -169,6 +169,9 @@ export function validParameterValues(
       // A person's ToDo scope (minus a user id), the fuzz world's first users'.
       formatCursor({ kind: "TODO", groupId: -1, parentId: 0, seq: 0 }),
       formatCursor({ kind: "TODO", groupId: -2, parentId: 0, seq: 0 }),
+      // The favorites of the same persons (their own scope too).
+      formatCursor({ kind: "STAR", groupId: -1, parentId: 0, seq: 0 }),
+      formatCursor({ kind: "STAR", groupId: -2, parentId: 0, seq: 0 }),
       "YzEuQk9BUkQuMS4wLjA=",
       "0",
     ],
