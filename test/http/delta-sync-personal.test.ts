@@ -115,6 +115,9 @@ describeEachBackend("delta sync: favorites (a person's scope)", (backend) => {
     assertError(await request(`${link}&start-index=2`, { token: bob.token }), 400, "CHANGES_WITH_START_INDEX");
     const one = `${server.url}/api/star/V2?id=GROUP,1:${group.id},BOARD,1:1&changes-since=${cursor}`;
     assertError(await request(one, { token: bob.token }), 400, "CHANGES_NOT_SUPPORTED");
+    // Likes: one item's entry, not a list.
+    const likes = `${server.url}/api/good/V2?id=GROUP,1:${group.id},BOARD,1:1&changes-since=${cursor}`;
+    assertError(await request(likes, { token: bob.token }), 400, "CHANGES_NOT_SUPPORTED");
   });
 
   it("answers 410 once a favorite's tombstone after the cursor was pruned", async () => {
