@@ -120,6 +120,33 @@ describeEachBackend("delta sync: favorites (a person's scope)", (backend) => {
     assertError(await request(likes, { token: bob.token }), 400, "CHANGES_NOT_SUPPORTED");
   });
 
+  it(
+    "numbers a favorite renumbered by a late item edit above one added meanwhile (the commit order of PostgreSQL)",
+    { skip: backend === "sqlite" ? "SQLite runs one write transaction at a time" : false },
+    async () => {
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let wrote = () => {};
+      const written = new Promise<void>((resolve) => (wrote = resolve));
+      const early = await topic(group, "early");
+      // The slow transaction edits the favorited topic (alice's write, bob's favorite) and commits last.
+      const slow = server.store.transaction(async (tx) => {
+        await tx.topics.update(early.id, { title: "slow", body: "", at: server.clock.now() });
+        wrote();
+        await gate;
+      });
+      await written;
+      const fast = await topic(other, "fast");
+      release();
+      await slow;
+      const changes = await server.store.read((tx) =>
+        tx.itemChanges.after({ groupId: -bob.id, kind: "STAR", parentId: 0, kinds: ["STAR_BOARD"] }, 0, 1000),
+      );
+      const seqOf = (id: number) => changes.find((change) => change.itemId === id)?.seq ?? 0;
+      assert.ok(seqOf(early.id) > seqOf(fast.id), "late after fast");
+    },
+  );
+
   it("answers 410 once a favorite's tombstone after the cursor was pruned", async () => {
     const old = nextChanges((await request(url, { token: bob.token })).xml);
     const doomed = await topic(group, "doomed");
