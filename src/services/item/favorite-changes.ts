@@ -13,6 +13,7 @@ import { STAR_KIND, STAR_KINDS, STAR_KIND_PREFIX } from "../../store/item-change
 import type { ServiceContext } from "../context.js";
 import { type ChangeFeed, type ChangesView, latestCursor, readPersonalChanges } from "./changes.js";
 import { type ItemView, itemOfKey } from "./item.js";
+import { favoritesPage } from "./reaction.js";
 
 /** A page of the caller's favorites, or their changes after a cursor. */
 export interface FavoritesView {
@@ -47,15 +48,7 @@ export async function readFavorites(
       return { items: read.items, changes: { ...read.changes, ...(steps && { steps }) }, gone };
     }
     const changes = await latestCursor(tx, feed.scope);
-    const groups = new Map<number, Group | undefined>();
-    const items: ItemView[] = [];
-    for (const row of await tx.favorites.list(actor.user.id, input.page)) {
-      if (!groups.has(row.groupId)) groups.set(row.groupId, await tx.groups.findById(row.groupId));
-      const group = groups.get(row.groupId);
-      const item = group && (await itemOfKey(tx, row.item, group));
-      if (item) items.push(item);
-    }
-    return { items, changes, gone: new Map() };
+    return { items: await favoritesPage(tx, actor.user.id, input.page), changes, gone: new Map() };
   });
 }
 
