@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
 import { MEMBER_LEFT } from "../item-change-sources.js";
+import { CONTENT_KINDS } from "../../domain/kinds.js";
 
 /**
  * The items of one feed whose changes a cursor follows: a group's items of one kind (a parent's
@@ -44,6 +45,11 @@ export interface ItemChangeRepo {
    * but not those deleted at or before `known`; after `afterSeq`, oldest first, at most `limit`.
    */
   heldAt(scope: ChangeScope, leftAt: number, known: number, afterSeq: number, limit: number): Promise<ItemChange[]>;
+  /**
+   * The change rows (live or tombstones) of these comments of a group: each names its parent item
+   * (`kind` = `<parent kind>_COMMENT`, `parentId`) and its number, even once the comment is gone.
+   */
+  commentRows(groupId: number, commentIds: readonly number[]): Promise<ItemChange[]>;
   /**
    * Deletes the tombstones changed before `before`, moves each pruned group's horizon and version;
    * answers how many were deleted.
@@ -119,6 +125,21 @@ export function itemChangeRepo(db: Kysely<Database>): ItemChangeRepo {
         .where((eb) => eb.or([eb("deleted", "=", 0), eb("seq", ">", known)]))
         .orderBy("seq")
         .limit(limit)
+        .execute();
+      return rows.map(toChange);
+    },
+    async commentRows(groupId, commentIds) {
+      if (commentIds.length === 0) return [];
+      const rows = await db
+        .selectFrom("item_changes")
+        .select(columns)
+        .where(
+          "kind",
+          "in",
+          CONTENT_KINDS.map((kind) => `${kind}_COMMENT`),
+        )
+        .where("group_id", "=", groupId)
+        .where("item_id", "in", commentIds)
         .execute();
       return rows.map(toChange);
     },

@@ -171,6 +171,9 @@ export function validParameterValues(
       formatCursor({ kind: "TODO", groupId: -2, parentId: 0, seq: 0 }),
       // The fuzz world's chat room 1 (a room's scope), from the start.
       formatCursor({ kind: "MP_CHAT_COMMENT", groupId: roomScopeOwner(1), parentId: 1, seq: 0 }),
+      // The favorites of the same persons (their own scope too).
+      formatCursor({ kind: "STAR", groupId: -1, parentId: 0, seq: 0 }),
+      formatCursor({ kind: "STAR", groupId: -2, parentId: 0, seq: 0 }),
       "YzEuQk9BUkQuMS4wLjA=",
       "0",
     ],
