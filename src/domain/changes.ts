@@ -23,6 +23,18 @@ export function personalScopeOwner(userId: number): number {
   return -userId;
 }
 
+/**
+ * The first scope owner of the chat rooms (docs/architecture.md "Delta sync"): a room is no group,
+ * its scope owner is this plus its id (groups are numbered below it, persons are negative). Frozen
+ * with migration 0059, which writes it.
+ */
+export const ROOM_SCOPE_BASE = 100_000_000_000_000;
+
+/** The scope owner of a chat room's messages. */
+export function roomScopeOwner(roomId: number): number {
+  return ROOM_SCOPE_BASE + roomId;
+}
+
 /** How long tombstones are kept: a cursor older than the newest pruned one answers 410. */
 export const TOMBSTONE_KEEP_DAYS = 30;
 

@@ -17,6 +17,7 @@ import {
 } from "./feed.js";
 import type { ItemLinks } from "../domain/item-links.js";
 import { notificationFeedHead } from "./notification.js";
+import { changeParts, nextChangesLink } from "./changes.js";
 
 /**
  * A room's pages: `{base_url}/mpChat/view?chatRoomId=1%23n`, byte for byte (chat bots find their
@@ -131,10 +132,24 @@ export function chatRoomsFeed(
 }
 
 /** `GET /api/comment/V2?entry=<room>`: a page of a room's messages with older/newer flags. */
-export function chatMessagesFeed(baseUrl: string, viewer: Viewer, view: MessagesView): string {
+export function chatMessagesFeed(
+  baseUrl: string,
+  viewer: Viewer,
+  view: MessagesView,
+  nextChanges?: string | undefined,
+): string {
+  const { tombstones, entries } = changeParts(
+    view.changes,
+    view.messages,
+    (message) => message.number,
+    (message) => chatMessageEntry(baseUrl, viewer.id, message),
+    (gone) => formatChatMessageId(viewer.id, view.room.id, gone.refNumber),
+  );
   const extra =
     element("cblCmnt:olderCommentExists", {}, String(view.olderExists)) +
-    element("cblCmnt:newerCommentExists", {}, String(view.newerExists));
+    element("cblCmnt:newerCommentExists", {}, String(view.newerExists)) +
+    nextChangesLink(nextChanges) +
+    tombstones;
   return feedDocument(
     {
       title: roomTitleFor(view.room, view.members, viewer.id),
@@ -144,7 +159,7 @@ export function chatMessagesFeed(baseUrl: string, viewer: Viewer, view: Messages
       updated: view.messages[0]?.createdAt ?? view.room.activityAt,
       extra,
     },
-    view.messages.map((message) => chatMessageEntry(baseUrl, viewer.id, message)),
+    entries,
   );
 }
 

@@ -15,10 +15,17 @@ import {
 } from "./feed.js";
 import { type ItemLinks, commentLinks, contentLinks } from "../domain/item-links.js";
 import { groupElement } from "./topic.js";
+import { changeParts, nextChangesLink } from "./changes.js";
+import type { FavoritesView } from "../services/item/favorite-changes.js";
+import { favoriteKey } from "../domain/reaction.js";
 
 /** The wire id of a likeable item. */
 function itemId(item: ItemView): string {
-  return item.ref.kind === "COMMENT" ? formatCommentId(item.ref.parent, item.ref.number) : formatContentId(item.ref);
+  return refId(item.ref);
+}
+
+function refId(ref: ItemView["ref"]): string {
+  return ref.kind === "COMMENT" ? formatCommentId(ref.parent, ref.number) : formatContentId(ref);
 }
 
 function itemLinks(baseUrl: string, item: ItemView): ItemLinks {
@@ -45,17 +52,42 @@ export function reactionEntry(baseUrl: string, item: ItemView, term: "GOOD" | "S
   return itemEntry(head, groupElement(item.group) + extra);
 }
 
-/** `GET /api/star/V2`: the caller's favorites. */
-export function favoritesFeed(baseUrl: string, viewer: Viewer, items: readonly ItemView[], now: number): string {
+/**
+ * `GET /api/star/V2`: the caller's favorites; a list read carries its next-changes link, and a
+ * changes-since read its tombstones (docs/api.md "Delta sync").
+ */
+export function favoritesFeed(
+  baseUrl: string,
+  viewer: Viewer,
+  view: {
+    readonly items: readonly ItemView[];
+    readonly changes?: FavoritesView["changes"];
+    readonly gone?: FavoritesView["gone"];
+  },
+  now: number,
+  nextChanges?: string | undefined,
+): string {
+  const { tombstones, entries } = changeParts(
+    view.changes,
+    view.items,
+    (item) => favoriteKey(item.key),
+    (item) => reactionEntry(baseUrl, item, "STAR"),
+    // The service keeps only the tombstones whose item it could name.
+    (gone) => {
+      const ref = view.gone?.get(gone.itemId);
+      return ref === undefined ? "" : refId(ref);
+    },
+  );
   return feedDocument(
     {
       title: "Favorites",
       id: `${baseUrl}/api/star/V2`,
       alternate: `${baseUrl}/favorites`,
       viewer,
-      updated: newestOf(items, now),
+      updated: newestOf(view.items, now),
+      extra: nextChangesLink(nextChanges) + tombstones,
     },
-    items.map((item) => reactionEntry(baseUrl, item, "STAR")),
+    entries,
   );
 }
 

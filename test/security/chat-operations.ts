@@ -3,6 +3,7 @@
 // with people who share no group with the caller cannot be made (400 CHAT_MEMBER_INVALID). The
 // "former member" caller is still in the secret room's member table (removed from the group below
 // the services): every `room` row (read, post, delete, like, mute, messages, files) refuses them too.
+import { formatCursor, roomScopeOwner } from "../../src/domain/changes.js";
 import { CLIENT_NS } from "../support/http.js";
 import type { MatrixWorld } from "./matrix-world.js";
 import type { Operation, Probe } from "./operations.js";
@@ -109,6 +110,21 @@ export const CHAT_COMMENT_OPERATIONS: readonly Operation[] = [
     need: "comments",
     scope: "room",
     probe: async (w) => q(`entry=${encodeURIComponent(roomOf(w))}`),
+  },
+  {
+    name: "the secret room's messages changed since a cursor",
+    method: "GET",
+    need: "comments",
+    scope: "room",
+    probe: async (w) => {
+      const cursor = formatCursor({
+        kind: "MP_CHAT_COMMENT",
+        groupId: roomScopeOwner(w.chat.roomId),
+        parentId: w.chat.roomId,
+        seq: 999_999_999_999,
+      });
+      return q(`entry=${encodeURIComponent(roomOf(w))}&changes-since=${cursor}`);
+    },
   },
 ];
 

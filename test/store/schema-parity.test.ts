@@ -3,6 +3,7 @@
 // keys, primary keys, unique constraints, foreign keys, indexes, checks and triggers match. What
 // truly differs is listed in ENGINE_ONLY, each with its reason; nothing else may.
 import { ITEM_PART_SOURCES_0058, ITEM_ROW_SOURCES_0058 } from "../../src/store/item-change-sources-0058.js";
+import { STAR_TRIGGERS_0060 } from "../../src/store/item-change-sources-0060.js";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -86,9 +87,16 @@ const ENGINE_ONLY: Readonly<Record<"sqlite" | "postgres", SchemaShape["engineOnl
       ...["tasks", "memberships"].flatMap((table) =>
         ROW_EVENTS.map((event) => `${table}_todo_changes_${event.toLowerCase()}`),
       ),
+      // Migration 0059: chat messages and departures from rooms; per statement likewise.
+      ...ROW_EVENTS.map((event) => `chat_messages_item_changes_${event.toLowerCase()}`),
+      "chat_members_departures_delete",
+      // Migration 0060: the favorites list; per statement likewise.
+      ...STAR_TRIGGERS_0060.flatMap(({ table, events }) => events.map((event) => `${table}_star_changes_${event}`)),
     ].sort(),
     functions: [
       "kairan_bump",
+      "kairan_chat_members_departures",
+      "kairan_chat_messages_item_changes",
       "kairan_comments_item_changes",
       "kairan_confirmed",
       "kairan_event_exceptions_item_changes",
@@ -110,7 +118,9 @@ const ENGINE_ONLY: Readonly<Record<"sqlite" | "postgres", SchemaShape["engineOnl
       "kairan_tasks_todo_changes",
       "kairan_topics_item_changes",
       "kairan_user_renamed",
-    ],
+      // Migration 0060: the favorites list.
+      ...STAR_TRIGGERS_0060.map(({ table }) => `kairan_${table}_star_changes`),
+    ].sort(),
     onConflictTables: [],
     // Migration 0014: the full-text index is a GIN index of trigrams (pg_trgm) per indexed table.
     searchIndex: INDEXED_TABLES.map(({ table }) => trigramIndexOf(table)).sort(),

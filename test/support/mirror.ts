@@ -22,6 +22,8 @@ export class Mirror {
   constructor(
     private readonly token: string,
     private readonly max = 3,
+    /** What the mirror keeps of an entry: its title, or (chat messages have none) another text. */
+    private readonly valueOf: (entry: XmlElement) => string = titleOf,
   ) {}
 
   /** Starts from a plain read of the feed. */
@@ -29,8 +31,7 @@ export class Mirror {
     const answer = await request(url, { token: this.token });
     assert.equal(answer.status, 200, answer.text);
     this.items.clear();
-    for (const entry of children(answer.xml, NS.atom, "entry"))
-      this.items.set(idOf(entry), atomText(entry, "title") ?? "");
+    for (const entry of children(answer.xml, NS.atom, "entry")) this.items.set(idOf(entry), this.valueOf(entry));
     this.#next = nextChanges(answer.xml);
   }
 
@@ -45,7 +46,7 @@ export class Mirror {
       let steps = 0;
       for (const node of answer.xml.children) {
         if (node.ns === NS.atom && node.local === "entry") {
-          this.items.set(idOf(node), atomText(node, "title") ?? "");
+          this.items.set(idOf(node), this.valueOf(node));
           steps++;
         } else if (node.ns === NS.at && node.local === "deleted-entry") {
           assert.match(node.attributes.get("when") ?? "", /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
@@ -64,13 +65,21 @@ export class Mirror {
   }
 }
 
+function titleOf(entry: XmlElement): string {
+  return atomText(entry, "title") ?? "";
+}
+
 export function idOf(entry: XmlElement): string {
   return atomText(entry, "id") ?? "";
 }
 
 /** The server's view: a fresh full read of the feed. */
-export async function fullRead(url: string, token: string): Promise<Map<string, string>> {
+export async function fullRead(
+  url: string,
+  token: string,
+  valueOf: (entry: XmlElement) => string = titleOf,
+): Promise<Map<string, string>> {
   const answer = await request(`${url}&max-results=100`, { token });
   assert.equal(answer.status, 200, answer.text);
-  return new Map(children(answer.xml, NS.atom, "entry").map((entry) => [idOf(entry), atomText(entry, "title") ?? ""]));
+  return new Map(children(answer.xml, NS.atom, "entry").map((entry) => [idOf(entry), valueOf(entry)]));
 }

@@ -5,6 +5,8 @@ import type { Tx } from "../../store/store.js";
 
 /** Takes a member out of a room with their like notifications of its messages (no longer theirs to see). */
 export async function leaveRoom(tx: Tx, roomId: number, userId: number): Promise<void> {
+  // The room before the member's row: a push waits there, never holding the room against us.
+  await tx.chat.lockRoom(roomId);
   await tx.chat.removeMember(roomId, userId);
   await tx.chatLikeNotifications.removeOfMember(userId, roomId);
 }

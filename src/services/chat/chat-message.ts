@@ -1,11 +1,13 @@
 import { newBlobKey } from "../../blobs/blob-store.js";
 import type { Actor } from "../../domain/access.js";
 import { checkAttachments } from "../../domain/attachment.js";
-import { type ChatMember, type ChatMessage, checkChatMessage } from "../../domain/chat.js";
+import { type ChatMember, type ChatMessage, checkChatMessage, roomNotFound } from "../../domain/chat.js";
 import { ForbiddenError, NotFoundError } from "../../domain/errors.js";
 import type { PageWindow } from "../../store/page-window.js";
 import type { Tx } from "../../store/store.js";
 import type { MemberRoom } from "../../store/queries/chat.js";
+import { type ChangeCursor, roomScopeOwner } from "../../domain/changes.js";
+import { type ChangeFeed, type ChangesView, latestCursor, readMemberChanges } from "../item/changes.js";
 import { requireRoom } from "./chat.js";
 import { decorateMessages, storeMessageFiles } from "./chat-files.js";
 import type { StagedFile } from "../comment/comment.js";
@@ -29,7 +31,12 @@ export interface MessagesView {
   readonly messages: readonly ChatMessage[];
   readonly olderExists: boolean;
   readonly newerExists: boolean;
+  /** Delta sync: the next cursor, and the changes of a changes-since read. */
+  readonly changes?: ChangesView;
 }
+
+/** The change kind of a room's messages (migration 0059). */
+const MESSAGE_CHANGE_KIND = "MP_CHAT_COMMENT";
 
 /** A push (`POST /api/comet/mpChatPush/V2`): a new message, or deleting one's own. */
 export type MessageWrite =
@@ -162,14 +169,21 @@ export async function deleteMessage(
   return view;
 }
 
-/** A page of a room's messages, newest first (`GET /api/comment/V2?entry=<room id>`). @throws NotFoundError NOT_FOUND */
+/**
+ * A page of a room's messages, newest first (`GET /api/comment/V2?entry=<room id>`), with its
+ * delta sync cursor; with `changesSince`, the messages changed after it (docs/api.md "Delta sync").
+ * @throws NotFoundError NOT_FOUND; ValidationError CHANGES_CURSOR_OTHER_FEED; GoneError CHANGES_CURSOR_EXPIRED
+ */
 export async function listMessages(
   ctx: ServiceContext,
   actor: Actor,
-  input: { roomId: number; page: PageWindow },
+  input: { roomId: number; page: PageWindow; changesSince?: ChangeCursor | undefined },
 ): Promise<MessagesView> {
+  const { changesSince } = input;
+  if (changesSince !== undefined) return messageChangesOf(ctx, actor, { ...input, changesSince });
   return ctx.store.read(async (tx) => {
     const room = await requireRoom(tx, actor.user.id, input.roomId);
+    const changes = await latestCursor(tx, messageChanges(input.roomId).scope);
     const page = await tx.chat.messages(input.roomId, input.page);
     const messages = await decorateMessages(tx, input.roomId, page, actor.user.id);
     const total = await tx.chat.countMessages(input.roomId);
@@ -179,6 +193,63 @@ export async function listMessages(
       messages,
       olderExists: input.page.offset + messages.length < total,
       newerExists: input.page.offset > 0 && total > 0,
+      changes,
     };
   });
+}
+
+/**
+ * A room's messages changed after the cursor. A former member gets the tombstones of the messages
+ * they may hold, in an answer naming no title or member of the room; then NOT_FOUND, as every read
+ * of the room answers them.
+ */
+async function messageChangesOf(
+  ctx: ServiceContext,
+  actor: Actor,
+  input: { roomId: number; page: PageWindow; changesSince: ChangeCursor },
+): Promise<MessagesView> {
+  return ctx.store.read(async (tx) => {
+    const room = await tx.chat.room(input.roomId, actor.user.id);
+    const read = await readMemberChanges(
+      tx,
+      actor,
+      messageChanges(input.roomId),
+      input.changesSince,
+      input.page.limit,
+      {
+        member: room !== undefined,
+        refuse: () => {
+          throw roomNotFound();
+        },
+      },
+    );
+    const messages = await decorateMessages(tx, input.roomId, read.items, actor.user.id);
+    if (room === undefined || read.departed) {
+      const unnamed: MemberRoom = {
+        id: input.roomId,
+        type: "THEME",
+        title: "",
+        creatorId: 0,
+        creatorName: "",
+        createdAt: 0,
+        activityAt: 0,
+        muted: false,
+        unconfirmed: 0,
+        lastNumber: 0,
+      };
+      return { room: unnamed, members: [], messages, olderExists: false, newerExists: false, changes: read.changes };
+    }
+    const members = (await tx.chat.members([room.id])).get(room.id) ?? [];
+    return { room, members, messages, olderExists: false, newerExists: false, changes: read.changes };
+  });
+}
+
+/** A room's messages as delta sync follows them (a room scope, keyed by the message's number). */
+function messageChanges(roomId: number): ChangeFeed<ChatMessage> {
+  return {
+    scope: { groupId: roomScopeOwner(roomId), kind: MESSAGE_CHANGE_KIND, parentId: roomId },
+    load: (tx, numbers) => tx.chat.messagesNumbered(roomId, numbers),
+    idOf: (message) => message.number,
+    shows: () => true,
+  };
 }

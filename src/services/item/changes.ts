@@ -79,11 +79,37 @@ export async function readChanges<T>(
   const group = await tx.groups.findById(scope.groupId);
   if (!group) throw groupNotFound(formatPair(scope.groupId));
   const membership = await tx.memberships.findJoined(scope.groupId, actor.user.id);
-  if (membership === undefined) return departedChanges(tx, actor, feed, group, cursor, limit);
+  if (membership === undefined) {
+    const read = await departedChanges(tx, actor, feed, cursor, limit, notJoined);
+    // No name or summary of the group: the former member may no longer read them.
+    return { group: { ...group, name: "", summary: "" }, ...read };
+  }
   requireCursorKept(cursor, await tx.itemChanges.horizon(scope.groupId));
   await feed.check?.(tx, group);
   const { items, changes } = await changesAfter(tx, feed, cursor, limit);
   return { group, departed: false, items, changes };
+}
+
+/**
+ * The changes of a feed whose readers are the members of something other than a group (a chat
+ * room: docs/architecture.md "Delta sync", room scopes), after a cursor, at most `limit`: for a
+ * member as {@link readChanges} gives them; for a former member with a cursor from before their
+ * departure, the tombstones of what they may hold; for anyone else, `refuse` (what every read of
+ * the room answers them).
+ * @throws ValidationError CHANGES_CURSOR_OTHER_FEED; GoneError CHANGES_CURSOR_EXPIRED; what `refuse` throws
+ */
+export async function readMemberChanges<T>(
+  tx: Tx,
+  actor: Actor,
+  feed: ChangeFeed<T>,
+  cursor: ChangeCursor,
+  limit: number,
+  access: { readonly member: boolean; readonly refuse: () => never },
+): Promise<Omit<FeedChanges<T>, "group">> {
+  requireCursorOf(cursor, feed.scope);
+  if (!access.member) return departedChanges(tx, actor, feed, cursor, limit, access.refuse);
+  requireCursorKept(cursor, await tx.itemChanges.horizon(feed.scope.groupId));
+  return { departed: false, ...(await changesAfter(tx, feed, cursor, limit)) };
 }
 
 /**
@@ -129,19 +155,19 @@ async function changesAfter<T>(
   return { items, changes: { next: { ...scope, seq }, steps } };
 }
 
-/** A former member's read: tombstones of what they may hold, then (cursor at the departure) 403. */
+/** A former member's read: tombstones of what they may hold, then (cursor at the departure) `refuse`. */
 async function departedChanges<T>(
   tx: Tx,
   actor: Actor,
   feed: ChangeFeed<T>,
-  group: Group,
   cursor: ChangeCursor,
   limit: number,
-): Promise<FeedChanges<T>> {
+  refuse: () => never,
+): Promise<Omit<FeedChanges<T>, "group">> {
   const { scope } = feed;
   const departure = await tx.itemChanges.departure(scope.groupId, actor.user.id);
   // A cursor given at or after the departure (or a caller who never was a member): not theirs to read.
-  if (departure === undefined || cursor.seq >= departure.seq) return notJoined();
+  if (departure === undefined || cursor.seq >= departure.seq) return refuse();
   requireCursorKept(cursor, await tx.itemChanges.horizon(scope.groupId));
   const rows = await tx.itemChanges.heldAt(scope, departure.seq, cursor.seq, cursor.position ?? 0, limit + 1);
   const page = rows.slice(0, limit);
@@ -151,8 +177,7 @@ async function departedChanges<T>(
     rows.length > limit && last !== undefined
       ? { ...scope, seq: cursor.seq, position: last.seq }
       : { ...scope, seq: departure.seq };
-  // No name or summary of the group: the former member may no longer read them.
-  return { group: { ...group, name: "", summary: "" }, departed: true, items: [], changes: { next, steps } };
+  return { departed: true, items: [], changes: { next, steps } };
 }
 
 function tombstoneOf(row: ItemChange, when: number): ChangeStep {

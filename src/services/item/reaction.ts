@@ -3,6 +3,7 @@ import type { Group } from "../../domain/group.js";
 import type { ItemRef } from "../../domain/item-id.js";
 import type { Liker } from "../../domain/reaction.js";
 import type { PageWindow } from "../../store/page-window.js";
+import type { Tx } from "../../store/store.js";
 import { type ItemView, itemOfKey, requireItem } from "./item.js";
 import { recordLikeChange } from "../notification/like-notification.js";
 import type { ServiceContext } from "../context.js";
@@ -81,14 +82,19 @@ export async function listFavorites(
       const item = await requireItem(tx, actor, input.ref);
       return (await tx.favorites.find(actor.user.id, item.key)) ? [item] : [];
     }
-    const groups = new Map<number, Group | undefined>();
-    const items: ItemView[] = [];
-    for (const row of await tx.favorites.list(actor.user.id, input.page)) {
-      if (!groups.has(row.groupId)) groups.set(row.groupId, await tx.groups.findById(row.groupId));
-      const group = groups.get(row.groupId);
-      const item = group && (await itemOfKey(tx, row.item, group));
-      if (item) items.push(item);
-    }
-    return items;
+    return favoritesPage(tx, actor.user.id, input.page);
   });
+}
+
+/** A page of a person's favorites as the list shows them: in groups they are in, of items that exist. */
+export async function favoritesPage(tx: Tx, userId: number, page: PageWindow): Promise<ItemView[]> {
+  const groups = new Map<number, Group | undefined>();
+  const items: ItemView[] = [];
+  for (const row of await tx.favorites.list(userId, page)) {
+    if (!groups.has(row.groupId)) groups.set(row.groupId, await tx.groups.findById(row.groupId));
+    const group = groups.get(row.groupId);
+    const item = group && (await itemOfKey(tx, row.item, group));
+    if (item) items.push(item);
+  }
+  return items;
 }

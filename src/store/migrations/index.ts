@@ -48,6 +48,8 @@ import { itemChanges } from "./0054-item-changes.js";
 import { eventReminders } from "./0056-event-reminders.js";
 import { websub } from "./0057-websub.js";
 import { moreItemChanges } from "./0058-more-item-changes.js";
+import { chatChanges } from "./0059-chat-changes.js";
+import { favoriteChanges } from "./0060-favorite-changes.js";
 import { signInDevices } from "./0031-sign-in-devices.js";
 import { mailOutbox } from "./0032-mail-outbox.js";
 import { accountMail } from "./0033-account-mail.js";
@@ -113,5 +115,7 @@ export function migrationsFor(engine: Engine): Readonly<Record<string, Migration
     "0056-event-reminders": eventReminders(t),
     "0057-websub": websub(t),
     "0058-more-item-changes": moreItemChanges(engine),
+    "0059-chat-changes": chatChanges(engine),
+    "0060-favorite-changes": favoriteChanges(engine),
   };
 }

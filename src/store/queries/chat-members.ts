@@ -14,6 +14,11 @@ export interface ChatMemberRepo {
   /** Adds members (those already in stay as they are). */
   addMembers(roomId: number, userIds: readonly number[], at: number): Promise<void>;
   removeMember(roomId: number, userId: number): Promise<void>;
+  /**
+   * Holds the room's row until the transaction ends (PostgreSQL; SQLite writes one at a time): a
+   * departure takes it before the member's row, as a push does before the members' unread counts.
+   */
+  lockRoom(roomId: number): Promise<void>;
   setMuted(roomId: number, userId: number, muted: boolean): Promise<void>;
   /** Members of each room, by name. */
   members(roomIds: readonly number[]): Promise<Map<number, ChatMember[]>>;
@@ -42,6 +47,13 @@ export function chatMemberRepo(db: Kysely<Database>): ChatMemberRepo {
         .insertInto("chat_members")
         .values(userIds.map((userId) => ({ room_id: roomId, user_id: userId, joined_at: at })))
         .onConflict((oc) => oc.columns(["room_id", "user_id"]).doNothing())
+        .execute();
+    },
+    async lockRoom(roomId) {
+      await db
+        .updateTable("chat_rooms")
+        .set({ last_number: sql`last_number` })
+        .where("id", "=", roomId)
         .execute();
     },
     async removeMember(roomId, userId) {

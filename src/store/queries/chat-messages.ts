@@ -13,6 +13,8 @@ export interface ChatMessageRepo {
    */
   insertMany(roomId: number, messages: readonly { authorId: number; body: string; at: number }[]): Promise<number[]>;
   message(roomId: number, number: number): Promise<ChatMessage | undefined>;
+  /** The messages of a room among these numbers that exist (delta sync reads its changed ones). */
+  messagesNumbered(roomId: number, numbers: readonly number[]): Promise<ChatMessage[]>;
   /** A new text from the message's author, edited at `at`. */
   editMessage(roomId: number, number: number, body: string, at: number): Promise<void>;
   deleteMessage(roomId: number, number: number): Promise<void>;
@@ -93,6 +95,10 @@ export function chatMessageRepo(db: Kysely<Database>): ChatMessageRepo {
     },
     async message(roomId, number) {
       return selectMessages(db).where("m.room_id", "=", roomId).where("m.number", "=", number).executeTakeFirst();
+    },
+    async messagesNumbered(roomId, numbers) {
+      if (numbers.length === 0) return [];
+      return selectMessages(db).where("m.room_id", "=", roomId).where("m.number", "in", numbers).execute();
     },
     async editMessage(roomId, number, body, at) {
       await db

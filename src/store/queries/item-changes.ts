@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
 import { MEMBER_LEFT } from "../item-change-sources.js";
+import { CONTENT_KINDS } from "../../domain/kinds.js";
 
 /**
  * The items of one feed whose changes a cursor follows: a group's items of one kind (a parent's
@@ -44,6 +45,11 @@ export interface ItemChangeRepo {
    * but not those deleted at or before `known`; after `afterSeq`, oldest first, at most `limit`.
    */
   heldAt(scope: ChangeScope, leftAt: number, known: number, afterSeq: number, limit: number): Promise<ItemChange[]>;
+  /**
+   * The change rows (live or tombstones) of these comments of a group: each names its parent item
+   * (`kind` = `<parent kind>_COMMENT`, `parentId`) and its number, even once the comment is gone.
+   */
+  commentRows(groupId: number, commentIds: readonly number[]): Promise<ItemChange[]>;
   /**
    * Deletes the tombstones changed before `before`, moves each pruned group's horizon and version;
    * answers how many were deleted.
@@ -122,6 +128,21 @@ export function itemChangeRepo(db: Kysely<Database>): ItemChangeRepo {
         .execute();
       return rows.map(toChange);
     },
+    async commentRows(groupId, commentIds) {
+      if (commentIds.length === 0) return [];
+      const rows = await db
+        .selectFrom("item_changes")
+        .select(columns)
+        .where(
+          "kind",
+          "in",
+          CONTENT_KINDS.map((kind) => `${kind}_COMMENT`),
+        )
+        .where("group_id", "=", groupId)
+        .where("item_id", "in", commentIds)
+        .execute();
+      return rows.map(toChange);
+    },
     async prune(before) {
       const pruned = await db
         .selectFrom("item_changes")
@@ -148,7 +169,8 @@ export function itemChangeRepo(db: Kysely<Database>): ItemChangeRepo {
           .onConflict((oc) => oc.column("group_id").doUpdateSet({ pruned_seq: through }))
           .execute();
         // A plain feed's next-changes cursor counts the horizon: kept feeds of the group (or of
-        // the person, for a personal scope) go stale.
+        // the person, for a personal scope) go stale. A chat room's scope (docs/architecture.md
+        // "Room scopes") names no group row: chat feeds are never kept, and this updates nothing.
         if (groupId < 0) {
           await db
             .updateTable("member_changes")

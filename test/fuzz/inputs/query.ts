@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import type { GroupItems } from "../../support/world.js";
 import { fieldValue } from "./values.js";
-import { formatCursor } from "../../../src/domain/changes.js";
+import { formatCursor, roomScopeOwner } from "../../../src/domain/changes.js";
 
 /** Every query parameter some endpoint of the interface reads (docs/api.md "Endpoints"). */
 export const PARAMETER_NAMES = [
@@ -169,6 +169,11 @@ export function validParameterValues(
       // A person's ToDo scope (minus a user id), the fuzz world's first users'.
       formatCursor({ kind: "TODO", groupId: -1, parentId: 0, seq: 0 }),
       formatCursor({ kind: "TODO", groupId: -2, parentId: 0, seq: 0 }),
+      // The fuzz world's chat room 1 (a room's scope), from the start.
+      formatCursor({ kind: "MP_CHAT_COMMENT", groupId: roomScopeOwner(1), parentId: 1, seq: 0 }),
+      // The favorites of the same persons (their own scope too).
+      formatCursor({ kind: "STAR", groupId: -1, parentId: 0, seq: 0 }),
+      formatCursor({ kind: "STAR", groupId: -2, parentId: 0, seq: 0 }),
       "YzEuQk9BUkQuMS4wLjA=",
       "0",
     ],

@@ -32,7 +32,7 @@ export function registerComment(app: FastifyInstance, context: Context): void {
       async GET(request, reply) {
         const actor = await authenticateRequest(context, request);
         const chat = readChatMessagesQuery(request.query as QueryValues);
-        if (chat !== undefined) return sendChatMessages(context, actor, chat, reply);
+        if (chat !== undefined) return sendChatMessages(context, actor, chat, request, reply);
         // A personal event takes no comments: its owner is told so, anyone else finds nothing.
         const personal = readPersonalEventParent(request.query as QueryValues);
         if (personal !== undefined) {

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
-import { ValidationError } from "../../../domain/errors.js";
 import { parseChatId } from "../../../domain/item-id.js";
 import { chatLikeWriteFeed, chatLikersFeed } from "../../../present/chat-like.js";
 import { likersFeed, reactionWriteFeed } from "../../../present/reaction.js";
@@ -12,7 +11,7 @@ import { sendFeed } from "../../../http-kit/send.js";
 import { type QueryValues, queryValue } from "../../../http-kit/query.js";
 import { registerEndpoint } from "../../../http-kit/route.js";
 import { readXmlBody } from "../../xml-body.js";
-import { readLikeTarget, readLikeToggle } from "./good.request.js";
+import { readLikersQuery, readLikeToggle } from "./good.request.js";
 
 /**
  * `GET|POST /api/good/V2`: who liked an item or a chat message; like and unlike. Likes are the
@@ -26,10 +25,7 @@ export function registerGood(app: FastifyInstance, context: Context): void {
     {
       async GET(request, reply) {
         const actor = await authenticateRequest(context, request);
-        const id = queryValue(request.query as QueryValues, "id");
-        if (id === undefined)
-          throw new ValidationError("PARAMETER_REQUIRED", "The query parameter id (the item's id) is required.");
-        const target = readLikeTarget(id, "id");
+        const target = readLikersQuery(request.query as QueryValues);
         requireAccess(actor, "read");
         const base = context.baseUrl();
         if (target.kind === "chat")

@@ -2,13 +2,14 @@ import type { FastifyInstance } from "fastify";
 import { requireAccess } from "../../../domain/access.js";
 import { favoritesFeed, reactionWriteFeed } from "../../../present/reaction.js";
 import { listFavorites, setFavorite } from "../../../services/item/reaction.js";
-import { readItemId } from "../../../http-kit/parameters.js";
 import { readItemToggle } from "../../atom-request.js";
 import type { Context } from "../../../context.js";
 import { authenticateRequest, viewerOf } from "../../caller.js";
 import { sendFeed } from "../../../http-kit/send.js";
-import { type QueryValues, queryValue } from "../../../http-kit/query.js";
-import { readPage } from "../../../http-kit/parameters.js";
+import type { QueryValues } from "../../../http-kit/query.js";
+import { readFavorites } from "../../../services/item/favorite-changes.js";
+import { nextChangesHref } from "../../changes-link.js";
+import { readFavoritesQuery } from "./star.request.js";
 import { registerEndpoint } from "../../../http-kit/route.js";
 import { readXmlBody } from "../../xml-body.js";
 
@@ -18,13 +19,15 @@ export function registerStar(app: FastifyInstance, context: Context): void {
   registerEndpoint(app, "/api/star/V2", {
     async GET(request, reply) {
       const actor = await authenticateRequest(context, request);
-      const query = request.query as QueryValues;
-      const id = queryValue(query, "id");
-      // With id, paging is ignored (docs/api.md "Favorites"), bad paging values included.
-      const input = id === undefined ? { page: readPage(query) } : { ref: readItemId(id, "id") };
+      const input = readFavoritesQuery(request.query as QueryValues);
       requireAccess(actor, "read");
-      const items = await listFavorites(context, actor, input);
-      return sendFeed(reply, favoritesFeed(context.baseUrl(), viewerOf(actor), items, clock.now()));
+      if ("ref" in input) {
+        const items = await listFavorites(context, actor, input);
+        return sendFeed(reply, favoritesFeed(context.baseUrl(), viewerOf(actor), { items }, clock.now()));
+      }
+      const view = await readFavorites(context, actor, input);
+      const changes = nextChangesHref(context.baseUrl(), request, view.changes);
+      return sendFeed(reply, favoritesFeed(context.baseUrl(), viewerOf(actor), view, clock.now(), changes));
     },
     async POST(request, reply) {
       const actor = await authenticateRequest(context, request);
