@@ -14,7 +14,6 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { CHECKOUT } from "./checkout.js";
-import { KAIRAN_BIN } from "./cli.js";
 
 const ROOT = CHECKOUT;
 /** What `node bin/kairan.js` loads: the compiled code, its package.json (ESM) and the dependencies. */
@@ -36,7 +35,8 @@ export function checkoutForUser(uid: number, dir: () => string): CheckoutForUser
   }
   const probes = ["bin/kairan.js", "dist/cli/main.js", "node_modules/pg/package.json", "package.json"];
   const reads = probes.map((path) => `require("node:fs").readFileSync(${JSON.stringify(join(ROOT, path))})`);
-  if (asUser(reads.join(";")).status === 0) return { bin: KAIRAN_BIN };
+  // The checkout's own bin/kairan.js: the compiled mirror `npm test` runs from is private (mode 700).
+  if (asUser(reads.join(";")).status === 0) return { bin: join(ROOT, "bin", "kairan.js") };
   const copy = dir();
   chmodSync(copy, 0o755);
   for (const name of NEEDED) mirror(realpathSync(join(ROOT, name)), join(copy, name));
