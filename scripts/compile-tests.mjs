@@ -1,15 +1,16 @@
 // The TypeScript of src/ and test/ turned into JavaScript once per `npm test`, so that each test
 // file's process loads plain modules instead of compiling through tsx's loader hooks: on Node 20
-// those hooks run in a second thread and answer every import (the project's and the packages')
-// by message, which cost about 2 CPU-seconds per process, a quarter of a whole run's CPU.
+// those hooks run in a second thread and answer every import (the project's and the packages') by
+// message. Loading the server cost 3.2 to 3.5 CPU-seconds that way and 1.1 to 1.3 compiled.
 //
 // The output is a mirror of the repository in a new directory under .tmp/ (one per run, so two
-// runs in one checkout never share it; the caller removes it): each directory holding TypeScript is
-// made again, each `.ts` file beside its `.js` (esbuild's per-file transform, the same one tsx
-// applies, with the source map inline), every other file of src/ and test/ a copy, and every
-// other top-level entry a link to the real file or directory. So a path a module computes from its own address (`new URL("../fixtures/..",
+// runs in one checkout never share it; the caller removes it). Each directory of src/ and test/ is
+// made again: each `.ts` file with its `.js` beside it (esbuild's per-file transform, the one tsx
+// applies, with the source map inline), every other file copied. Every other top-level entry is a
+// link to the real one. So a path a module computes from its own address (`new URL("../fixtures/..",
 // import.meta.url)`, `bin/kairan.js`, `seeds/demo.json`, a `.ts` probe run by `node --import tsx`)
-// reaches the same file as from the sources.
+// reaches the same file as from the sources. A tool that asks the checkout itself (git, npm) must
+// be given the checkout: test/support/checkout.ts.
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from "node:fs";
 import { join, relative } from "node:path";
 import { build } from "esbuild";
