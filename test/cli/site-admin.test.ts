@@ -33,7 +33,9 @@ describeEachBackend("kairan: site administrators", (backend) => {
     const plain = await kairan("user", "add", "--name", "Pat", "--email", "pat@example.com");
     assert.equal(plain.status, 0, plain.stderr);
     assert.equal(await isAdmin("pat@example.com"), false);
-    const listed = JSON.parse((await kairan("user", "list")).stdout) as { email: string; admin?: boolean }[];
+    const list = await kairan("user", "list");
+    assert.equal(list.status, 0, list.stderr);
+    const listed = list.json<{ email: string; admin?: boolean }[]>();
     assert.equal(listed.find((u) => u.email === "root@example.com")?.admin, true);
     const rows = await server.store.read((tx) => tx.auditEvents.list({ actions: ["user.create"], limit: 10 }));
     assert.equal(rows.length, 2);
