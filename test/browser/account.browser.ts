@@ -12,6 +12,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import sharp from "sharp";
 import { type ServerProcess, runKairan, startServerProcess } from "../support/cli.js";
 import { launchChromium, loadedImageWidth } from "./chromium.js";
+import { signIn } from "./sign-in.js";
 import { openMenu } from "./widths.js";
 
 const SEED = fileURLToPath(new URL("./seed.json", import.meta.url));
@@ -25,14 +26,6 @@ const VARIANTS = [
     context: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
   },
 ] as const;
-
-async function signIn(page: Page, home: string, email: string, password: string): Promise<void> {
-  await page.goto(home);
-  await page.getByLabel(/^(E-mail address|メールアドレス)$/).fill(email);
-  await page.getByLabel(/^(Password|パスワード)$/).fill(password);
-  await page.getByRole("button", { name: /^(Sign in|ログイン)$/ }).click();
-  await page.waitForURL(home);
-}
 
 /** How the server should print a `<time datetime>` for this language and zone. */
 function expected(datetime: string, locale: string, timeZone: string): string {

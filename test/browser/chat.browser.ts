@@ -13,16 +13,9 @@ import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { type ServerProcess, runKairan, startServerProcess } from "../support/cli.js";
 import { launchChromium } from "./chromium.js";
+import { signIn } from "./sign-in.js";
 
 const SEED = fileURLToPath(new URL("./seed.json", import.meta.url));
-
-async function signIn(page: Page, home: string, email: string, password: string): Promise<void> {
-  await page.goto(home);
-  await page.getByLabel("E-mail address").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(home);
-}
 
 describe("chat in Chromium", () => {
   let browser: Browser;

@@ -9,6 +9,7 @@ import { after, before, describe, it } from "node:test";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { type ServerProcess, runKairan, startServerProcess } from "../support/cli.js";
 import { launchChromium } from "./chromium.js";
+import { signIn } from "./sign-in.js";
 
 const SEED = {
   users: [
@@ -53,14 +54,6 @@ const WIDTHS: readonly {
 ];
 
 /** Signs in from `url`, which the sign-in page returns to. */
-async function signIn(page: Page, url: string, email: string, password: string): Promise<void> {
-  await page.goto(url);
-  await page.getByLabel("E-mail address").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(url);
-}
-
 async function assertNoSidewaysScroll(page: Page, width: number): Promise<void> {
   const scrollWidth = await page.evaluate<number>("document.documentElement.scrollWidth");
   assert.ok(scrollWidth <= width, `no sideways scrolling (page is ${scrollWidth}px wide, window ${width}px)`);

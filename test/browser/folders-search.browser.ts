@@ -11,16 +11,9 @@ import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { type ServerProcess, runKairan, startServerProcess } from "../support/cli.js";
 import { launchChromium } from "./chromium.js";
+import { signIn } from "./sign-in.js";
 
 const SEED = fileURLToPath(new URL("./seed.json", import.meta.url));
-
-async function signIn(page: Page, base: string, email: string, password: string): Promise<void> {
-  await page.goto(`${base}/`);
-  await page.getByLabel("E-mail address").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(`${base}/`);
-}
 
 describe("folders and search in Chromium", () => {
   let dataDir: string;
@@ -67,7 +60,7 @@ describe("folders and search in Chromium", () => {
     kairan("chat", "say", "--room", room.id, "--author", "alice@example.com", "--text", "giraffe spots counted");
     server = await startServerProcess(["--port", "0", "--data", dataDir, "--no-demo", "--log-level", "warn"]);
     page = await (await browser.newContext({ locale: "en-US" })).newPage();
-    await signIn(page, server.url, "alice@example.com", "alice-pass");
+    await signIn(page, `${server.url}/`, "alice@example.com", "alice-pass");
   });
   after(async () => {
     await browser?.close();

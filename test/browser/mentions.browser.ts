@@ -11,16 +11,9 @@ import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { type ServerProcess, runKairan, startServerProcess } from "../support/cli.js";
 import { launchChromium } from "./chromium.js";
+import { signIn } from "./sign-in.js";
 
 const SEED = fileURLToPath(new URL("./mentions-seed.json", import.meta.url));
-
-async function signIn(page: Page, base: string, email: string, password: string): Promise<void> {
-  await page.goto(`${base}/`);
-  await page.getByLabel("E-mail address").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(`${base}/`);
-}
 
 /** The names the open suggestion list offers, in order. */
 async function offered(page: Page): Promise<string[]> {
@@ -62,7 +55,7 @@ describe("mentions in Chromium: suggest, pick, notify, link", () => {
   });
 
   it("Alice types @, moves through the members with the arrows, picks Bob with Enter and posts", async () => {
-    await signIn(a, server.url, "alice@example.com", "alice-pass");
+    await signIn(a, `${server.url}/`, "alice@example.com", "alice-pass");
     await a.getByRole("link", { name: "Mention Team" }).click();
     await a.getByRole("link", { name: "New topic" }).click();
     await a.getByLabel("Title").fill("Who brings cake?");
@@ -100,7 +93,7 @@ describe("mentions in Chromium: suggest, pick, notify, link", () => {
   });
 
   it("Bob, on a 390 px phone, sees the mention, follows it, and finds his name linked to his page", async () => {
-    await signIn(b, server.url, "bob@example.com", "bob-pass");
+    await signIn(b, `${server.url}/`, "bob@example.com", "bob-pass");
     await b.goto(`${server.url}/m/notifications`);
     const row = b.locator(".notifications .row.unread.mention");
     assert.equal(await row.count(), 1);

@@ -9,17 +9,10 @@ import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { type ServerProcess, runKairan, startServerProcess } from "../support/cli.js";
 import { launchChromium } from "./chromium.js";
+import { signIn } from "./sign-in.js";
 import { openMenu } from "./widths.js";
 
 const SEED = fileURLToPath(new URL("./seed.json", import.meta.url));
-
-async function signIn(page: Page, base: string, email: string, password: string): Promise<void> {
-  await page.goto(`${base}/`);
-  await page.getByLabel("E-mail address").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(`${base}/`);
-}
 
 describe("search in Chromium", () => {
   let dataDir: string;
@@ -51,7 +44,7 @@ describe("search in Chromium", () => {
   });
 
   it("finds a topic written a moment ago from the header's box, and opens it", async () => {
-    await signIn(desktop, server.url, "alice@example.com", "alice-pass");
+    await signIn(desktop, `${server.url}/`, "alice@example.com", "alice-pass");
     await desktop.getByRole("link", { name: "Browser Team" }).click();
     await desktop.getByRole("link", { name: "New topic" }).click();
     await desktop.getByLabel("Title").fill("全文検索のテスト");
@@ -83,7 +76,7 @@ describe("search in Chromium", () => {
   });
 
   it("works on a 390-pixel phone without scrolling sideways", async () => {
-    await signIn(phone, server.url, "bob@example.com", "bob-pass");
+    await signIn(phone, `${server.url}/`, "bob@example.com", "bob-pass");
     await phone.goto(`${server.url}/m`);
     await openMenu(phone);
     const box = phone.getByRole("searchbox", { name: "Search" }).first();
